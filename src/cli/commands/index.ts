@@ -1,0 +1,5 @@
+import type { RegisterCommand } from '../context.js';
+import { registerDemo } from './demo.js';
+
+/** Every CLI command, in the order `citegeist --help` lists them. */
+export const COMMANDS: RegisterCommand[] = [registerDemo];

@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],
+    exclude: ['src/**/*.live.test.ts', 'node_modules/**', 'dist/**'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
