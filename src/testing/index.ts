@@ -1,1 +1,2 @@
-export {};
+export { FakeEmbedder } from './fake-embedder.js';
+export { FakeLlm, type FakeLlmOptions, type FakeReply, lastUserMessage } from './fake-llm.js';
