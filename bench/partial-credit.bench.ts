@@ -7,9 +7,9 @@
 import {
   createRandom,
   fitPartialCreditModel,
+  type PcmRating,
   partialCreditProbabilities,
   pearson,
-  type Rating,
   spearman,
 } from '../src/stats/index.js';
 
@@ -19,7 +19,7 @@ function simulate(items: number, severities: readonly number[], sd: number, seed
   const random = createRandom(seed);
   const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
   const theta = Array.from({ length: items }, () => sd * normal());
-  const ratings: Rating[] = [];
+  const ratings: PcmRating[] = [];
   theta.forEach((t, i) => {
     severities.forEach((l, r) => {
       const p = partialCreditProbabilities(t, l, THRESHOLDS);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pearson, spearman } from './correlation.js';
-import { fitPartialCreditModel, type Rating } from './partial-credit-model.js';
+import { fitPartialCreditModel, type PcmRating } from './partial-credit-model.js';
 import { partialCreditExpectedScore, partialCreditProbabilities } from './partial-credit-probabilities.js';
 import { createRandom } from './random.js';
 
@@ -12,7 +12,7 @@ function simulate(items: number, severities: readonly number[], sd: number, seed
   const random = createRandom(seed);
   const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
   const theta = Array.from({ length: items }, () => sd * normal());
-  const ratings: Rating[] = [];
+  const ratings: PcmRating[] = [];
   theta.forEach((t, i) => {
     severities.forEach((l, r) => {
       const p = partialCreditProbabilities(t, l, THRESHOLDS);
@@ -134,7 +134,7 @@ describe('fitPartialCreditModel edge cases', () => {
   it.each(['mml', 'jml'] as const)(
     '%s: an unused category and a single rater still give finite estimates',
     (method) => {
-      const ratings: Rating[] = [1, 2, 2, 3, 3, 3, 4, 4].map((score, i) => ({
+      const ratings: PcmRating[] = [1, 2, 2, 3, 3, 3, 4, 4].map((score, i) => ({
         item: i,
         rater: 'only',
         score,
@@ -175,7 +175,7 @@ describe('fitPartialCreditModel edge cases', () => {
     ],
     [
       'a missing item id',
-      [{ rater: 'r', score: 1 } as unknown as Rating],
+      [{ rater: 'r', score: 1 } as unknown as PcmRating],
       { categories: CATEGORIES },
       /holds item undefined at index 0/,
     ],
@@ -204,6 +204,6 @@ describe('fitPartialCreditModel edge cases', () => {
       /option "ridge" is 0; it must be a positive finite number/,
     ],
   ])('refuses %s', (_, ratings, options, message) => {
-    expect(() => fitPartialCreditModel(ratings as Rating[], options)).toThrow(message);
+    expect(() => fitPartialCreditModel(ratings as PcmRating[], options)).toThrow(message);
   });
 });

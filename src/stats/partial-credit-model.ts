@@ -5,12 +5,12 @@ import { fitMml } from './partial-credit-mml.js';
 import { partialCreditProbabilities } from './partial-credit-probabilities.js';
 
 /** An identifier of an item (e.g. a claim) or a rater (an annotator). */
-export type FacetId = string | number;
+export type PcmFacetId = string | number;
 
 /** One ordinal rating of an item by a rater; `score` must be one of `categories`. */
-export interface Rating {
-  item: FacetId;
-  rater: FacetId;
+export interface PcmRating {
+  item: PcmFacetId;
+  rater: PcmFacetId;
   score: number;
 }
 
@@ -37,8 +37,8 @@ export interface PartialCreditOptions {
   ridge?: number;
 }
 
-export interface ItemMeasure {
-  item: FacetId;
+export interface PcmItemMeasure {
+  item: PcmFacetId;
   /** θ in logits; higher = rated higher (e.g. more harmful). */
   measure: number;
   /** MML: posterior SD. JML: model SE 1/√(information + ridge), other parameters held fixed. */
@@ -48,8 +48,8 @@ export interface ItemMeasure {
   extreme: 'max' | 'min' | null;
 }
 
-export interface RaterSeverity {
-  rater: FacetId;
+export interface PcmRaterSeverity {
+  rater: PcmFacetId;
   /** λ in logits, Σλ = 0; higher = gives lower scores (more severe). */
   severity: number;
   standardError: number;
@@ -59,8 +59,8 @@ export interface RaterSeverity {
 export interface PartialCreditFit {
   method: 'mml' | 'jml';
   categories: number[];
-  itemMeasures: ItemMeasure[];
-  raterSeverity: RaterSeverity[];
+  itemMeasures: PcmItemMeasure[];
+  raterSeverity: PcmRaterSeverity[];
   /** Step thresholds δ_1..δ_m (m = categories − 1) in logits, Σδ = 0. */
   thresholds: number[];
   thresholdStandardErrors: number[];
@@ -83,7 +83,7 @@ export interface PartialCreditFit {
  * 'jml'` for joint ML. See docs/partial-credit-model.md.
  */
 export function fitPartialCreditModel(
-  ratings: readonly Rating[],
+  ratings: readonly PcmRating[],
   options: PartialCreditOptions,
 ): PartialCreditFit {
   const { method = 'mml', maxIterations = 1000, tolerance = 1e-5, ridge = 0.01 } = options;
@@ -116,7 +116,7 @@ export function fitPartialCreditModel(
   });
 }
 
-type Indexed = IndexedRatings<FacetId>;
+type Indexed = IndexedRatings<PcmFacetId>;
 
 function jointLogLikelihood(data: Indexed, s: PcmEstimates): number {
   const p = new Array<number>(s.delta.length + 1);
