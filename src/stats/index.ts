@@ -35,6 +35,7 @@ export {
   type RandomizationResult,
 } from './randomization-test.js';
 export { rankData } from './rank.js';
+export { reliabilityDataFromRatings, type UnitRating } from './reliability-data.js';
 export {
   logGamma,
   regularizedIncompleteBeta,
