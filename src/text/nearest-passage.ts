@@ -15,10 +15,10 @@ import { toOriginalSpan } from './normalize.js';
 import type { PreparedPaper } from './prepare-paper.js';
 import { sequenceRatio } from './sequence-ratio.js';
 
-const MAX_POSTINGS = 64;
+const MAX_POSTINGS = 32;
 const BUCKET = 4;
 const CLOSE_CALL = 0.8;
-const MARGIN = 2;
+const MARGIN = 1;
 
 /** The passage of the paper nearest to a quote: span in the original text, its text, similarity. */
 export interface NearestPassage {

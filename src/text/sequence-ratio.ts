@@ -95,12 +95,16 @@ function load(aText: string, bText: string, autojunk: boolean): [number, number]
     if (cp < 0x10000) {
       if (BMP_STAMP[cp] === idStamp) id = BMP_ID[cp]!;
       else {
+        id = size++;
         BMP_STAMP[cp] = idStamp;
-        BMP_ID[cp] = id = size++;
+        BMP_ID[cp] = id;
       }
     } else {
       id = astralIds.get(cp) ?? -1;
-      if (id < 0) astralIds.set(cp, (id = size++));
+      if (id < 0) {
+        id = size++;
+        astralIds.set(cp, id);
+      }
     }
     B[j] = id;
   }
@@ -178,8 +182,12 @@ function findLongestMatch(alo: number, ahi: number, blo: number, bhi: number): v
         }
       }
     }
-    [prevLen, curLen] = [curLen, prevLen];
-    [prevRow, curRow] = [curRow, prevRow];
+    const swapLen = prevLen;
+    prevLen = curLen;
+    curLen = swapLen;
+    const swapRow = prevRow;
+    prevRow = curRow;
+    curRow = swapRow;
   }
   // The next call's first row must not see this call's last row.
   rowClock++;
