@@ -11,7 +11,7 @@
  * a position of the quote's rarest token; from each, a depth-first search takes the nearest
  * acceptable position for the next quote token and backtracks (failed states are memoised).
  */
-import { type GapContext, isAcceptableGap, MAX_GAP_TOKENS } from './gap-rules.js';
+import { canStartGap, type GapContext, isAcceptableGap, MAX_GAP_TOKENS } from './gap-rules.js';
 import { isHyphenSplit, type MatchTokens } from './match-tokens.js';
 import type { TokenIndex } from './prepare-paper.js';
 
@@ -54,7 +54,7 @@ function solve(s: Search, qi: number, pk: number, gaps: number, gapTokens: numbe
   const total = s.index.tokens.length;
   const key = qi * (total + 1) + pk;
   if (s.failed.has(key)) return false;
-  const last = qi === 0 ? pk : Math.min(total - 1, pk + MAX_GAP_TOKENS);
+  const last = qi === 0 || !canStartGap(s.ctx, pk) ? pk : Math.min(total - 1, pk + MAX_GAP_TOKENS);
   for (let l = pk; l <= last; l++) {
     const options = stepOptions(s, qi, l);
     if (options === undefined) continue;
