@@ -125,10 +125,3 @@ export function preparePaper(text: string): PreparedPaper {
     tokenIndex: buildTokenIndex(matchTokens(normalized), normalized),
   };
 }
-
-/** Positions of a token string in the paper (ascending), or an empty array. */
-export function tokenPositions(index: TokenIndex, token: string): Int32Array {
-  const id = index.vocabulary.get(token);
-  if (id === undefined) return new Int32Array(0);
-  return index.positions.subarray(index.postingStart[id]!, index.postingStart[id + 1]!);
-}
