@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SubstringIndex } from './substring-index.js';
 
 describe('SubstringIndex.indexOf equals String.indexOf', () => {
-  const text = 'the cat sat on the mat; the cat sat on the hat. '.repeat(20) + 'unique ending here';
+  const text = `${'the cat sat on the mat; the cat sat on the hat. '.repeat(20)}unique ending here`;
   const index = new SubstringIndex(text);
   it.each([
     [''],
