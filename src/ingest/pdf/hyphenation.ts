@@ -15,7 +15,7 @@ export class Vocabulary {
   /** Counts the words of `text`, both whole hyphenated forms and their parts. */
   add(text: string): void {
     for (const m of text.matchAll(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu)) {
-      const token = m[0].toLowerCase();
+      const token = m[0].normalize('NFKC').toLowerCase();
       this.bump(token);
       if (token.includes('-')) for (const part of token.split('-')) this.bump(part);
     }
@@ -37,7 +37,7 @@ export class Vocabulary {
   }
 
   has(word: string): boolean {
-    return (this.words.get(word.toLowerCase()) ?? 0) > 0;
+    return (this.words.get(word.normalize('NFKC').toLowerCase()) ?? 0) > 0;
   }
 
   private bump(w: string): void {

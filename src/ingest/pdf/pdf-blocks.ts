@@ -1,6 +1,6 @@
 import { CAPTION, headingLevel, isNumberedHeading } from './pdf-headings.js';
 import type { Column, PageLayout, PdfLine } from './pdf-lines.js';
-import type { DocStats } from './pdf-stats.js';
+import { type DocStats, usesBodyFont } from './pdf-stats.js';
 
 export type BlockKind = 'title' | 'heading' | 'body' | 'caption' | 'footnote' | 'float';
 
@@ -151,12 +151,16 @@ export function pageBlocks(
       prev !== undefined &&
       line.font === prev.font &&
       line.size === prev.size &&
-      !line.fonts.has(stats.bodyFont) &&
+      !usesBodyFont(line, stats) &&
       prev.y - line.y < stats.lineGap * 1.5;
     const continuesTitle = current?.kind === 'title' && kind === 'title';
     const ctx = { stats, frame, headings, inReferences: state.inReferences };
     const next = lines[i + 1];
-    if (current && prev && (continuesHeading || continuesTitle || !breaksBefore(prev, line, next, ctx))) {
+    const inHeading = current?.kind === 'heading' || current?.kind === 'title';
+    const joins = inHeading
+      ? continuesHeading || continuesTitle
+      : kind === 'body' && prev !== undefined && !breaksBefore(prev, line, next, ctx);
+    if (current && joins) {
       current.lines.push(line);
       continue;
     }

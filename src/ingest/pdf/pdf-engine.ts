@@ -92,7 +92,8 @@ export async function readPdfContent(file: string, bytes: Uint8Array): Promise<P
     for (let n = 1; n <= doc.numPages; n++) {
       const page = await doc.getPage(n);
       const [x0, y0, x1, y1] = page.view as [number, number, number, number];
-      const content = await page.getTextContent();
+      // No normalisation: ligatures such as U+FB01 stay as printed (the quote normaliser folds them).
+      const content = await page.getTextContent({ disableNormalization: true });
       const items: PdfItem[] = [];
       for (const raw of content.items) {
         if (!('str' in raw)) continue;
@@ -140,7 +141,7 @@ export async function rawPdfText(file: string, bytes: Uint8Array): Promise<{ pag
     let text = '';
     for (let n = 1; n <= doc.numPages; n++) {
       const page = await doc.getPage(n);
-      const content = await page.getTextContent();
+      const content = await page.getTextContent({ disableNormalization: true });
       for (const raw of content.items) if ('str' in raw) text += raw.hasEOL ? `${raw.str}\n` : raw.str;
       page.cleanup();
     }

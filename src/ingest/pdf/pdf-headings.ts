@@ -1,5 +1,5 @@
 import type { PdfLine } from './pdf-lines.js';
-import type { DocStats } from './pdf-stats.js';
+import { type DocStats, usesBodyFont } from './pdf-stats.js';
 
 /** Section names papers use without numbers; matched case-insensitively on the whole line. */
 const KNOWN =
@@ -16,7 +16,7 @@ export function headingLevel(line: PdfLine, stats: DocStats): number | null {
   if (text.length < 3 || text.length > 120 || !/\p{L}/u.test(text)) return null;
   if (CAPTION.test(text)) return null;
   const larger = line.size >= stats.bodySize * 1.15;
-  const bodyFace = line.fonts.has(stats.bodyFont) && !larger;
+  const bodyFace = usesBodyFont(line, stats) && !larger;
   if (bodyFace || line.size < stats.bodySize * 0.95) return null;
   if (KNOWN.test(text.replace(/[.:]$/, ''))) return 1;
   const numbered = NUMBERED.exec(text);

@@ -135,21 +135,20 @@ function rows(items: readonly PdfItem[]): PdfItem[][] {
   const out: { y: number; size: number; items: PdfItem[] }[] = [];
   for (const it of sorted) {
     // Compare with the last few rows: superscripts sit a little above their line.
-    let placed = false;
+    let best: (typeof out)[number] | undefined;
     for (let k = out.length - 1; k >= Math.max(0, out.length - 3); k--) {
       const row = out[k]!;
       const tol = 0.5 * Math.max(row.size, it.size, 1);
-      if (Math.abs(row.y - it.y) <= tol) {
-        row.items.push(it);
-        if (it.size > row.size && !isBlank(it.str)) {
-          row.size = it.size;
-          row.y = it.y;
-        }
-        placed = true;
-        break;
-      }
+      const d = Math.abs(row.y - it.y);
+      if (d <= tol && (!best || d < Math.abs(best.y - it.y))) best = row;
     }
-    if (!placed) out.push({ y: it.y, size: isBlank(it.str) ? 0 : it.size, items: [it] });
+    if (best) {
+      best.items.push(it);
+      if (it.size > best.size && !isBlank(it.str)) {
+        best.size = it.size;
+        best.y = it.y;
+      }
+    } else out.push({ y: it.y, size: isBlank(it.str) ? 0 : it.size, items: [it] });
   }
   return out.map((r) => r.items.sort((a, b) => a.x - b.x));
 }
@@ -171,6 +170,13 @@ export function joinItems(items: readonly PdfItem[]): string {
     .trim();
 }
 
+const SUPERSCRIPT_DIGITS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+
+/** Raised digits (footnote markers) are written as superscript characters, as they look. */
+function toSuperscript(text: string): string {
+  return text.replace(/\d/g, (d) => SUPERSCRIPT_DIGITS[Number(d)]!);
+}
+
 function makeLine(page: number, items: PdfItem[], column: Column): PdfLine | null {
   const ink = items.filter((i) => !isBlank(i.str));
   if (ink.length === 0) return null;
@@ -189,16 +195,21 @@ function makeLine(page: number, items: PdfItem[], column: Column): PdfLine | nul
     if (it.size < size * 0.85 && it.y > main.y + size * 0.15) marker += it.str;
     else break;
   }
+
   let gaps = 0;
   let prevEnd = Number.NaN;
   for (const it of ink) {
     if (!Number.isNaN(prevEnd) && it.x - prevEnd > 1.5 * size) gaps++;
     prevEnd = Number.isNaN(prevEnd) ? it.x + it.width : Math.max(prevEnd, it.x + it.width);
   }
+  const raised = (it: PdfItem) => it.size < size * 0.85 && it.y > main.y + size * 0.15;
+  const shown = items.map((it) =>
+    raised(it) && /^[\d,\s]+$/.test(it.str) ? { ...it, str: toSuperscript(it.str) } : it,
+  );
   return {
     page,
     gaps,
-    text: joinItems(items),
+    text: joinItems(shown),
     x0: ink[0]!.x,
     x1: Math.max(...ink.map((i) => i.x + i.width)),
     y: main.y,
@@ -219,38 +230,33 @@ export function layoutPages(pages: readonly PdfPageItems[]): PageLayout[] {
 
 function layoutPage(page: PdfPageItems, pageRowsOf: PdfItem[][], gutter: number | null): PageLayout {
   const rotated = page.items.filter((i) => i.rotated && !isBlank(i.str)).map((i) => i.str.trim());
-  const bands: PdfLine[][] = [];
-  let band: { left: PdfLine[]; right: PdfLine[] } = { left: [], right: [] };
+  const lines: PdfLine[] = [];
+  const push = (items: PdfItem[], column: Column) => {
+    const line = makeLine(page.number, items, column);
+    if (line) lines.push(line);
+  };
+  if (gutter === null) {
+    for (const row of pageRowsOf) push(row, 'full');
+    return { page, gutter, lines, rotated };
+  }
+  // Rows are regrouped within each column of a band, so a superscript joins its own column's line.
+  let left: PdfItem[] = [];
+  let right: PdfItem[] = [];
   const flush = () => {
-    if (band.left.length + band.right.length > 0) bands.push([...band.left, ...band.right]);
-    band = { left: [], right: [] };
+    for (const row of rows(left)) push(row, 'left');
+    for (const row of rows(right)) push(row, 'right');
+    left = [];
+    right = [];
   };
   for (const row of pageRowsOf) {
-    if (gutter === null) {
-      const line = makeLine(page.number, row, 'full');
-      if (line) bands.push([line]);
-      continue;
-    }
     const crosses = row.some((i) => !isBlank(i.str) && i.x < gutter - 1 && i.x + i.width > gutter + 1);
     if (crosses) {
       flush();
-      const line = makeLine(page.number, row, 'full');
-      if (line) bands.push([line]);
+      push(row, 'full');
       continue;
     }
-    const left = makeLine(
-      page.number,
-      row.filter((i) => i.x + i.width / 2 < gutter),
-      'left',
-    );
-    const right = makeLine(
-      page.number,
-      row.filter((i) => i.x + i.width / 2 >= gutter),
-      'right',
-    );
-    if (left) band.left.push(left);
-    if (right) band.right.push(right);
+    for (const it of row) (it.x + it.width / 2 < gutter ? left : right).push(it);
   }
   flush();
-  return { page, gutter, lines: bands.flat(), rotated };
+  return { page, gutter, lines, rotated };
 }

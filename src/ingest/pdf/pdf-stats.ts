@@ -4,7 +4,8 @@ import type { PageLayout, PdfLine } from './pdf-lines.js';
 /** Figures of the whole document that tell body text from everything else. */
 export interface DocStats {
   bodySize: number;
-  bodyFont: string;
+  /** Fonts that set at least 10% of the body-size text (a document may use several ids for it). */
+  bodyFonts: Set<string>;
   /** Usual baseline-to-baseline distance of body lines. */
   lineGap: number;
   /** Baselines of the body text frame: lines above `top` or below `bottom` are in the margins. */
@@ -46,11 +47,12 @@ export function documentStats(pages: readonly PageLayout[]): DocStats {
     }
   }
   ys.sort((a, b) => a - b);
+  const bodyChars = [...fonts.values()].reduce((a, b) => a + b, 0);
   // Too little body text to know the frame (a one-paragraph file): no margins.
   const framed = ys.length >= 40;
   return {
     bodySize,
-    bodyFont: mode(fonts, ''),
+    bodyFonts: new Set([...fonts].filter(([, n]) => n >= bodyChars * 0.1).map(([f]) => f)),
     lineGap: mode(gaps, bodySize * 1.2),
     top: framed ? quantile(ys, 0.995) : Number.POSITIVE_INFINITY,
     bottom: framed ? quantile(ys, 0.005) : Number.NEGATIVE_INFINITY,
@@ -101,4 +103,10 @@ export function findFurniture(
     for (const r of p.rotated) furniture.push({ page: p.page.number, kind: 'other', text: r });
   }
   return { furniture, isFurniture: (l) => marked.has(l) };
+}
+
+/** Whether any item of the line is set in a body font. */
+export function usesBodyFont(line: PdfLine, stats: DocStats): boolean {
+  for (const f of line.fonts) if (stats.bodyFonts.has(f)) return true;
+  return false;
 }
