@@ -19,7 +19,7 @@ import {
  */
 export class DocumentBuilder {
   private text = '';
-  private readonly sections: (Section & { open: boolean })[] = [];
+  private readonly sections: (Section & { open: boolean; raw: number })[] = [];
   private readonly paragraphs: Paragraph[] = [];
   private readonly pageStarts = new Map<number, number>();
   private readonly pageEnds = new Map<number, number>();
@@ -30,10 +30,11 @@ export class DocumentBuilder {
     const clean = heading.trim();
     if (!clean) return;
     const start = this.append(clean, page);
+    // Nesting follows the levels as given (`##` under `#`); the stored level counts real ancestors.
     for (const s of this.sections) {
-      if (s.open && s.level >= level) this.closeSection(s, start);
+      if (s.open && s.raw >= level) this.closeSection(s, start);
     }
-    const parent = [...this.sections].reverse().find((s) => s.open && s.level < level);
+    const parent = [...this.sections].reverse().find((s) => s.open && s.raw < level);
     const lvl = parent ? parent.level + 1 : 1;
     this.sections.push({
       id: `s${this.sections.length + 1}`,
@@ -43,6 +44,7 @@ export class DocumentBuilder {
       start,
       end: start + clean.length,
       open: true,
+      raw: level,
     });
   }
 
@@ -80,7 +82,7 @@ export class DocumentBuilder {
 
   build(head: { id: string; title: string; source: DocumentSource; meta: DocumentMeta }): Document {
     for (const s of this.sections) if (s.open) this.closeSection(s, this.text.length);
-    const sections: Section[] = this.sections.map(({ open: _open, ...s }) => s);
+    const sections: Section[] = this.sections.map(({ open: _open, raw: _raw, ...s }) => s);
     const pages: Page[] = [...this.pageStarts.entries()]
       .sort((a, b) => a[0] - b[0])
       .map(([number, start]) => ({
@@ -118,7 +120,7 @@ export class DocumentBuilder {
     return start;
   }
 
-  private closeSection(s: Section & { open: boolean }, end: number): void {
+  private closeSection(s: Section & { open: boolean; raw: number }, end: number): void {
     s.open = false;
     s.end = Math.max(s.start, this.trimEnd(end));
   }
