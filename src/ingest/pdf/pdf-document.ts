@@ -53,7 +53,7 @@ export async function pdfToDocument(bytes: Uint8Array, ctx: IngestContext): Prom
   if (layouts.every((p) => p.lines.length === 0)) {
     throw new CitegeistError(
       'INGEST_PDF_NO_TEXT',
-      `${ctx.file} has no text layer (${content.pages.length} page(s) of images only: a scan?).`,
+      `${ctx.file} has no text layer on any of its ${content.pages.length} page(s) (a scan, or images only).`,
       'Run OCR on it first (e.g. `ocrmypdf in.pdf out.pdf`) and ingest the result.',
     );
   }
