@@ -14,7 +14,8 @@
  *   - a bracketed citation `[ … ]` whose inside is numbers, number ranges and separators
  *     (`[12]`, `[3, 5-7]`, `[12a]`) or an author–year list containing a year;
  *   - a parenthesised citation `( … )` whose inside contains a year (`(Smith et al., 2019)`,
- *     `(Lee and Kim, 2020a; Wu, 2021)`) or is numbers and separators only (`(12)`).
+ *     `(Lee and Kim, 2020a; Wu, 2021)`) or is numbers and separators only (`(12)`);
+ *   - a `,` or `;` between two of the above (`BIBREF1 , BIBREF2`).
  *
  * Real words are never accepted as an insertion except inside those shapes, so a quote that drops a
  * word of the paper ("is accurate" for "is not accurate") does not match.
@@ -94,6 +95,12 @@ function isMarkerSequence(tokens: MatchTokens, from: number, to: number): boolea
   let i = from;
   while (i < to) {
     if (isFootnoteMarker(tokens, i)) {
+      i++;
+      continue;
+    }
+    // A separator between two markers ("BIBREF1 , BIBREF2").
+    const t = tokens.text[i];
+    if ((t === ',' || t === ';') && i > from && i + 1 < to && tokens.kind[i] === TokenKind.Symbol) {
       i++;
       continue;
     }

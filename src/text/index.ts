@@ -15,3 +15,5 @@ export {
   sequenceMatchingBlocks,
   sequenceRatio,
 } from './sequence-ratio.js';
+export { type Sentence, splitSentences } from './split-sentences.js';
+export { type Token, type TokenizeOptions, tokenize, tokenizeWithOffsets, WORD_PATTERN } from './tokenize.js';

@@ -24,7 +24,7 @@ import { findGappedMatch } from './gapped-match.js';
 import { matchTokens } from './match-tokens.js';
 import { nearestPassage } from './nearest-passage.js';
 import { normalizeQuote, toOriginalSpan } from './normalize.js';
-import { noSpaceForm, type PreparedPaper, preparePaper } from './prepare-paper.js';
+import { noSpaceString, type PreparedPaper, preparePaper } from './prepare-paper.js';
 
 export type MatchMode = 'researchqa' | 'strict';
 export type MatchRule = 'exact' | 'prefix' | 'no-space' | 'no-space-prefix' | 'gapped' | 'none';
@@ -72,7 +72,7 @@ function tryRules(paper: PreparedPaper, quote: string, strict: boolean): QuoteMa
     const at = paper.normalizedIndex.indexOf(prefix);
     if (at >= 0) return found('prefix', [normalizedSpan(paper, at, prefix.length)]);
   }
-  const noSpace = noSpaceForm(quote).text;
+  const noSpace = noSpaceString(quote);
   if (noSpace.length >= MIN_CHARS) {
     const at = paper.noSpaceIndex.indexOf(noSpace);
     if (at >= 0) return found('no-space', [noSpaceSpan(paper, at, noSpace.length)]);

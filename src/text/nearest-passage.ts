@@ -3,10 +3,11 @@
  *
  * Cheap by construction: each quote word that is not too common in the paper (at most
  * `MAX_POSTINGS` occurrences) votes for the paper token where the quote would start if that word were
- * aligned (its position minus its index in the quote), in buckets of 4 tokens. The `CANDIDATES`
- * best-voted starts each give a window of quote length (in tokens, plus a small margin), and
- * `sequenceRatio(quote, window)` on the normalised texts picks the best. So a miss costs a few
- * posting-list walks and at most `CANDIDATES` ratio computations on quote-sized strings.
+ * aligned (its position minus its index in the quote), in buckets of 4 tokens. The best-voted start
+ * gives a window of quote length (in tokens, plus a small margin) and its similarity is
+ * `sequenceRatio(quote, window)` on the normalised texts; the runner-up is also scored only when it
+ * has at least `CLOSE_CALL` of the best one's votes. So a miss costs a few posting-list walks and one
+ * (rarely two) ratio computations on quote-sized strings.
  */
 import type { MatchTokens } from './match-tokens.js';
 import { TokenKind } from './match-tokens.js';
@@ -17,6 +18,7 @@ import { sequenceRatio } from './sequence-ratio.js';
 const MAX_POSTINGS = 64;
 const BUCKET = 4;
 const CANDIDATES = 2;
+const CLOSE_CALL = 0.8;
 const MARGIN = 2;
 
 /** The passage of the paper nearest to a quote: span in the original text, its text, similarity. */
@@ -46,15 +48,21 @@ function vote(paper: PreparedPaper, quote: MatchTokens): Map<number, number> {
   return votes;
 }
 
-/** The best `CANDIDATES` buckets by votes (ties: earlier position first). */
+/** The best bucket by votes and the runner-up if it is a close call (ties: earlier first). */
 function topBuckets(votes: Map<number, number>): number[] {
   const best: [number, number][] = [];
   for (const [bucket, count] of votes) {
-    best.push([bucket, count]);
-    best.sort((x, y) => y[1] - x[1] || x[0] - y[0]);
-    if (best.length > CANDIDATES) best.pop();
+    if (best.length === CANDIDATES) {
+      const worst = best[CANDIDATES - 1]!;
+      if (count < worst[1] || (count === worst[1] && bucket > worst[0])) continue;
+      best.pop();
+    }
+    let k = best.length;
+    while (k > 0 && (best[k - 1]![1] < count || (best[k - 1]![1] === count && best[k - 1]![0] > bucket))) k--;
+    best.splice(k, 0, [bucket, count]);
   }
-  return best.map(([bucket]) => bucket);
+  const top = best[0]?.[1] ?? 0;
+  return best.filter(([, count]) => count >= CLOSE_CALL * top).map(([bucket]) => bucket);
 }
 
 /**

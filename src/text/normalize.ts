@@ -49,6 +49,16 @@ function isSpace(code: number): boolean {
   return code > 0x7f && WHITESPACE.test(String.fromCharCode(code));
 }
 
+/** The first `length` UTF-16 units of `codes` as a string (chunked: `apply` has an argument limit). */
+export function codesToString(codes: Uint16Array, length: number): string {
+  let text = '';
+  for (let i = 0; i < length; i += 8192) {
+    const chunk = codes.subarray(i, Math.min(i + 8192, length));
+    text += String.fromCharCode.apply(null, chunk as unknown as number[]);
+  }
+  return text;
+}
+
 /** Growable output: UTF-16 units plus their original offsets. */
 class Output {
   codes: Uint16Array;
@@ -74,11 +84,7 @@ class Output {
   }
 
   toText(): string {
-    let text = '';
-    for (let i = 0; i < this.length; i += 8192) {
-      text += String.fromCharCode(...this.codes.subarray(i, Math.min(i + 8192, this.length)));
-    }
-    return text;
+    return codesToString(this.codes, this.length);
   }
 }
 

@@ -5,7 +5,7 @@
  * words split by line-break hyphens) that the gapped rule and the nearest-passage search use.
  */
 import { isHyphenSplit, type MatchTokens, matchTokens } from './match-tokens.js';
-import { type NormalizedText, normalizeText } from './normalize.js';
+import { codesToString, type NormalizedText, normalizeText } from './normalize.js';
 import { SubstringIndex } from './substring-index.js';
 
 /** The no-space form of rule (c): drop `-` + whitespace (line-break hyphens), then all whitespace. */
@@ -30,9 +30,12 @@ export function noSpaceForm(normalized: string): NoSpaceText {
     codes[n] = c;
     map[n++] = i;
   }
-  let text = '';
-  for (let i = 0; i < n; i += 8192) text += String.fromCharCode(...codes.subarray(i, Math.min(i + 8192, n)));
-  return { text, toNormalized: map.slice(0, n) };
+  return { text: codesToString(codes, n), toNormalized: map.slice(0, n) };
+}
+
+/** The no-space form of a normalised quote, without the offset map (`noSpaceForm(q).text`). */
+export function noSpaceString(normalized: string): string {
+  return normalized.replace(/- /g, '').replace(/ /g, '');
 }
 
 /** Token ids and the token → positions index of a paper. */
@@ -46,6 +49,8 @@ export interface TokenIndex {
   readonly positions: Int32Array;
   /** Words split by a line-break hyphen ("sci-ence"), joined ("science") → first token positions. */
   readonly hyphenJoins: ReadonlyMap<string, number[]>;
+  /** `splitAt[i]` = 1 when tokens i, i+1, i+2 are a word split by a hyphen (`isHyphenSplit`). */
+  readonly splitAt: Uint8Array;
 }
 
 function buildTokenIndex(tokens: MatchTokens): TokenIndex {
@@ -67,14 +72,16 @@ function buildTokenIndex(tokens: MatchTokens): TokenIndex {
   const positions = new Int32Array(ids.length);
   for (let i = 0; i < ids.length; i++) positions[fill[ids[i]!]!++] = i;
   const hyphenJoins = new Map<string, number[]>();
+  const splitAt = new Uint8Array(tokens.length);
   for (let i = 0; i + 2 < tokens.length; i++) {
-    if (!isHyphenSplit(tokens, i)) continue;
+    if (tokens.text[i + 1] !== '-' || !isHyphenSplit(tokens, i)) continue;
+    splitAt[i] = 1;
     const joined = tokens.text[i]! + tokens.text[i + 2]!;
     const list = hyphenJoins.get(joined);
     if (list) list.push(i);
     else hyphenJoins.set(joined, [i]);
   }
-  return { tokens, ids, vocabulary, postingStart, positions, hyphenJoins };
+  return { tokens, ids, vocabulary, postingStart, positions, hyphenJoins, splitAt };
 }
 
 /** A paper normalised and indexed once; pass it to `matchQuote` for every quote. */

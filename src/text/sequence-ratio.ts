@@ -38,6 +38,49 @@ function codePoints(text: string): Int32Array {
   return n === text.length ? out : out.slice(0, n);
 }
 
+/**
+ * Code point → dense id for one pair. BMP code points use a shared table validated by a stamp (no
+ * clearing between calls); others use a Map. Calls are synchronous, so sharing the table is safe.
+ */
+const BMP_IDS = new Int32Array(0x10000);
+const BMP_STAMP = new Int32Array(0x10000);
+let stampCounter = 0;
+
+class IdMap {
+  private readonly stamp: number;
+  private readonly astral = new Map<number, number>();
+  size = 0;
+
+  constructor() {
+    stampCounter = (stampCounter + 1) | 0;
+    if (stampCounter === 0) {
+      BMP_STAMP.fill(0);
+      stampCounter = 1;
+    }
+    this.stamp = stampCounter;
+  }
+
+  add(cp: number): number {
+    if (cp < 0x10000) {
+      if (BMP_STAMP[cp] === this.stamp) return BMP_IDS[cp]!;
+      BMP_STAMP[cp] = this.stamp;
+      BMP_IDS[cp] = this.size;
+      return this.size++;
+    }
+    let id = this.astral.get(cp);
+    if (id === undefined) {
+      id = this.size++;
+      this.astral.set(cp, id);
+    }
+    return id;
+  }
+
+  get(cp: number): number {
+    if (cp < 0x10000) return BMP_STAMP[cp] === this.stamp ? BMP_IDS[cp]! : -1;
+    return this.astral.get(cp) ?? -1;
+  }
+}
+
 /** The matcher state for one pair: ids of a and b, and b2j as a CSR index without popular ids. */
 class Matcher {
   readonly a: Int32Array;
@@ -54,31 +97,24 @@ class Matcher {
   constructor(aText: string, bText: string, autojunk: boolean) {
     const aCp = codePoints(aText);
     const bCp = codePoints(bText);
-    const ids = new Map<number, number>();
+    const ids = new IdMap();
     const b = new Int32Array(bCp.length);
-    for (let j = 0; j < bCp.length; j++) {
-      const cp = bCp[j]!;
-      let id = ids.get(cp);
-      if (id === undefined) {
-        id = ids.size;
-        ids.set(cp, id);
-      }
-      b[j] = id;
-    }
+    for (let j = 0; j < bCp.length; j++) b[j] = ids.add(bCp[j]!);
     const a = new Int32Array(aCp.length);
-    for (let i = 0; i < aCp.length; i++) a[i] = ids.get(aCp[i]!) ?? -1;
+    for (let i = 0; i < aCp.length; i++) a[i] = ids.get(aCp[i]!);
     this.a = a;
     this.b = b;
-    const counts = new Int32Array(ids.size + 1);
+    const size = ids.size;
+    const counts = new Int32Array(size + 1);
     for (let j = 0; j < b.length; j++) counts[b[j]! + 1]!++;
     if (autojunk && b.length >= 200) {
       const ntest = Math.floor(b.length / 100) + 1;
       for (let x = 1; x < counts.length; x++) if (counts[x]! > ntest) counts[x] = 0;
     }
-    const start = new Int32Array(ids.size + 1);
-    for (let x = 1; x <= ids.size; x++) start[x] = start[x - 1]! + counts[x]!;
-    const pos = new Int32Array(start[ids.size]!);
-    const fill = start.slice(0, ids.size);
+    const start = new Int32Array(size + 1);
+    for (let x = 1; x <= size; x++) start[x] = start[x - 1]! + counts[x]!;
+    const pos = new Int32Array(start[size]!);
+    const fill = start.slice(0, size);
     for (let j = 0; j < b.length; j++) {
       const x = b[j]!;
       if (fill[x]! < start[x + 1]!) pos[fill[x]!++] = j;
@@ -108,7 +144,17 @@ class Matcher {
         const curLen = this.curLen;
         const curStamp = this.curStamp;
         const end = start[x + 1]!;
-        for (let p = start[x]!; p < end; p++) {
+        let p = start[x]!;
+        if (blo > 0 && end - p > 8) {
+          // Skip positions before blo (Python skips them one by one; same result).
+          let hi = end;
+          while (p < hi) {
+            const mid = (p + hi) >> 1;
+            if (pos[mid]! < blo) p = mid + 1;
+            else hi = mid;
+          }
+        }
+        for (; p < end; p++) {
           const j = pos[p]!;
           if (j < blo) continue;
           if (j >= bhi) break;
