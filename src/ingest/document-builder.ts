@@ -25,11 +25,14 @@ export class DocumentBuilder {
   private readonly pageEnds = new Map<number, number>();
   readonly furniture: Furniture[] = [];
 
-  /** Appends a heading at `level` (1 = top) and opens its section. */
-  heading(heading: string, level: number, page: number | null = null): void {
+  /**
+   * Appends a heading at `level` (1 = top) and opens its section. `shown` is the heading as it
+   * appears in the text when that differs from its name (Markdown keeps its `##` markers).
+   */
+  heading(heading: string, level: number, page: number | null = null, shown = heading): void {
     const clean = heading.trim();
     if (!clean) return;
-    const start = this.append(clean, page);
+    const start = this.append(shown.trim(), page);
     // Nesting follows the levels as given (`##` under `#`); the stored level counts real ancestors.
     for (const s of this.sections) {
       if (s.open && s.raw >= level) this.closeSection(s, start);
@@ -42,7 +45,7 @@ export class DocumentBuilder {
       level: Math.max(lvl, 1),
       path: [...(parent?.path ?? []), clean],
       start,
-      end: start + clean.length,
+      end: this.text.length,
       open: true,
       raw: level,
     });

@@ -30,7 +30,8 @@ function blocks(text: string): string[][] {
 }
 
 /**
- * Markdown or plain text → Document. `#` headings open sections (level = number of `#`); a
+ * Markdown or plain text → Document. Heading lines stay in the text as written (with their `#`
+ * markers). `#` headings open sections (level = number of `#`); a
  * single level-1 heading that opens the file is the title, not a section (the QASPER full texts
  * start so). Paragraphs are blank-line separated; their lines are joined with a space, and a line
  * ending in a hyphen is joined by the document-vocabulary rule of the PDF reader (text files are
@@ -52,8 +53,8 @@ export function markdownToDocument(text: string, ctx: IngestContext): Document {
       const name = heading[2]!.trim();
       if (i === 0 && titleFirst) {
         title = name;
-        builder.paragraph(name, 'title');
-      } else builder.heading(name, heading[1]!.length);
+        builder.paragraph(b[0]!, 'title');
+      } else builder.heading(name, heading[1]!.length, null, b[0]!);
       continue;
     }
     const section = builder.currentSection();
