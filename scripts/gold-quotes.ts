@@ -1,8 +1,8 @@
 /**
  * Gold quotes from an S2ORC parse and their measurement against an extracted Document.
  *
- * Gold sentences: the abstract and `pdf_parse.body_text` paragraphs, split into sentences
- * (`splitGoldSentences`), keeping those of at least 40 characters. A sentence the gold parser
+ * Gold sentences: the abstract and `pdf_parse.body_text` paragraphs, split into sentences by
+ * citegeist's `splitSentences`, keeping those of at least 40 characters. A sentence the gold parser
  * itself garbled is left out, for the first of these reasons that applies:
  * - `math`: two or more stray one-letter tokens (a letter other than "a", "A", "I" standing alone
  *   once surrounding brackets and punctuation are stripped: "p 1 ! p 2"), or a lone math symbol
@@ -12,7 +12,9 @@
  *   making up at least 40% of at least 6 tokens);
  * - `caption`: the parser spliced a figure or table caption into the sentence
  *   ("… Xiong et al., Figure 1 : Part of the literature graph. 2017)"): "Figure N :" or
- *   "Table N :" after the sentence start.
+ *   "Table N :" after the sentence start;
+ * - `citation`: the parser dropped (part of) a citation, leaving unbalanced brackets ("(e.g.,
+ *   Lample et al., 2016 , and") or an empty slot ("(Tu et al., 2017; )", "work by , they").
  *
  * Swapped variant: the middle one of the adjacent pairs of distinct alphabetic words (2+ letters)
  * is exchanged; sentences without such a pair get no variant.
@@ -22,15 +24,16 @@
  * and second halves are found apart: a column break, footnote, float or header in between),
  * `other`.
  */
-import type { Document } from '../src/core/index.js';
-import { matchQuote, preparePaper } from '../src/text/index.js';
+import { matchQuote, preparePaper, splitSentences } from '../src/text/index.js';
 
-export type ExcludeReason = 'math' | 'url' | 'table' | 'caption';
+export type ExcludeReason = 'math' | 'url' | 'table' | 'caption' | 'citation';
 export type MissCause = 'hyphen' | 'symbols' | 'interrupted' | 'other';
 
 export interface PaperMeasurement {
   paper: string;
   candidates: number;
+  /** Located among all candidates, excluded ones included (NaN unless `allCandidates`). */
+  candidatesLocated: number;
   excluded: Record<ExcludeReason, number>;
   sentences: number;
   located: number;
@@ -38,26 +41,6 @@ export interface PaperMeasurement {
   falseAccepts: number;
   misses: Record<MissCause, number>;
   missed: { sentence: string; cause: MissCause; nearest: string }[];
-}
-
-const ABBREVIATIONS =
-  /(?:\b(?:e\.g|i\.e|et al|etc|vs|cf|Fig|Figs|Eq|Eqs|Sec|Secs|Tab|No|Dr|Mr|Ms|approx|resp|incl|Inc|Ltd|Jr|St)\.|\b[A-Z]\.)$/;
-
-/** Splits a paragraph after . ! ? followed by a space and a capital, digit or opening quote/bracket. */
-export function splitGoldSentences(paragraph: string): string[] {
-  const out: string[] = [];
-  let start = 0;
-  const re = /[.!?]["'”’)\]]*\s+(?=["'“‘([]?[\p{Lu}\d])/gu;
-  for (const m of paragraph.matchAll(re)) {
-    const end = m.index + m[0].trimEnd().length;
-    const candidate = paragraph.slice(start, end);
-    if (ABBREVIATIONS.test(candidate)) continue;
-    out.push(candidate.trim());
-    start = m.index + m[0].length;
-  }
-  const rest = paragraph.slice(start).trim();
-  if (rest) out.push(rest);
-  return out.filter((s) => s.length > 0);
 }
 
 const MATH_SYMBOLS = new Set(['!', '=', '+', '×', '∈', '≤', '≥', '∼', '|', '^', '∑', '→', '←']);
@@ -83,6 +66,14 @@ export function excludeReason(sentence: string): ExcludeReason | null {
   const share = numeric.filter(Boolean).length / Math.max(1, tokens.length);
   if (longest >= 4 || (tokens.length >= 6 && share >= 0.4)) return 'table';
   if (/.\b(?:Figure|Table)\s*\d+\s*:/.test(sentence)) return 'caption';
+  const count = (re: RegExp) => (sentence.match(re) ?? []).length;
+  if (
+    count(/\(/g) !== count(/\)/g) ||
+    count(/\[/g) !== count(/\]/g) ||
+    /[(;,]\s*\)|\(\s*[;,]|\b(?:by|in|of|see)\s+[,;.)]/.test(sentence)
+  ) {
+    return 'citation';
+  }
   return null;
 }
 
@@ -114,8 +105,10 @@ export function goldSentences(gold: GoldParse): {
   excluded: Record<ExcludeReason, number>;
 } {
   const paragraphs = [...(gold.pdf_parse.abstract ?? []), ...gold.pdf_parse.body_text].map((p) => p.text);
-  const candidates = paragraphs.flatMap(splitGoldSentences).filter((s) => s.length >= 40);
-  const excluded: Record<ExcludeReason, number> = { math: 0, url: 0, table: 0, caption: 0 };
+  const candidates = paragraphs
+    .flatMap((p) => splitSentences(p).map((s) => s.text))
+    .filter((s) => s.length >= 40);
+  const excluded: Record<ExcludeReason, number> = { math: 0, url: 0, table: 0, caption: 0, citation: 0 };
   const kept: string[] = [];
   for (const s of candidates) {
     const reason = excludeReason(s);
@@ -139,8 +132,13 @@ function missCause(text: string, sentence: string): MissCause {
   return 'other';
 }
 
-export function measurePaper(paper: string, doc: Document, gold: GoldParse): PaperMeasurement {
-  const prepared = preparePaper(doc.text);
+export function measurePaper(
+  paper: string,
+  text: string,
+  gold: GoldParse,
+  options: { allCandidates?: boolean } = {},
+): PaperMeasurement {
+  const prepared = preparePaper(text);
   const { candidates, kept, excluded } = goldSentences(gold);
   const misses: Record<MissCause, number> = { hyphen: 0, symbols: 0, interrupted: 0, other: 0 };
   const missed: PaperMeasurement['missed'] = [];
@@ -151,7 +149,7 @@ export function measurePaper(paper: string, doc: Document, gold: GoldParse): Pap
     const match = matchQuote(prepared, sentence, { mode: 'strict' });
     if (match.matched) located++;
     else {
-      const cause = missCause(doc.text, sentence);
+      const cause = missCause(text, sentence);
       misses[cause]++;
       missed.push({ sentence, cause, nearest: match.nearest?.text.slice(0, 300) ?? '' });
     }
@@ -160,9 +158,13 @@ export function measurePaper(paper: string, doc: Document, gold: GoldParse): Pap
     swapped++;
     if (matchQuote(prepared, variant, { mode: 'strict', nearest: false }).matched) falseAccepts++;
   }
+  const candidatesLocated = options.allCandidates
+    ? candidates.filter((c) => matchQuote(prepared, c, { mode: 'strict', nearest: false }).matched).length
+    : Number.NaN;
   return {
     paper,
     candidates: candidates.length,
+    candidatesLocated,
     excluded,
     sentences: kept.length,
     located,
@@ -179,26 +181,27 @@ export function renderTable(rows: readonly PaperMeasurement[]): string {
   const total = rows.reduce(
     (t, r) => ({
       candidates: t.candidates + r.candidates,
+      candidatesLocated: t.candidatesLocated + r.candidatesLocated,
       sentences: t.sentences + r.sentences,
       located: t.located + r.located,
       swapped: t.swapped + r.swapped,
       falseAccepts: t.falseAccepts + r.falseAccepts,
     }),
-    { candidates: 0, sentences: 0, located: 0, swapped: 0, falseAccepts: 0 },
+    { candidates: 0, candidatesLocated: 0, sentences: 0, located: 0, swapped: 0, falseAccepts: 0 },
   );
   const lines = [
-    '| paper | sentences ≥ 40 chars | excluded (math / url / table / caption) | gold quotes | located | false accepts on swapped | misses (hyphen / symbols / interrupted / other) |',
+    '| paper | sentences ≥ 40 chars (located) | excluded (math / url / table / caption / citation) | gold quotes | located | false accepts on swapped | misses (hyphen / symbols / interrupted / other) |',
     '|---|---:|---|---:|---:|---:|---|',
   ];
   for (const r of rows) {
     const e = r.excluded;
     const m = r.misses;
     lines.push(
-      `| ${r.paper} | ${r.candidates} | ${e.math} / ${e.url} / ${e.table} / ${e.caption} | ${r.sentences} | ${r.located} (${pct(r.located, r.sentences)}) | ${r.falseAccepts} of ${r.swapped} (${pct(r.falseAccepts, r.swapped)}) | ${m.hyphen} / ${m.symbols} / ${m.interrupted} / ${m.other} |`,
+      `| ${r.paper} | ${r.candidates} (${pct(r.candidatesLocated, r.candidates)}) | ${e.math} / ${e.url} / ${e.table} / ${e.caption} / ${e.citation} | ${r.sentences} | ${r.located} (${pct(r.located, r.sentences)}) | ${r.falseAccepts} of ${r.swapped} (${pct(r.falseAccepts, r.swapped)}) | ${m.hyphen} / ${m.symbols} / ${m.interrupted} / ${m.other} |`,
     );
   }
   lines.push(
-    `| **all** | ${total.candidates} | | ${total.sentences} | ${total.located} (${pct(total.located, total.sentences)}) | ${total.falseAccepts} of ${total.swapped} (${pct(total.falseAccepts, total.swapped)}) | |`,
+    `| **all** | ${total.candidates} (${pct(total.candidatesLocated, total.candidates)}) | | ${total.sentences} | ${total.located} (${pct(total.located, total.sentences)}) | ${total.falseAccepts} of ${total.swapped} (${pct(total.falseAccepts, total.swapped)}) | |`,
   );
   return lines.join('\n');
 }

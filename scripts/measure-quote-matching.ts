@@ -4,14 +4,17 @@
  * in the text citegeist extracts from the same PDF, and the same sentences with two adjacent words
  * swapped must not be.
  *
- *   npx tsx scripts/measure-quote-matching.ts [--misses N] [--json]
+ *   npx tsx scripts/measure-quote-matching.ts [--misses N] [--json] [--raw]
+ *
+ * `--raw` measures the same on pdfjs's raw text (getTextContent items joined, no layout analysis)
+ * for comparison.
  *
  * The gold filter, the sentence splitter and the miss causes are defined in `gold-quotes.ts`
  * beside this script.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readDocumentFile } from '../src/ingest/index.js';
+import { rawPdfText, readDocumentFile } from '../src/ingest/index.js';
 import { sharedDataPath } from '../src/testing/shared-data.js';
 import { measurePaper, type PaperMeasurement, renderTable } from './gold-quotes.js';
 
@@ -24,9 +27,15 @@ async function main(): Promise<void> {
   for (const id of PAPERS) {
     const pdf = sharedDataPath('papers', 'pdf', `${id}.pdf`);
     const gold = JSON.parse(readFileSync(sharedDataPath('papers', 'gold', `${id}.s2orc.json`), 'utf8'));
-    const [doc] = await readDocumentFile(pdf);
-    if (!doc) throw new Error(`no document from ${join('papers', 'pdf', `${id}.pdf`)}`);
-    results.push(measurePaper(id, doc, gold));
+    let text: string;
+    if (args.includes('--raw')) {
+      text = (await rawPdfText(pdf, new Uint8Array(readFileSync(pdf)))).text;
+    } else {
+      const [doc] = await readDocumentFile(pdf);
+      if (!doc) throw new Error(`no document from ${join('papers', 'pdf', `${id}.pdf`)}`);
+      text = doc.text;
+    }
+    results.push(measurePaper(id, text, gold, { allCandidates: true }));
   }
   if (args.includes('--json')) {
     console.log(JSON.stringify(results, (k, v) => (k === 'missed' ? undefined : v), 2));
