@@ -1,16 +1,36 @@
 import { describe, expect, it } from 'vitest';
-import { isAcceptableGap } from './gap-rules.js';
-import { matchTokens } from './match-tokens.js';
-import { normalizeText } from './normalize.js';
+import { canStartGap, isAcceptableGap } from './gap-rules.js';
+import { preparePaper } from './prepare-paper.js';
 
 /** Judges the gap between the tokens "left" and "right" in `text`. */
 function judge(text: string): boolean {
-  const normalized = normalizeText(text);
-  const tokens = matchTokens(normalized);
+  const { normalized, tokenIndex } = preparePaper(text);
+  const { tokens, breakAfter } = tokenIndex;
+  const ctx = { tokens, normalized, breakAfter };
   const from = tokens.text.indexOf('left') + 1;
   const to = tokens.text.lastIndexOf('right');
-  return isAcceptableGap({ tokens, normalized }, from, to);
+  const accepted = isAcceptableGap(ctx, from, to);
+  // Whatever is accepted must also be startable (the search prunes on canStartGap).
+  if (accepted) expect(canStartGap(ctx, from)).toBe(true);
+  return accepted;
 }
+
+describe('canStartGap', () => {
+  it.each([
+    ['left word right', false],
+    ['left\nword right', true],
+    ['left [1] right', true],
+    ['left (2019) right', true],
+    ['left\u00B9 right', true],
+    ['left * right', true],
+    ['left BIBREF3 right', true],
+    ['left , right', false],
+  ])('%j', (text, expected) => {
+    const { normalized, tokenIndex } = preparePaper(text);
+    const ctx = { tokens: tokenIndex.tokens, normalized, breakAfter: tokenIndex.breakAfter };
+    expect(canStartGap(ctx, 1)).toBe(expected);
+  });
+});
 
 describe('isAcceptableGap', () => {
   it.each([

@@ -48,6 +48,8 @@ const AUTHOR_YEAR_SEPARATORS = new Set([',', ';', '.', '&', '-', "'"]);
 export interface GapContext {
   readonly tokens: MatchTokens;
   readonly normalized: NormalizedText;
+  /** `breakAfter[i]` = 1 when a line break follows token i in the original text. */
+  readonly breakAfter: Uint8Array;
 }
 
 function isFootnoteMarker(tokens: MatchTokens, i: number): boolean {
@@ -112,6 +114,7 @@ function isMarkerSequence(tokens: MatchTokens, from: number, to: number): boolea
 }
 
 function isFurniture(ctx: GapContext, from: number, to: number): boolean {
+  if (ctx.breakAfter[from - 1] !== 1 || ctx.breakAfter[to - 1] !== 1) return false;
   const { tokens, normalized } = ctx;
   const { original } = normalized;
   if (to - from > 6 && !tokens.text.slice(from, to).some((t) => /\d/.test(t))) return false;
@@ -124,6 +127,18 @@ function isFurniture(ctx: GapContext, from: number, to: number): boolean {
   let lineBreaks = 0;
   for (let i = gap.start; i < gap.end; i++) if (original.charCodeAt(i) === 10) lineBreaks++;
   return lineBreaks <= 2;
+}
+
+/**
+ * Whether any acceptable gap can start at paper token `from` (after matched token `from - 1`): it
+ * must start a line, or start with a footnote marker or an opening bracket. Lets the search skip
+ * scanning ahead after an ordinary word.
+ */
+export function canStartGap(ctx: GapContext, from: number): boolean {
+  if (from >= ctx.tokens.length) return false;
+  if (ctx.breakAfter[from - 1] === 1 || isFootnoteMarker(ctx.tokens, from)) return true;
+  const t = ctx.tokens.text[from];
+  return (t === '[' || t === '(') && ctx.tokens.kind[from] === TokenKind.Symbol;
 }
 
 /**

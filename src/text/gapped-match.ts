@@ -11,7 +11,7 @@
  * a position of the quote's rarest token; from each, a depth-first search takes the nearest
  * acceptable position for the next quote token and backtracks (failed states are memoised).
  */
-import { type GapContext, isAcceptableGap, MAX_GAP_TOKENS } from './gap-rules.js';
+import { canStartGap, type GapContext, isAcceptableGap, MAX_GAP_TOKENS } from './gap-rules.js';
 import { isHyphenSplit, type MatchTokens } from './match-tokens.js';
 import type { TokenIndex } from './prepare-paper.js';
 
@@ -49,27 +49,69 @@ function stepOptions(s: Search, qi: number, l: number): [number, number][] | und
   return options;
 }
 
-function solve(s: Search, qi: number, pk: number, gaps: number, gapTokens: number): boolean {
-  if (qi === s.quote.length) return true;
+/** One state of the depth-first search: quote token `qi` is next, paper token `pk` is next. */
+interface Frame {
+  readonly qi: number;
+  readonly pk: number;
+  readonly gaps: number;
+  readonly gapTokens: number;
+  /** Last paper position to try for quote token `qi`. */
+  readonly last: number;
+  /** Paper position being tried and its remaining options. */
+  l: number;
+  options: [number, number][] | undefined;
+  next: number;
+}
+
+function frame(s: Search, qi: number, pk: number, gaps: number, gapTokens: number): Frame {
   const total = s.index.tokens.length;
-  const key = qi * (total + 1) + pk;
-  if (s.failed.has(key)) return false;
-  const last = qi === 0 ? pk : Math.min(total - 1, pk + MAX_GAP_TOKENS);
-  for (let l = pk; l <= last; l++) {
-    const options = stepOptions(s, qi, l);
+  const last = qi === 0 || !canStartGap(s.ctx, pk) ? pk : Math.min(total - 1, pk + MAX_GAP_TOKENS);
+  return { qi, pk, gaps, gapTokens, last, l: pk - 1, options: undefined, next: 0 };
+}
+
+/** Moves `f` to its next paper position with options and an acceptable gap; false when exhausted. */
+function advance(s: Search, f: Frame): boolean {
+  for (let l = f.l + 1; l <= f.last; l++) {
+    const options = stepOptions(s, f.qi, l);
     if (options === undefined) continue;
-    const gap = l - pk;
+    const gap = l - f.pk;
     if (gap > 0) {
-      if (gaps + 1 > s.maxGaps || gapTokens + gap > MAX_TOTAL_GAP_TOKENS) break;
-      if (!isAcceptableGap(s.ctx, pk, l)) continue;
+      if (f.gaps + 1 > s.maxGaps || f.gapTokens + gap > MAX_TOTAL_GAP_TOKENS) break;
+      if (!isAcceptableGap(s.ctx, f.pk, l)) continue;
     }
-    for (const [qc, pc] of options) {
-      s.path.push([l, l + pc]);
-      if (solve(s, qi + qc, l + pc, gaps + (gap > 0 ? 1 : 0), gapTokens + gap)) return true;
-      s.path.pop();
-    }
+    f.l = l;
+    f.options = options;
+    f.next = 0;
+    return true;
   }
-  s.failed.add(key);
+  f.l = f.last;
+  return false;
+}
+
+/**
+ * Depth-first search from quote token 0 at paper token `start`, with an explicit stack (quotes can
+ * have thousands of tokens). On success `s.path` holds the matched paper runs, one per step.
+ */
+function solve(s: Search, start: number): boolean {
+  const total = s.index.tokens.length;
+  const stack: Frame[] = [frame(s, 0, start, 0, 0)];
+  s.path.length = 0;
+  while (stack.length > 0) {
+    const f = stack[stack.length - 1]!;
+    if (f.qi === s.quote.length) return true;
+    if ((f.options === undefined || f.next >= f.options.length) && !advance(s, f)) {
+      s.failed.add(f.qi * (total + 1) + f.pk);
+      stack.pop();
+      continue;
+    }
+    const [qc, pc] = f.options![f.next++]!;
+    const gap = f.l - f.pk;
+    const child = frame(s, f.qi + qc, f.l + pc, f.gaps + (gap > 0 ? 1 : 0), f.gapTokens + gap);
+    if (child.qi < s.quote.length && s.failed.has(child.qi * (total + 1) + child.pk)) continue;
+    s.path.length = stack.length - 1;
+    s.path.push([f.l, f.l + pc]);
+    stack.push(child);
+  }
   return false;
 }
 
@@ -185,8 +227,7 @@ export function findGappedMatch(
   };
   if (!allTokensPossible(s)) return undefined;
   for (const start of startCandidates(s)) {
-    s.path.length = 0;
-    if (solve(s, 0, start, 0, 0)) {
+    if (solve(s, start)) {
       const runs: TokenRuns = [];
       for (const [a, b] of s.path) {
         const lastRun = runs[runs.length - 1];

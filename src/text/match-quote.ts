@@ -103,11 +103,12 @@ export function matchQuote(
   const quoteTokens = matchTokens(normalized);
   if (strict) {
     const { tokenIndex } = prepared;
-    const runs = findGappedMatch(
-      tokenIndex,
-      { tokens: tokenIndex.tokens, normalized: prepared.normalized },
-      quoteTokens,
-    );
+    const ctx = {
+      tokens: tokenIndex.tokens,
+      normalized: prepared.normalized,
+      breakAfter: tokenIndex.breakAfter,
+    };
+    const runs = findGappedMatch(tokenIndex, ctx, quoteTokens);
     if (runs) {
       const { start, end } = tokenIndex.tokens;
       return found(

@@ -100,9 +100,9 @@ export function matchTokens(normalized: NormalizedText): MatchTokens {
   }
   return {
     length: texts.length,
-    start: Int32Array.from(starts),
-    end: Int32Array.from(ends),
-    kind: Uint8Array.from(kinds),
+    start: new Int32Array(starts),
+    end: new Int32Array(ends),
+    kind: new Uint8Array(kinds),
     text: texts,
   };
 }

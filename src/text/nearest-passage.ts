@@ -15,11 +15,10 @@ import { toOriginalSpan } from './normalize.js';
 import type { PreparedPaper } from './prepare-paper.js';
 import { sequenceRatio } from './sequence-ratio.js';
 
-const MAX_POSTINGS = 64;
+const MAX_POSTINGS = 32;
 const BUCKET = 4;
-const CANDIDATES = 2;
 const CLOSE_CALL = 0.8;
-const MARGIN = 2;
+const MARGIN = 1;
 
 /** The passage of the paper nearest to a quote: span in the original text, its text, similarity. */
 export interface NearestPassage {
@@ -30,9 +29,21 @@ export interface NearestPassage {
   readonly similarity: number;
 }
 
-function vote(paper: PreparedPaper, quote: MatchTokens): Map<number, number> {
-  const { vocabulary, postingStart, positions } = paper.tokenIndex;
-  const votes = new Map<number, number>();
+/** Per-paper vote counters, reused across quotes (cleared after each use). */
+const voteBuffers = new WeakMap<PreparedPaper, Int32Array>();
+
+/**
+ * Votes for start buckets and returns the best bucket and, when it is a close call, the runner-up
+ * (ties: earlier first).
+ */
+function bestBuckets(paper: PreparedPaper, quote: MatchTokens): number[] {
+  const { vocabulary, postingStart, positions, tokens } = paper.tokenIndex;
+  let votes = voteBuffers.get(paper);
+  if (votes === undefined) {
+    votes = new Int32Array(Math.floor(tokens.length / BUCKET) + 1);
+    voteBuffers.set(paper, votes);
+  }
+  const touched: number[] = [];
   for (let i = 0; i < quote.length; i++) {
     if (quote.kind[i] === TokenKind.Symbol) continue;
     const id = vocabulary.get(quote.text[i]!);
@@ -42,27 +53,24 @@ function vote(paper: PreparedPaper, quote: MatchTokens): Map<number, number> {
     if (to - from > MAX_POSTINGS) continue;
     for (let p = from; p < to; p++) {
       const bucket = Math.floor(Math.max(0, positions[p]! - i) / BUCKET);
-      votes.set(bucket, (votes.get(bucket) ?? 0) + 1);
+      if (votes[bucket]!++ === 0) touched.push(bucket);
     }
   }
-  return votes;
-}
-
-/** The best bucket by votes and the runner-up if it is a close call (ties: earlier first). */
-function topBuckets(votes: Map<number, number>): number[] {
-  const best: [number, number][] = [];
-  for (const [bucket, count] of votes) {
-    if (best.length === CANDIDATES) {
-      const worst = best[CANDIDATES - 1]!;
-      if (count < worst[1] || (count === worst[1] && bucket > worst[0])) continue;
-      best.pop();
+  let best = -1;
+  let second = -1;
+  for (const bucket of touched) {
+    const v = votes[bucket]!;
+    if (best < 0 || v > votes[best]! || (v === votes[best]! && bucket < best)) {
+      second = best;
+      best = bucket;
+    } else if (second < 0 || v > votes[second]! || (v === votes[second]! && bucket < second)) {
+      second = bucket;
     }
-    let k = best.length;
-    while (k > 0 && (best[k - 1]![1] < count || (best[k - 1]![1] === count && best[k - 1]![0] > bucket))) k--;
-    best.splice(k, 0, [bucket, count]);
   }
-  const top = best[0]?.[1] ?? 0;
-  return best.filter(([, count]) => count >= CLOSE_CALL * top).map(([bucket]) => bucket);
+  const out = best < 0 ? [] : [best];
+  if (second >= 0 && votes[second]! >= CLOSE_CALL * votes[best]!) out.push(second);
+  for (const bucket of touched) votes[bucket] = 0;
+  return out;
 }
 
 /**
@@ -77,7 +85,7 @@ export function nearestPassage(
   const tokens = paper.tokenIndex.tokens;
   if (tokens.length === 0 || quote.length === 0) return undefined;
   let best: NearestPassage | undefined;
-  for (const bucket of topBuckets(vote(paper, quote))) {
+  for (const bucket of bestBuckets(paper, quote)) {
     const first = Math.max(0, bucket * BUCKET - MARGIN);
     const last = Math.min(tokens.length, bucket * BUCKET + BUCKET + quote.length + MARGIN) - 1;
     const normStart = tokens.start[first]!;

@@ -5,7 +5,7 @@
  * words split by line-break hyphens) that the gapped rule and the nearest-passage search use.
  */
 import { isHyphenSplit, type MatchTokens, matchTokens } from './match-tokens.js';
-import { codesToString, type NormalizedText, normalizeText } from './normalize.js';
+import { codesToString, type NormalizedText, normalizeText, toOriginalSpan } from './normalize.js';
 import { SubstringIndex } from './substring-index.js';
 
 /** The no-space form of rule (c): drop `-` + whitespace (line-break hyphens), then all whitespace. */
@@ -51,9 +51,25 @@ export interface TokenIndex {
   readonly hyphenJoins: ReadonlyMap<string, number[]>;
   /** `splitAt[i]` = 1 when tokens i, i+1, i+2 are a word split by a hyphen (`isHyphenSplit`). */
   readonly splitAt: Uint8Array;
+  /** `breakAfter[i]` = 1 when the original text between tokens i and i+1 holds a line break. */
+  readonly breakAfter: Uint8Array;
 }
 
-function buildTokenIndex(tokens: MatchTokens): TokenIndex {
+/** Marks the tokens followed by a line break in the original text (before the next token). */
+function lineBreaksAfter(tokens: MatchTokens, normalized: NormalizedText): Uint8Array {
+  const out = new Uint8Array(tokens.length);
+  const { original } = normalized;
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    if (tokens.end[i] === tokens.start[i + 1]) continue; // touching tokens: no whitespace between
+    const from = toOriginalSpan(normalized, tokens.start[i]!, tokens.end[i]!).end;
+    const to = normalized.offsets[tokens.start[i + 1]!]!;
+    const nl = original.indexOf('\n', from);
+    if (nl >= 0 && nl < to) out[i] = 1;
+  }
+  return out;
+}
+
+function buildTokenIndex(tokens: MatchTokens, normalized: NormalizedText): TokenIndex {
   const vocabulary = new Map<string, number>();
   const ids = new Int32Array(tokens.length);
   for (let i = 0; i < tokens.length; i++) {
@@ -81,7 +97,8 @@ function buildTokenIndex(tokens: MatchTokens): TokenIndex {
     if (list) list.push(i);
     else hyphenJoins.set(joined, [i]);
   }
-  return { tokens, ids, vocabulary, postingStart, positions, hyphenJoins, splitAt };
+  const breakAfter = lineBreaksAfter(tokens, normalized);
+  return { tokens, ids, vocabulary, postingStart, positions, hyphenJoins, splitAt, breakAfter };
 }
 
 /** A paper normalised and indexed once; pass it to `matchQuote` for every quote. */
@@ -105,7 +122,7 @@ export function preparePaper(text: string): PreparedPaper {
     noSpace,
     normalizedIndex: new SubstringIndex(normalized.text),
     noSpaceIndex: new SubstringIndex(noSpace.text),
-    tokenIndex: buildTokenIndex(matchTokens(normalized)),
+    tokenIndex: buildTokenIndex(matchTokens(normalized), normalized),
   };
 }
 
