@@ -40,6 +40,11 @@ export interface PaperMeasurement {
   swapped: number;
   falseAccepts: number;
   misses: Record<MissCause, number>;
+  /** Strict matches by the rule that matched (exact, no-space, gapped). */
+  byRule: Record<string, number>;
+  /** The same quotes and swapped variants under the researchqa rules (a)–(d). */
+  researchqaLocated: number;
+  researchqaFalseAccepts: number;
   missed: { sentence: string; cause: MissCause; nearest: string }[];
 }
 
@@ -145,10 +150,16 @@ export function measurePaper(
   let located = 0;
   let swapped = 0;
   let falseAccepts = 0;
+  let researchqaLocated = 0;
+  let researchqaFalseAccepts = 0;
+  const byRule: Record<string, number> = {};
   for (const sentence of kept) {
     const match = matchQuote(prepared, sentence, { mode: 'strict' });
-    if (match.matched) located++;
-    else {
+    if (matchQuote(prepared, sentence, { mode: 'researchqa', nearest: false }).matched) researchqaLocated++;
+    if (match.matched) {
+      located++;
+      byRule[match.rule] = (byRule[match.rule] ?? 0) + 1;
+    } else {
       const cause = missCause(text, sentence);
       misses[cause]++;
       missed.push({ sentence, cause, nearest: match.nearest?.text.slice(0, 300) ?? '' });
@@ -157,6 +168,8 @@ export function measurePaper(
     if (variant === null) continue;
     swapped++;
     if (matchQuote(prepared, variant, { mode: 'strict', nearest: false }).matched) falseAccepts++;
+    if (matchQuote(prepared, variant, { mode: 'researchqa', nearest: false }).matched)
+      researchqaFalseAccepts++;
   }
   const candidatesLocated = options.allCandidates
     ? candidates.filter((c) => matchQuote(prepared, c, { mode: 'strict', nearest: false }).matched).length
@@ -171,6 +184,9 @@ export function measurePaper(
     swapped,
     falseAccepts,
     misses,
+    byRule,
+    researchqaLocated,
+    researchqaFalseAccepts,
     missed,
   };
 }
@@ -203,5 +219,16 @@ export function renderTable(rows: readonly PaperMeasurement[]): string {
   lines.push(
     `| **all** | ${total.candidates} (${pct(total.candidatesLocated, total.candidates)}) | | ${total.sentences} | ${total.located} (${pct(total.located, total.sentences)}) | ${total.falseAccepts} of ${total.swapped} (${pct(total.falseAccepts, total.swapped)}) | |`,
   );
+  lines.push(
+    '',
+    '| paper | strict matches by rule (exact / no-space / gapped) | researchqa: located | researchqa: false accepts on swapped |',
+    '|---|---|---:|---:|',
+  );
+  for (const r of rows) {
+    const b = r.byRule;
+    lines.push(
+      `| ${r.paper} | ${b.exact ?? 0} / ${b['no-space'] ?? 0} / ${b.gapped ?? 0} | ${r.researchqaLocated} (${pct(r.researchqaLocated, r.sentences)}) | ${r.researchqaFalseAccepts} of ${r.swapped} (${pct(r.researchqaFalseAccepts, r.swapped)}) |`,
+    );
+  }
   return lines.join('\n');
 }
