@@ -1,6 +1,7 @@
 import { basename, extname } from 'node:path';
 
-export type IngestFormat = 'pdf' | 'jats' | 'tei' | 'markdown' | 'text' | 'qasper' | 's2orc' | 'json';
+/** `json` covers QASPER and S2ORC JSON, told apart by their content when read. */
+export type IngestFormat = 'pdf' | 'jats' | 'tei' | 'markdown' | 'text' | 'json';
 
 /** File name endings that belong together (`x.tei.xml` has the stem `x`). */
 const COMPOUND_SUFFIXES = ['.tei.xml', '.grobid.tei.xml', '.s2orc.json', '.qasper.json'];

@@ -75,7 +75,7 @@ export async function readDocumentBytes(bytes: Uint8Array, ctx: IngestContext): 
   let docs: Document[];
   if (format === 'jats') docs = [jatsToDocument(text, ctx)];
   else if (format === 'tei') docs = [teiToDocument(text, ctx)];
-  else if (format === 'json' || format === 'qasper' || format === 's2orc') docs = jsonDocuments(text, ctx);
+  else if (format === 'json') docs = jsonDocuments(text, ctx);
   else docs = [markdownToDocument(text, ctx)];
   for (const doc of docs) {
     if (doc.text.trim() === '') {

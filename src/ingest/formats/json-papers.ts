@@ -81,9 +81,8 @@ export function isS2orc(value: unknown): boolean {
   return isObject(first) && isObject(first.pdf_parse) && Array.isArray(first.pdf_parse.body_text);
 }
 
-function s2orcPaper(paper: Json, fallbackId: string, file: string): Document {
+function s2orcPaper(paper: Json, id: string, file: string): Document {
   const parse = paper.pdf_parse as Json;
-  const id = str(paper.paper_id) || fallbackId;
   const b = new DocumentBuilder();
   const title = str(paper.title);
   if (title) b.paragraph(title, 'title');
@@ -111,8 +110,14 @@ function s2orcPaper(paper: Json, fallbackId: string, file: string): Document {
   return b.build({ id, title, source: 'json', meta });
 }
 
-/** S2ORC JSON (one paper, or a list of papers) → Documents (ids are the S2ORC paper ids). */
+/**
+ * S2ORC JSON → Documents. A file with one paper gives one document with the file's id (its stem:
+ * S2ORC `paper_id`s are often bare numbers); a list of papers gives one document per paper with its
+ * `paper_id` (or `<stem>-<n>` when it has none).
+ */
 export function s2orcToDocuments(value: unknown, ctx: IngestContext): Document[] {
-  const papers = Array.isArray(value) ? value.filter(isObject) : [value as Json];
-  return papers.map((p, i) => s2orcPaper(p, papers.length > 1 ? `${ctx.id}-${i + 1}` : ctx.id, ctx.file));
+  if (!Array.isArray(value)) return [s2orcPaper(value as Json, ctx.id, ctx.file)];
+  return value
+    .filter(isObject)
+    .map((p, i) => s2orcPaper(p, str(p.paper_id) || `${ctx.id}-${i + 1}`, ctx.file));
 }
