@@ -66,6 +66,23 @@ describe('citegeist ingest, list, show', () => {
     );
   });
 
+  it('draws a progress bar on stderr only when it is a terminal', async () => {
+    const cwd = workspace();
+    const err: string[] = [];
+    const out: string[] = [];
+    const io = {
+      out: (t: string) => void out.push(t),
+      err: (t: string) => void err.push(t),
+      env: {},
+      cwd,
+      interactive: true,
+    };
+    const code = await runCli(['ingest', 'papers/notes.md', 'papers/tiny.pdf'], io);
+    expect(code).toBe(0);
+    expect(err.join('')).toMatch(/ingest \[=+\] 2\/2 files \| papers\/tiny\.pdf/);
+    expect(out.join('')).toMatch(/ingested 2, unchanged 0, failed 0/);
+  });
+
   it('says how to start when there is no corpus', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'citegeist-empty-'));
     const { code, err } = await run(['list'], cwd);

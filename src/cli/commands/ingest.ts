@@ -38,7 +38,7 @@ function progress(ctx: CliContext) {
         bar.start(total, 0, { file: '' });
         started = true;
       }
-      bar.update(done, { file: outcome?.file ?? '' });
+      bar.update(done, { file: outcome ? displayPath(ctx, outcome.file) : '' });
     },
     stop() {
       if (started) bar.stop();
