@@ -1,5 +1,4 @@
-import { basename, extname } from 'node:path';
-import { CitegeistError, type Document, readTextFile, type Section } from '../core/index.js';
+import type { Section } from '../core/index.js';
 
 const HEADING = /^(#{1,6})[ \t]+(.+?)[ \t#]*$/gm;
 
@@ -35,43 +34,4 @@ export function markdownSections(text: string): Section[] {
     });
   }
   return sections;
-}
-
-const FORMATS: Record<string, 'text' | 'markdown'> = {
-  '.txt': 'text',
-  '.text': 'text',
-  '.md': 'markdown',
-  '.markdown': 'markdown',
-};
-
-/**
- * Reads a paper for the `quote` command. For now plain text and Markdown only: the text is the
- * file's text, unchanged, and `#` heading lines (in either format) give the sections. The ingest
- * stage will replace this with a loader for every format (PDF, JATS, TEI, …).
- */
-export function loadPaperText(path: string): Document {
-  const ext = extname(path).toLowerCase();
-  const source = FORMATS[ext];
-  if (source === undefined) {
-    throw new CitegeistError(
-      'PAPER_FORMAT_UNSUPPORTED',
-      `The paper ${path} has the extension "${ext || '(none)'}"; the quote command reads .txt and .md papers for now.`,
-      'Convert the paper to plain text or Markdown (PDF, JATS and TEI arrive with `citegeist ingest`).',
-    );
-  }
-  const text = readTextFile(path, 'paper');
-  const sections = markdownSections(text);
-  const title = sections.find((s) => s.level === 1)?.heading ?? basename(path, ext);
-  return {
-    id: basename(path, ext),
-    title,
-    source,
-    language: 'en',
-    meta: { file: path },
-    text,
-    pages: [],
-    sections,
-    paragraphs: [],
-    furniture: [],
-  };
 }

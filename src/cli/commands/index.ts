@@ -1,6 +1,15 @@
 import type { RegisterCommand } from '../context.js';
 import { registerDemo } from './demo.js';
+import { registerIngest } from './ingest.js';
+import { registerList } from './list.js';
 import { registerQuote } from './quote.js';
+import { registerShow } from './show.js';
 
 /** Every CLI command, in the order `citegeist --help` lists them. */
-export const COMMANDS: RegisterCommand[] = [registerDemo, registerQuote];
+export const COMMANDS: RegisterCommand[] = [
+  registerDemo,
+  registerIngest,
+  registerList,
+  registerShow,
+  registerQuote,
+];

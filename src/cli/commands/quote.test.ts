@@ -1,7 +1,8 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readDocumentFile } from '../../ingest/index.js';
 import { sharedDataPath } from '../../testing/shared-data.js';
 import { memoryIo } from '../io.js';
 import { runCli } from '../program.js';
@@ -77,7 +78,9 @@ describe('citegeist quote', () => {
       [3, false, 'none', null],
     ]);
     const hit = rows[1]!;
-    expect(PAPER.slice(hit.start!, hit.end!)).toBe('We collect 500 quotes from 20 papers');
+    // Spans index the paper's canonical text (Document.text), as `citegeist show --json` prints it.
+    const [doc] = await readDocumentFile(join(cwd, 'paper.md'));
+    expect(doc!.text.slice(hit.start!, hit.end!)).toBe('We collect 500 quotes from 20 papers');
     expect(hit.page).toBeNull();
     const miss = rows[2]!;
     expect(miss.nearest?.text).toMatch(/We collect 500 quotes/);
@@ -121,9 +124,12 @@ describe('citegeist quote', () => {
   it.each([
     [
       ['--paper', 'paper.pdf', '--quotes', 'quotes.txt'],
-      /PAPER_FORMAT_UNSUPPORTED[\s\S]*fix: Convert the paper/,
+      /INGEST_PDF_CORRUPT.*paper\.pdf is not a readable PDF[\s\S]*fix: /,
     ],
-    [['--paper', 'missing.md', '--quotes', 'quotes.txt'], /FILE_NOT_FOUND.*missing\.md/],
+    [
+      ['--paper', 'missing.md', '--quotes', 'quotes.txt'],
+      /DOCUMENT_NOT_FOUND.*"missing\.md" is neither a file/,
+    ],
     [['--paper', 'paper.md', '--quotes', 'quotes.csv'], /QUOTES_FORMAT_UNSUPPORTED[\s\S]*fix: Give a \.txt/],
     [['--paper', 'paper.md', '--quotes', 'quotes.txt', '--mode', 'fuzzy'], /QUOTE_MODE_INVALID.*"fuzzy"/],
   ])('refuses bad input %j with problem and fix, exit 1', async (args, message) => {
@@ -146,7 +152,7 @@ describe('citegeist quote', () => {
 
   it('locates sentences of a real QASPER paper and names their sections', async () => {
     const paperPath = sharedDataPath('qasper-dev', 'papers', '1503.00841.txt');
-    const text = readFileSync(paperPath, 'utf8');
+    const [doc] = await readDocumentFile(paperPath);
     const quotes = [
       'We posses a wealth of prior knowledge about many natural language processing tasks.',
       'A labeled feature is a strong indicator of a specific class and is manually provided to the classifier.',
@@ -164,7 +170,7 @@ describe('citegeist quote', () => {
       [true, 'exact', 'Method'],
       [false, 'none', null],
     ]);
-    expect(text.slice(rows[0]!.start!, rows[0]!.end!)).toBe(quotes[0]!.slice(0, -1));
+    expect(doc!.text.slice(rows[0]!.start!, rows[0]!.end!)).toBe(quotes[0]!.slice(0, -1));
     expect(rows[2]!.nearest?.section).toBe('Introduction');
   });
 });

@@ -8,9 +8,10 @@ import {
   readTextFile,
   sectionAt,
 } from '../../core/index.js';
+import { loadDocument } from '../../store/index.js';
 import { type MatchMode, type MatchRule, matchQuote, preparePaper } from '../../text/index.js';
 import type { RegisterCommand } from '../context.js';
-import { loadPaperText } from '../load-paper.js';
+import { CORPUS_OPTION, corpusPath } from '../corpus-option.js';
 
 /** One quote read from the quotes file, or why its line could not be used. */
 type QuoteInput = { line: number; quote: string } | { line: number; error: string };
@@ -123,12 +124,19 @@ export const registerQuote: RegisterCommand = (program, ctx) => {
     .description(
       'locate quotes in a paper: rule, span, page and section per quote; the nearest passage on a miss',
     )
-    .requiredOption('--paper <file>', 'the paper (.txt or .md for now)')
+    .requiredOption(
+      '--paper <doc>',
+      'the paper: a corpus document id, or a file (PDF, JATS, TEI, Markdown, text, QASPER or S2ORC JSON)',
+    )
     .requiredOption('--quotes <file>', '.txt (one quote per line) or .jsonl (objects with a "quote" field)')
     .option('--mode <mode>', 'researchqa (rules a-d of METHODS 1.2) or strict (a, c and gapped)')
-    .action((options: { paper: string; quotes: string; mode?: string }) => {
+    .option(...CORPUS_OPTION)
+    .action(async (options: { paper: string; quotes: string; mode?: string; corpus?: string }) => {
       const mode = parseMode(options.mode ?? ctx.config().quoteMode ?? 'researchqa');
-      const doc = loadPaperText(resolve(ctx.io.cwd, options.paper));
+      const doc = await loadDocument(options.paper, {
+        corpus: corpusPath(ctx, options.corpus),
+        cwd: ctx.io.cwd,
+      });
       const inputs = readQuotes(resolve(ctx.io.cwd, options.quotes));
       const paper = preparePaper(doc.text);
       const rows = inputs.map((input): QuoteRow => {
