@@ -1,2 +1,10 @@
 export { escapeHtml } from './escape-html.js';
+export {
+  type HtmlSummaryInput,
+  renderHtmlSummary,
+  type SummaryCitation,
+  type SummaryMetric,
+  type SummaryModel,
+  type SummaryRow,
+} from './html-summary.js';
 export { formatScore, renderTable, type TableColumn } from './text-table.js';
