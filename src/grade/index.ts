@@ -1,1 +1,1 @@
-export {};
+export * from './vetscore/index.js';
