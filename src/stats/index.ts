@@ -10,6 +10,13 @@ export {
 export { type Correlation, pearson, spearman } from './correlation.js';
 export { mean, median, quantileSorted, type Summary, summarize } from './descriptive.js';
 export { kendallTauB, kendallTauC } from './kendall.js';
+export {
+  type CoincidenceMatrix,
+  coincidenceMatrix,
+  krippendorffAlpha,
+  type MeasurementLevel,
+  type ReliabilityData,
+} from './krippendorff-alpha.js';
 export { type PairedTTestResult, pairedTTest } from './paired-t-test.js';
 export { createRandom, type Random, randomInt } from './random.js';
 export {
