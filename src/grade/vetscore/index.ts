@@ -22,6 +22,7 @@ export { judgeJointly } from './joint.js';
 export { type ClaimResult, type JudgeSettings, judgeClaim } from './judge-claim.js';
 export type { CallOptions } from './llm-call.js';
 export { findMarkerGroups, type MarkerGroup, normaliseKey as normaliseCitationKey } from './markers.js';
+export * from './meta/index.js';
 export { majorityVerified, medianHarm, type RepeatAgreement, repeatAgreement } from './repeats.js';
 export {
   DEFAULT_HARM_RUBRIC,
