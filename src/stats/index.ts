@@ -18,6 +18,16 @@ export {
   type ReliabilityData,
 } from './krippendorff-alpha.js';
 export { type PairedTTestResult, pairedTTest } from './paired-t-test.js';
+export {
+  type FacetId,
+  fitPartialCreditModel,
+  type ItemMeasure,
+  type PartialCreditFit,
+  type PartialCreditOptions,
+  type RaterSeverity,
+  type Rating,
+} from './partial-credit-model.js';
+export { partialCreditExpectedScore, partialCreditProbabilities } from './partial-credit-probabilities.js';
 export { createRandom, type Random, randomInt } from './random.js';
 export {
   pairedRandomizationTest,
