@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { krippendorffAlpha, spearman } from '../../../stats/index.js';
 import { gradeFrom } from '../__fixtures__/grades.js';
 import type { Annotation } from './annotations.js';
+import { meanHarm } from './harm-aggregate.js';
 import { metaEvaluateFaithfulness, weightedSupport } from './meta-eval.js';
 
 const ann = (
@@ -51,7 +52,7 @@ const humans: Annotation[] = [
 ];
 
 describe('metaEvaluateFaithfulness', () => {
-  const report = metaEvaluateFaithfulness([judgeRun], humans, { p: 1, iterations: 200 });
+  const report = metaEvaluateFaithfulness([judgeRun], humans, { p: 1, iterations: 200, harm: meanHarm });
 
   it('aligns by (answer, segment, claim) and reports the mismatches', () => {
     expect(report.alignment).toMatchObject({
@@ -146,6 +147,12 @@ describe('metaEvaluateFaithfulness', () => {
       verdict_identical: 0.75,
       harm_identical: 1,
     });
+  });
+
+  it('aggregates human harm with the partial credit model by default', () => {
+    const r = metaEvaluateFaithfulness([judgeRun], humans, { p: 1, iterations: 50 });
+    expect(r.human_harm.method).toMatch(/partial credit model|did not converge/);
+    expect(r.human_harm.details).toMatchObject({ ratings: 11 });
   });
 
   it('gives n/a figures, not errors, without annotations', () => {

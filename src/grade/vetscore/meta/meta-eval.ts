@@ -9,10 +9,8 @@ import type { AnswerGrade } from '../grade-answer.js';
 import { type AlignedClaim, alignClaims } from './align.js';
 import type { Annotation } from './annotations.js';
 import { type RunPairConsistency, runConsistency } from './consistency.js';
-
-/** Aggregates several annotators' harm ratings of a claim into one human harm value (1–5 scale). */
-export type HarmAggregate = { perClaim: Map<string, number>; method: string; details?: unknown };
-export type HarmAggregator = (claims: AlignedClaim[], annotators: string[]) => HarmAggregate;
+import type { HarmAggregator } from './harm-aggregate.js';
+import { pcmHarm } from './pcm-harm.js';
 
 export interface CorrelationWithCi {
   n: number;
@@ -55,16 +53,6 @@ export function weightedSupport(claims: { v: number; w: number }[], p: number): 
 
 const mean = (xs: number[]) => (xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length);
 
-/** The plain mean of the annotators' harm ratings per claim (used when no PCM is given). */
-export const meanHarm: HarmAggregator = (claims) => {
-  const perClaim = new Map<string, number>();
-  for (const c of claims) {
-    const m = mean([...c.human.values()].flatMap((h) => (h.harm === null ? [] : [h.harm])));
-    if (m !== null) perClaim.set(c.key, m);
-  }
-  return { perClaim, method: 'mean of annotators' };
-};
-
 /**
  * METHODS §3.6: judge vs experts. Segment-level Spearman (verification = support rate, harm = mean
  * harm, combined = risk-weighted segment score) with paired bootstrap CIs; Krippendorff's α among
@@ -77,7 +65,7 @@ export function metaEvaluateFaithfulness(
 ): MetaEvalReport {
   const p = options.p ?? DEFAULT_HARM_EXPONENT;
   const alignment = alignClaims(runs, annotations);
-  const humanHarm = (options.harm ?? meanHarm)(alignment.claims, alignment.annotators);
+  const humanHarm = (options.harm ?? pcmHarm)(alignment.claims, alignment.annotators);
   const matched = alignment.claims.filter((c) => c.auto[0] != null && c.human.size > 0);
   const segments = new Map<string, AlignedClaim[]>();
   for (const c of matched) {
