@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { type Script, scriptedJudge } from '../../grade/vetscore/__fixtures__/scripted-judge.js';
+import {
+  type Script,
+  scriptedJudge,
+  scriptedReply,
+} from '../../grade/vetscore/__fixtures__/scripted-judge.js';
+import { FakeOpenAiServer } from '../../testing/index.js';
 import { createContext } from '../context.js';
 import { reportError } from '../errors.js';
 import { memoryIo } from '../io.js';
@@ -146,6 +151,49 @@ describe('citegeist grade faithfulness', () => {
     );
     expect(program.commands.filter((c) => c.name() === 'grade')).toHaveLength(1);
     expect(grade.commands.map((c) => c.name())).toEqual(['faithfulness']);
+  });
+
+  it('the real CLI builds real providers (a missing API key is a clear error)', async () => {
+    const dir = workspace(rows.map((r) => JSON.stringify(r)));
+    const { io, stderr } = memoryIo({ cwd: dir, env: {} });
+    const code = await runCli(
+      [
+        'grade',
+        'faithfulness',
+        '--answers',
+        'answers.jsonl',
+        '--judge',
+        'openai:gpt-4.1-mini',
+        '--out',
+        'o.jsonl',
+      ],
+      io,
+    );
+    expect(code).toBe(1);
+    expect(stderr()).toMatch(/OPENAI_API_KEY/);
+  });
+
+  it('runs end to end through the real provider layer against a fake OpenAI-compatible server', async () => {
+    const reply = scriptedReply(script);
+    const server = await new FakeOpenAiServer({
+      replies: (request) => {
+        const r = reply({ messages: request.messages });
+        return typeof r === 'string' ? { text: r } : { status: 400, message: r.fail };
+      },
+    }).start();
+    try {
+      const dir = workspace(rows.map((r) => JSON.stringify(r)));
+      const { io, stdout } = memoryIo({ cwd: dir, env: {} });
+      const judge = `openai-compatible:${server.url}/v1#judge-model`;
+      const code = await runCli(['--json', ...args.slice(0, 5), judge, ...args.slice(6)], io);
+      expect(code).toBe(0);
+      const report = JSON.parse(stdout());
+      expect(report.summary).toMatchObject({ answers: 2, scored: 2, claims: 3, coverage: 1 });
+      expect(report.summary.mean_score).toBeCloseTo((1 - 5 / 7 + 1) / 2, 12);
+      expect(server.requests.length).toBe(9); // 3 decompositions + 3 claims × (verification + harm)
+    } finally {
+      await server.close();
+    }
   });
 
   it('is listed by the real CLI', async () => {

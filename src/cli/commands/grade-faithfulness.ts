@@ -14,7 +14,7 @@ import {
   summarizeFaithfulness,
   unsupportedAcross,
 } from '../../grade/index.js';
-import type { LlmProvider } from '../../llm/index.js';
+import { createProvider, type LlmProvider, ResponseCache } from '../../llm/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 
@@ -53,7 +53,9 @@ export function gradeCommand(program: Command): Command {
 }
 
 /** Registers `citegeist grade faithfulness` (VETSCORE, METHODS §3) on the `grade` command. */
-export function gradeFaithfulnessCommand(deps: () => GradeFaithfulnessDeps): RegisterCommand {
+export function gradeFaithfulnessCommand(
+  deps: (ctx: CliContext, concurrency: number) => GradeFaithfulnessDeps,
+): RegisterCommand {
   return (program, ctx) => {
     gradeCommand(program)
       .command('faithfulness')
@@ -87,7 +89,10 @@ export function gradeFaithfulnessCommand(deps: () => GradeFaithfulnessDeps): Reg
       .requiredOption('--out <file>', 'per-answer results JSONL (resumable by answer id)')
       .exitOverride()
       .configureOutput({ writeOut: (s) => ctx.io.out(s), writeErr: (s) => ctx.io.err(s) })
-      .action((options: Options) => runGradeFaithfulness(options, deps(), ctx));
+      .action((options: Options) => {
+        const concurrency = options.concurrency ?? ctx.config().concurrency ?? 4;
+        return runGradeFaithfulness({ ...options, concurrency }, deps(ctx, concurrency), ctx);
+      });
   };
 }
 
@@ -131,7 +136,7 @@ async function runGradeFaithfulness(o: Options, deps: GradeFaithfulnessDeps, ctx
     await gradeFaithfulnessBatch(
       inputs,
       { ...settings, rubric: rubric.text, decomposer, verifier, harmJudge, call: {} },
-      { concurrency: o.concurrency ?? ctx.config().concurrency ?? 4, done, onGrade: (g) => out.append(g) },
+      { concurrency: o.concurrency ?? 4, done, onGrade: (g) => out.append(g) },
     );
   } finally {
     out.close();
@@ -177,15 +182,9 @@ function latestRows(path: string): AnswerGrade[] {
   return [...byId.values()];
 }
 
-/** Until the provider layer (createProvider) is merged, model strings cannot be resolved here. */
-function providerLayerMissing(model: string): LlmProvider {
-  throw new CitegeistError(
-    'PROVIDER_LAYER_MISSING',
-    `This build cannot construct the model "${model}": the LLM provider layer is not wired into grade faithfulness yet.`,
-    'Use the library API (gradeFaithfulnessBatch with your own LlmProvider) until it is.',
-  );
-}
-
-export const registerGradeFaithfulness = gradeFaithfulnessCommand(() => ({
-  createProvider: providerLayerMissing,
-}));
+/** Real providers from model strings; keys and hosts from the CLI environment, responses cached when the config names a cache file. */
+export const registerGradeFaithfulness = gradeFaithfulnessCommand((ctx, concurrency) => {
+  const cachePath = ctx.config().cache;
+  const cache = cachePath ? new ResponseCache(resolve(ctx.io.cwd, cachePath)) : null;
+  return { createProvider: (model) => createProvider(model, { env: ctx.io.env, concurrency, cache }) };
+});

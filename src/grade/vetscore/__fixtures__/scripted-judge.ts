@@ -33,14 +33,18 @@ function kind(request: GenerateRequest): 'decompose' | 'verify' | 'harm' | 'join
  * unscripted passage or claim throws, so a test cannot pass on an unexpected call.
  */
 export function scriptedJudge(script: Script, id = 'fake:judge'): FakeLlm {
+  return new FakeLlm(scriptedReply(script), { id });
+}
+
+/** The reply function behind scriptedJudge (also usable behind a fake HTTP server). */
+export function scriptedReply(script: Script): (request: GenerateRequest) => string | { fail: string } {
   const seen = new Map<string, number>();
   const next = <T>(key: string, value: T | T[]): T => {
     const n = seen.get(key) ?? 0;
     seen.set(key, n + 1);
     return Array.isArray(value) ? (value[n] as T) : value;
   };
-  return new FakeLlm(
-    (request) => {
+  return (request) => {
       const user = request.messages.find((m) => m.role === 'user')?.content ?? '';
       const k = kind(request);
       if (k === 'decompose') {
@@ -59,7 +63,5 @@ export function scriptedJudge(script: Script, id = 'fake:judge'): FakeLlm {
       if (k === 'verify') return JSON.stringify({ verdict, rationale: `scripted ${verdict}`, ...evidence });
       if (k === 'harm') return JSON.stringify({ harm, rationale: `scripted harm ${harm}` });
       return JSON.stringify({ verdict, harm, rationale: `scripted ${verdict}/${harm}`, ...evidence });
-    },
-    { id },
-  );
+  };
 }
