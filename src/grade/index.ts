@@ -1,1 +1,1 @@
-export {};
+export * from './qasper/index.js';
