@@ -1,1 +1,19 @@
+export {
+  type AlternativeMatch,
+  type AnsweredRow,
+  type CitationScores,
+  citationScores,
+  isRefusalRow,
+  type PaperQuotes,
+  researchqaMatch,
+  spanMatch,
+  usableGroups,
+} from './citation-metrics.js';
+export {
+  METRIC_IDS,
+  type MetricDefinition,
+  RESEARCHQA_METRICS,
+  type ResearchqaMetricId,
+} from './metric-registry.js';
 export * from './qasper/index.js';
+export { quickRatio, ratioAtLeast, realQuickRatio } from './ratio-bounds.js';
