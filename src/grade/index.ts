@@ -10,10 +10,19 @@ export {
   usableGroups,
 } from './citation-metrics.js';
 export {
+  type AlternativeMatchMode,
+  alternativeMatcher,
+  DeterministicGrader,
+  type DeterministicOptions,
+  setMetric,
+} from './deterministic-grader.js';
+export { type GradeRow, GradeRowSchema } from './grade-row.js';
+export {
   METRIC_IDS,
   type MetricDefinition,
   RESEARCHQA_METRICS,
   type ResearchqaMetricId,
 } from './metric-registry.js';
+export { paperQuotes } from './paper-quotes.js';
 export * from './qasper/index.js';
 export { quickRatio, ratioAtLeast, realQuickRatio } from './ratio-bounds.js';
