@@ -26,3 +26,14 @@ export {
 export { paperQuotes } from './paper-quotes.js';
 export * from './qasper/index.js';
 export { quickRatio, ratioAtLeast, realQuickRatio } from './ratio-bounds.js';
+export {
+  AnchoredRubricJudge,
+  fence,
+  type Judge,
+  type JudgeResult,
+  RUBRIC_SYSTEM_PROMPT,
+  type RubricInput,
+  type RubricScores,
+  RubricScoresSchema,
+  rubricUserPrompt,
+} from './rubric-judge.js';
