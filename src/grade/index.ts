@@ -1,4 +1,14 @@
 export {
+  type AggregateOptions,
+  aggregateGrades,
+  type GroupSummary,
+  type MetricSummary,
+  type ModelSummary,
+  type Spread,
+  spreads,
+  summarizeGroup,
+} from './aggregate.js';
+export {
   type AlternativeMatch,
   type AnsweredRow,
   type CitationScores,
@@ -37,3 +47,4 @@ export {
   RubricScoresSchema,
   rubricUserPrompt,
 } from './rubric-judge.js';
+export { type RunReadResult, readRun } from './run-io.js';
