@@ -1,4 +1,11 @@
 export { compareBytes } from './byte-order.js';
+export {
+  type CompareOptions,
+  compareRuns,
+  formatComparison,
+  type MeasureComparison,
+  type PairedTests,
+} from './compare-runs.js';
 export { formatFixed4, formatTrecEval } from './format-trec-eval.js';
 export { compareRunEntries, formResRels, type ResRels } from './res-rels.js';
 export { docIdOfPassage, rollUpRun } from './roll-up.js';
