@@ -1,1 +1,2 @@
 export * from './eval/index.js';
+export * from './passages/index.js';
