@@ -27,6 +27,7 @@ export {
   setMetric,
 } from './deterministic-grader.js';
 export { type GradeRow, GradeRowSchema } from './grade-row.js';
+export { type GradeRunOptions, type GradeRunResult, gradeRun } from './grade-run.js';
 export {
   METRIC_IDS,
   type MetricDefinition,

@@ -1,8 +1,17 @@
 import type { RegisterCommand } from '../context.js';
 import { registerDataset } from './dataset.js';
 import { registerDemo } from './demo.js';
+import { registerGrade } from './grade.js';
+import { registerLeaderboard } from './leaderboard.js';
 import { registerQasperEval } from './qasper-eval.js';
 import { registerTrecEval } from './trec-eval.js';
 
 /** Every CLI command, in the order `citegeist --help` lists them. */
-export const COMMANDS: RegisterCommand[] = [registerDemo, registerDataset, registerQasperEval, registerTrecEval];
+export const COMMANDS: RegisterCommand[] = [
+  registerDemo,
+  registerDataset,
+  registerGrade,
+  registerLeaderboard,
+  registerQasperEval,
+  registerTrecEval,
+];
