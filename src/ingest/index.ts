@@ -1,1 +1,3 @@
-export {};
+/** ingest/: every supported format → Document. */
+export { DocumentBuilder } from './document-builder.js';
+export { readDocumentFile } from './read-document.js';

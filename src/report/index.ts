@@ -1,1 +1,1 @@
-export {};
+export { renderBreakdown, renderLeaderboard } from './leaderboard-table.js';

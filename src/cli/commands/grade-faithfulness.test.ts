@@ -185,7 +185,10 @@ describe('citegeist grade faithfulness', () => {
       const dir = workspace(rows.map((r) => JSON.stringify(r)));
       const { io, stdout } = memoryIo({ cwd: dir, env: {} });
       const judge = `openai-compatible:${server.url}/v1#judge-model`;
-      const code = await runCli(['--json', ...args.slice(0, 5), judge, ...args.slice(6)], io);
+      const code = await runCli(
+        ['--json', ...args.slice(0, 5), judge, ...args.slice(6), '--concurrency', '2'],
+        io,
+      );
       expect(code).toBe(0);
       const report = JSON.parse(stdout());
       expect(report.summary).toMatchObject({ answers: 2, scored: 2, claims: 3, coverage: 1 });
@@ -194,6 +197,13 @@ describe('citegeist grade faithfulness', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('leaves the ResearchQA grade command its own mandatory options', async () => {
+    const { io, stderr } = memoryIo();
+    const code = await runCli(['grade', '--run', 'r.jsonl', '--out', 'o.jsonl'], io);
+    expect(code).toBe(2);
+    expect(stderr()).toMatch(/required option '--dataset <file>' not specified/);
   });
 
   it('is listed by the real CLI', async () => {

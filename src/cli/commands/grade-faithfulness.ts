@@ -33,7 +33,7 @@ interface Options {
   repeats: number;
   rubric: string;
   concurrency?: number;
-  out: string;
+  out?: string;
 }
 
 const number = (name: string, min: number, integer: boolean) => (value: string) => {
@@ -44,12 +44,37 @@ const number = (name: string, min: number, integer: boolean) => (value: string) 
   return n;
 };
 
-/** The `grade` command, found if another module registered it, else created. */
+/**
+ * The `grade` command, found if another module registered it (the ResearchQA grader, which has its
+ * own action and options), else created. Commander checks the mandatory options of every ancestor
+ * before a subcommand runs, so the parent's mandatory options are re-checked only when the parent's
+ * own action runs.
+ */
 export function gradeCommand(program: Command): Command {
-  return (
-    program.commands.find((c) => c.name() === 'grade') ??
-    program.command('grade').description('grade answers and reports (see the subcommands)')
-  );
+  const existing = program.commands.find((c) => c.name() === 'grade');
+  if (!existing)
+    return program.command('grade').description('grade answers and reports (see the subcommands)');
+  const deferred = existing.options.filter((o) => o.mandatory);
+  for (const option of deferred) option.makeOptionMandatory(false);
+  existing.hook('preAction', (self, action) => {
+    if (action !== self) return;
+    for (const option of deferred) {
+      if (self.getOptionValue(option.attributeName()) === undefined) {
+        self.error(`error: required option '${option.flags}' not specified`, {
+          code: 'commander.missingMandatoryOptionValue',
+        });
+      }
+    }
+  });
+  return existing;
+}
+
+/**
+ * A parent command parses the options it knows wherever they appear, so `--judge`, `--out` and
+ * `--concurrency` given after `faithfulness` may land on `grade`: take them from there.
+ */
+function inherited(command: Command, name: string): unknown {
+  return command.opts()[name] ?? command.parent?.opts()[name];
 }
 
 /** Registers `citegeist grade faithfulness` (VETSCORE, METHODS §3) on the `grade` command. */
@@ -86,17 +111,39 @@ export function gradeFaithfulnessCommand(
         DEFAULT_HARM_RUBRIC,
       )
       .option('--concurrency <n>', 'concurrent model calls', number('--concurrency', 1, true))
-      .requiredOption('--out <file>', 'per-answer results JSONL (resumable by answer id)')
+      .option('--out <file>', 'per-answer results JSONL (resumable by answer id; required)')
       .exitOverride()
       .configureOutput({ writeOut: (s) => ctx.io.out(s), writeErr: (s) => ctx.io.err(s) })
-      .action((options: Options) => {
-        const concurrency = options.concurrency ?? ctx.config().concurrency ?? 4;
-        return runGradeFaithfulness({ ...options, concurrency }, deps(ctx, concurrency), ctx);
+      .action((options: Options, command: Command) => {
+        const o = resolveShared(options, command);
+        const concurrency = o.concurrency ?? ctx.config().concurrency ?? 4;
+        return runGradeFaithfulness({ ...o, concurrency }, deps(ctx, concurrency), ctx);
       });
   };
 }
 
-async function runGradeFaithfulness(o: Options, deps: GradeFaithfulnessDeps, ctx: CliContext): Promise<void> {
+function resolveShared(options: Options, command: Command): Options & { out: string } {
+  const out = inherited(command, 'out');
+  if (typeof out !== 'string' || out === '') {
+    throw new CitegeistError(
+      'OUT_REQUIRED',
+      'grade faithfulness needs --out <file>.',
+      'Pass --out results.jsonl.',
+    );
+  }
+  const o: Options & { out: string } = { ...options, out };
+  const judge = inherited(command, 'judge');
+  if (typeof judge === 'string') o.judge = judge;
+  const concurrency = inherited(command, 'concurrency');
+  if (concurrency !== undefined) o.concurrency = number('--concurrency', 1, true)(String(concurrency));
+  return o;
+}
+
+async function runGradeFaithfulness(
+  o: Options & { out: string },
+  deps: GradeFaithfulnessDeps,
+  ctx: CliContext,
+): Promise<void> {
   const { io } = ctx;
   const judgeModel = o.judge ?? ctx.config().judge;
   if (!judgeModel) {

@@ -1,11 +1,24 @@
 import type { RegisterCommand } from '../context.js';
+import { registerDataset } from './dataset.js';
 import { registerDemo } from './demo.js';
+import { registerGrade } from './grade.js';
 import { registerGradeFaithfulness } from './grade-faithfulness.js';
+import { registerLeaderboard } from './leaderboard.js';
 import { registerMetaEvalFaithfulness } from './meta-eval-faithfulness.js';
+import { registerQasperEval } from './qasper-eval.js';
+import { registerTrecEval } from './trec-eval.js';
 
-/** Every CLI command, in the order `citegeist --help` lists them. */
+/**
+ * Every CLI command, in the order `citegeist --help` lists them. `registerGradeFaithfulness` adds a
+ * subcommand to the `grade` command, so it must come after `registerGrade`.
+ */
 export const COMMANDS: RegisterCommand[] = [
   registerDemo,
+  registerDataset,
+  registerGrade,
   registerGradeFaithfulness,
   registerMetaEvalFaithfulness,
+  registerLeaderboard,
+  registerQasperEval,
+  registerTrecEval,
 ];
