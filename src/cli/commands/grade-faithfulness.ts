@@ -156,7 +156,7 @@ async function runGradeFaithfulness(
   const answersPath = resolve(io.cwd, o.answers);
   const outPath = resolve(io.cwd, o.out);
   const { inputs, problems } = readFaithfulnessInputs(readTextFile(answersPath, 'answers file'));
-  for (const p of problems) io.err(`skipped ${o.answers} line ${p.line}: ${p.problem}\n`);
+  for (const p of problems) io.err(`skipped ${o.answers} ${p.where}: ${p.problem}\n`);
   const rubric = loadHarmRubric(o.rubric, io.cwd);
   const verifier = deps.createProvider(judgeModel);
   const harmJudge = o.harmJudge ? deps.createProvider(o.harmJudge) : verifier;

@@ -37,6 +37,23 @@ describe('readFaithfulnessInputs', () => {
     });
   });
 
+  it('takes the sources from the evidence block when a row has no citations', () => {
+    const answer = 'A [^1].\n\n---EVIDENCE---\n@cite[1]\n"the quote"\n---END-EVIDENCE---';
+    const { inputs } = readFaithfulnessInputs(lines({ row_id: 'r', model: 'm', answer }));
+    expect(inputs[0]).toMatchObject({ answer: 'A [^1].', sources: { '1': 'the quote' } });
+  });
+
+  it('reads the published ResearchQA results list (a JSON array)', () => {
+    const list = JSON.stringify([
+      { row_id: 'p1', actual_answer: 'X [^1].', actual_citations: [{ key: '1', reference: 'r1' }] },
+      { row_id: 'p2' },
+    ]);
+    const { inputs, problems } = readFaithfulnessInputs(list);
+    expect(inputs.map((i) => i.id)).toEqual(['p1']);
+    expect(problems).toMatchObject([{ line: 2, where: 'item 2' }]);
+    expect(readFaithfulnessInputs('[{"broken"').problems[0]?.problem).toMatch(/does not parse/);
+  });
+
   it('reads the ResearchQA results layout', () => {
     const { inputs } = readFaithfulnessInputs(
       lines({

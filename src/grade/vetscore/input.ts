@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseEvidenceReply } from '../../answer/index.js';
 import { CitationSchema, describeIssues, parseJsonl, quoteValue } from '../../core/index.js';
 import { normaliseKey } from './markers.js';
 
@@ -12,9 +13,12 @@ export interface FaithfulnessInput {
   layout: 'native' | 'run' | 'researchqa';
 }
 
-/** A row that could not be read: reported with its line and skipped. */
+/** A row that could not be read: reported with its line (or list item) and skipped. */
 export interface InputProblem {
+  /** 1-based line of a JSONL file, or 1-based item of a JSON list. */
   line: number;
+  /** `line 3` or `item 3`. */
+  where: string;
   problem: string;
 }
 
@@ -43,12 +47,11 @@ const ResearchQaSchema = z.object({
     .default([]),
 });
 
-const EVIDENCE_BLOCK = /\n?-{3}EVIDENCE-{3}[\s\S]*$/;
-
 /**
- * Reads answers JSONL in any of the three layouts (detected per row: `sources` → native,
- * `actual_answer` → ResearchQA, `row_id` + `citations` → run row). Bad rows, failed run rows and
- * duplicate ids are returned as problems with their line, never thrown.
+ * Reads answers in any of the three layouts (detected per row: `sources` → native,
+ * `actual_answer` → ResearchQA, `row_id` + `citations` → run row), from JSONL or from a JSON list
+ * (the published ResearchQA results file). Bad rows, failed run rows and duplicate ids are returned
+ * as problems with their line or item, never thrown; a list that does not parse is one problem.
  */
 export function readFaithfulnessInputs(text: string): {
   inputs: FaithfulnessInput[];
@@ -57,19 +60,33 @@ export function readFaithfulnessInputs(text: string): {
   const inputs: FaithfulnessInput[] = [];
   const problems: InputProblem[] = [];
   const seen = new Set<string>();
-  for (const entry of parseJsonl(text)) {
-    if (!entry.ok) {
-      problems.push({ line: entry.line, problem: `not JSON (${entry.error}): ${quoteValue(entry.text)}` });
-      continue;
-    }
-    const read = readRow(entry.value);
-    if ('problem' in read) {
-      problems.push({ line: entry.line, problem: read.problem });
-    } else if (seen.has(read.id)) {
-      problems.push({ line: entry.line, problem: `duplicate answer id ${quoteValue(read.id)}` });
-    } else {
+  const add = (line: number, where: string, value: unknown) => {
+    const read = readRow(value);
+    if ('problem' in read) problems.push({ line, where, problem: read.problem });
+    else if (seen.has(read.id))
+      problems.push({ line, where, problem: `duplicate answer id ${quoteValue(read.id)}` });
+    else {
       seen.add(read.id);
       inputs.push(read);
+    }
+  };
+  if (text.trimStart().startsWith('[')) {
+    let list: unknown;
+    try {
+      list = JSON.parse(text);
+    } catch (error) {
+      const problem = `starts like a JSON list but does not parse (${(error as Error).message})`;
+      problems.push({ line: 1, where: 'line 1', problem });
+      return { inputs, problems };
+    }
+    for (const [i, value] of (list as unknown[]).entries()) add(i + 1, `item ${i + 1}`, value);
+    return { inputs, problems };
+  }
+  for (const entry of parseJsonl(text)) {
+    if (entry.ok) add(entry.line, `line ${entry.line}`, entry.value);
+    else {
+      const problem = `not JSON (${entry.error}): ${quoteValue(entry.text)}`;
+      problems.push({ line: entry.line, where: `line ${entry.line}`, problem });
     }
   }
   return { inputs, problems };
@@ -100,8 +117,7 @@ function readRow(value: unknown): FaithfulnessInput | { problem: string } {
     return {
       id,
       question: r.data.question,
-      answer: stripEvidence(r.data.actual_answer),
-      sources: toSources(cites),
+      ...withEvidence(r.data.actual_answer, cites),
       layout: 'researchqa',
     };
   }
@@ -112,8 +128,7 @@ function readRow(value: unknown): FaithfulnessInput | { problem: string } {
   return {
     id: r.data.row_id,
     question: r.data.question,
-    answer: stripEvidence(r.data.answer),
-    sources: toSources(r.data.citations),
+    ...withEvidence(r.data.answer, r.data.citations),
     layout: 'run',
   };
 }
@@ -128,6 +143,12 @@ function toSources(citations: { key: string; quote: string }[]): Record<string, 
   return sources;
 }
 
-function stripEvidence(answer: string): string {
-  return answer.replace(EVIDENCE_BLOCK, '').trimEnd();
+/**
+ * The answer without its `---EVIDENCE---` block (ResearchQA citation contract), and its sources: the
+ * row's citations, or, when the row has none, the quotes parsed from the block itself.
+ */
+function withEvidence(raw: string, citations: { key: string; quote: string }[]) {
+  const parsed = parseEvidenceReply(raw);
+  const answer = parsed.hasEvidenceBlock ? parsed.answer : raw.trim();
+  return { answer, sources: toSources(citations.length > 0 ? citations : parsed.citations) };
 }
