@@ -1,5 +1,6 @@
 import type { RegisterCommand } from '../context.js';
 import { registerDemo } from './demo.js';
+import { registerLlm } from './llm.js';
 
 /** Every CLI command, in the order `citegeist --help` lists them. */
-export const COMMANDS: RegisterCommand[] = [registerDemo];
+export const COMMANDS: RegisterCommand[] = [registerDemo, registerLlm];

@@ -152,7 +152,7 @@ describe('transformers embedder (with an injected pipeline)', () => {
       expect(calls[0]).toEqual({ texts: [input], options: { pooling, normalize: false } });
       expect(e.normalized).toBe(normalized);
       const want = normalized ? [0.6, 0.8, 0, 0] : [3, 4, 0, 0];
-    for (const [i, x] of want.entries()) expect(v![i]).toBeCloseTo(x, 6);
+      for (const [i, x] of want.entries()) expect(v![i]).toBeCloseTo(x, 6);
     },
   );
 
