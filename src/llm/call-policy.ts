@@ -1,10 +1,10 @@
-import { isCitegeistError } from '../core/index.js';
 import { type Budget, projectCost } from './budget.js';
 import { type CacheMode, cacheKey, type ResponseCache } from './cache.js';
 import { AdaptiveLimiter } from './limiter.js';
 import { costOf, type Price, type PriceTable, priceFor } from './prices.js';
 import type { GenerateRequest, GenerateResult, TokenUsage } from './provider.js';
-import type { Transport, WireFailure, WireReply, WireSchema } from './transport.js';
+import { type RetryPolicy, withRetries } from './retry.js';
+import type { Transport, WireReply, WireSchema } from './transport.js';
 
 /** What every call reports to an observer (progress bars, run logs). */
 export interface CallEvent {
@@ -146,71 +146,19 @@ export class CallRunner {
     });
   }
 
-  /** Up to maxAttempts attempts with adaptive back-off; the last failure is returned. */
-  private async attempts(
+  /** The retry policy this runner applies (shared with embedders built on the same options). */
+  get retryPolicy(): RetryPolicy {
+    return retryPolicyOf(this.options, this.limiter);
+  }
+
+  private attempts(
     request: GenerateRequest,
     schema: WireSchema | undefined,
   ): Promise<{ reply: WireReply; retries: number }> {
-    const maxAttempts = Math.max(1, this.options.maxAttempts ?? DEFAULT_POLICY.maxAttempts);
-    let last: WireFailure | undefined;
-    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-      const release = await this.limiter.acquire(request.signal);
-      let reply: WireReply;
-      try {
-        reply = await this.attempt(request, schema);
-      } finally {
-        release();
-      }
-      if (reply.ok) {
-        this.limiter.onSuccess();
-        return { reply, retries: attempt - 1 };
-      }
-      last = reply;
-      if (!reply.retryable) return { reply, retries: attempt - 1 };
-      if (reply.status === undefined || reply.status === 429 || reply.status >= 500)
-        this.limiter.onThrottle();
-      if (attempt < maxAttempts) await sleep(this.delay(attempt, reply.retryAfterMs), request.signal);
-    }
-    const failure = last as WireFailure;
-    return {
-      reply: { ...failure, reason: `${failure.reason} (gave up after ${maxAttempts} attempts)` },
-      retries: maxAttempts - 1,
-    };
-  }
-
-  /** One attempt under a timeout that is told apart from the caller's cancellation. */
-  private async attempt(request: GenerateRequest, schema: WireSchema | undefined): Promise<WireReply> {
-    const timeoutMs = request.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_POLICY.timeoutMs;
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new Error('timeout')), timeoutMs);
-    const onAbort = () => controller.abort(request.signal?.reason);
-    request.signal?.addEventListener('abort', onAbort, { once: true });
-    try {
-      const wire = { messages: request.messages, ...pick(request), ...(schema ? { schema } : {}) };
-      return await this.transport.send(wire, controller.signal);
-    } catch (error) {
-      if (request.signal?.aborted) throw request.signal.reason ?? error;
-      // A configuration error (missing optional package, missing model file) stops the run.
-      if (isCitegeistError(error)) throw error;
-      if (controller.signal.aborted) {
-        return { ok: false, reason: `timed out after ${timeoutMs} ms`, retryable: true };
-      }
-      return { ok: false, reason: `transport error: ${(error as Error).message}`, retryable: false };
-    } finally {
-      clearTimeout(timer);
-      request.signal?.removeEventListener('abort', onAbort);
-    }
-  }
-
-  /** Exponential back-off with equal jitter; a server's retry-after wins when longer. */
-  private delay(attempt: number, retryAfterMs: number | undefined): number {
-    const base = this.options.retryBaseMs ?? DEFAULT_POLICY.retryBaseMs;
-    const cap = this.options.retryMaxMs ?? DEFAULT_POLICY.retryMaxMs;
-    const random = this.options.random ?? Math.random;
-    const backoff = Math.min(cap, base * 2 ** (attempt - 1));
-    const jittered = backoff / 2 + (random() * backoff) / 2;
-    const wait = retryAfterMs === undefined ? jittered : Math.max(retryAfterMs, jittered);
-    return wait * (this.options.retryDelayScale ?? DEFAULT_POLICY.retryDelayScale);
+    const policy = this.retryPolicy;
+    if (request.timeoutMs !== undefined) policy.timeoutMs = request.timeoutMs;
+    const wire = { messages: request.messages, ...pick(request), ...(schema ? { schema } : {}) };
+    return withRetries((signal) => this.transport.send(wire, signal), policy, request.signal);
   }
 
   private finish(result: Unfinished, started: number): GenerateResult {
@@ -241,18 +189,15 @@ function pick(r: GenerateRequest): { temperature?: number; maxTokens?: number; s
   return out;
 }
 
-/** Sleeps `ms`, rejecting early with the signal's reason when it aborts. */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+/** The retry policy for a set of call options (defaults from DEFAULT_POLICY). */
+export function retryPolicyOf(options: CallPolicyOptions, limiter: AdaptiveLimiter): RetryPolicy {
+  return {
+    limiter,
+    maxAttempts: options.maxAttempts ?? DEFAULT_POLICY.maxAttempts,
+    timeoutMs: options.timeoutMs ?? DEFAULT_POLICY.timeoutMs,
+    retryBaseMs: options.retryBaseMs ?? DEFAULT_POLICY.retryBaseMs,
+    retryMaxMs: options.retryMaxMs ?? DEFAULT_POLICY.retryMaxMs,
+    retryDelayScale: options.retryDelayScale ?? DEFAULT_POLICY.retryDelayScale,
+    random: options.random ?? Math.random,
+  };
 }

@@ -11,6 +11,14 @@ export {
 export { type CachedReply, type CacheMode, cacheKey, ResponseCache } from './cache.js';
 export { type CallEvent, type CallPolicyOptions, CallRunner, DEFAULT_POLICY } from './call-policy.js';
 export {
+  type CorpusFittedEmbedder,
+  type CreateEmbedderOptions,
+  createEmbedder,
+  DEFAULT_EMBEDDER,
+  EMBEDDER_SPEC_HELP,
+  needsFitting,
+} from './create-embedder.js';
+export {
   type CreateProviderOptions,
   createProvider,
   OLLAMA_DEFAULT_HOST,
@@ -18,6 +26,17 @@ export {
   type ProviderEnv,
 } from './create-provider.js';
 export type { Embedder, EmbedRole } from './embedder.js';
+export { HashedEmbedder, type HashedOptions } from './embedders/hashed.js';
+export { LsaEmbedder, type LsaModelJson, type LsaOptions } from './embedders/lsa.js';
+export { OpenAiCompatibleEmbedder, type OpenAiEmbedderOptions } from './embedders/openai-compatible.js';
+export {
+  type FeatureExtractor,
+  PRESETS as TRANSFORMERS_PRESETS,
+  TRANSFORMERS_VERSION,
+  TransformersEmbedder,
+  type TransformersOptions,
+  type TransformersPreset,
+} from './embedders/transformers.js';
 export { circularityWarnings, modelFamily } from './family.js';
 export { type FetchLike, isRetryableStatus, parseRetryAfter, redact } from './http.js';
 export { extractJson } from './json-extract.js';

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
@@ -42,7 +42,7 @@ async function run(argv: string[], dir: string, llm = scriptedJudge(script)) {
   const { io, stdout, stderr } = memoryIo({ cwd: dir });
   const program = new Command('citegeist').option('--json').exitOverride();
   const ctx = createContext(program, io);
-  gradeFaithfulnessCommand(() => ({ createProvider: () => llm }))(program, ctx);
+  gradeFaithfulnessCommand(() => ({ provider: () => llm, close() {} }))(program, ctx);
   let code: number;
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -145,7 +145,7 @@ describe('citegeist grade faithfulness', () => {
       .command('grade')
       .option('--dataset <f>')
       .action(() => {});
-    gradeFaithfulnessCommand(() => ({ createProvider: () => scriptedJudge(script) }))(
+    gradeFaithfulnessCommand(() => ({ provider: () => scriptedJudge(script), close() {} }))(
       program,
       createContext(program, memoryIo().io),
     );
@@ -197,6 +197,38 @@ describe('citegeist grade faithfulness', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('--dry-run estimates calls, tokens and cost per model without calling one', async () => {
+    const dir = workspace(rows.map((r) => JSON.stringify(r)));
+    const { io, stdout } = memoryIo({ cwd: dir, env: {} });
+    const code = await runCli(
+      [
+        '--json',
+        'grade',
+        'faithfulness',
+        '--answers',
+        'answers.jsonl',
+        '--judge',
+        'openai:gpt-4.1-mini',
+        '--out',
+        'o.jsonl',
+        '--dry-run',
+        '--repeats',
+        '2',
+      ],
+      io,
+    );
+    expect(code).toBe(0);
+    const estimate = JSON.parse(stdout());
+    expect(estimate).toMatchObject({ answers: 2, segments: 3, estimated_claims: 3 });
+    expect(estimate.calls.map((c: { role: string; calls: number }) => [c.role, c.calls])).toEqual([
+      ['decomposer', 3],
+      ['verifier', 6],
+      ['harm', 6],
+    ]);
+    expect(estimate.calls[0].costUsd).toBeGreaterThan(0);
+    expect(existsSync(join(dir, 'o.jsonl'))).toBe(false);
   });
 
   it('leaves the ResearchQA grade command its own mandatory options', async () => {

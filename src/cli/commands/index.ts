@@ -4,6 +4,7 @@ import { registerDemo } from './demo.js';
 import { registerGrade } from './grade.js';
 import { registerGradeFaithfulness } from './grade-faithfulness.js';
 import { registerLeaderboard } from './leaderboard.js';
+import { registerLlm } from './llm.js';
 import { registerMetaEvalFaithfulness } from './meta-eval-faithfulness.js';
 import { registerQasperEval } from './qasper-eval.js';
 import { registerTrecEval } from './trec-eval.js';
@@ -21,4 +22,5 @@ export const COMMANDS: RegisterCommand[] = [
   registerLeaderboard,
   registerQasperEval,
   registerTrecEval,
+  registerLlm,
 ];
