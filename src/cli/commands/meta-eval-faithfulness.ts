@@ -119,6 +119,11 @@ export function renderMetaEval(r: MetaEvalReport, skipped = 0): string {
     '',
     `human harm aggregated by: ${r.human_harm.method}`,
   ];
+  for (const rep of r.consistency.repeats) {
+    lines.push(
+      `run ${rep.run} repeats (k = ${rep.k}): verdict identical ${f(rep.verification.identical)}, pairwise ${f(rep.verification.meanPairwise)}; harm identical ${f(rep.harm.identical)}, pairwise ${f(rep.harm.meanPairwise)} (${rep.verification.claims} claims)`,
+    );
+  }
   if (r.consistency.pairs.length === 0) lines.push('run-to-run consistency: give --auto more than once');
   for (const pair of r.consistency.pairs) {
     lines.push(

@@ -24,7 +24,13 @@ export type { CallOptions } from './llm-call.js';
 export { findMarkerGroups, type MarkerGroup, normaliseKey as normaliseCitationKey } from './markers.js';
 export * from './meta/index.js';
 export { type FaithfulnessPlan, planFaithfulness } from './plan.js';
-export { majorityVerified, medianHarm, type RepeatAgreement, repeatAgreement } from './repeats.js';
+export {
+  majorityVerified,
+  medianHarm,
+  poolAgreement,
+  type RepeatAgreement,
+  repeatAgreement,
+} from './repeats.js';
 export {
   DEFAULT_HARM_RUBRIC,
   HARM_RUBRICS,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { majorityVerified, medianHarm, repeatAgreement } from './repeats.js';
+import { majorityVerified, medianHarm, poolAgreement, repeatAgreement } from './repeats.js';
 
 describe('majorityVerified', () => {
   it.each([
@@ -35,5 +35,17 @@ describe('repeatAgreement', () => {
 
   it('is null without repeated claims', () => {
     expect(repeatAgreement([[1], []])).toEqual({ claims: 0, identical: null, meanPairwise: null });
+  });
+});
+
+describe('poolAgreement', () => {
+  it('weights each part by its claims and skips empty parts', () => {
+    const pooled = poolAgreement([
+      { claims: 2, identical: 0.5, meanPairwise: 0.75 },
+      { claims: 0, identical: null, meanPairwise: null },
+      { claims: 6, identical: 1, meanPairwise: 1 },
+    ]);
+    expect(pooled).toEqual({ claims: 8, identical: (1 + 6) / 8, meanPairwise: (1.5 + 6) / 8 });
+    expect(poolAgreement([])).toEqual({ claims: 0, identical: null, meanPairwise: null });
   });
 });

@@ -50,3 +50,19 @@ export function repeatAgreement<T>(perClaim: (T | null)[][]): RepeatAgreement {
     ? { claims, identical: null, meanPairwise: null }
     : { claims, identical: identical / claims, meanPairwise: pairwise / claims };
 }
+
+/** Pools per-answer agreements into one (each weighted by its number of claims). */
+export function poolAgreement(parts: RepeatAgreement[]): RepeatAgreement {
+  let claims = 0;
+  let identical = 0;
+  let pairwise = 0;
+  for (const a of parts) {
+    if (a.claims === 0 || a.identical === null || a.meanPairwise === null) continue;
+    claims += a.claims;
+    identical += a.identical * a.claims;
+    pairwise += a.meanPairwise * a.claims;
+  }
+  return claims === 0
+    ? { claims, identical: null, meanPairwise: null }
+    : { claims, identical: identical / claims, meanPairwise: pairwise / claims };
+}

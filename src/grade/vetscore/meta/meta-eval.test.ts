@@ -155,6 +155,24 @@ describe('metaEvaluateFaithfulness', () => {
     expect(r.human_harm.details).toMatchObject({ ratings: 11 });
   });
 
+  it('reports the repeats inside a run, pooled over answers', () => {
+    const g = gradeFrom('a', [[[1, 2]]]);
+    g.repeats = 3;
+    g.agreement = {
+      verification: { claims: 1, identical: 1, meanPairwise: 1 },
+      harm: { claims: 1, identical: 0, meanPairwise: 1 / 3 },
+    };
+    const r = metaEvaluateFaithfulness([[g]], [], { iterations: 10 });
+    expect(r.consistency.repeats).toEqual([
+      {
+        run: 0,
+        k: 3,
+        verification: { claims: 1, identical: 1, meanPairwise: 1 },
+        harm: { claims: 1, identical: 0, meanPairwise: 1 / 3 },
+      },
+    ]);
+  });
+
   it('gives n/a figures, not errors, without annotations', () => {
     const r = metaEvaluateFaithfulness([judgeRun], []);
     expect(r.segment_spearman.verification).toEqual({ n: 0, spearman: null, lower: null, upper: null });

@@ -6,6 +6,7 @@ import {
 } from '../../../stats/index.js';
 import { DEFAULT_HARM_EXPONENT } from '../aggregate.js';
 import type { AnswerGrade } from '../grade-answer.js';
+import { poolAgreement, type RepeatAgreement } from '../repeats.js';
 import { type AlignedClaim, alignClaims } from './align.js';
 import type { Annotation } from './annotations.js';
 import { type RunPairConsistency, runConsistency } from './consistency.js';
@@ -36,7 +37,12 @@ export interface MetaEvalReport {
     harm_interval: { humans: number | null; humans_and_judge: number | null };
   };
   human_harm: { method: string; details?: unknown };
-  consistency: { runs: number; pairs: RunPairConsistency[] };
+  consistency: {
+    runs: number;
+    pairs: RunPairConsistency[];
+    /** Agreement of the judges' repeats inside each run (`grade faithfulness --repeats K`), pooled over answers. */
+    repeats: { run: number; k: number; verification: RepeatAgreement; harm: RepeatAgreement }[];
+  };
   p: number;
 }
 
@@ -120,6 +126,18 @@ export function metaEvaluateFaithfulness(
     consistency: {
       runs: runs.length,
       pairs: runConsistency(alignment.claims, runs.length, (c) => weightedSupport(c, p)),
+      repeats: runs.flatMap((grades, run) => {
+        const withRepeats = grades.filter((g) => g.agreement !== undefined && g.repeats > 1);
+        if (withRepeats.length === 0) return [];
+        return [
+          {
+            run,
+            k: Math.max(...withRepeats.map((g) => g.repeats)),
+            verification: poolAgreement(withRepeats.map((g) => g.agreement!.verification)),
+            harm: poolAgreement(withRepeats.map((g) => g.agreement!.harm)),
+          },
+        ];
+      }),
     },
     p,
   };
