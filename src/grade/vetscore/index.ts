@@ -23,6 +23,7 @@ export { type ClaimResult, type JudgeSettings, judgeClaim } from './judge-claim.
 export type { CallOptions } from './llm-call.js';
 export { findMarkerGroups, type MarkerGroup, normaliseKey as normaliseCitationKey } from './markers.js';
 export * from './meta/index.js';
+export { VETSCORE_METRICS } from './metrics.js';
 export { type FaithfulnessPlan, planFaithfulness } from './plan.js';
 export {
   majorityVerified,
