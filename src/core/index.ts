@@ -1,3 +1,4 @@
+export * from './csv.js';
 export * from './dataset.js';
 export * from './document.js';
 export * from './errors.js';

@@ -1,1 +1,18 @@
-export {};
+export {
+  type DatasetReadResult,
+  type DatasetRowError,
+  formatDatasetJsonl,
+  formatEvalDatasetJson,
+  readDataset,
+  readDatasetStrict,
+  writeDataset,
+} from './dataset-io.js';
+export { type MarkdownSection, markdownSections, sectionLabelAt } from './markdown-sections.js';
+export { importQasper, type QasperImportResult } from './qasper-dataset.js';
+export {
+  floatLabel,
+  type QasperAnnotation,
+  type QasperQuestion,
+  qasperQuestionToRow,
+  type SectionLocator,
+} from './qasper-import.js';

@@ -1,1 +1,52 @@
-export {};
+export {
+  type AggregateOptions,
+  aggregateGrades,
+  type GroupSummary,
+  type MetricSummary,
+  type ModelSummary,
+  type Spread,
+  spreads,
+  summarizeGroup,
+} from './aggregate.js';
+export {
+  type AlternativeMatch,
+  type AnsweredRow,
+  type CitationScores,
+  citationScores,
+  isRefusalRow,
+  type PaperQuotes,
+  researchqaMatch,
+  spanMatch,
+  usableGroups,
+} from './citation-metrics.js';
+export {
+  type AlternativeMatchMode,
+  alternativeMatcher,
+  DeterministicGrader,
+  type DeterministicOptions,
+  setMetric,
+} from './deterministic-grader.js';
+export { type GradeRow, GradeRowSchema } from './grade-row.js';
+export { type GradeRunOptions, type GradeRunResult, gradeRun } from './grade-run.js';
+export {
+  METRIC_IDS,
+  type MetricDefinition,
+  RESEARCHQA_METRICS,
+  type ResearchqaMetricId,
+} from './metric-registry.js';
+export { paperQuotes } from './paper-quotes.js';
+export * from './qasper/index.js';
+export { quickRatio, ratioAtLeast, realQuickRatio } from './ratio-bounds.js';
+export {
+  AnchoredRubricJudge,
+  fence,
+  type Judge,
+  type JudgeResult,
+  RUBRIC_SYSTEM_PROMPT,
+  type RubricInput,
+  type RubricScores,
+  RubricScoresSchema,
+  rubricUserPrompt,
+} from './rubric-judge.js';
+export { type RunReadResult, readRun } from './run-io.js';
+export * from './vetscore/index.js';

@@ -7,4 +7,5 @@ export {
   type SummaryModel,
   type SummaryRow,
 } from './html-summary.js';
+export { renderBreakdown, renderLeaderboard } from './leaderboard-table.js';
 export { formatScore, renderTable, type TableColumn } from './text-table.js';

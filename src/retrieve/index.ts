@@ -1,1 +1,4 @@
-export {};
+export * from './common/index.js';
+export * from './eval/index.js';
+export * from './lexical/index.js';
+export * from './passages/index.js';

@@ -1,15 +1,34 @@
 import type { RegisterCommand } from '../context.js';
+import { registerDataset } from './dataset.js';
 import { registerDemo } from './demo.js';
+import { registerGrade } from './grade.js';
+import { registerGradeFaithfulness } from './grade-faithfulness.js';
 import { registerIngest } from './ingest.js';
+import { registerLeaderboard } from './leaderboard.js';
 import { registerList } from './list.js';
+import { registerLlm } from './llm.js';
+import { registerMetaEvalFaithfulness } from './meta-eval-faithfulness.js';
+import { registerQasperEval } from './qasper-eval.js';
 import { registerQuote } from './quote.js';
 import { registerShow } from './show.js';
+import { registerTrecEval } from './trec-eval.js';
 
-/** Every CLI command, in the order `citegeist --help` lists them. */
+/**
+ * Every CLI command, in the order `citegeist --help` lists them. `registerGradeFaithfulness` adds a
+ * subcommand to the `grade` command, so it must come after `registerGrade`.
+ */
 export const COMMANDS: RegisterCommand[] = [
   registerDemo,
   registerIngest,
   registerList,
   registerShow,
   registerQuote,
+  registerDataset,
+  registerGrade,
+  registerGradeFaithfulness,
+  registerMetaEvalFaithfulness,
+  registerLeaderboard,
+  registerQasperEval,
+  registerTrecEval,
+  registerLlm,
 ];

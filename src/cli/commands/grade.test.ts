@@ -1,0 +1,214 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeOpenAiServer } from '../../testing/index.js';
+import { memoryIo } from '../io.js';
+import { runCli } from '../program.js';
+
+const METHODS = 'We collected 1,204 survey responses from teachers in three districts between 2019 and 2021.';
+const RESULTS =
+  'Teachers who received coaching reported a 12% increase in self-efficacy compared with controls.';
+
+function workspace(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'citegeist-grade-'));
+  mkdirSync(join(dir, 'papers'));
+  writeFileSync(
+    join(dir, 'papers', 'p1.md'),
+    `# Paper\n\n## Methods\n\n${METHODS}\n\n## Results\n\n${RESULTS}\n`,
+  );
+  const rows = [
+    {
+      row_id: 'p1_chunk0_lookup',
+      paper_id: 'p1',
+      domain: 'education',
+      question_type: 'lookup',
+      question: 'How many responses?',
+      expected_answer: '1,204',
+      expected_references: [{ section_label: 'Methods', alternatives: [METHODS] }],
+    },
+    {
+      row_id: 'p1_multihop0',
+      paper_id: 'p1',
+      domain: 'education',
+      question_type: 'multi_hop',
+      question: 'Sample and effect?',
+      expected_answer: '1,204; 12%',
+      expected_references: [
+        { section_label: 'Methods', alternatives: [METHODS] },
+        { section_label: 'Results', alternatives: [RESULTS] },
+      ],
+    },
+    {
+      row_id: 'p1_adversarial0',
+      paper_id: 'p1',
+      domain: 'education',
+      question_type: 'adversarial',
+      question: 'Why did the RCT fail?',
+      expected_refusal: true,
+      false_premise: 'there is an RCT',
+    },
+  ];
+  writeFileSync(join(dir, 'dataset.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n'));
+  // Model A (citegeist JSONL): all correct. Model B (published layout): one fabricated quote.
+  const a = [
+    {
+      row_id: 'p1_chunk0_lookup',
+      model: 'openai:gpt-x',
+      answer: '1,204 [^1]',
+      citations: [{ key: '1', quote: METHODS }],
+      latency_ms: 1000,
+    },
+    {
+      row_id: 'p1_multihop0',
+      model: 'openai:gpt-x',
+      answer: 'a',
+      citations: [
+        { key: '1', quote: METHODS },
+        { key: '2', quote: RESULTS },
+      ],
+      latency_ms: 3000,
+    },
+    {
+      row_id: 'p1_adversarial0',
+      model: 'openai:gpt-x',
+      answer: 'The paper has no RCT.',
+      citations: [],
+      latency_ms: 2000,
+    },
+  ];
+  writeFileSync(join(dir, 'a.jsonl'), a.map((r) => JSON.stringify(r)).join('\n'));
+  const b = [
+    {
+      row_id: 'p1_chunk0_lookup',
+      actual_answer: '1,204',
+      actual_citations: [{ key: '1', reference: METHODS }],
+      latency_seconds: 0.5,
+    },
+    {
+      row_id: 'p1_multihop0',
+      actual_answer: 'b',
+      actual_citations: [{ key: '1', reference: METHODS }],
+      latency_seconds: 0.5,
+    },
+    {
+      row_id: 'p1_adversarial0',
+      actual_answer: 'It failed due to attrition.',
+      actual_citations: [
+        { key: '1', reference: 'The RCT failed because of high attrition in all districts.' },
+      ],
+      latency_seconds: 0.5,
+    },
+  ];
+  writeFileSync(join(dir, 'model-b.json'), JSON.stringify(b));
+  return dir;
+}
+
+let server: FakeOpenAiServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('citegeist grade and leaderboard', () => {
+  it('grades a citegeist run and a published-layout run, then compares them', async () => {
+    const dir = workspace();
+    const { io, stderr } = memoryIo({ cwd: dir });
+    const base = ['--dataset', 'dataset.jsonl', '--papers', 'papers'];
+    expect(await runCli(['grade', ...base, '--run', 'a.jsonl', '--out', 'a.grades.jsonl'], io)).toBe(0);
+    expect(await runCli(['grade', ...base, '--run', 'model-b.json', '--out', 'b.grades.jsonl'], io)).toBe(0);
+    expect(stderr()).toBe('');
+    const b = readFileSync(join(dir, 'b.grades.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(
+      b.map((g) => [g.row_id, g.model, g.section_coverage, g.citation_accuracy, g.refusal_correctness]),
+    ).toEqual([
+      ['p1_chunk0_lookup', 'model-b', 1, 1, null],
+      ['p1_multihop0', 'model-b', 0.5, 1, null],
+      ['p1_adversarial0', 'model-b', null, null, 0],
+    ]);
+    expect(readFileSync(join(dir, 'a.grades.summary.json'), 'utf8')).toMatch(/"spreads"/);
+    const lb = memoryIo({ cwd: dir });
+    expect(await runCli(['leaderboard', 'a.grades.jsonl', 'b.grades.jsonl'], lb.io)).toBe(0);
+    expect(lb.stdout()).toMatch(
+      /Refusal correctness\s+1\.000 .*n=1\s+0\.000 .*n=1\s+1\.000 \(openai:gpt-x vs model-b\)/,
+    );
+    expect(lb.stdout()).toMatch(/Section coverage\s+1\.000/);
+    // The same comparison straight from run files.
+    const direct = memoryIo({ cwd: dir });
+    expect(await runCli(['--json', 'leaderboard', 'a.jsonl', 'model-b.json', ...base], direct.io)).toBe(0);
+    const json = JSON.parse(direct.stdout()) as { models: { model: string }[] };
+    expect(json.models.map((m) => m.model)).toEqual(['openai:gpt-x', 'model-b']);
+  });
+
+  it('judges with --judge over an OpenAI-compatible server, warns on a shared family, records failures', async () => {
+    const dir = workspace();
+    let call = 0;
+    server = await new FakeOpenAiServer({
+      replies: () => {
+        call++;
+        return call === 2
+          ? { status: 400, message: 'bad request' }
+          : {
+              text: '{"factual_accuracy": 4, "completeness": 5, "justification": "2 claims, one minor error"}',
+            };
+      },
+    }).start();
+    const { io, stderr } = memoryIo({ cwd: dir });
+    const args = [
+      'grade',
+      '--dataset',
+      'dataset.jsonl',
+      '--papers',
+      'papers',
+      '--run',
+      'a.jsonl',
+      '--out',
+      'g.jsonl',
+    ];
+    expect(
+      await runCli(
+        [...args, '--judge', `openai-compatible:${server.url}/v1#gpt-4o`, '--concurrency', '1'],
+        io,
+      ),
+    ).toBe(0);
+    expect(stderr()).toMatch(
+      /warning: Judge .*gpt-4o and system openai:gpt-x are both from the openai family/,
+    );
+    expect(stderr()).toMatch(/1 judge failure\(s\)/);
+    const grades = readFileSync(join(dir, 'g.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(grades.map((g) => g.factual_accuracy)).toEqual([4, null, 4]);
+    expect(grades[1]?.status).toMatchObject({ factual_accuracy: 'failed' });
+  });
+
+  it('refuses run files without a dataset, and a bad --match', async () => {
+    const dir = workspace();
+    const { io, stderr } = memoryIo({ cwd: dir });
+    expect(await runCli(['leaderboard', 'a.jsonl'], io)).toBe(1);
+    expect(stderr()).toMatch(/need grading[\s\S]*--dataset/);
+    expect(
+      await runCli(
+        [
+          'grade',
+          '--dataset',
+          'dataset.jsonl',
+          '--papers',
+          'papers',
+          '--run',
+          'a.jsonl',
+          '--out',
+          'x.jsonl',
+          '--match',
+          'fuzzy',
+        ],
+        io,
+      ),
+    ).toBe(1);
+    expect(stderr()).toMatch(/--match fuzzy is not one of researchqa, span/);
+  });
+});

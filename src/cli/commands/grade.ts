@@ -1,0 +1,150 @@
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { CitegeistError } from '../../core/index.js';
+import { readDatasetStrict } from '../../generate/index.js';
+import {
+  type AlternativeMatchMode,
+  AnchoredRubricJudge,
+  aggregateGrades,
+  DeterministicGrader,
+  type GradeRow,
+  gradeRun,
+  readRun,
+  spreads,
+} from '../../grade/index.js';
+import { circularityWarnings, createProvider } from '../../llm/index.js';
+import { renderBreakdown, renderLeaderboard } from '../../report/index.js';
+import { preparePaper } from '../../text/index.js';
+import type { CliContext, RegisterCommand } from '../context.js';
+import { loadPaperTexts } from './paper-source.js';
+
+export interface GradeOptions {
+  dataset: string;
+  papers?: string;
+  corpus?: string;
+  judge?: string;
+  match: AlternativeMatchMode;
+  quoteMode: 'researchqa' | 'strict';
+  model?: string;
+  concurrency?: string;
+  seed: string;
+}
+
+/** Grades run files against a dataset; shared by `grade` and `leaderboard`. */
+export async function gradeRunFiles(
+  ctx: CliContext,
+  runFiles: string[],
+  opts: GradeOptions,
+): Promise<GradeRow[]> {
+  checkEnum('--match', opts.match, ['researchqa', 'span']);
+  checkEnum('--quote-mode', opts.quoteMode, ['researchqa', 'strict']);
+  const dataset = readDatasetStrict(resolve(ctx.io.cwd, opts.dataset));
+  const runs = runFiles.map((f) => {
+    const run = readRun(resolve(ctx.io.cwd, f), opts.model ? { model: opts.model } : {});
+    for (const e of run.errors.slice(0, 10)) ctx.io.err(`skipped ${e.where}: ${e.message}\n`);
+    if (run.errors.length > 0) ctx.setExitCode(1);
+    return run;
+  });
+  const neededIds = new Set(runs.flatMap((r) => r.rows.map((x) => x.row_id)));
+  const paperIds = dataset.filter((r) => neededIds.has(r.row_id)).map((r) => r.paper_id);
+  const { texts, missing } = await loadPaperTexts(paperIds, opts, ctx.io.cwd);
+  if (missing.length > 0) {
+    ctx.io.err(
+      `${missing.length} paper(s) not found (their citation accuracy is "failed"): ${missing.slice(0, 5).join(', ')}\n`,
+    );
+  }
+  const grader = new DeterministicGrader(
+    (id) => {
+      const text = texts.get(id);
+      return text === undefined ? null : preparePaper(text);
+    },
+    { match: opts.match, quoteMode: opts.quoteMode },
+  );
+  const judgeModel = opts.judge ?? ctx.config().judge;
+  const judge = judgeModel
+    ? new AnchoredRubricJudge(createProvider(judgeModel, { env: ctx.io.env }))
+    : undefined;
+  if (judge) {
+    for (const w of circularityWarnings(
+      [judge],
+      runs.flatMap((r) => r.models),
+    ))
+      ctx.io.err(`warning: ${w}\n`);
+  }
+  const all: GradeRow[] = [];
+  for (const run of runs) {
+    const result = await gradeRun(dataset, run.rows, grader, {
+      ...(judge ? { judge } : {}),
+      concurrency: Number(opts.concurrency ?? ctx.config().concurrency ?? 4),
+    });
+    if (result.unknownRows.length > 0) {
+      ctx.io.err(
+        `${result.unknownRows.length} run row(s) are not in the dataset: ${result.unknownRows.slice(0, 5).join(', ')}\n`,
+      );
+      ctx.setExitCode(1);
+    }
+    if (result.missingRows.length > 0) {
+      ctx.io.err(
+        `${run.models.join(', ')}: ${result.missingRows.length} dataset row(s) have no answer in the run\n`,
+      );
+    }
+    if (result.judgeFailures > 0)
+      ctx.io.err(`${result.judgeFailures} judge failure(s) (recorded as failed, not 0)\n`);
+    all.push(...result.grades);
+  }
+  return all;
+}
+
+function checkEnum(flag: string, value: string, allowed: string[]): void {
+  if (!allowed.includes(value)) {
+    throw new CitegeistError(
+      'BAD_OPTION',
+      `${flag} ${value} is not one of ${allowed.join(', ')}.`,
+      `Use ${flag} ${allowed[0]}.`,
+    );
+  }
+}
+
+/** Prints the leaderboard (or its JSON) for grades rows. */
+export function printSummary(ctx: CliContext, grades: GradeRow[], seed: number): unknown {
+  const models = aggregateGrades(grades, { seed });
+  const spread = spreads(models);
+  if (ctx.globals().json) {
+    ctx.io.out(`${JSON.stringify({ models, spreads: spread }, null, 2)}\n`);
+  } else {
+    ctx.io.out(renderLeaderboard(models, spread));
+    ctx.io.out(`\n${renderBreakdown(models, 'byType')}`);
+  }
+  return { models, spreads: spread };
+}
+
+export const registerGrade: RegisterCommand = (program, ctx) => {
+  program
+    .command('grade')
+    .description(
+      'grade a run against a dataset: ResearchQA citation metrics, and the rubric judge with --judge',
+    )
+    .requiredOption('--dataset <file>', 'dataset (eval_dataset.json or JSONL)')
+    .requiredOption('--run <file>', 'run (citegeist run JSONL, or the published results JSON list)')
+    .option('--papers <dir>', 'paper files named <paper_id>.pdf|.txt|.md')
+    .option('--corpus <file>', 'corpus store with the papers')
+    .option('--judge <model>', 'rubric judge model (e.g. openai:gpt-4.1-mini)')
+    .option(
+      '--match <mode>',
+      'quote ↔ evidence alternative match: researchqa (difflib ≥ 0.5) | span',
+      'researchqa',
+    )
+    .option('--quote-mode <mode>', 'quote matcher for citation accuracy: researchqa | strict', 'researchqa')
+    .option('--model <name>', 'model name for runs that do not record one (published layout)')
+    .option('--concurrency <n>', 'judge calls in flight')
+    .option('--seed <n>', 'bootstrap seed', '0')
+    .requiredOption('--out <file>', 'grades JSONL (a summary JSON is written beside it)')
+    .action(async (opts: GradeOptions & { run: string; out: string }) => {
+      const grades = await gradeRunFiles(ctx, [opts.run], opts);
+      const out = resolve(ctx.io.cwd, opts.out);
+      writeFileSync(out, grades.map((g) => `${JSON.stringify(g)}\n`).join(''));
+      const summary = printSummary(ctx, grades, Number(opts.seed));
+      writeFileSync(`${out.replace(/\.jsonl?$/i, '')}.summary.json`, `${JSON.stringify(summary, null, 2)}\n`);
+      if (!ctx.globals().json) ctx.io.out(`\n${grades.length} graded rows → ${opts.out}\n`);
+    });
+};

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { parseCsv } from './csv.js';
+
+describe('parseCsv', () => {
+  it('reads quoted fields with separators, doubled quotes and line breaks', () => {
+    const text =
+      '\uFEFFanswer, claim ,note\r\na1,0,"say ""hi"", then"\r\n\r\na2,1,"two\nlines"\na3,2,plain\n';
+    const { header, records } = parseCsv(text);
+    expect(header).toEqual(['answer', 'claim', 'note']);
+    expect(records).toEqual([
+      { line: 2, values: { answer: 'a1', claim: '0', note: 'say "hi", then' } },
+      { line: 4, values: { answer: 'a2', claim: '1', note: 'two\nlines' } },
+      { line: 6, values: { answer: 'a3', claim: '2', note: 'plain' } },
+    ]);
+  });
+
+  it.each([
+    ['', []],
+    ['a,b', []],
+    ['a,b\n1', [{ line: 2, values: { a: '1', b: '' } }]],
+    ['a,b\n1,2,3', [{ line: 2, values: { a: '1', b: '2' } }]],
+    ['a,b\n"",x', [{ line: 2, values: { a: '', b: 'x' } }]],
+    [
+      'a\n1\n\n\n2',
+      [
+        { line: 2, values: { a: '1' } },
+        { line: 5, values: { a: '2' } },
+      ],
+    ],
+  ])('%j', (text, records) => {
+    expect(parseCsv(text).records).toEqual(records);
+  });
+
+  it('reads another separator', () => {
+    expect(parseCsv('a;b\n1;"x;y"', 'f', ';').records[0]?.values).toEqual({ a: '1', b: 'x;y' });
+  });
+
+  it('names the line of an unterminated quote', () => {
+    expect(() => parseCsv('a,b\n1,2\n3,"open\nmore', 'ann.csv')).toThrow(
+      /ann\.csv line 3: a quoted field is never closed/,
+    );
+  });
+});

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { aggregateGrades, spreads } from './aggregate.js';
+import type { GradeRow } from './grade-row.js';
+
+const g = (
+  model: string,
+  type: string,
+  values: Partial<GradeRow>,
+  extra: Partial<GradeRow> = {},
+): GradeRow => {
+  const status: GradeRow['status'] = {};
+  for (const id of [
+    'citation_precision',
+    'section_coverage',
+    'citation_accuracy',
+    'refusal_correctness',
+    'factual_accuracy',
+    'completeness',
+  ] as const) {
+    status[id] = typeof values[id] === 'number' ? 'scored' : 'not-applicable';
+  }
+  return {
+    row_id: 'r',
+    model,
+    paper_id: 'p',
+    question_type: type,
+    domain: 'ml',
+    citation_precision: null,
+    section_coverage: null,
+    citation_accuracy: null,
+    refusal_correctness: null,
+    factual_accuracy: null,
+    completeness: null,
+    judge_justification: null,
+    judge: null,
+    status,
+    errors: {},
+    n_citations: 0,
+    latency_seconds: 1,
+    cost_usd: null,
+    answer_failed: false,
+    ...values,
+    ...extra,
+  };
+};
+
+describe('aggregateGrades', () => {
+  const rows = [
+    g('A', 'lookup', { citation_accuracy: 1, citation_precision: 1 }),
+    g('A', 'lookup', { citation_accuracy: 0.5, citation_precision: 0 }),
+    g('A', 'adversarial', { refusal_correctness: 0 }),
+    g(
+      'A',
+      'lookup',
+      {},
+      { answer_failed: true, status: { citation_accuracy: 'failed' }, latency_seconds: null },
+    ),
+    g('B', 'lookup', { citation_accuracy: 0.25, citation_precision: 1 }),
+    g('B', 'adversarial', { refusal_correctness: 1 }, { domain: 'history' }),
+  ];
+  const summary = aggregateGrades(rows, { seed: 1, iterations: 500 });
+
+  it('summarises per model with n, mean, median, CI, failures and not-applicable counts', () => {
+    const a = summary[0]!;
+    expect(a.model).toBe('A');
+    expect(a.overall.rows).toBe(4);
+    expect(a.overall.answerFailures).toBe(1);
+    expect(a.overall.metrics.citation_accuracy).toMatchObject({
+      n: 2,
+      mean: 0.75,
+      median: 0.75,
+      failed: 1,
+      notApplicable: 1,
+    });
+    const ci = a.overall.metrics.citation_accuracy.ci!;
+    expect(ci[0]).toBeGreaterThanOrEqual(0.5);
+    expect(ci[1]).toBeLessThanOrEqual(1);
+    expect(a.overall.metrics.factual_accuracy).toMatchObject({ n: 0, mean: null, median: null, ci: null });
+    expect(a.overall.latencySeconds).toEqual({ n: 3, mean: 1, median: 1 });
+  });
+
+  it('slices by question type and domain', () => {
+    expect(Object.keys(summary[0]!.byType)).toEqual(['lookup', 'adversarial']);
+    expect(summary[0]!.byType.adversarial?.metrics.refusal_correctness.mean).toBe(0);
+    expect(Object.keys(summary[1]!.byDomain)).toEqual(['ml', 'history']);
+  });
+
+  it('is deterministic for a seed', () => {
+    expect(aggregateGrades(rows, { seed: 1, iterations: 500 })).toEqual(summary);
+  });
+
+  it('computes the best–worst spread per metric (null when no model has scores)', () => {
+    const s = Object.fromEntries(spreads(summary).map((x) => [x.metric, x]));
+    expect(s.citation_accuracy).toEqual({
+      metric: 'citation_accuracy',
+      best: { model: 'A', mean: 0.75 },
+      worst: { model: 'B', mean: 0.25 },
+      spread: 0.5,
+    });
+    expect(s.refusal_correctness?.spread).toBe(1);
+    expect(s.completeness).toEqual({ metric: 'completeness', best: null, worst: null, spread: null });
+  });
+});

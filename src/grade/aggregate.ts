@@ -1,0 +1,134 @@
+import { bootstrapCI, median } from '../stats/index.js';
+import type { GradeRow } from './grade-row.js';
+import { METRIC_IDS, RESEARCHQA_METRICS, type ResearchqaMetricId } from './metric-registry.js';
+
+/** One metric over a group of rows. */
+export interface MetricSummary {
+  /** Rows with a score. */
+  n: number;
+  mean: number | null;
+  median: number | null;
+  /** 95% percentile bootstrap CI of the mean (seeded). */
+  ci: [number, number] | null;
+  /** Rows where the metric failed (answer or judge failure): never averaged as 0. */
+  failed: number;
+  /** Rows where the metric does not apply. */
+  notApplicable: number;
+}
+
+export interface GroupSummary {
+  rows: number;
+  answerFailures: number;
+  latencySeconds: { n: number; mean: number | null; median: number | null };
+  costUsd: number | null;
+  metrics: Record<ResearchqaMetricId, MetricSummary>;
+}
+
+export interface ModelSummary {
+  model: string;
+  overall: GroupSummary;
+  byType: Record<string, GroupSummary>;
+  byDomain: Record<string, GroupSummary>;
+}
+
+export interface Spread {
+  metric: ResearchqaMetricId;
+  best: { model: string; mean: number } | null;
+  worst: { model: string; mean: number } | null;
+  /** best − worst of the overall means (the paper's "discrimination" figure). */
+  spread: number | null;
+}
+
+export interface AggregateOptions {
+  seed?: number;
+  iterations?: number;
+}
+
+function summarizeMetric(
+  rows: readonly GradeRow[],
+  id: ResearchqaMetricId,
+  options: AggregateOptions,
+): MetricSummary {
+  const values: number[] = [];
+  let failedCount = 0;
+  let na = 0;
+  for (const r of rows) {
+    const v = r[id];
+    const status = r.status[id];
+    if (typeof v === 'number') values.push(v);
+    else if (status === 'failed') failedCount++;
+    else na++;
+  }
+  const ci =
+    values.length === 0
+      ? null
+      : bootstrapCI(values, undefined, { seed: options.seed ?? 0, iterations: options.iterations ?? 2000 });
+  return {
+    n: values.length,
+    mean: ci?.estimate ?? null,
+    median: median(values),
+    ci: ci && ci.lower !== null && ci.upper !== null ? [ci.lower, ci.upper] : null,
+    failed: failedCount,
+    notApplicable: na,
+  };
+}
+
+/** Summary of a set of grades rows (one model, one slice). */
+export function summarizeGroup(rows: readonly GradeRow[], options: AggregateOptions = {}): GroupSummary {
+  const latencies = rows.map((r) => r.latency_seconds).filter((x): x is number => x !== null);
+  const costs = rows.map((r) => r.cost_usd).filter((x): x is number => x !== null);
+  const metrics = {} as Record<ResearchqaMetricId, MetricSummary>;
+  for (const id of METRIC_IDS) metrics[id] = summarizeMetric(rows, id, options);
+  return {
+    rows: rows.length,
+    answerFailures: rows.filter((r) => r.answer_failed).length,
+    latencySeconds: {
+      n: latencies.length,
+      mean: latencies.length ? latencies.reduce((a, b) => a + b, 0) / latencies.length : null,
+      median: median(latencies),
+    },
+    costUsd: costs.length ? costs.reduce((a, b) => a + b, 0) : null,
+    metrics,
+  };
+}
+
+function groupBy(rows: readonly GradeRow[], key: (r: GradeRow) => string): Map<string, GradeRow[]> {
+  const out = new Map<string, GradeRow[]>();
+  for (const r of rows) {
+    const k = key(r);
+    const list = out.get(k);
+    if (list) list.push(r);
+    else out.set(k, [r]);
+  }
+  return out;
+}
+
+/** Per model: overall, by question type and by domain (METHODS §2.6). Models in first-seen order. */
+export function aggregateGrades(rows: readonly GradeRow[], options: AggregateOptions = {}): ModelSummary[] {
+  const out: ModelSummary[] = [];
+  for (const [model, list] of groupBy(rows, (r) => r.model)) {
+    const slice = (key: (r: GradeRow) => string) =>
+      Object.fromEntries([...groupBy(list, key)].map(([k, rs]) => [k, summarizeGroup(rs, options)]));
+    out.push({
+      model,
+      overall: summarizeGroup(list, options),
+      byType: slice((r) => r.question_type),
+      byDomain: slice((r) => r.domain || '(none)'),
+    });
+  }
+  return out;
+}
+
+/** Best − worst model per metric on the overall means (direction from the metric registry). */
+export function spreads(models: readonly ModelSummary[]): Spread[] {
+  return RESEARCHQA_METRICS.map((def) => {
+    const id = def.id as ResearchqaMetricId;
+    const scoredModels = models
+      .map((m) => ({ model: m.model, mean: m.overall.metrics[id].mean }))
+      .filter((m): m is { model: string; mean: number } => m.mean !== null)
+      .sort((a, b) => (def.higherIsBetter ? b.mean - a.mean : a.mean - b.mean));
+    const best = scoredModels[0] ?? null;
+    const worst = scoredModels.at(-1) ?? null;
+    return { metric: id, best, worst, spread: best && worst ? Math.abs(best.mean - worst.mean) : null };
+  });
+}

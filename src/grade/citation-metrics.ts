@@ -1,0 +1,147 @@
+import type { Citation, DatasetRow, EvidenceGroup, Span, Verdict } from '../core/index.js';
+import { failed, notApplicable, scored } from '../core/index.js';
+
+/** The paper a row is about, as the citation metrics need it (prepared once per paper). */
+export interface PaperQuotes {
+  /** Does the quote pass the quote matcher against the paper text (mode chosen by the caller)? */
+  passes(quote: string): boolean;
+  /** Where the quote (or an evidence alternative) is in the paper text; null when not found. */
+  locate(text: string): Span | null;
+}
+
+/** Decides whether a model quote matches an evidence alternative. */
+export type AlternativeMatch = (quote: string, alternative: string, paper: PaperQuotes | null) => boolean;
+
+/** The four deterministic ResearchQA metrics of one row, each tri-state. */
+export interface CitationScores {
+  citation_precision: Verdict<number>;
+  section_coverage: Verdict<number>;
+  citation_accuracy: Verdict<number>;
+  refusal_correctness: Verdict<number>;
+}
+
+export interface AnsweredRow {
+  citations: readonly Citation[];
+  /** false for a `--baseline` run (no citation contract). */
+  contract: boolean;
+  /** Set when answering failed: every metric is then `failed`. */
+  error?: string | null;
+}
+
+/** Whether a row is graded only by refusal correctness (METHODS §2.4). */
+export function isRefusalRow(row: Pick<DatasetRow, 'question_type' | 'expected_refusal'>): boolean {
+  return row.question_type === 'adversarial' && row.expected_refusal !== false;
+}
+
+/** Groups that have at least one non-empty alternative (the others are dropped). */
+export function usableGroups(groups: readonly EvidenceGroup[]): EvidenceGroup[] {
+  return groups
+    .map((g) => ({ ...g, alternatives: g.alternatives.filter((a) => a.trim() !== '') }))
+    .filter((g) => g.alternatives.length > 0);
+}
+
+/**
+ * METHODS §2.4, exactly. `paper` is null when the paper text is unavailable: the metrics that need
+ * it (citation accuracy, refusal correctness, span matching) are then `failed`, never 0.
+ */
+export function citationScores(
+  row: Pick<DatasetRow, 'question_type' | 'expected_refusal' | 'expected_references'>,
+  answer: AnsweredRow,
+  paper: PaperQuotes | null,
+  match: AlternativeMatch,
+): CitationScores {
+  if (answer.error) {
+    const f = failed<number>(`the answer failed: ${answer.error}`);
+    return { citation_precision: f, section_coverage: f, citation_accuracy: f, refusal_correctness: f };
+  }
+  if (!answer.contract) {
+    const na = notApplicable<number>('baseline run without the citation contract');
+    return { citation_precision: na, section_coverage: na, citation_accuracy: na, refusal_correctness: na };
+  }
+  const quotes = answer.citations.map((c) => c.quote);
+  const noPaper = failed<number>('the paper text is not available');
+  if (isRefusalRow(row)) {
+    const na = notApplicable<number>('adversarial row expecting a refusal');
+    let refusal: Verdict<number>;
+    if (quotes.length === 0) refusal = scored(1);
+    else refusal = paper ? scored(quotes.every((q) => paper.passes(q)) ? 1 : 0) : noPaper;
+    return {
+      citation_precision: na,
+      section_coverage: na,
+      citation_accuracy: na,
+      refusal_correctness: refusal,
+    };
+  }
+  const groups = usableGroups(row.expected_references);
+  const accuracy: Verdict<number> =
+    quotes.length === 0
+      ? scored(1)
+      : paper
+        ? scored(quotes.filter((q) => paper.passes(q)).length / quotes.length)
+        : noPaper;
+  const grid = new MatchGrid(quotes, groups, paper, match);
+  return {
+    citation_precision: precisionOf(quotes, groups, grid),
+    section_coverage: coverageOf(quotes, groups, grid),
+    citation_accuracy: accuracy,
+    refusal_correctness: notApplicable('not an adversarial row expecting a refusal'),
+  };
+}
+
+function precisionOf(quotes: string[], groups: EvidenceGroup[], grid: MatchGrid): Verdict<number> {
+  if (quotes.length === 0) return scored(1);
+  if (groups.length === 0) return scored(0);
+  let hits = 0;
+  for (let q = 0; q < quotes.length; q++) if (groups.some((_, g) => grid.groupMatched(q, g))) hits++;
+  return grid.error ? failed(grid.error) : scored(hits / quotes.length);
+}
+
+function coverageOf(quotes: string[], groups: EvidenceGroup[], grid: MatchGrid): Verdict<number> {
+  if (groups.length === 0) return scored(1);
+  let covered = 0;
+  for (let g = 0; g < groups.length; g++) if (quotes.some((_, q) => grid.groupMatched(q, g))) covered++;
+  return grid.error ? failed(grid.error) : scored(covered / groups.length);
+}
+
+/** Memoised quote × group matches, computed lazily (precision and coverage share them). */
+class MatchGrid {
+  private readonly memo = new Map<number, boolean>();
+  error: string | null = null;
+  constructor(
+    private readonly quotes: string[],
+    private readonly groups: EvidenceGroup[],
+    private readonly paper: PaperQuotes | null,
+    private readonly match: AlternativeMatch,
+  ) {}
+
+  groupMatched(q: number, g: number): boolean {
+    const key = q * this.groups.length + g;
+    const known = this.memo.get(key);
+    if (known !== undefined) return known;
+    const quote = this.quotes[q] ?? '';
+    let hit = false;
+    try {
+      hit = (this.groups[g]?.alternatives ?? []).some((a) => this.match(quote, a, this.paper));
+    } catch (error) {
+      this.error = (error as Error).message;
+    }
+    this.memo.set(key, hit);
+    return hit;
+  }
+}
+
+/** `researchqa` alternative matching: difflib ratio of the lower-cased strings ≥ 0.5. */
+export function researchqaMatch(
+  atLeast: (a: string, b: string, threshold: number) => boolean,
+): AlternativeMatch {
+  return (quote, alternative) => atLeast(quote.toLowerCase(), alternative.toLowerCase(), 0.5);
+}
+
+/** `span` alternative matching: both located in the paper text with overlapping spans. */
+export const spanMatch: AlternativeMatch = (quote, alternative, paper) => {
+  if (!paper) throw new Error('span matching needs the paper text, which is not available');
+  const a = paper.locate(quote);
+  if (!a) return false;
+  const b = paper.locate(alternative);
+  return b !== null && a.start < b.end && b.start < a.end;
+};

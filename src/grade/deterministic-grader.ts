@@ -1,0 +1,99 @@
+import type { DatasetRow, RunRow, Verdict } from '../core/index.js';
+import { type MatchMode, type PreparedPaper, sequenceRatio } from '../text/index.js';
+import {
+  type AlternativeMatch,
+  citationScores,
+  type PaperQuotes,
+  researchqaMatch,
+  spanMatch,
+} from './citation-metrics.js';
+import type { GradeRow } from './grade-row.js';
+import { paperQuotes } from './paper-quotes.js';
+import { ratioAtLeast } from './ratio-bounds.js';
+
+export type AlternativeMatchMode = 'researchqa' | 'span';
+
+export interface DeterministicOptions {
+  /** How a quote matches an evidence alternative (default `researchqa`: difflib ratio ≥ 0.5). */
+  match?: AlternativeMatchMode;
+  /** Quote matcher rules for citation accuracy and refusal correctness (default `researchqa`). */
+  quoteMode?: MatchMode;
+}
+
+/** The alternative matcher of a match mode. */
+export function alternativeMatcher(mode: AlternativeMatchMode): AlternativeMatch {
+  if (mode === 'span') return spanMatch;
+  return researchqaMatch((a, b, t) => ratioAtLeast(a, b, t, sequenceRatio));
+}
+
+/**
+ * Grades run rows deterministically (METHODS §2.4). Each paper is prepared once (by the caller's
+ * `paper` function, which should cache) and its quote lookups are memoised across rows.
+ */
+export class DeterministicGrader {
+  private readonly match: AlternativeMatch;
+  private readonly quoteMode: MatchMode;
+  private readonly papers = new Map<string, PaperQuotes | null>();
+
+  constructor(
+    private readonly paper: (paperId: string) => PreparedPaper | null,
+    options: DeterministicOptions = {},
+  ) {
+    this.match = alternativeMatcher(options.match ?? 'researchqa');
+    this.quoteMode = options.quoteMode ?? 'researchqa';
+  }
+
+  private quotesOf(paperId: string): PaperQuotes | null {
+    if (!this.papers.has(paperId)) {
+      const prepared = this.paper(paperId);
+      this.papers.set(paperId, prepared ? paperQuotes(prepared, this.quoteMode) : null);
+    }
+    return this.papers.get(paperId) ?? null;
+  }
+
+  grade(row: DatasetRow, run: RunRow): GradeRow {
+    const scores = citationScores(row, run, this.quotesOf(row.paper_id), this.match);
+    const out: GradeRow = {
+      row_id: row.row_id,
+      model: run.model,
+      paper_id: row.paper_id,
+      question_type: row.question_type,
+      domain: row.domain,
+      citation_precision: null,
+      section_coverage: null,
+      citation_accuracy: null,
+      refusal_correctness: null,
+      factual_accuracy: null,
+      completeness: null,
+      judge_justification: null,
+      judge: null,
+      status: {},
+      errors: {},
+      n_citations: run.citations.length,
+      latency_seconds: run.latency_ms === null ? null : run.latency_ms / 1000,
+      cost_usd: run.cost_usd,
+      answer_failed: run.error !== null,
+    };
+    for (const [id, verdict] of Object.entries(scores) as [keyof typeof scores, Verdict<number>][]) {
+      setMetric(out, id, verdict);
+    }
+    return out;
+  }
+}
+
+/** Writes a verdict into a grades row: value (or null), status, and the failure reason. */
+export function setMetric(
+  out: GradeRow,
+  id:
+    | 'citation_precision'
+    | 'section_coverage'
+    | 'citation_accuracy'
+    | 'refusal_correctness'
+    | 'factual_accuracy'
+    | 'completeness',
+  verdict: Verdict<number>,
+): void {
+  out[id] = verdict.status === 'scored' ? verdict.value : null;
+  out.status[id] = verdict.status;
+  if (verdict.status === 'failed') out.errors[id] = verdict.reason;
+}

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+const score = z.number().nullable();
+
+/**
+ * One graded row. Metric fields carry the published names and unrounded values; `null` means not
+ * applicable or failed — `status` says which, and `errors` says why a metric failed.
+ */
+export const GradeRowSchema = z.object({
+  row_id: z.string(),
+  model: z.string(),
+  paper_id: z.string(),
+  question_type: z.string(),
+  domain: z.string(),
+  citation_precision: score,
+  section_coverage: score,
+  citation_accuracy: score,
+  refusal_correctness: score,
+  factual_accuracy: score.default(null),
+  completeness: score.default(null),
+  judge_justification: z.string().nullable().default(null),
+  judge: z.string().nullable().default(null),
+  status: z.record(z.string(), z.enum(['scored', 'not-applicable', 'failed'])),
+  errors: z.record(z.string(), z.string()).default({}),
+  n_citations: z.number().int().nonnegative(),
+  latency_seconds: z.number().nullable().default(null),
+  cost_usd: z.number().nullable().default(null),
+  answer_failed: z.boolean().default(false),
+});
+export type GradeRow = z.infer<typeof GradeRowSchema>;

@@ -1,0 +1,103 @@
+import type { DatasetRow, RunRow } from '../core/index.js';
+import { failed, notApplicable } from '../core/index.js';
+import type { DeterministicGrader } from './deterministic-grader.js';
+import { setMetric } from './deterministic-grader.js';
+import type { GradeRow } from './grade-row.js';
+import type { Judge, RubricInput, RubricScores } from './rubric-judge.js';
+
+export interface GradeRunOptions {
+  judge?: Judge<RubricInput, RubricScores>;
+  /** Judge calls in flight at once (default 4). */
+  concurrency?: number;
+  /** Called after each graded row. */
+  onRow?: (row: GradeRow, done: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+export interface GradeRunResult {
+  grades: GradeRow[];
+  /** Run rows whose row_id is not in the dataset (not graded). */
+  unknownRows: string[];
+  /** Dataset rows the run has no answer for. */
+  missingRows: string[];
+  judgeFailures: number;
+}
+
+/**
+ * Grades every run row that belongs to the dataset: deterministic metrics always, the rubric judge
+ * when one is given (its failures are `failed`, never 0; failed answers are not sent to it).
+ */
+export async function gradeRun(
+  dataset: readonly DatasetRow[],
+  run: readonly RunRow[],
+  grader: DeterministicGrader,
+  options: GradeRunOptions = {},
+): Promise<GradeRunResult> {
+  const byId = new Map(dataset.map((r) => [r.row_id, r]));
+  const answered = new Set(run.map((r) => r.row_id));
+  const unknownRows = run.filter((r) => !byId.has(r.row_id)).map((r) => r.row_id);
+  const work = run.filter((r) => byId.has(r.row_id));
+  const grades: GradeRow[] = new Array(work.length);
+  let judgeFailures = 0;
+  let done = 0;
+  let next = 0;
+  const worker = async () => {
+    while (next < work.length) {
+      const i = next++;
+      const answer = work[i]!;
+      const row = byId.get(answer.row_id)!;
+      const grade = grader.grade(row, answer);
+      if (options.judge) {
+        grade.judge = options.judge.id;
+        if (await judgeRow(options.judge, row, answer, grade, options.signal)) judgeFailures++;
+      } else {
+        grade.status.factual_accuracy = 'not-applicable';
+        grade.status.completeness = 'not-applicable';
+      }
+      grades[i] = grade;
+      options.onRow?.(grade, ++done, work.length);
+    }
+  };
+  const lanes = Math.max(1, options.judge ? (options.concurrency ?? 4) : 1);
+  await Promise.all(Array.from({ length: Math.min(lanes, Math.max(1, work.length)) }, worker));
+  return {
+    grades,
+    unknownRows,
+    missingRows: dataset.filter((r) => !answered.has(r.row_id)).map((r) => r.row_id),
+    judgeFailures,
+  };
+}
+
+/** Judges one row into `grade`; returns true when the judge failed. */
+async function judgeRow(
+  judge: Judge<RubricInput, RubricScores>,
+  row: DatasetRow,
+  answer: RunRow,
+  grade: GradeRow,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
+  if (answer.error) {
+    const f = failed<number>(`the answer failed: ${answer.error}`);
+    setMetric(grade, 'factual_accuracy', f);
+    setMetric(grade, 'completeness', f);
+    return false;
+  }
+  let result: Awaited<ReturnType<typeof judge.judge>>;
+  try {
+    result = await judge.judge({ row, answer: answer.answer, citations: answer.citations }, signal);
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    result = { verdict: failed((error as Error).message), latencyMs: 0, costUsd: null, retries: 0 };
+  }
+  const v = result.verdict;
+  if (v.status === 'scored') {
+    setMetric(grade, 'factual_accuracy', { status: 'scored', value: v.value.factual_accuracy });
+    setMetric(grade, 'completeness', { status: 'scored', value: v.value.completeness });
+    grade.judge_justification = v.value.justification;
+    return false;
+  }
+  const verdict = v.status === 'failed' ? failed<number>(v.reason) : notApplicable<number>(v.reason);
+  setMetric(grade, 'factual_accuracy', verdict);
+  setMetric(grade, 'completeness', verdict);
+  return v.status === 'failed';
+}

@@ -1,0 +1,85 @@
+/** A metric's definition: the CLI, docs and report read these instead of repeating them. */
+export interface MetricDefinition {
+  /** The published field name in grades rows. */
+  id: string;
+  label: string;
+  description: string;
+  higherIsBetter: boolean;
+  /** Value range (inclusive). */
+  range: [number, number];
+  /** The reference the implementation must match. */
+  reference: string;
+  kind: 'deterministic' | 'judge';
+}
+
+export const RESEARCHQA_METRICS: readonly MetricDefinition[] = [
+  {
+    id: 'citation_precision',
+    label: 'Citation precision',
+    description:
+      'Fraction of the model quotes that match some alternative of some evidence group. No quotes → 1; quotes but no alternatives → 0.',
+    higherIsBetter: true,
+    range: [0, 1],
+    reference: 'METHODS §2.4; ResearchQA harness (difflib ratio ≥ 0.5 in researchqa match mode)',
+    kind: 'deterministic',
+  },
+  {
+    id: 'section_coverage',
+    label: 'Section coverage',
+    description:
+      'Fraction of evidence groups with at least one alternative matched by some quote (AND across groups, OR within). No groups → 1.',
+    higherIsBetter: true,
+    range: [0, 1],
+    reference: 'METHODS §2.4; ResearchQA harness',
+    kind: 'deterministic',
+  },
+  {
+    id: 'citation_accuracy',
+    label: 'Citation accuracy',
+    description:
+      'Fraction of the model quotes that pass the PDF-aware quote matcher against the paper text. No quotes → 1.',
+    higherIsBetter: true,
+    range: [0, 1],
+    reference: 'METHODS §1.2 and §2.4 (quote matcher rules exact, prefix, no-space, no-space-prefix)',
+    kind: 'deterministic',
+  },
+  {
+    id: 'refusal_correctness',
+    label: 'Refusal correctness',
+    description:
+      'Adversarial rows expecting a refusal only: 1 if the answer cites nothing or every quote passes the quote matcher, else 0.',
+    higherIsBetter: true,
+    range: [0, 1],
+    reference: 'METHODS §2.4',
+    kind: 'deterministic',
+  },
+  {
+    id: 'factual_accuracy',
+    label: 'Factual accuracy',
+    description:
+      'Anchored 1–5 rubric: 5 every claim consistent with the expected answer … 1 the core claim contradicts it.',
+    higherIsBetter: true,
+    range: [1, 5],
+    reference: 'METHODS §2.5 (anchored rubric judge)',
+    kind: 'judge',
+  },
+  {
+    id: 'completeness',
+    label: 'Completeness',
+    description: 'Anchored 1–5 rubric: 5 every point addressed … 1 the core point missing.',
+    higherIsBetter: true,
+    range: [1, 5],
+    reference: 'METHODS §2.5 (anchored rubric judge)',
+    kind: 'judge',
+  },
+];
+
+export type ResearchqaMetricId =
+  | 'citation_precision'
+  | 'section_coverage'
+  | 'citation_accuracy'
+  | 'refusal_correctness'
+  | 'factual_accuracy'
+  | 'completeness';
+
+export const METRIC_IDS = RESEARCHQA_METRICS.map((m) => m.id as ResearchqaMetricId);

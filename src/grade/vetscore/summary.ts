@@ -1,0 +1,103 @@
+import { bootstrapCI } from '../../stats/index.js';
+import type { AnswerGrade, UnsupportedClaim } from './grade-answer.js';
+
+/** The batch summary of `grade faithfulness`: n, mean score with its CI, coverage and failures. */
+export interface FaithfulnessSummary {
+  answers: number;
+  scored: number;
+  not_applicable: number;
+  failed: number;
+  /** Mean score over scored answers; null when none. */
+  mean_score: number | null;
+  /** 95% percentile bootstrap CI of the mean (10,000 resamples, seed 0). */
+  ci: { lower: number | null; upper: number | null } | null;
+  segments: number;
+  segments_failed: number;
+  claims: number;
+  claims_scored: number;
+  claims_failed: number;
+  /** claims_scored / claims over all answers. */
+  coverage: number | null;
+  /** Run-to-run agreement pooled over answers (only with repeats). */
+  agreement?: { claims: number; verification_identical: number | null; harm_identical: number | null };
+}
+
+export function summarizeFaithfulness(grades: AnswerGrade[]): FaithfulnessSummary {
+  const scores = grades.flatMap((g) => (g.status === 'scored' && g.score !== null ? [g.score] : []));
+  const sum = (f: (g: AnswerGrade) => number) => grades.reduce((a, g) => a + f(g), 0);
+  const claims = sum((g) => g.coverage.claims);
+  const claimsScored = sum((g) => g.coverage.claims_scored);
+  const ci = scores.length === 0 ? null : bootstrapCI(scores);
+  const summary: FaithfulnessSummary = {
+    answers: grades.length,
+    scored: scores.length,
+    not_applicable: grades.filter((g) => g.status === 'not-applicable').length,
+    failed: grades.filter((g) => g.status === 'failed').length,
+    mean_score: ci?.estimate ?? null,
+    ci: ci ? { lower: ci.lower, upper: ci.upper } : null,
+    segments: sum((g) => g.coverage.segments),
+    segments_failed: sum((g) => g.coverage.segments_failed),
+    claims,
+    claims_scored: claimsScored,
+    claims_failed: claims - claimsScored,
+    coverage: claims === 0 ? null : claimsScored / claims,
+  };
+  const withAgreement = grades.filter((g) => g.agreement !== undefined);
+  if (withAgreement.length > 0) {
+    const n = withAgreement.reduce((a, g) => a + (g.agreement?.verification.claims ?? 0), 0);
+    const pooled = (key: 'verification' | 'harm') => {
+      const total = withAgreement.reduce((a, g) => a + (g.agreement?.[key].claims ?? 0), 0);
+      const same = withAgreement.reduce(
+        (a, g) => a + (g.agreement?.[key].claims ?? 0) * (g.agreement?.[key].identical ?? 0),
+        0,
+      );
+      return total === 0 ? null : same / total;
+    };
+    summary.agreement = {
+      claims: n,
+      verification_identical: pooled('verification'),
+      harm_identical: pooled('harm'),
+    };
+  }
+  return summary;
+}
+
+/** Every unsupported claim of a batch, highest harm first (METHODS §3.7). */
+export function unsupportedAcross(grades: AnswerGrade[]): (UnsupportedClaim & { answer: string })[] {
+  return grades
+    .flatMap((g) => g.unsupported.map((u) => ({ answer: g.id, ...u })))
+    .sort(
+      (a, b) => b.w - a.w || a.answer.localeCompare(b.answer) || a.segment - b.segment || a.claim - b.claim,
+    );
+}
+
+const fmt = (x: number | null, digits = 3) => (x === null ? 'n/a' : x.toFixed(digits));
+
+/** The summary as a plain-text table for the terminal. */
+export function renderFaithfulnessSummary(s: FaithfulnessSummary): string {
+  const rows: [string, string][] = [
+    ['answers', `${s.answers} (scored ${s.scored}, not applicable ${s.not_applicable}, failed ${s.failed})`],
+    ['mean score', s.ci ? `${fmt(s.mean_score)}  95% CI [${fmt(s.ci.lower)}, ${fmt(s.ci.upper)}]` : 'n/a'],
+    ['claims', `${s.claims} (scored ${s.claims_scored}, failed ${s.claims_failed})`],
+    ['coverage', s.coverage === null ? 'n/a' : `${(s.coverage * 100).toFixed(1)}% of claims scored`],
+    ['segments', `${s.segments} (decomposition failed ${s.segments_failed})`],
+  ];
+  if (s.agreement) {
+    rows.push([
+      'repeat agreement',
+      `verdict identical ${fmt(s.agreement.verification_identical)}, harm identical ${fmt(s.agreement.harm_identical)} (${s.agreement.claims} claims)`,
+    ]);
+  }
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return `${rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n')}\n`;
+}
+
+/** The unsupported claims as text lines, highest harm first (at most `limit`). */
+export function renderUnsupported(list: ReturnType<typeof unsupportedAcross>, limit = 20): string {
+  if (list.length === 0) return 'no unsupported claims\n';
+  const lines = list
+    .slice(0, limit)
+    .map((u) => `  w=${u.w} ${u.verdict ?? ''}  ${u.answer} §${u.segment}.${u.claim}  ${u.text}`);
+  const more = list.length > limit ? `\n  … ${list.length - limit} more in the output file` : '';
+  return `unsupported claims by harm (${list.length}):\n${lines.join('\n')}${more}\n`;
+}

@@ -1,0 +1,71 @@
+import {
+  type ModelSummary,
+  RESEARCHQA_METRICS,
+  type ResearchqaMetricId,
+  type Spread,
+} from '../grade/index.js';
+
+const fmt = (x: number | null) => (x === null ? '–' : x.toFixed(3));
+
+function pad(rows: string[][]): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
+  return rows
+    .map((r) =>
+      r
+        .map((cell, c) => cell.padEnd(widths[c]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+/**
+ * The leaderboard as a text table: one row per metric, one column per model (mean, 95% CI, n and
+ * failures), and the best–worst spread. Values are rounded to 3 decimals only here.
+ */
+export function renderLeaderboard(models: readonly ModelSummary[], spreads: readonly Spread[]): string {
+  const header = ['metric', ...models.map((m) => m.model), 'spread (best − worst)'];
+  const rows: string[][] = [header];
+  for (const def of RESEARCHQA_METRICS) {
+    const id = def.id as ResearchqaMetricId;
+    if (models.every((m) => m.overall.metrics[id].n === 0 && m.overall.metrics[id].failed === 0)) continue;
+    const s = spreads.find((x) => x.metric === id);
+    rows.push([
+      def.label,
+      ...models.map((m) => {
+        const x = m.overall.metrics[id];
+        const ci = x.ci ? ` [${fmt(x.ci[0])}, ${fmt(x.ci[1])}]` : '';
+        return `${fmt(x.mean)}${ci} n=${x.n}${x.failed ? ` failed=${x.failed}` : ''}`;
+      }),
+      s?.spread === null || !s ? '–' : `${fmt(s.spread)} (${s.best?.model} vs ${s.worst?.model})`,
+    ]);
+  }
+  rows.push([
+    'Latency (s, median)',
+    ...models.map((m) => `${fmt(m.overall.latencySeconds.median)} n=${m.overall.latencySeconds.n}`),
+    '',
+  ]);
+  rows.push([
+    'Rows (answer failures)',
+    ...models.map((m) => `${m.overall.rows} (${m.overall.answerFailures})`),
+    '',
+  ]);
+  return `${pad(rows)}\n`;
+}
+
+/** Mean per question type (or domain) and model for the metrics that apply there. */
+export function renderBreakdown(models: readonly ModelSummary[], by: 'byType' | 'byDomain'): string {
+  const keys = [...new Set(models.flatMap((m) => Object.keys(m[by])))];
+  const rows: string[][] = [
+    [by === 'byType' ? 'question type' : 'domain', 'metric', ...models.map((m) => m.model)],
+  ];
+  for (const key of keys) {
+    for (const def of RESEARCHQA_METRICS) {
+      const id = def.id as ResearchqaMetricId;
+      const cells = models.map((m) => m[by][key]?.metrics[id]);
+      if (cells.every((c) => !c || c.n === 0)) continue;
+      rows.push([key, def.label, ...cells.map((c) => (c ? `${fmt(c.mean)} n=${c.n}` : '–'))]);
+    }
+  }
+  return `${pad(rows)}\n`;
+}

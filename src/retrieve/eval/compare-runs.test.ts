@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { compareRuns, formatComparison, type PairedTests } from './compare-runs.js';
+import { docIdOfPassage, rollUpRun } from './roll-up.js';
+import { trecEval } from './trec-eval.js';
+import { parseQrels, parseRun } from './trec-files.js';
+
+/** Records what compare hands to the tests; the statistics themselves are tested in src/stats. */
+function recordingTests() {
+  const calls: { a: number[]; b: number[]; options?: unknown }[] = [];
+  const tests: PairedTests = {
+    pairedTTest: (a, b) => {
+      calls.push({ a, b });
+      return { t: 1.5, df: a.length - 1, p: 0.2 };
+    },
+    pairedRandomizationTest: (a, b, options) => {
+      calls.push({ a, b, options });
+      return { p: 0.25 };
+    },
+  };
+  return { calls, tests };
+}
+
+const qrels = parseQrels('1 0 a 1\n1 0 b 1\n2 0 c 1\n3 0 d 1\n');
+
+describe('compareRuns', () => {
+  it('pairs every qrels topic (missing → 0), counts wins/ties/losses and passes the vectors to the tests', () => {
+    const runA = parseRun('1 Q0 a 1 2 A\n1 Q0 x 2 1 A\n2 Q0 c 1 1 A\n');
+    const runB = parseRun('1 Q0 x 1 2 B\n1 Q0 a 2 1 B\n2 Q0 c 1 1 B\n3 Q0 d 1 1 B\n');
+    const { calls, tests } = recordingTests();
+    const [row] = compareRuns(
+      qrels,
+      runA,
+      runB,
+      { measures: ['recip_rank'], iterations: 100, seed: 7 },
+      tests,
+    );
+    expect(row).toMatchObject({ measure: 'recip_rank', n: 3, wins: 1, ties: 1, losses: 1 });
+    expect(row?.meanA).toBeCloseTo((1 + 1 + 0) / 3, 12);
+    expect(row?.meanB).toBeCloseTo((0.5 + 1 + 1) / 3, 12);
+    expect(row?.diff).toBeCloseTo(0.5 / 3, 12);
+    expect(calls[0]).toEqual({ a: [1, 1, 0], b: [0.5, 1, 1] });
+    expect(calls[1]?.options).toEqual({ iterations: 100, seed: 7 });
+    expect(formatComparison(row ? [row] : [], 'A', 'B')).toMatch(
+      /recip_rank\s+3\s+0\.6667\s+0\.8333\s+\+0\.1667\s+1\/1\/1/,
+    );
+  });
+
+  it('skips integer count measures and refuses a request with nothing to compare', () => {
+    const run = parseRun('1 Q0 a 1 2 A\n');
+    const { tests } = recordingTests();
+    expect(() => compareRuns(qrels, run, run, { measures: ['num_ret'] }, tests)).toThrow(
+      /None of the requested/,
+    );
+  });
+});
+
+describe('rollUpRun', () => {
+  it.each([
+    ['paper1#3', 'paper1'],
+    ['a#b#0', 'a#b'],
+    ['plain', 'plain'],
+  ])('docIdOfPassage(%s) = %s', (id, doc) => {
+    expect(docIdOfPassage(id)).toBe(doc);
+  });
+
+  it('keeps the max passage score per document so the run scores against paper qrels', () => {
+    const run = parseRun('1 Q0 a#0 1 0.2 r\n1 Q0 x#1 2 0.9 r\n1 Q0 a#4 3 0.95 r\n1 Q0 x#0 4 0.1 r\n');
+    const docs = rollUpRun(run);
+    expect(docs.topics.get('1')).toEqual([
+      { docno: 'a', sim: 0.95 },
+      { docno: 'x', sim: 0.9 },
+    ]);
+    const r = trecEval(parseQrels('1 0 a 1\n'), docs, { measures: ['recip_rank'] });
+    expect(r.summary[0]?.value).toBe(1);
+  });
+});

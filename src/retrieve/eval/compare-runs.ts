@@ -1,0 +1,127 @@
+import { CitegeistError } from '../../core/index.js';
+import { perQueryValues, type TrecEvalOptions, trecEval } from './trec-eval.js';
+import type { Qrels, Run } from './trec-files.js';
+
+/** The paired tests compare needs (implemented in src/stats; injected so that this stays pure). */
+export interface PairedTests {
+  pairedTTest(a: number[], b: number[]): { t: number; df: number; p: number };
+  pairedRandomizationTest(
+    a: number[],
+    b: number[],
+    options: { iterations: number; seed: number },
+  ): { p: number };
+}
+
+export interface MeasureComparison {
+  /** Printed measure name, e.g. `ndcg_cut_10`. */
+  measure: string;
+  /** Number of paired topics (every qrels topic; a topic missing from a run scores 0). */
+  n: number;
+  meanA: number;
+  meanB: number;
+  /** meanB − meanA. */
+  diff: number;
+  /** Topics where B is better / equal / worse than A. */
+  wins: number;
+  ties: number;
+  losses: number;
+  tTest: { t: number; df: number; p: number };
+  randomization: { p: number; iterations: number; seed: number };
+}
+
+export interface CompareOptions extends Omit<TrecEvalOptions, 'complete'> {
+  iterations?: number;
+  seed?: number;
+}
+
+/**
+ * Compares run B against run A per measure over all qrels topics (trec_eval `-c` semantics, so
+ * both runs are paired on the same topics): mean difference, win/tie/loss counts, a paired t-test
+ * and a paired randomization test.
+ */
+export function compareRuns(
+  qrels: Qrels,
+  runA: Run,
+  runB: Run,
+  options: CompareOptions,
+  tests: PairedTests,
+): MeasureComparison[] {
+  const evalOptions = { ...options, complete: true };
+  const a = trecEval(qrels, runA, evalOptions);
+  const b = trecEval(qrels, runB, evalOptions);
+  const iterations = options.iterations ?? 10_000;
+  const seed = options.seed ?? 42;
+  const names = (a.queries[0]?.values ?? []).filter((v) => !v.integer).map((v) => v.name);
+  if (names.length === 0) {
+    throw new CitegeistError(
+      'COMPARE_NO_MEASURE',
+      'None of the requested measures has per-topic values to compare.',
+      'Pick measures such as map, ndcg_cut.10, P.10 or recip_rank.',
+    );
+  }
+  return names.map((measure) => {
+    const va = perQueryValues(a, measure);
+    const vb = perQueryValues(b, measure);
+    const xs: number[] = [];
+    const ys: number[] = [];
+    let wins = 0;
+    let ties = 0;
+    let losses = 0;
+    for (const [qid, x] of va) {
+      const y = vb.get(qid) ?? 0;
+      xs.push(x);
+      ys.push(y);
+      if (y > x) wins++;
+      else if (y < x) losses++;
+      else ties++;
+    }
+    const meanA = mean(xs);
+    const meanB = mean(ys);
+    return {
+      measure,
+      n: xs.length,
+      meanA,
+      meanB,
+      diff: meanB - meanA,
+      wins,
+      ties,
+      losses,
+      tTest: tests.pairedTTest(xs, ys),
+      randomization: { ...tests.pairedRandomizationTest(xs, ys, { iterations, seed }), iterations, seed },
+    };
+  });
+}
+
+function mean(xs: number[]): number {
+  let s = 0;
+  for (const x of xs) s += x;
+  return xs.length ? s / xs.length : 0;
+}
+
+/** A plain-text table of comparisons (one row per measure). */
+export function formatComparison(rows: MeasureComparison[], nameA: string, nameB: string): string {
+  const header = ['measure', 'n', `A=${nameA}`, `B=${nameB}`, 'B-A', 'win/tie/loss', 't', 'p(t)', 'p(rand)'];
+  const body = rows.map((r) => [
+    r.measure,
+    String(r.n),
+    r.meanA.toFixed(4),
+    r.meanB.toFixed(4),
+    (r.diff >= 0 ? '+' : '') + r.diff.toFixed(4),
+    `${r.wins}/${r.ties}/${r.losses}`,
+    Number.isFinite(r.tTest.t) ? r.tTest.t.toFixed(3) : String(r.tTest.t),
+    formatP(r.tTest.p),
+    formatP(r.randomization.p),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => (row[i] as string).length)));
+  const fmt = (row: string[]) =>
+    row
+      .map((c, i) => c.padEnd(widths[i] as number))
+      .join('  ')
+      .trimEnd();
+  return `${[fmt(header), ...body.map(fmt)].join('\n')}\n`;
+}
+
+function formatP(p: number): string {
+  if (Number.isNaN(p)) return 'n/a';
+  return p < 0.0001 ? '<0.0001' : p.toFixed(4);
+}

@@ -1,0 +1,169 @@
+import { CitegeistError, location, quoteValue } from '../../core/index.js';
+import { compareBytes } from './byte-order.js';
+
+/** One judgement line of a qrels file: `qid iter docno rel`. */
+export interface QrelsEntry {
+  docno: string;
+  rel: number;
+}
+
+/** Judgements per topic, topics in byte order of their ids (as trec_eval keeps them). */
+export interface Qrels {
+  topics: Map<string, QrelsEntry[]>;
+}
+
+/** One retrieved document of a run line: `qid iter docno rank sim run_id`. */
+export interface RunEntry {
+  docno: string;
+  sim: number;
+}
+
+/** Retrieved documents per topic; the rank column is ignored (as trec_eval does). */
+export interface Run {
+  topics: Map<string, RunEntry[]>;
+  /** The run_id of the last content line (trec_eval reports only that one). */
+  runId: string;
+}
+
+const FLOAT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+const INTEGER = /^[+-]?\d+$/;
+
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function sortedTopics<T>(topics: Map<string, T>): Map<string, T> {
+  return new Map([...topics.entries()].sort((a, b) => compareBytes(a[0], b[0])));
+}
+
+function malformed(file: string, line: number, what: string, raw: string, fix: string): CitegeistError {
+  return new CitegeistError(
+    'TREC_MALFORMED_LINE',
+    `${location(file, line)}: ${what}: ${quoteValue(raw)}.`,
+    fix,
+  );
+}
+
+/**
+ * Parses a qrels file (`qid iter docno rel`, whitespace separated, exactly four fields). Lines
+ * starting with `#` and blank lines are skipped. `rel` must be an integer (negative = in the pool
+ * but unjudged).
+ */
+export function parseQrels(text: string, file = 'qrels'): Qrels {
+  const topics = new Map<string, QrelsEntry[]>();
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i] ?? '';
+    const trimmed = raw.trim();
+    if (trimmed === '' || trimmed.startsWith('#')) continue;
+    const fields = trimmed.split(/\s+/);
+    if (fields.length !== 4) {
+      throw malformed(
+        file,
+        i + 1,
+        `expected 4 fields "qid iter docno rel", found ${fields.length}`,
+        raw,
+        'Fix the line; qrels lines are "topic 0 docid relevance".',
+      );
+    }
+    const [qid, , docno, relText] = fields as [string, string, string, string];
+    if (!INTEGER.test(relText)) {
+      throw malformed(
+        file,
+        i + 1,
+        'relevance is not an integer',
+        relText,
+        'Use an integer grade (0 = not relevant).',
+      );
+    }
+    pushTo(topics, qid, { docno, rel: Number.parseInt(relText, 10) });
+  }
+  for (const list of topics.values()) list.sort((a, b) => compareBytes(a.docno, b.docno));
+  return { topics: sortedTopics(topics) };
+}
+
+/**
+ * Parses a TREC run file (`qid iter docno rank sim run_id [ignored…]`). Lines starting with `#`
+ * and blank lines are skipped; fields after run_id are ignored, as in trec_eval.
+ */
+export function parseRun(text: string, file = 'run'): Run {
+  const topics = new Map<string, RunEntry[]>();
+  let runId = '';
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i] ?? '';
+    const trimmed = raw.trim();
+    if (trimmed === '' || trimmed.startsWith('#')) continue;
+    const fields = trimmed.split(/\s+/);
+    if (fields.length < 6) {
+      throw malformed(
+        file,
+        i + 1,
+        `expected 6 fields "qid iter docno rank score run_id", found ${fields.length}`,
+        raw,
+        'Fix the line; run lines are "topic Q0 docid rank score tag".',
+      );
+    }
+    const [qid, , docno, , simText, tag] = fields as [string, string, string, string, string, string];
+    if (!FLOAT.test(simText)) {
+      throw malformed(file, i + 1, 'score is not a number', simText, 'Write a decimal score in column 5.');
+    }
+    pushTo(topics, qid, { docno, sim: Number.parseFloat(simText) });
+    runId = tag;
+  }
+  return { topics: sortedTopics(topics), runId };
+}
+
+/** A ranked result to write as a run line. */
+export interface RankedResult {
+  qid: string;
+  docno: string;
+  score: number;
+}
+
+/**
+ * Writes a TREC run file. Per topic, results are written in the order trec_eval will rank them
+ * (score descending, ties by docno descending) with ranks 1…n, so the file reads as it scores.
+ */
+export function formatRun(results: Iterable<RankedResult>, runId: string): string {
+  if (/\s/.test(runId) || runId === '') {
+    throw new CitegeistError(
+      'TREC_BAD_RUN_ID',
+      `Run id ${quoteValue(runId)} is empty or has whitespace.`,
+      'Use a single word as run id.',
+    );
+  }
+  const byTopic = new Map<string, RankedResult[]>();
+  for (const r of results) {
+    if (/\s/.test(r.qid) || /\s/.test(r.docno) || r.qid === '' || r.docno === '') {
+      throw new CitegeistError(
+        'TREC_BAD_ID',
+        `Topic ${quoteValue(r.qid)} / document ${quoteValue(r.docno)} is empty or contains whitespace.`,
+        'TREC files are whitespace separated; use ids without spaces.',
+      );
+    }
+    pushTo(byTopic, r.qid, r);
+  }
+  const out: string[] = [];
+  for (const [qid, list] of byTopic) {
+    list.sort((a, b) => b.score - a.score || compareBytes(b.docno, a.docno));
+    list.forEach((r, i) => {
+      out.push(`${qid} Q0 ${r.docno} ${i + 1} ${formatScore(r.score)} ${runId}\n`);
+    });
+  }
+  return out.join('');
+}
+
+/** Shortest text that parses back to the same double (so ties and order survive the file). */
+function formatScore(score: number): string {
+  if (!Number.isFinite(score)) {
+    throw new CitegeistError(
+      'TREC_BAD_SCORE',
+      `Score ${score} is not finite.`,
+      'Scores must be finite numbers.',
+    );
+  }
+  return String(score).includes('e') ? score.toExponential() : String(score);
+}

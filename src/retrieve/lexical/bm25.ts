@@ -1,0 +1,233 @@
+import { CitegeistError } from '../../core/index.js';
+import { TopK } from '../common/index.js';
+import { type AnalyzerConfig, createAnalyzer, DEFAULT_ANALYZER } from './analyzer.js';
+
+export interface Bm25Params {
+  k1: number;
+  b: number;
+}
+
+export interface Bm25BuildOptions extends Partial<Bm25Params> {
+  analyzer?: AnalyzerConfig;
+}
+
+const MAGIC = 'CGBM25\n';
+const FORMAT_VERSION = 1;
+
+/** The parts of an index; postings are CSR (term → [offsets[t], offsets[t+1]) in docs/tfs). */
+interface Bm25Parts {
+  ids: string[];
+  terms: string[];
+  analyzer: AnalyzerConfig;
+  docLen: Uint32Array;
+  offsets: Uint32Array;
+  docs: Uint32Array;
+  tfs: Uint32Array;
+}
+
+/**
+ * Okapi BM25 over typed arrays: postings in CSR layout, per-posting impacts precomputed as Float32
+ * (idf · tf·(k1+1) / (tf + k1·(1−b+b·dl/avgdl)), idf = ln(1 + (N−df+0.5)/(df+0.5))), queries scored
+ * with a dense accumulator and a top-k heap. Serialises to one Buffer whose header records the
+ * analyzer (stemming, stop words) so queries are analysed as the documents were.
+ */
+export class Bm25Index {
+  readonly params: Bm25Params;
+  private readonly parts: Bm25Parts;
+  private readonly vocab: Map<string, number>;
+  private readonly impacts: Float32Array;
+  private readonly analyze: (text: string) => string[];
+  private readonly acc: Float64Array;
+  private readonly touched: Uint32Array;
+
+  private constructor(parts: Bm25Parts, params: Bm25Params) {
+    this.parts = parts;
+    this.params = params;
+    this.vocab = new Map(parts.terms.map((t, i) => [t, i]));
+    this.analyze = createAnalyzer(parts.analyzer);
+    this.impacts = computeImpacts(parts, params);
+    this.acc = new Float64Array(parts.ids.length);
+    this.touched = new Uint32Array(parts.ids.length);
+  }
+
+  static build(docs: readonly { id: string; text: string }[], options: Bm25BuildOptions = {}): Bm25Index {
+    const analyzer = options.analyzer ?? DEFAULT_ANALYZER;
+    const analyze = createAnalyzer(analyzer);
+    const vocab = new Map<string, number>();
+    const docLen = new Uint32Array(docs.length);
+    const triples: number[] = []; // term, doc, tf
+    docs.forEach((doc, d) => {
+      const tokens = analyze(doc.text);
+      docLen[d] = tokens.length;
+      const tf = new Map<number, number>();
+      for (const tok of tokens) {
+        let t = vocab.get(tok);
+        if (t === undefined) {
+          t = vocab.size;
+          vocab.set(tok, t);
+        }
+        tf.set(t, (tf.get(t) ?? 0) + 1);
+      }
+      for (const [t, n] of tf) triples.push(t, d, n);
+    });
+    const numTerms = vocab.size;
+    const offsets = new Uint32Array(numTerms + 1);
+    for (let i = 0; i < triples.length; i += 3) {
+      const t = (triples[i] as number) + 1;
+      offsets[t] = (offsets[t] as number) + 1;
+    }
+    for (let t = 1; t <= numTerms; t++) offsets[t] = (offsets[t] as number) + (offsets[t - 1] as number);
+    const empty = new Uint32Array(0);
+    const parts = {
+      ids: docs.map((d) => d.id),
+      terms: [...vocab.keys()],
+      analyzer,
+      docLen,
+      offsets,
+      docs: empty,
+      tfs: empty,
+    };
+    return Bm25Index.fromParts(parts, triples, options);
+  }
+
+  private static fromParts(parts: Bm25Parts, triples: number[], options: Bm25BuildOptions): Bm25Index {
+    const { offsets } = parts;
+    const numTerms = parts.terms.length;
+    const n = triples.length / 3;
+    const docs = new Uint32Array(n);
+    const tfs = new Uint32Array(n);
+    const fill = offsets.slice(0, numTerms);
+    for (let i = 0; i < triples.length; i += 3) {
+      const t = triples[i] as number;
+      const at = fill[t] as number;
+      fill[t] = at + 1;
+      docs[at] = triples[i + 1] as number;
+      tfs[at] = triples[i + 2] as number;
+    }
+    return new Bm25Index({ ...parts, docs, tfs }, { k1: options.k1 ?? 0.9, b: options.b ?? 0.4 });
+  }
+
+  get size(): number {
+    return this.parts.ids.length;
+  }
+
+  get ids(): readonly string[] {
+    return this.parts.ids;
+  }
+
+  get analyzer(): AnalyzerConfig {
+    return this.parts.analyzer;
+  }
+
+  /** The top k documents (index into `ids`, id, score), best first; ties by lower index. */
+  search(query: string, k: number): { index: number; id: string; score: number }[] {
+    const qtf = new Map<number, number>();
+    for (const tok of this.analyze(query)) {
+      const t = this.vocab.get(tok);
+      if (t !== undefined) qtf.set(t, (qtf.get(t) ?? 0) + 1);
+    }
+    const { offsets, docs } = this.parts;
+    const acc = this.acc;
+    const touched = this.touched;
+    const impacts = this.impacts;
+    let nt = 0;
+    for (const [t, q] of qtf) {
+      const end = offsets[t + 1] as number;
+      for (let p = offsets[t] as number; p < end; p++) {
+        const d = docs[p] as number;
+        if (acc[d] === 0) touched[nt++] = d;
+        acc[d] = (acc[d] as number) + (impacts[p] as number) * q;
+      }
+    }
+    const top = new TopK(k);
+    for (let i = 0; i < nt; i++) {
+      const d = touched[i] as number;
+      const s = acc[d] as number;
+      if (s >= top.threshold) top.push(d, s);
+      acc[d] = 0;
+    }
+    return top.sorted().map(({ index, score }) => ({ index, id: this.parts.ids[index] as string, score }));
+  }
+
+  /** One Buffer: magic, header JSON (format version, analyzer, k1, b, ids, terms), then the arrays. */
+  toBuffer(): Buffer {
+    const { ids, terms, analyzer, docLen, offsets, docs, tfs } = this.parts;
+    const header = Buffer.from(
+      JSON.stringify({ format: FORMAT_VERSION, analyzer, k1: this.params.k1, b: this.params.b, ids, terms }),
+      'utf8',
+    );
+    const pad = (4 - ((MAGIC.length + 4 + header.length) % 4)) % 4;
+    const head = Buffer.alloc(MAGIC.length + 4);
+    head.write(MAGIC, 0, 'latin1');
+    head.writeUInt32LE(header.length, MAGIC.length);
+    const arrays = [docLen, offsets, docs, tfs].map((a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength));
+    return Buffer.concat([head, header, Buffer.alloc(pad), ...arrays]);
+  }
+
+  /** Loads a buffer written by `toBuffer`; `params` may override the recorded k1 and b. */
+  static fromBuffer(buf: Buffer, params: Partial<Bm25Params> = {}, source = 'BM25 index'): Bm25Index {
+    if (buf.length < MAGIC.length + 4 || buf.toString('latin1', 0, MAGIC.length) !== MAGIC) {
+      throw new CitegeistError(
+        'INDEX_CORRUPT',
+        `${source} is not a citegeist BM25 index.`,
+        'Rebuild it with `citegeist index --rebuild`.',
+      );
+    }
+    const headerLen = buf.readUInt32LE(MAGIC.length);
+    const start = MAGIC.length + 4;
+    const header = JSON.parse(buf.toString('utf8', start, start + headerLen)) as {
+      format: number;
+      analyzer: AnalyzerConfig;
+      k1: number;
+      b: number;
+      ids: string[];
+      terms: string[];
+    };
+    if (header.format !== FORMAT_VERSION) {
+      throw new CitegeistError(
+        'INDEX_VERSION',
+        `${source} has format ${header.format}; this version reads ${FORMAT_VERSION}.`,
+        'Rebuild it with `citegeist index --rebuild`.',
+      );
+    }
+    let at = start + headerLen;
+    at += (4 - (at % 4)) % 4;
+    const take = (n: number) => {
+      const copy = new Uint32Array(n);
+      copy.set(new Uint32Array(buf.buffer.slice(buf.byteOffset + at, buf.byteOffset + at + n * 4)));
+      at += n * 4;
+      return copy;
+    };
+    const docLen = take(header.ids.length);
+    const offsets = take(header.terms.length + 1);
+    const numPostings = offsets[header.terms.length] as number;
+    const docs = take(numPostings);
+    const tfs = take(numPostings);
+    return new Bm25Index(
+      { ids: header.ids, terms: header.terms, analyzer: header.analyzer, docLen, offsets, docs, tfs },
+      { k1: params.k1 ?? header.k1, b: params.b ?? header.b },
+    );
+  }
+}
+
+function computeImpacts(parts: Bm25Parts, { k1, b }: Bm25Params): Float32Array {
+  const { docLen, offsets, docs, tfs } = parts;
+  const n = docLen.length;
+  let total = 0;
+  for (const l of docLen) total += l;
+  const avgdl = n ? total / n || 1 : 1;
+  const norm = new Float64Array(n);
+  for (let d = 0; d < n; d++) norm[d] = k1 * (1 - b + (b * (docLen[d] as number)) / avgdl);
+  const impacts = new Float32Array(docs.length);
+  for (let t = 0; t + 1 < offsets.length; t++) {
+    const s = offsets[t] as number;
+    const e = offsets[t + 1] as number;
+    const df = e - s;
+    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    for (let p = s; p < e; p++) {
+      const tf = tfs[p] as number;
+      impacts[p] = (idf * tf * (k1 + 1)) / (tf + (norm[docs[p] as number] as number));
+    }
+  }
+  return impacts;
+}
