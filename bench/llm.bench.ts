@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { createProvider, ResponseCache } from '../src/llm/index.js';
+import { createNodeFetch, createProvider, ResponseCache } from '../src/llm/index.js';
 
 const N = 2000;
 const LATENCY_MS = 50;
@@ -27,11 +27,32 @@ async function startServer(): Promise<{ url: string; child: ChildProcess }> {
   return { url, child };
 }
 
-async function run(url: string, cache: ResponseCache): Promise<{ ms: number; ok: number; cached: number }> {
+/** Runs `n` tasks with `CONCURRENCY` workers; returns wall ms and this process's CPU ms per task. */
+async function pool(
+  n: number,
+  task: (i: number) => Promise<unknown>,
+): Promise<{ ms: number; cpuPerCall: number }> {
+  let next = 0;
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < n) await task(next++);
+    }),
+  );
+  const cpu = process.cpuUsage(c0);
+  return { ms: performance.now() - t0, cpuPerCall: (cpu.user + cpu.system) / 1000 / n };
+}
+
+async function run(
+  url: string,
+  cache: ResponseCache,
+): Promise<{ ms: number; ok: number; cached: number; cpuPerCall: number }> {
   const provider = createProvider(`openai-compatible:${url}/v1#bench-model`, {
     concurrency: CONCURRENCY,
     cache,
   });
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   const results = await Promise.all(
     Array.from({ length: N }, (_, i) =>
@@ -43,13 +64,20 @@ async function run(url: string, cache: ResponseCache): Promise<{ ms: number; ok:
     ),
   );
   const ms = performance.now() - t0;
-  return { ms, ok: results.filter((r) => r.ok).length, cached: results.filter((r) => r.cached).length };
+  const cpu = process.cpuUsage(c0);
+  return {
+    ms,
+    ok: results.filter((r) => r.ok).length,
+    cached: results.filter((r) => r.cached).length,
+    cpuPerCall: (cpu.user + cpu.system) / 1000 / N,
+  };
 }
 
 export default async function (): Promise<void> {
   const { url, child } = await startServer();
   const dir = mkdtempSync(join(tmpdir(), 'citegeist-llm-bench-'));
-  const cache = new ResponseCache(join(dir, 'cache.sqlite'));
+  const cacheFile = join(dir, 'cache.sqlite');
+  let cache = new ResponseCache(cacheFile);
   try {
     // warm-up: connections, JIT, schema conversion (different prompts, so nothing is pre-cached)
     const warm = createProvider(`openai-compatible:${url}/v1#warm`, { concurrency: CONCURRENCY });
@@ -59,13 +87,28 @@ export default async function (): Promise<void> {
       ),
     );
     const ideal = (N * LATENCY_MS) / CONCURRENCY;
+    // baselines on this machine, same run: timers alone, and bare HTTP round trips without the LLM layer
+    const sleep = await pool(N, () => new Promise((r) => setTimeout(r, LATENCY_MS)));
+    const fetchRaw = createNodeFetch();
+    const raw = await pool(N, (i) =>
+      fetchRaw(`${url}/v1/chat/completions`, {
+        method: 'POST',
+        body: JSON.stringify({ model: 'raw', messages: [{ role: 'user', content: `raw ${i}` }] }),
+        headers: { 'content-type': 'application/json' },
+      }).then((r) => r.text()),
+    );
     const cold = await run(url, cache);
+    cache.close(); // the re-run reads the SQLite file afresh, as a new process would
+    cache = new ResponseCache(cacheFile);
     const hot = await run(url, cache);
+    const x = (ms: number) => `${(ms / ideal).toFixed(3)}× ideal`;
     console.log(
       `${N} structured calls, ${LATENCY_MS} ms latency, concurrency ${CONCURRENCY}: ideal N·L/C = ${ideal.toFixed(0)} ms`,
     );
+    console.log(`  baseline, timers only:   ${x(sleep.ms)} (how this machine schedules right now)`);
+    console.log(`  baseline, bare HTTP:     ${x(raw.ms)}, client CPU ${raw.cpuPerCall.toFixed(3)} ms/call`);
     console.log(
-      `  uncached: ${cold.ms.toFixed(0)} ms = ${(cold.ms / ideal).toFixed(3)}× ideal (target ≤ 1.1×), ${cold.ok}/${N} ok`,
+      `  uncached: ${cold.ms.toFixed(0)} ms = ${x(cold.ms)} (target ≤ 1.1×) = ${(cold.ms / raw.ms).toFixed(3)}× bare HTTP, client CPU ${cold.cpuPerCall.toFixed(3)} ms/call, ${cold.ok}/${N} ok`,
     );
     console.log(
       `  cached:   ${hot.ms.toFixed(0)} ms, ${hot.cached}/${N} from cache: ${(cold.ms / hot.ms).toFixed(1)}× faster (target ≥ 50×)`,

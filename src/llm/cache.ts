@@ -80,6 +80,7 @@ export class ResponseCache {
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('mmap_size = 268435456');
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS llm_replies (
         key TEXT PRIMARY KEY, model TEXT NOT NULL, text TEXT NOT NULL,
