@@ -154,7 +154,7 @@ describe.each(SUBJECTS)('LlmProvider contract: $name', (subject) => {
   });
 
   it('times out a hanging response and retries it', async () => {
-    const { provider } = await setup([faults.hang(), { text: GOOD }], { timeoutMs: 150 });
+    const { provider } = await setup([faults.hang(), { text: GOOD }], { timeoutMs: 300 });
     const result = await provider.generateObject(ask);
     expect(result).toMatchObject({ ok: true, retries: 1 });
   });
