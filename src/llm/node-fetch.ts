@@ -12,17 +12,33 @@ import type { FetchLike, ResponseLike } from './http.js';
 export function createNodeFetch(options: { maxSockets?: number } = {}): FetchLike {
   const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 256 };
   const agents = { http: new HttpAgent(agentOptions), https: new HttpsAgent(agentOptions) };
+  // Parsing the same few endpoint URLs on every call is a measurable share of a call's CPU.
+  const parsed = new Map<string, { url: URL; secure: boolean }>();
+  const parse = (input: string) => {
+    let hit = parsed.get(input);
+    if (!hit) {
+      const url = new URL(input);
+      hit = { url, secure: url.protocol === 'https:' };
+      if (parsed.size < 64) parsed.set(input, hit);
+    }
+    return hit;
+  };
   return (input, init) =>
     new Promise<ResponseLike>((resolve, reject) => {
-      const url = new URL(input);
-      const secure = url.protocol === 'https:';
+      const { url, secure } = parse(input);
       const signal = init.signal ?? undefined;
       if (signal?.aborted) return reject(signal.reason);
       const headers = init.headers as Record<string, string> | undefined;
       const body = typeof init.body === 'string' ? init.body : undefined;
       const req = (secure ? httpsRequest : httpRequest)(
-        url,
         {
+          protocol: url.protocol,
+          hostname: url.hostname.replace(/^\[|\]$/g, ''),
+          port: url.port,
+          path: url.pathname + url.search,
+          ...(url.username
+            ? { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` }
+            : {}),
           method: init.method ?? 'GET',
           headers:
             body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },

@@ -29,13 +29,16 @@ export function randomizedSvd(
   };
   const omega = new Float32Array(a.cols * l);
   for (let i = 0; i < omega.length; i++) omega[i] = gauss();
+  // Intermediate bases only need to keep the columns apart (one CholeskyQR pass); the final basis
+  // Q must be orthonormal to working precision (two passes).
   let y = mulDense(a, omega, l); // rows × l
-  orthonormalize(y, a.rows, l);
-  for (let q = 0; q < (options.powerIterations ?? 2); q++) {
+  const iterations = options.powerIterations ?? 2;
+  orthonormalize(y, a.rows, l, iterations === 0 ? 2 : 1);
+  for (let q = 0; q < iterations; q++) {
     const z = mulTransposeDense(a, y, l); // cols × l
-    orthonormalize(z, a.cols, l);
+    orthonormalize(z, a.cols, l, 1);
     y = mulDense(a, z, l);
-    orthonormalize(y, a.rows, l);
+    orthonormalize(y, a.rows, l, q === iterations - 1 ? 2 : 1);
   }
   const b = mulTransposeDense(a, y, l); // cols × l  (= Bᵀ)
   const gram = new Float64Array(l * l); // B·Bᵀ = bᵀ b
@@ -99,11 +102,11 @@ function mulTransposeDense(a: Csr, y: Float32Array, l: number): Float32Array {
 
 /**
  * Orthonormalises the l columns of an n × l row-major matrix in place by CholeskyQR2 (G = YᵀY,
- * Y ← Y·R⁻¹ with R = chol(G), twice for stability). Every pass reads rows contiguously, which is
+ * Y ← Y·R⁻¹ with R = chol(G); a second pass (CholeskyQR2) restores orthogonality lost to rounding). Every pass reads rows contiguously, which is
  * what makes it fast on row-major storage; a rank-deficient column is zeroed.
  */
-function orthonormalize(m: Float32Array, n: number, l: number): void {
-  for (let pass = 0; pass < 2; pass++) {
+function orthonormalize(m: Float32Array, n: number, l: number, passes: number): void {
+  for (let pass = 0; pass < passes; pass++) {
     const g = new Float64Array(l * l);
     for (let r = 0; r < n; r++) {
       const o = r * l;
