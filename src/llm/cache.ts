@@ -35,12 +35,24 @@ export function cacheKey(parts: {
     parts.model,
     parts.baseUrl,
     parts.messages,
-    parts.schema ?? null,
+    parts.schema === undefined ? null : schemaText(parts.schema),
     parts.temperature ?? null,
     parts.seed ?? null,
     parts.maxTokens ?? null,
   ]);
   return createHash('sha256').update(material).digest('hex');
+}
+
+const schemaTexts = new WeakMap<object, string>();
+/** JSON of a schema object, memoised per object (schemas repeat across thousands of calls). */
+function schemaText(schema: unknown): string {
+  if (typeof schema !== 'object' || schema === null) return JSON.stringify(schema);
+  let text = schemaTexts.get(schema);
+  if (text === undefined) {
+    text = JSON.stringify(schema);
+    schemaTexts.set(schema, text);
+  }
+  return text;
 }
 
 /**
@@ -50,6 +62,8 @@ export function cacheKey(parts: {
  */
 export class ResponseCache {
   private readonly db: Database.Database;
+  private readonly pending = new Map<string, { model: string; reply: CachedReply }>();
+  private flushTimer: NodeJS.Immediate | undefined;
   private readonly getReply: Database.Statement<
     [string],
     { text: string; input: number | null; output: number | null }
@@ -66,6 +80,7 @@ export class ResponseCache {
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('mmap_size = 268435456');
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS llm_replies (
         key TEXT PRIMARY KEY, model TEXT NOT NULL, text TEXT NOT NULL,
@@ -85,6 +100,8 @@ export class ResponseCache {
   }
 
   get(key: string): CachedReply | undefined {
+    const pending = this.pending.get(key);
+    if (pending) return pending.reply;
     const row = this.getReply.get(key);
     if (!row) return undefined;
     const usage =
@@ -92,15 +109,35 @@ export class ResponseCache {
     return { text: row.text, usage };
   }
 
+  /**
+   * Stores a reply. Writes are queued and committed in one transaction per event-loop turn (one
+   * commit per reply costs more than the rest of a cached call); `flush()` commits at once.
+   */
   set(key: string, model: string, reply: CachedReply): void {
-    this.putReply.run(
-      key,
-      model,
-      reply.text,
-      reply.usage?.inputTokens ?? null,
-      reply.usage?.outputTokens ?? null,
-      new Date().toISOString(),
-    );
+    this.pending.set(key, { model, reply });
+    this.flushTimer ??= setImmediate(() => this.flush());
+  }
+
+  /** Commits queued writes now (called on close). */
+  flush(): void {
+    if (this.flushTimer) clearImmediate(this.flushTimer);
+    this.flushTimer = undefined;
+    if (this.pending.size === 0) return;
+    const rows = [...this.pending.entries()];
+    this.pending.clear();
+    const now = new Date().toISOString();
+    this.db.transaction(() => {
+      for (const [key, { model, reply }] of rows) {
+        this.putReply.run(
+          key,
+          model,
+          reply.text,
+          reply.usage?.inputTokens ?? null,
+          reply.usage?.outputTokens ?? null,
+          now,
+        );
+      }
+    })();
   }
 
   getEmbedding(key: string): Float32Array | undefined {
@@ -121,10 +158,12 @@ export class ResponseCache {
 
   /** Number of stored chat replies (for reports and tests). */
   get size(): number {
+    this.flush();
     return (this.db.prepare('SELECT count(*) AS n FROM llm_replies').get() as { n: number }).n;
   }
 
   close(): void {
+    this.flush();
     this.db.close();
   }
 }

@@ -71,7 +71,12 @@ export class CallRunner {
       options.concurrency ?? DEFAULT_POLICY.concurrency,
       transport.maxConcurrency ?? Number.POSITIVE_INFINITY,
     );
-    this.limiter = options.limiter ?? new AdaptiveLimiter({ max: concurrency });
+    // A shared limiter is used unless this transport can serve fewer calls at once (one in-process model).
+    const shared = options.limiter;
+    this.limiter =
+      shared && (transport.maxConcurrency === undefined || shared.max <= transport.maxConcurrency)
+        ? shared
+        : new AdaptiveLimiter({ max: concurrency });
     this.price = priceFor(providerId, transport.model, options.prices);
   }
 
@@ -112,7 +117,8 @@ export class CallRunner {
       throw error;
     });
     const costUsd = reply.ok ? costOf(reply.usage, this.price) : null;
-    if (hold) budget?.settle(hold, costUsd);
+    // A priced reply without usage fields is charged its projection, so the cap still holds.
+    if (hold) budget?.settle(hold, costUsd ?? (reply.ok && this.price ? hold.projectedUsd : null));
     if (!reply.ok) {
       const failure: Unfinished = {
         ok: false,

@@ -1,7 +1,15 @@
 import type { WireFailure } from './transport.js';
 
-/** `fetch` as the providers use it; tests and proxies may pass their own. */
-export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+/** The part of a fetch `Response` the providers read (a real Response satisfies it). */
+export interface ResponseLike {
+  ok: boolean;
+  status: number;
+  headers: { get(name: string): string | null };
+  text(): Promise<string>;
+}
+
+/** `fetch` as the providers use it (global fetch fits; tests and proxies may pass their own). */
+export type FetchLike = (input: string, init: RequestInit) => Promise<ResponseLike>;
 
 export type HttpResult = { ok: true; status: number; json: unknown } | (WireFailure & { body?: string });
 
@@ -14,7 +22,7 @@ export function isRetryableStatus(status: number): boolean {
  * Parses `retry-after-ms` or `retry-after` (delta seconds or an HTTP date) into milliseconds.
  * Returns undefined when absent or unparseable.
  */
-export function parseRetryAfter(headers: Headers, now = Date.now()): number | undefined {
+export function parseRetryAfter(headers: ResponseLike['headers'], now = Date.now()): number | undefined {
   const ms = headers.get('retry-after-ms');
   if (ms !== null && /^\d+(\.\d+)?$/.test(ms.trim())) return Number(ms);
   const value = headers.get('retry-after');
@@ -46,7 +54,7 @@ export async function postJson(
   secrets: readonly string[],
 ): Promise<HttpResult> {
   const where = redact(url, secrets);
-  let response: Response;
+  let response: ResponseLike;
   let text: string;
   try {
     response = await fetchImpl(url, {

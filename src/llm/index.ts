@@ -9,7 +9,13 @@ export {
   projectCost,
 } from './budget.js';
 export { type CachedReply, type CacheMode, cacheKey, ResponseCache } from './cache.js';
-export { type CallEvent, type CallPolicyOptions, CallRunner, DEFAULT_POLICY } from './call-policy.js';
+export {
+  type CallEvent,
+  type CallPolicyOptions,
+  CallRunner,
+  DEFAULT_POLICY,
+  retryPolicyOf,
+} from './call-policy.js';
 export {
   type CorpusFittedEmbedder,
   type CreateEmbedderOptions,
@@ -38,7 +44,7 @@ export {
   type TransformersPreset,
 } from './embedders/transformers.js';
 export { circularityWarnings, modelFamily } from './family.js';
-export { type FetchLike, isRetryableStatus, parseRetryAfter, redact } from './http.js';
+export { type FetchLike, isRetryableStatus, parseRetryAfter, type ResponseLike, redact } from './http.js';
 export { extractJson } from './json-extract.js';
 export { AdaptiveLimiter, type LimiterOptions } from './limiter.js';
 export {
@@ -66,6 +72,7 @@ export { GeminiTransport } from './providers/gemini.js';
 export { toGeminiSchema } from './providers/gemini-schema.js';
 export { LlamaCppTransport, NODE_LLAMA_CPP_VERSION } from './providers/llama-cpp.js';
 export { OpenAiCompatibleTransport, type StructuredMode } from './providers/openai-compatible.js';
+export { backoff, type RetryPolicy, withRetries } from './retry.js';
 export { generateValidated, jsonInstruction, jsonSchemaOf, validateReply } from './structured.js';
 export type { Transport, WireFailure, WireReply, WireRequest, WireSchema } from './transport.js';
 export { TransportProvider, type TransportProviderOptions, wireName } from './transport-provider.js';

@@ -66,3 +66,21 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter(new Headers(headers), now)).toBe(ms);
   });
 });
+
+describe('limiter sharing', () => {
+  it('gives a one-at-a-time transport its own limiter even when a wider one is shared', async () => {
+    const { CallRunner } = await import('./call-policy.js');
+    const shared = new AdaptiveLimiter({ max: 8 });
+    const transport = {
+      kind: 'gguf',
+      model: 'm.gguf',
+      baseUrl: null,
+      maxConcurrency: 1,
+      structuredOutput: () => 'grammar',
+      send: async () => ({ ok: true as const, text: 'x', usage: null }),
+    };
+    expect(new CallRunner('gguf:m.gguf', transport, { limiter: shared }).limiter.max).toBe(1);
+    const { maxConcurrency: _m, ...http } = transport;
+    expect(new CallRunner('x:y', http, { limiter: shared }).limiter).toBe(shared);
+  });
+});

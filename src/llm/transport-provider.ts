@@ -24,6 +24,8 @@ export class TransportProvider implements LlmProvider {
   readonly family: string;
   readonly contextWindow: number | null;
   readonly runner: CallRunner;
+  /** JSON Schemas by zod schema: converting on every call costs more than the cache lookup. */
+  private readonly schemas = new WeakMap<object, Record<string, unknown>>();
 
   constructor(
     readonly id: string,
@@ -45,10 +47,13 @@ export class TransportProvider implements LlmProvider {
   }
 
   generateObject<T>(request: ObjectRequest<T>): Promise<ObjectResult<T>> {
-    const schema: WireSchema = {
-      name: wireName(request.schemaName ?? 'result'),
-      jsonSchema: jsonSchemaOf(request.schema),
-    };
+    const name = wireName(request.schemaName ?? 'result');
+    let jsonSchema = this.schemas.get(request.schema);
+    if (!jsonSchema) {
+      jsonSchema = jsonSchemaOf(request.schema);
+      this.schemas.set(request.schema, jsonSchema);
+    }
+    const schema: WireSchema = { name, jsonSchema };
     return generateValidated(request, (req) => this.runner.call(req, schema));
   }
 }

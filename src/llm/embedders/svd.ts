@@ -29,13 +29,16 @@ export function randomizedSvd(
   };
   const omega = new Float32Array(a.cols * l);
   for (let i = 0; i < omega.length; i++) omega[i] = gauss();
+  // Intermediate bases only need to keep the columns apart (one CholeskyQR pass); the final basis
+  // Q must be orthonormal to working precision (two passes).
   let y = mulDense(a, omega, l); // rows × l
-  orthonormalize(y, a.rows, l);
-  for (let q = 0; q < (options.powerIterations ?? 2); q++) {
+  const iterations = options.powerIterations ?? 2;
+  orthonormalize(y, a.rows, l, iterations === 0 ? 2 : 1);
+  for (let q = 0; q < iterations; q++) {
     const z = mulTransposeDense(a, y, l); // cols × l
-    orthonormalize(z, a.cols, l);
+    orthonormalize(z, a.cols, l, 1);
     y = mulDense(a, z, l);
-    orthonormalize(y, a.rows, l);
+    orthonormalize(y, a.rows, l, q === iterations - 1 ? 2 : 1);
   }
   const b = mulTransposeDense(a, y, l); // cols × l  (= Bᵀ)
   const gram = new Float64Array(l * l); // B·Bᵀ = bᵀ b
@@ -97,23 +100,62 @@ function mulTransposeDense(a: Csr, y: Float32Array, l: number): Float32Array {
   return out;
 }
 
-/** Modified Gram–Schmidt on the l columns of an n × l row-major matrix, in place. */
-function orthonormalize(m: Float32Array, n: number, l: number): void {
-  const col = new Float64Array(n);
-  for (let j = 0; j < l; j++) {
-    for (let i = 0; i < n; i++) col[i] = m[i * l + j] as number;
-    for (let pass = 0; pass < 2; pass++) {
-      for (let p = 0; p < j; p++) {
-        let dot = 0;
-        for (let i = 0; i < n; i++) dot += (col[i] as number) * (m[i * l + p] as number);
-        for (let i = 0; i < n; i++) col[i] = (col[i] as number) - dot * (m[i * l + p] as number);
+/**
+ * Orthonormalises the l columns of an n × l row-major matrix in place by CholeskyQR2 (G = YᵀY,
+ * Y ← Y·R⁻¹ with R = chol(G); a second pass (CholeskyQR2) restores orthogonality lost to rounding). Every pass reads rows contiguously, which is
+ * what makes it fast on row-major storage; a rank-deficient column is zeroed.
+ */
+function orthonormalize(m: Float32Array, n: number, l: number, passes: number): void {
+  for (let pass = 0; pass < passes; pass++) {
+    const g = new Float64Array(l * l);
+    for (let r = 0; r < n; r++) {
+      const o = r * l;
+      for (let i = 0; i < l; i++) {
+        const yi = m[o + i] as number;
+        if (yi === 0) continue;
+        const gi = i * l;
+        for (let j = i; j < l; j++) g[gi + j] = (g[gi + j] as number) + yi * (m[o + j] as number);
       }
     }
-    let norm = 0;
-    for (let i = 0; i < n; i++) norm += (col[i] as number) ** 2;
-    norm = Math.sqrt(norm);
-    for (let i = 0; i < n; i++) m[i * l + j] = norm > 1e-10 ? (col[i] as number) / norm : 0;
+    const rmat = cholesky(g, l); // upper-triangular R with RᵀR = G
+    const row = new Float64Array(l);
+    for (let r = 0; r < n; r++) {
+      const o = r * l;
+      // solve x·R = y  (forward substitution over columns)
+      for (let j = 0; j < l; j++) {
+        const d = rmat[j * l + j] as number;
+        if (d === 0) {
+          row[j] = 0;
+          continue;
+        }
+        let acc = m[o + j] as number;
+        for (let i = 0; i < j; i++) acc -= (row[i] as number) * (rmat[i * l + j] as number);
+        row[j] = acc / d;
+      }
+      for (let j = 0; j < l; j++) m[o + j] = row[j] as number;
+    }
   }
+}
+
+/** Upper Cholesky factor of the symmetric matrix whose upper triangle is in g; tiny pivots → 0. */
+function cholesky(g: Float64Array, l: number): Float64Array {
+  const r = new Float64Array(l * l);
+  let scale = 0;
+  for (let i = 0; i < l; i++) scale = Math.max(scale, g[i * l + i] as number);
+  const eps = 1e-10 * (scale || 1);
+  for (let j = 0; j < l; j++) {
+    let d = g[j * l + j] as number;
+    for (let k = 0; k < j; k++) d -= (r[k * l + j] as number) ** 2;
+    if (d <= eps) continue; // rank deficient: this column becomes zero
+    const rjj = Math.sqrt(d);
+    r[j * l + j] = rjj;
+    for (let i = j + 1; i < l; i++) {
+      let v = g[j * l + i] as number;
+      for (let k = 0; k < j; k++) v -= (r[k * l + j] as number) * (r[k * l + i] as number);
+      r[j * l + i] = v / rjj;
+    }
+  }
+  return r;
 }
 
 /** Eigen-decomposition of a symmetric n × n matrix by cyclic Jacobi rotations. */

@@ -154,7 +154,7 @@ describe.each(SUBJECTS)('LlmProvider contract: $name', (subject) => {
   });
 
   it('times out a hanging response and retries it', async () => {
-    const { provider } = await setup([faults.hang(), { text: GOOD }], { timeoutMs: 150 });
+    const { provider } = await setup([faults.hang(), { text: GOOD }], { timeoutMs: 300 });
     const result = await provider.generateObject(ask);
     expect(result).toMatchObject({ ok: true, retries: 1 });
   });
@@ -221,5 +221,36 @@ describe.skipIf(!hasLlamaCpp || !ggufPath)('LlmProvider contract: gguf (node-lla
     const provider = createProvider(`gguf:${ggufPath}`);
     const result = await provider.generateObject({ ...ask, maxTokens: 64, temperature: 0 });
     expect(result).toMatchObject({ ok: true });
+  });
+});
+
+describe('Anthropic specifics', () => {
+  it('wraps a non-object schema root for the tool and unwraps the reply', async () => {
+    const server = await new FakeAnthropicServer({ replies: [{ text: '{"value": [3, 1, 2]}' }] }).start();
+    try {
+      const provider = createProvider('anthropic:claude-3-5-haiku-latest', {
+        env: { ANTHROPIC_API_KEY: KEY },
+        baseUrl: server.url,
+      });
+      const result = await provider.generateObject({
+        messages: [
+          { role: 'system', content: 'Be terse.' },
+          { role: 'user', content: 'Rank them.' },
+        ],
+        schema: z.array(z.number()),
+        schemaName: 'rank order',
+      });
+      expect(result).toMatchObject({ ok: true, value: [3, 1, 2] });
+      const body = server.requests[0]?.body as {
+        tools: { name: string; input_schema: unknown }[];
+        system: string;
+      };
+      expect(body.tools[0]?.name).toBe('rank_order');
+      expect(body.tools[0]?.input_schema).toMatchObject({ type: 'object', required: ['value'] });
+      expect(body.system).toBe('Be terse.');
+      expect(server.requests[0]?.headers['x-api-key']).toBe(KEY);
+    } finally {
+      await server.close();
+    }
   });
 });
