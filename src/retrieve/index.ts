@@ -1,4 +1,5 @@
 export * from './common/index.js';
+export * from './dense/index.js';
 export * from './eval/index.js';
 export * from './lexical/index.js';
 export * from './passages/index.js';
