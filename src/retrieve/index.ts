@@ -1,5 +1,7 @@
 export * from './common/index.js';
 export * from './dense/index.js';
 export * from './eval/index.js';
+export * from './fusion/index.js';
 export * from './lexical/index.js';
 export * from './passages/index.js';
+export * from './reciper/index.js';
