@@ -1,0 +1,123 @@
+import { CitegeistError } from '../core/index.js';
+import { meanUnchecked, quantileSorted } from './descriptive.js';
+import { createRandom, type RandomSource, randomInt } from './random.js';
+import { assertFiniteArray, assertOption, assertPaired } from './validate.js';
+
+export interface BootstrapOptions {
+  /** Number of resamples; default 10,000. */
+  iterations?: number;
+  /** Coverage of the interval in (0, 1); default 0.95. */
+  confidence?: number;
+  /** PRNG seed (mulberry32); default 0, so that a result is reproducible even when none is given. */
+  seed?: number;
+}
+
+/** A percentile bootstrap confidence interval. */
+export interface BootstrapInterval {
+  /** The statistic on the original sample; null when it is not applicable there (e.g. empty sample). */
+  estimate: number | null;
+  /** Lower and upper percentile bounds; null when the estimate is null or no resample was defined. */
+  lower: number | null;
+  upper: number | null;
+  confidence: number;
+  iterations: number;
+  seed: number;
+  /** Resamples on which the statistic was not applicable (returned null), left out of the percentiles. */
+  undefinedResamples: number;
+}
+
+/** A statistic of one sample: a number, or null where it is not applicable. */
+export type SampleStatistic = (sample: readonly number[]) => number | null;
+/** A statistic of paired samples, e.g. `spearman`. */
+export type PairedStatistic = (x: readonly number[], y: readonly number[]) => number | null;
+
+/**
+ * Percentile bootstrap CI (Efron): resample `samples` with replacement `iterations` times, compute
+ * the statistic (default: mean) on each, and take the (1−c)/2 and (1+c)/2 quantiles of the resampled
+ * values (linear interpolation, NumPy's default). Deterministic for a seed.
+ */
+export function bootstrapCI(
+  samples: readonly number[],
+  statistic: SampleStatistic = meanUnchecked,
+  options: BootstrapOptions = {},
+): BootstrapInterval {
+  assertFiniteArray('bootstrapCI', 'samples', samples);
+  const n = samples.length;
+  const resample = new Array<number>(n);
+  return runBootstrap('bootstrapCI', options, statistic(samples), (random) => {
+    for (let i = 0; i < n; i++) resample[i] = samples[randomInt(random, n)]!;
+    return statistic(resample);
+  });
+}
+
+/**
+ * Percentile bootstrap CI for a statistic of pairs (e.g. a correlation): resamples indices, so
+ * each (x[i], y[i]) pair stays together.
+ */
+export function bootstrapPairedCI(
+  x: readonly number[],
+  y: readonly number[],
+  statistic: PairedStatistic,
+  options: BootstrapOptions = {},
+): BootstrapInterval {
+  assertPaired('bootstrapPairedCI', x, y);
+  const n = x.length;
+  const rx = new Array<number>(n);
+  const ry = new Array<number>(n);
+  return runBootstrap('bootstrapPairedCI', options, statistic(x, y), (random) => {
+    for (let i = 0; i < n; i++) {
+      const k = randomInt(random, n);
+      rx[i] = x[k]!;
+      ry[i] = y[k]!;
+    }
+    return statistic(rx, ry);
+  });
+}
+
+function runBootstrap(
+  fn: string,
+  options: BootstrapOptions,
+  estimate: number | null,
+  draw: (random: RandomSource) => number | null,
+): BootstrapInterval {
+  const { iterations = 10_000, confidence = 0.95, seed = 0 } = options;
+  assertOption(
+    fn,
+    'iterations',
+    iterations,
+    Number.isInteger(iterations) && iterations >= 1,
+    'an integer ≥ 1',
+  );
+  assertOption(fn, 'confidence', confidence, confidence > 0 && confidence < 1, 'a number in (0, 1)');
+  assertOption(fn, 'seed', seed, Number.isInteger(seed), 'an integer');
+  checkStatistic(fn, estimate);
+  const base = { estimate, confidence, iterations, seed };
+  if (estimate === null) return { ...base, lower: null, upper: null, undefinedResamples: 0 };
+  const random = createRandom(seed);
+  const values: number[] = [];
+  for (let b = 0; b < iterations; b++) {
+    const value = draw(random);
+    checkStatistic(fn, value);
+    if (value !== null) values.push(value);
+  }
+  const undefinedResamples = iterations - values.length;
+  if (values.length === 0) return { ...base, lower: null, upper: null, undefinedResamples };
+  values.sort((a, b) => a - b);
+  const tail = (1 - confidence) / 2;
+  return {
+    ...base,
+    lower: quantileSorted(values, tail),
+    upper: quantileSorted(values, 1 - tail),
+    undefinedResamples,
+  };
+}
+
+function checkStatistic(fn: string, value: number | null): void {
+  if (value !== null && !Number.isFinite(value)) {
+    throw new CitegeistError(
+      'STATS_STATISTIC_NOT_FINITE',
+      `${fn}: the statistic returned ${value}; it must return a finite number or null (not applicable).`,
+      'Make the statistic return null where it is undefined instead of NaN or Infinity.',
+    );
+  }
+}
