@@ -1,3 +1,16 @@
+export { FakeAnthropicServer } from './fake-anthropic-server.js';
 export { FakeEmbedder } from './fake-embedder.js';
+export { FakeGeminiServer } from './fake-gemini-server.js';
+export {
+  type Dialect,
+  type FakeAction,
+  FakeHttpServer,
+  type FakeRequest,
+  type FakeResponder,
+  type FakeServerOptions,
+  faults,
+  hashVector,
+} from './fake-http-server.js';
 export { FakeLlm, type FakeLlmOptions, type FakeReply, lastUserMessage } from './fake-llm.js';
+export { type FakeOpenAiOptions, FakeOpenAiServer } from './fake-openai-server.js';
 export { sharedDataPath } from './shared-data.js';

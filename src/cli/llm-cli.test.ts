@@ -1,0 +1,167 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeOpenAiServer, faults } from '../testing/index.js';
+import { memoryIo } from './io.js';
+import { createLlmRuntime, resolveLlmSettings } from './llm-options.js';
+import { runCli } from './program.js';
+import { createProgress, duration } from './progress.js';
+
+let server: FakeOpenAiServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('citegeist llm ping', () => {
+  it('reports latency, tokens and structured-output support', async () => {
+    server = await new FakeOpenAiServer({
+      replies: [{ text: 'pong' }, { text: '{"reply": "pong", "ok": true}' }],
+    }).start();
+    const { io, stdout } = memoryIo({ cwd: mkdtempSync(join(tmpdir(), 'citegeist-ping-')) });
+    const code = await runCli(['llm', 'ping', '--model', `openai-compatible:${server.url}/v1#qwen2.5`], io);
+    expect(code).toBe(0);
+    expect(stdout()).toMatch(
+      /model\s+openai-compatible:http:\/\/127\.0\.0\.1:\d+\/v1#qwen2\.5 \(family alibaba\)/,
+    );
+    expect(stdout()).toMatch(/text\s+ok in \d+ ms: "pong"; \d+ in \/ \d+ out tokens; cost unknown/);
+    expect(stdout()).toMatch(/structured\s+ok in \d+ ms via json_schema/);
+  });
+
+  it('exits 1 and says why when the model fails', async () => {
+    server = await new FakeOpenAiServer({
+      replies: [
+        { status: 404, message: 'model not found' },
+        { status: 404, message: 'model not found' },
+      ],
+    }).start();
+    const { io, stdout } = memoryIo({ cwd: mkdtempSync(join(tmpdir(), 'citegeist-ping-')) });
+    const code = await runCli(
+      ['--json', 'llm', 'ping', '--model', `openai-compatible:${server.url}/v1#nope`],
+      io,
+    );
+    expect(code).toBe(1);
+    expect(JSON.parse(stdout())).toMatchObject({
+      text: { ok: false, reason: expect.stringMatching(/HTTP 404.*model not found/) },
+    });
+  });
+
+  it.each([
+    [[], /--model is not set/],
+    [['--model', 'openai:gpt-4.1'], /OPENAI_API_KEY is not set/],
+    [['--model', 'gpt-4.1'], /has no provider prefix/],
+    [['--model', 'ollama:x', '--concurrency', '0'], /--concurrency "0" is not a positive whole number/],
+  ])('refuses %j with problem and fix', async (args, message) => {
+    const { io, stderr } = memoryIo({ cwd: mkdtempSync(join(tmpdir(), 'citegeist-ping-')) });
+    expect(await runCli(['llm', 'ping', ...args], io)).toBe(1);
+    expect(stderr()).toMatch(message);
+    expect(stderr()).toMatch(/fix:/);
+  });
+
+  it('never prints the API key, even when the API echoes it', async () => {
+    const key = 'sk-SENTINEL-cli-77aa55';
+    server = await new FakeOpenAiServer({
+      replies: [
+        { status: 401, message: `Incorrect API key provided: ${key}` },
+        { status: 401, message: `bad key ${key}` },
+      ],
+    }).start();
+    const cwd = mkdtempSync(join(tmpdir(), 'citegeist-ping-'));
+    const { io, stdout, stderr } = memoryIo({ cwd });
+    const code = await runCli(['--json', 'llm', 'ping', '--model', `openai-compatible:${server.url}/v1#m`], {
+      ...io,
+      env: { OPENAI_COMPATIBLE_API_KEY: key },
+    });
+    expect(code).toBe(1);
+    expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${key}`);
+    expect(stdout()).toMatch(/\[redacted\]/);
+    expect(stdout() + stderr()).not.toContain(key);
+    for (const file of readdirSync(cwd, { recursive: true }) as string[]) {
+      const path = join(cwd, file);
+      try {
+        expect(readFileSync(path).includes(key)).toBe(false);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EISDIR') throw error;
+      }
+    }
+  });
+});
+
+describe('resolveLlmSettings', () => {
+  it('lets flags win over the config and maps cache flags to a mode', () => {
+    const s = resolveLlmSettings(
+      { model: 'ollama:a', concurrency: '8', budget: '2.5', cache: false },
+      { model: 'ollama:b', concurrency: 2, budget: 9 },
+      '/w',
+    );
+    expect(s).toMatchObject({
+      model: 'ollama:a',
+      concurrency: 8,
+      budgetUsd: 2.5,
+      cacheMode: 'no-cache',
+      cachePath: null,
+    });
+    const c = resolveLlmSettings({ cacheOnly: true }, { judge: 'openai:o3', cache: 'c.sqlite' }, '/w');
+    expect(c).toMatchObject({
+      judge: 'openai:o3',
+      concurrency: 4,
+      budgetUsd: null,
+      cacheMode: 'cache-only',
+      cachePath: '/w/c.sqlite',
+    });
+  });
+
+  it.each([
+    [{ budget: 'five' }, /--budget "five" is not an amount/],
+    [{ budget: '-1' }, /--budget/],
+    [{ concurrency: '2.5' }, /--concurrency/],
+    [{ cache: false, cacheOnly: true }, /both given/],
+  ])('rejects %j', (flags, message) => {
+    expect(() => resolveLlmSettings(flags, {}, '/w')).toThrow(message);
+  });
+});
+
+describe('progress reporter', () => {
+  it('writes plain periodic lines with counts, ETA, tokens and cost when not a terminal', () => {
+    let t = 0;
+    const { io, stderr } = memoryIo();
+    const p = createProgress({ io, label: 'grade', total: 4, intervalMs: 1000, now: () => t });
+    t = 500;
+    p.tick({ ok: true, inputTokens: 100, outputTokens: 20, costUsd: 0.001 });
+    t = 1500;
+    p.tick({ ok: false });
+    t = 2000;
+    p.tick({ ok: true, inputTokens: 1000, outputTokens: 0, costUsd: 0.002 });
+    p.stop();
+    expect(stderr().split('\n').filter(Boolean)).toEqual([
+      'grade: 2/4 done, 1 failed, ETA 2s, 120 tokens, $0.0010',
+      'grade: 3/4 done, 1 failed, took 2s, 1,120 tokens, $0.0030',
+    ]);
+    expect([p.done, p.failed]).toEqual([3, 1]);
+  });
+
+  it.each([
+    [Number.NaN, '?'],
+    [0, '0s'],
+    [59_400, '59s'],
+    [75_000, '1m15s'],
+    [3_900_000, '1h05m'],
+  ])('duration(%s) = %s', (ms, text) => {
+    expect(duration(ms)).toBe(text);
+  });
+
+  it('counts every call through the runtime', async () => {
+    server = await new FakeOpenAiServer({
+      replies: [{ text: 'a', usage: { input: 3, output: 2 } }, faults.serverError(400)],
+    }).start();
+    const runtime = createLlmRuntime(resolveLlmSettings({ cache: false }, {}, '/w'), {});
+    const seen: boolean[] = [];
+    runtime.onCall((e) => seen.push(e.ok));
+    const p = runtime.provider(`openai-compatible:${server.url}/v1#m`);
+    await p.generate({ messages: [{ role: 'user', content: 'x' }] });
+    await p.generate({ messages: [{ role: 'user', content: 'y' }] });
+    expect(seen).toEqual([true, false]);
+    expect(runtime.totals).toMatchObject({ calls: 2, failed: 1, inputTokens: 3, outputTokens: 2 });
+  });
+});

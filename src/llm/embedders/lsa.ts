@@ -1,0 +1,237 @@
+import { CitegeistError } from '../../core/index.js';
+import type { Embedder, EmbedRole } from '../embedder.js';
+import { type Csr, randomizedSvd } from './svd.js';
+import { contentTerms, fnv1a, normalize } from './tokenize.js';
+
+export interface LsaOptions {
+  /** Latent dimensions (default 256). */
+  dimensions?: number;
+  /** Terms must occur in at least this many passages (default 2; 1 for tiny corpora). */
+  minDf?: number;
+  /** Keep at most this many terms, the most frequent by document frequency (default 100,000). */
+  maxTerms?: number;
+  /** Exponent on the singular values when mapping into the latent space (default 0.5). */
+  sigmaPower?: number;
+  seed?: number;
+  powerIterations?: number;
+}
+
+/** What a fitted LSA model persists (see `LsaEmbedder.toJSON` / `fromJSON`). */
+export interface LsaModelJson {
+  format: 'citegeist-lsa-1';
+  dimensions: number;
+  sigmaPower: number;
+  vocabulary: string[];
+  idf: number[];
+  /** Row-major vocabulary × dimensions, base64 of little-endian float32. */
+  projection: string;
+  sigma: number[];
+}
+
+/**
+ * Latent semantic analysis fitted on the corpus being indexed: TF-IDF (sublinear tf, smoothed
+ * idf, L2-normalised) followed by a truncated SVD. A text maps to Vᵀ·x scaled by σ^sigmaPower,
+ * then L2-normalised. Needs no download; must be fitted (`fit`) before `embed`, and the fitted
+ * model is persisted with the index (`toJSON`). Queries and passages are embedded alike.
+ */
+export class LsaEmbedder implements Embedder {
+  readonly normalized = true;
+  readonly dimensions: number;
+  private readonly options: Required<LsaOptions>;
+  private model:
+    | {
+        vocab: Map<string, number>;
+        idf: Float32Array;
+        projection: Float32Array;
+        sigma: Float32Array;
+        fingerprint: string;
+      }
+    | undefined;
+
+  constructor(options: LsaOptions = {}) {
+    this.options = {
+      dimensions: options.dimensions ?? 256,
+      minDf: options.minDf ?? 2,
+      maxTerms: options.maxTerms ?? 100_000,
+      sigmaPower: options.sigmaPower ?? 0.5,
+      seed: options.seed ?? 1,
+      powerIterations: options.powerIterations ?? 2,
+    };
+    this.dimensions = this.options.dimensions;
+  }
+
+  /** "lsa-256" before fitting; "lsa-256@<fingerprint of the fitted model>" after. */
+  get id(): string {
+    const base = `lsa-${this.dimensions}`;
+    return this.model ? `${base}@${this.model.fingerprint}` : base;
+  }
+
+  get fitted(): boolean {
+    return this.model !== undefined;
+  }
+
+  /** Fits vocabulary, idf and the SVD on the corpus passages. */
+  fit(texts: readonly string[]): this {
+    const docs = texts.map(contentTerms);
+    const df = new Map<string, number>();
+    for (const terms of docs) for (const t of new Set(terms)) df.set(t, (df.get(t) ?? 0) + 1);
+    const minDf = docs.length < 50 ? 1 : this.options.minDf;
+    const kept = [...df.entries()]
+      .filter(([, n]) => n >= minDf)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, this.options.maxTerms);
+    const vocab = new Map(kept.map(([t], i) => [t, i]));
+    const idf = new Float32Array(kept.length);
+    for (const [i, [, n]] of kept.entries()) idf[i] = Math.log((1 + docs.length) / (1 + n)) + 1;
+    const matrix = this.tfidfMatrix(docs, vocab, idf);
+    if (kept.length === 0 || docs.length === 0) {
+      throw new CitegeistError(
+        'LSA_EMPTY_CORPUS',
+        `The LSA embedder was fitted on ${docs.length} passage(s) with no indexable words.`,
+        'Index a corpus with text in it, or choose another embedder.',
+      );
+    }
+    const svd = randomizedSvd(matrix, this.dimensions, {
+      seed: this.options.seed,
+      powerIterations: this.options.powerIterations,
+    });
+    const projection = new Float32Array(kept.length * this.dimensions);
+    for (let r = 0; r < kept.length; r++) {
+      for (let c = 0; c < svd.k; c++) {
+        const scale = (svd.sigma[c] as number) ** this.options.sigmaPower;
+        projection[r * this.dimensions + c] = (svd.v[r * svd.k + c] as number) * scale;
+      }
+    }
+    const sigma = new Float32Array(this.dimensions);
+    sigma.set(svd.sigma);
+    this.model = {
+      vocab,
+      idf,
+      projection,
+      sigma,
+      fingerprint: fingerprint(
+        kept.map(([t]) => t),
+        projection,
+      ),
+    };
+    return this;
+  }
+
+  async embed(texts: string[], _role: EmbedRole): Promise<Float32Array[]> {
+    const model = this.model;
+    if (!model) {
+      throw new CitegeistError(
+        'EMBEDDER_NOT_FITTED',
+        `The ${this.id} embedder is fitted on the corpus and has not been fitted yet.`,
+        'Call fit(passages) before embed(), or load the fitted model saved with the index.',
+      );
+    }
+    const d = this.dimensions;
+    return texts.map((text) => {
+      const out = new Float32Array(d);
+      for (const [term, weight] of weighted(contentTerms(text), model.vocab, model.idf)) {
+        const o = term * d;
+        for (let c = 0; c < d; c++)
+          out[c] = (out[c] as number) + weight * (model.projection[o + c] as number);
+      }
+      return normalize(out);
+    });
+  }
+
+  toJSON(): LsaModelJson {
+    const model = this.model;
+    if (!model)
+      throw new CitegeistError(
+        'EMBEDDER_NOT_FITTED',
+        `The ${this.id} embedder has no fitted model to save.`,
+        'Call fit() first.',
+      );
+    return {
+      format: 'citegeist-lsa-1',
+      dimensions: this.dimensions,
+      sigmaPower: this.options.sigmaPower,
+      vocabulary: [...model.vocab.keys()],
+      idf: [...model.idf],
+      projection: Buffer.from(
+        model.projection.buffer,
+        model.projection.byteOffset,
+        model.projection.byteLength,
+      ).toString('base64'),
+      sigma: [...model.sigma],
+    };
+  }
+
+  static fromJSON(json: LsaModelJson): LsaEmbedder {
+    if (json.format !== 'citegeist-lsa-1') {
+      throw new CitegeistError(
+        'LSA_MODEL_FORMAT',
+        `Unknown LSA model format ${JSON.stringify(json.format)}.`,
+        'Rebuild the index.',
+      );
+    }
+    const e = new LsaEmbedder({ dimensions: json.dimensions, sigmaPower: json.sigmaPower });
+    const bytes = Buffer.from(json.projection, 'base64');
+    const projection = new Float32Array(new Uint8Array(bytes).buffer);
+    if (projection.length !== json.vocabulary.length * json.dimensions) {
+      throw new CitegeistError(
+        'LSA_MODEL_FORMAT',
+        'The saved LSA projection does not match its vocabulary.',
+        'Rebuild the index.',
+      );
+    }
+    e.model = {
+      vocab: new Map(json.vocabulary.map((t, i) => [t, i])),
+      idf: Float32Array.from(json.idf),
+      projection,
+      sigma: Float32Array.from(json.sigma),
+      fingerprint: fingerprint(json.vocabulary, projection),
+    };
+    return e;
+  }
+
+  private tfidfMatrix(docs: string[][], vocab: Map<string, number>, idf: Float32Array): Csr {
+    const indptr = new Uint32Array(docs.length + 1);
+    const indices: number[] = [];
+    const values: number[] = [];
+    for (const [r, terms] of docs.entries()) {
+      for (const [term, w] of weighted(terms, vocab, idf)) {
+        indices.push(term);
+        values.push(w);
+      }
+      indptr[r + 1] = indices.length;
+    }
+    return {
+      rows: docs.length,
+      cols: vocab.size,
+      indptr,
+      indices: Uint32Array.from(indices),
+      values: Float32Array.from(values),
+    };
+  }
+}
+
+/** Sublinear tf × idf, L2-normalised, over in-vocabulary terms. */
+function weighted(terms: string[], vocab: Map<string, number>, idf: Float32Array): [number, number][] {
+  const tf = new Map<number, number>();
+  for (const t of terms) {
+    const i = vocab.get(t);
+    if (i !== undefined) tf.set(i, (tf.get(i) ?? 0) + 1);
+  }
+  const out: [number, number][] = [];
+  let norm = 0;
+  for (const [i, n] of tf) {
+    const w = (1 + Math.log(n)) * (idf[i] as number);
+    out.push([i, w]);
+    norm += w * w;
+  }
+  norm = Math.sqrt(norm) || 1;
+  for (const pair of out) pair[1] /= norm;
+  return out;
+}
+
+function fingerprint(vocab: string[], projection: Float32Array): string {
+  let h = fnv1a(vocab.join('\u0000'));
+  const step = Math.max(1, Math.floor(projection.length / 4096));
+  for (let i = 0; i < projection.length; i += step) h = fnv1a(String(projection[i]), h);
+  return h.toString(16).padStart(8, '0');
+}

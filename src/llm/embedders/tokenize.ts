@@ -1,0 +1,59 @@
+import { stemmer } from 'stemmer';
+
+/** English function words that carry no topic (kept short: domain words stay). */
+const STOP = new Set(
+  (
+    'a about above after again against all am an and any are as at be because been before being below between both but by ' +
+    'can could did do does doing down during each few for from further had has have having he her here hers herself him ' +
+    'himself his how i if in into is it its itself just me more most my myself no nor not now of off on once only or other ' +
+    'our ours ourselves out over own same she should so some such than that the their theirs them themselves then there ' +
+    'these they this those through to too under until up very was we were what when where which while who whom why will ' +
+    'with would you your yours yourself yourselves also may might must shall us via per et al e g i e'
+  ).split(' '),
+);
+
+/**
+ * Words for the embedded embedders: NFKC, lowercase, letter/digit runs, stop words removed,
+ * Porter-stemmed. Numbers are kept (a year or a score can be what a question asks about).
+ */
+export function contentTerms(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text
+    .normalize('NFKC')
+    .toLowerCase()
+    .matchAll(/[\p{L}\p{N}]+/gu)) {
+    const word = m[0];
+    if (word.length < 2 || STOP.has(word) || word.length > 40) continue;
+    out.push(/^\p{N}+$/u.test(word) ? word : stemmer(word));
+  }
+  return out;
+}
+
+/** FNV-1a 32-bit hash of a string (feature hashing, fingerprints). */
+export function fnv1a(text: string, seed = 2166136261): number {
+  let h = seed;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+/** A seeded PRNG (mulberry32) returning floats in [0, 1). */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** L2-normalises in place; a zero vector stays zero. Returns the vector. */
+export function normalize(v: Float32Array): Float32Array {
+  let s = 0;
+  for (let i = 0; i < v.length; i++) s += (v[i] as number) * (v[i] as number);
+  if (s > 0) {
+    const inv = 1 / Math.sqrt(s);
+    for (let i = 0; i < v.length; i++) v[i] = (v[i] as number) * inv;
+  }
+  return v;
+}
