@@ -37,7 +37,8 @@ export const SectionSchema = SpanSchema.extend({
 });
 export type Section = z.infer<typeof SectionSchema>;
 
-export const ParagraphKindSchema = z.enum(['body', 'caption', 'footnote', 'abstract', 'title']);
+/** `float`: text inside a figure or table (not a caption), kept apart from the reading flow. */
+export const ParagraphKindSchema = z.enum(['body', 'caption', 'footnote', 'abstract', 'title', 'float']);
 export type ParagraphKind = z.infer<typeof ParagraphKindSchema>;
 
 export const ParagraphSchema = SpanSchema.extend({

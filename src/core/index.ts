@@ -5,4 +5,5 @@ export * from './jsonl.js';
 export * from './jsonl-writer.js';
 export * from './parse.js';
 export * from './run.js';
+export * from './section-label.js';
 export * from './verdict.js';

@@ -1,1 +1,6 @@
-export {};
+/** ingest/: every supported format → Document (PDF, JATS, TEI, Markdown, text, QASPER, S2ORC). */
+export { detectFormat, fileStem, INGESTIBLE_EXTENSIONS, type IngestFormat } from './detect-format.js';
+export { DocumentBuilder } from './document-builder.js';
+export type { IngestContext } from './ingest-context.js';
+export { rawPdfText } from './pdf/pdf-engine.js';
+export { EXTRACTOR_VERSION, readDocumentBytes, readDocumentFile } from './read-document.js';

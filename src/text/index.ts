@@ -1,1 +1,19 @@
-export {};
+/** text/: normalisation with offset maps, the quote matcher, the difflib port, tokenizer, sentences. */
+export {
+  type MatchMode,
+  type MatchOptions,
+  type MatchRule,
+  matchQuote,
+  type QuoteMatch,
+} from './match-quote.js';
+export type { NearestPassage } from './nearest-passage.js';
+export { type NormalizedText, normalizeQuote, normalizeText, toOriginalSpan } from './normalize.js';
+export { type NoSpaceText, type PreparedPaper, preparePaper, type TokenIndex } from './prepare-paper.js';
+export {
+  type MatchingBlock,
+  type SequenceRatioOptions,
+  sequenceMatchingBlocks,
+  sequenceRatio,
+} from './sequence-ratio.js';
+export { type Sentence, splitSentences } from './split-sentences.js';
+export { type Token, type TokenizeOptions, tokenize, tokenizeWithOffsets, WORD_PATTERN } from './tokenize.js';

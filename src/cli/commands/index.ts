@@ -1,7 +1,19 @@
 import type { RegisterCommand } from '../context.js';
 import { registerDemo } from './demo.js';
+import { registerIngest } from './ingest.js';
+import { registerList } from './list.js';
 import { registerLlm } from './llm.js';
+import { registerQuote } from './quote.js';
+import { registerShow } from './show.js';
 import { registerTrecEval } from './trec-eval.js';
 
 /** Every CLI command, in the order `citegeist --help` lists them. */
-export const COMMANDS: RegisterCommand[] = [registerDemo, registerLlm, registerTrecEval];
+export const COMMANDS: RegisterCommand[] = [
+  registerDemo,
+  registerIngest,
+  registerList,
+  registerShow,
+  registerQuote,
+  registerLlm,
+  registerTrecEval,
+];

@@ -1,0 +1,110 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { CitegeistError } from '../../core/index.js';
+
+/** An XML element with its attributes and children in document order (text as strings). */
+export interface XmlElement {
+  name: string;
+  attrs: Record<string, string>;
+  children: XmlNode[];
+}
+export type XmlNode = XmlElement | string;
+
+type RawNode = Record<string, unknown>;
+
+function convert(raw: RawNode[]): XmlNode[] {
+  const out: XmlNode[] = [];
+  for (const node of raw) {
+    if ('#text' in node) {
+      out.push(String(node['#text']));
+      continue;
+    }
+    const name = Object.keys(node).find((k) => k !== ':@');
+    if (!name || name.startsWith('?') || name.startsWith('!')) continue;
+    const attrs = (node[':@'] ?? {}) as Record<string, unknown>;
+    out.push({
+      // Namespace prefixes are dropped: `xlink:href` → `href`, `tei:p` → `p`.
+      name: name.replace(/^[\w-]+:/, ''),
+      attrs: Object.fromEntries(
+        Object.entries(attrs).map(([k, v]) => [k.replace(/^[\w-]+:/, ''), String(v)]),
+      ),
+      children: convert((node[name] ?? []) as RawNode[]),
+    });
+  }
+  return out;
+}
+
+/** Parses XML into an ordered tree, or throws INGEST_MALFORMED_XML naming the file, line and column. */
+export function parseXml(text: string, file: string): XmlElement {
+  const valid = XMLValidator.validate(text);
+  if (valid !== true) {
+    const { msg, line, col } = valid.err;
+    throw new CitegeistError(
+      'INGEST_MALFORMED_XML',
+      `${file} line ${line}, column ${col} is not well-formed XML: ${msg}`,
+      'The file is damaged or truncated: export or download it again.',
+    );
+  }
+  const parser = new XMLParser({
+    preserveOrder: true,
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    trimValues: false,
+    processEntities: true,
+    htmlEntities: true,
+  });
+  const root = convert(parser.parse(text) as RawNode[]).find((n): n is XmlElement => typeof n !== 'string');
+  if (!root) {
+    throw new CitegeistError(
+      'INGEST_MALFORMED_XML',
+      `${file} has no XML root element.`,
+      'Check that the file is XML.',
+    );
+  }
+  return root;
+}
+
+export const isElement = (n: XmlNode | undefined): n is XmlElement => typeof n === 'object' && n !== null;
+
+/** Child elements named `name` (any name when omitted). */
+export function children(el: XmlElement | undefined, name?: string): XmlElement[] {
+  if (!el) return [];
+  return el.children.filter((c): c is XmlElement => isElement(c) && (name === undefined || c.name === name));
+}
+
+export const child = (el: XmlElement | undefined, name: string) => children(el, name)[0];
+
+/** The first descendant (depth-first) matching `pred`. */
+export function find(el: XmlElement | undefined, pred: (e: XmlElement) => boolean): XmlElement | undefined {
+  if (!el) return undefined;
+  for (const c of children(el)) {
+    if (pred(c)) return c;
+    const hit = find(c, pred);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/** Every descendant matching `pred`, in document order. */
+export function findAll(
+  el: XmlElement | undefined,
+  pred: (e: XmlElement) => boolean,
+  out: XmlElement[] = [],
+) {
+  if (!el) return out;
+  for (const c of children(el)) {
+    if (pred(c)) out.push(c);
+    findAll(c, pred, out);
+  }
+  return out;
+}
+
+/** The text of a node with whitespace collapsed, skipping elements named in `skip`. */
+export function textOf(node: XmlNode | undefined, skip: ReadonlySet<string> = new Set()): string {
+  const parts: string[] = [];
+  const walk = (n: XmlNode) => {
+    if (typeof n === 'string') parts.push(n);
+    else if (!skip.has(n.name)) for (const c of n.children) walk(c);
+  };
+  if (node !== undefined) walk(node);
+  return parts.join('').replace(/\s+/g, ' ').trim();
+}

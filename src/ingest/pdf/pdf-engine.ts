@@ -1,0 +1,152 @@
+import { CitegeistError } from '../../core/index.js';
+
+/** One positioned run of text on a page, in PDF user space (y grows upwards). */
+export interface PdfItem {
+  str: string;
+  /** Left edge and baseline. */
+  x: number;
+  y: number;
+  width: number;
+  /** Font size (the glyph height in user space). */
+  size: number;
+  /** The font resource: same id = same font face (used to tell headings and body apart). */
+  font: string;
+  /** Text that is not horizontal (margin stamps, rotated table headers). */
+  rotated: boolean;
+}
+
+export interface PdfPageItems {
+  number: number;
+  width: number;
+  height: number;
+  items: PdfItem[];
+}
+
+export interface PdfContent {
+  pages: PdfPageItems[];
+  info: { title?: string; author?: string; subject?: string; keywords?: string };
+}
+
+type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+let pdfjsPromise: Promise<PdfJs> | undefined;
+
+/** pdfjs is loaded on first use (it takes ~100 ms), then shared: it keeps no per-document state. */
+function pdfjs(): Promise<PdfJs> {
+  pdfjsPromise ??= import('pdfjs-dist/legacy/build/pdf.mjs');
+  return pdfjsPromise;
+}
+
+/** Options that make pdfjs run headless in Node: no eval, no font loading, no system fonts. */
+const NODE_OPTIONS = {
+  isEvalSupported: false,
+  disableFontFace: true,
+  useSystemFonts: false,
+  stopAtErrors: false,
+  verbosity: 0,
+} as const;
+
+/** Opens a PDF with pdfjs, turning its failures into CitegeistErrors that name the file. */
+export async function openPdf(file: string, bytes: Uint8Array) {
+  const lib = await pdfjs();
+  if (bytes.length === 0) {
+    throw new CitegeistError(
+      'INGEST_EMPTY_FILE',
+      `${file} is empty (0 bytes).`,
+      'Check the file was copied or downloaded completely.',
+    );
+  }
+  // pdfjs transfers (detaches) the buffer it gets; give it a copy so callers keep theirs.
+  const task = lib.getDocument({ ...NODE_OPTIONS, data: bytes.slice() });
+  try {
+    return await task.promise;
+  } catch (error) {
+    await task.destroy().catch(() => undefined);
+    throw pdfOpenError(file, error);
+  }
+}
+
+function pdfOpenError(file: string, error: unknown): CitegeistError {
+  const name = (error as { name?: string })?.name ?? '';
+  const message = error instanceof Error ? error.message : String(error);
+  if (name === 'PasswordException') {
+    return new CitegeistError(
+      'INGEST_PDF_ENCRYPTED',
+      `${file} is encrypted and needs a password (${message}).`,
+      'Save an unencrypted copy (e.g. `qpdf --decrypt in.pdf out.pdf`) and ingest that.',
+      { cause: error },
+    );
+  }
+  return new CitegeistError(
+    'INGEST_PDF_CORRUPT',
+    `${file} is not a readable PDF (${name || 'error'}: ${message}).`,
+    'The file may be truncated or damaged: download it again, or ingest another format of the paper (JATS, TEI).',
+    { cause: error },
+  );
+}
+
+/** Reads every page's text items (pdfjs getTextContent) with their geometry. */
+export async function readPdfContent(file: string, bytes: Uint8Array): Promise<PdfContent> {
+  const doc = await openPdf(file, bytes);
+  try {
+    const pages: PdfPageItems[] = [];
+    for (let n = 1; n <= doc.numPages; n++) {
+      const page = await doc.getPage(n);
+      const [x0, y0, x1, y1] = page.view as [number, number, number, number];
+      // No normalisation: ligatures such as U+FB01 stay as printed (the quote normaliser folds them).
+      const content = await page.getTextContent({ disableNormalization: true });
+      const items: PdfItem[] = [];
+      for (const raw of content.items) {
+        if (!('str' in raw)) continue;
+        const [a, b, c, d, e, f] = raw.transform as number[];
+        const size = Math.hypot(c ?? 0, d ?? 0) || Math.hypot(a ?? 0, b ?? 0);
+        items.push({
+          str: raw.str,
+          x: (e ?? 0) - x0,
+          y: (f ?? 0) - y0,
+          width: raw.width,
+          size,
+          font: raw.fontName,
+          rotated: Math.abs(b ?? 0) > 1e-3 || Math.abs(c ?? 0) > 1e-3,
+        });
+      }
+      pages.push({ number: n, width: x1 - x0, height: y1 - y0, items });
+      page.cleanup();
+    }
+    const meta = await doc.getMetadata().catch(() => undefined);
+    const info = (meta?.info ?? {}) as Record<string, unknown>;
+    const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+    const out: PdfContent['info'] = {};
+    for (const [k, key] of [
+      ['title', 'Title'],
+      ['author', 'Author'],
+      ['subject', 'Subject'],
+      ['keywords', 'Keywords'],
+    ] as const) {
+      const v = str(info[key]);
+      if (v !== undefined) out[k] = v;
+    }
+    return { pages, info: out };
+  } catch (error) {
+    if (error instanceof CitegeistError) throw error;
+    throw pdfOpenError(file, error);
+  } finally {
+    await doc.destroy();
+  }
+}
+
+/** Raw extraction only (getTextContent joined per page): the baseline the benchmark compares to. */
+export async function rawPdfText(file: string, bytes: Uint8Array): Promise<{ pages: number; text: string }> {
+  const doc = await openPdf(file, bytes);
+  try {
+    let text = '';
+    for (let n = 1; n <= doc.numPages; n++) {
+      const page = await doc.getPage(n);
+      const content = await page.getTextContent({ disableNormalization: true });
+      for (const raw of content.items) if ('str' in raw) text += raw.hasEOL ? `${raw.str}\n` : raw.str;
+      page.cleanup();
+    }
+    return { pages: doc.numPages, text };
+  } finally {
+    await doc.destroy();
+  }
+}

@@ -1,0 +1,138 @@
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readDocumentFile } from '../ingest/index.js';
+import { sharedDataPath } from '../testing/shared-data.js';
+import { CorpusStore } from './corpus-store.js';
+import { ingestPaths } from './ingest-files.js';
+import { loadDocument, PapersDir } from './load-document.js';
+
+const fixtures = join(import.meta.dirname, '..', 'ingest', '__fixtures__');
+let dir: string;
+let store: CorpusStore;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'citegeist-store-'));
+  store = CorpusStore.open(join(dir, '.citegeist', 'corpus.sqlite'));
+});
+afterEach(() => store.close());
+
+const md = (title: string, body: string) => `# ${title}\n\n## Intro\n\n${body}\n`;
+
+describe('CorpusStore', () => {
+  it('round-trips a document exactly', async () => {
+    const file = join(dir, 'paper.md');
+    writeFileSync(file, md('A paper', 'Some text.'));
+    await ingestPaths(store, [file]);
+    const [original] = await readDocumentFile(file);
+    expect(store.get('paper')).toEqual({ ...original, meta: { file } });
+  });
+
+  it('re-ingesting an unchanged file is a no-op; a changed file replaces its document', async () => {
+    const file = join(dir, 'paper.md');
+    writeFileSync(file, md('A paper', 'First version.'));
+    expect((await ingestPaths(store, [file])).ingested).toBe(1);
+    const before = store.list()[0]!.ingestedAt;
+    const again = await ingestPaths(store, [file]);
+    expect([again.ingested, again.unchanged]).toEqual([0, 1]);
+    expect(store.list()[0]!.ingestedAt).toBe(before);
+    writeFileSync(file, md('A paper', 'Second version.'));
+    const changed = await ingestPaths(store, [file]);
+    expect(changed.outcomes[0]).toMatchObject({ status: 'ingested', replaced: true, ids: ['paper'] });
+    expect(store.get('paper')!.text).toContain('Second version.');
+    expect(store.list()).toHaveLength(1);
+  });
+
+  it('gives a readable, deduplicated id per file stem', async () => {
+    const a = join(dir, 'x', 'paper.md');
+    const b = join(dir, 'y', 'paper.md');
+    for (const f of [a, b]) {
+      mkdirSync(join(f, '..'), { recursive: true });
+      writeFileSync(f, md(f, 'Text.'));
+    }
+    const summary = await ingestPaths(store, [a, b]);
+    expect(summary.outcomes.map((o) => (o.status === 'ingested' ? o.ids : o.status))).toEqual([
+      ['paper'],
+      ['paper-2'],
+    ]);
+  });
+
+  it('keeps stored documents when a batch holds bad files, and says why each failed', async () => {
+    const good = join(dir, 'good.md');
+    writeFileSync(good, md('Good', 'Fine.'));
+    await ingestPaths(store, [good]);
+    // The good file turns bad: its old document must survive the failed re-ingest.
+    writeFileSync(good, Buffer.alloc(0));
+    const bad = [
+      'empty.pdf',
+      'truncated.pdf',
+      'corrupt.pdf',
+      'encrypted.pdf',
+      'image-only.pdf',
+      'malformed.nxml',
+      'malformed.json',
+    ];
+    const summary = await ingestPaths(store, [
+      good,
+      ...bad.map((f) => join(fixtures, f)),
+      join(fixtures, 'tiny.pdf'),
+      join(dir, 'missing.pdf'),
+    ]);
+    const codes = Object.fromEntries(
+      summary.outcomes.map((o) => [o.file.split('/').at(-1), o.status === 'failed' ? o.code : o.status]),
+    );
+    expect(codes).toEqual({
+      'good.md': 'INGEST_EMPTY_FILE',
+      'empty.pdf': 'INGEST_EMPTY_FILE',
+      'truncated.pdf': 'INGEST_PDF_CORRUPT',
+      'corrupt.pdf': 'INGEST_PDF_CORRUPT',
+      'encrypted.pdf': 'INGEST_PDF_ENCRYPTED',
+      'image-only.pdf': 'INGEST_PDF_NO_TEXT',
+      'malformed.nxml': 'INGEST_MALFORMED_XML',
+      'malformed.json': 'INGEST_MALFORMED_JSON',
+      'tiny.pdf': 'ingested',
+      'missing.pdf': 'INGEST_NOT_FOUND',
+    });
+    for (const o of summary.outcomes)
+      if (o.status === 'failed') expect(o.problem).toContain(o.file.split('/').at(-1));
+    expect([summary.ingested, summary.failed]).toEqual([1, 9]);
+    expect(store.get('good')!.text).toContain('Fine.');
+    expect(store.ids()).toEqual(['good', 'tiny']);
+  });
+
+  it('refuses a file that is not a corpus', () => {
+    const notDb = join(dir, 'not.sqlite');
+    writeFileSync(notDb, 'hello, I am not SQLite at all, just some text that is long enough');
+    expect(() => CorpusStore.open(notDb)).toThrow(/not a citegeist corpus|cannot be opened/);
+  });
+});
+
+describe('loadDocument and PapersDir', () => {
+  it('loads by id from the corpus and by path from any format', async () => {
+    const file = join(dir, 'p1.md');
+    writeFileSync(file, md('P one', 'Body.'));
+    await ingestPaths(store, [file]);
+    const corpus = join(dir, '.citegeist', 'corpus.sqlite');
+    expect((await loadDocument('p1', { cwd: dir })).title).toBe('P one');
+    expect((await loadDocument('p1.md', { cwd: dir, corpus })).id).toBe('p1');
+    const jats = await loadDocument(sharedDataPath('papers', 'jats', 'PMC5828200.nxml'), { cwd: dir });
+    expect(jats.source).toBe('jats');
+    await expect(loadDocument('nope', { cwd: dir })).rejects.toThrow(
+      /"nope" is neither a file nor a document id/,
+    );
+  });
+
+  it('finds papers of a folder by file stem, preferring PDF over text', async () => {
+    const papers = join(dir, 'papers');
+    mkdirSync(papers);
+    copyFileSync(join(fixtures, 'tiny.pdf'), join(papers, 'x1.pdf'));
+    writeFileSync(join(papers, 'x1.txt'), 'Other text.');
+    writeFileSync(join(papers, 'x2.txt'), 'Second paper.');
+    const dirIndex = PapersDir.open(papers);
+    expect(dirIndex.ids().sort()).toEqual(['x1', 'x2']);
+    expect((await dirIndex.load('x1')).source).toBe('pdf');
+    expect((await dirIndex.load('x2')).text).toBe('Second paper.');
+    await expect(dirIndex.load('x3')).rejects.toThrow(/No paper file for id "x3"/);
+  });
+});

@@ -1,0 +1,255 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { CitegeistError, type Document, type DocumentMeta, DocumentSchema } from '../core/index.js';
+import { CORPUS_SCHEMA, CORPUS_SCHEMA_VERSION } from './corpus-schema.js';
+
+/** One row of `CorpusStore.list()`. */
+export interface DocumentSummary {
+  id: string;
+  title: string;
+  source: Document['source'];
+  file: string | null;
+  pages: number;
+  sections: number;
+  paragraphs: number;
+  chars: number;
+  ingestedAt: string;
+}
+
+/** What the store knows about an ingested file. */
+export interface StoredFile {
+  path: string;
+  contentHash: string;
+  ingestedAt: string;
+  ids: string[];
+}
+
+type Row = Record<string, unknown>;
+
+/**
+ * The corpus of one workspace in one SQLite file: documents with their text, pages, sections,
+ * paragraphs, furniture and metadata, and the files they came from with a content hash. Writing a
+ * file's documents replaces the previous ones of that file in one transaction, so a reader never
+ * sees half a document and a failure leaves the old version in place.
+ */
+export class CorpusStore {
+  private constructor(
+    private readonly db: Database.Database,
+    readonly path: string,
+  ) {}
+
+  /** Opens (creating when missing, unless `readonly`) the store at `path`. */
+  static open(path: string, options: { readonly?: boolean } = {}): CorpusStore {
+    let db: Database.Database;
+    try {
+      if (!options.readonly) mkdirSync(dirname(path), { recursive: true });
+      db = new Database(path, {
+        readonly: options.readonly ?? false,
+        fileMustExist: options.readonly ?? false,
+      });
+    } catch (error) {
+      throw new CitegeistError(
+        'CORPUS_UNREADABLE',
+        `Corpus ${path} cannot be opened (${error instanceof Error ? error.message : String(error)}).`,
+        options.readonly
+          ? 'Ingest papers first: `citegeist ingest <files>` (or pass --corpus <path>).'
+          : 'Check the path and its permissions.',
+        { cause: error },
+      );
+    }
+    const store = new CorpusStore(db, path);
+    try {
+      store.init(options.readonly ?? false);
+    } catch (error) {
+      db.close();
+      if (error instanceof CitegeistError) throw error;
+      throw new CitegeistError(
+        'CORPUS_UNREADABLE',
+        `${path} is not a citegeist corpus (${error instanceof Error ? error.message : String(error)}).`,
+        'Pass another --corpus path, or move the file away so a new corpus is created.',
+        { cause: error },
+      );
+    }
+    return store;
+  }
+
+  private init(readonly: boolean): void {
+    this.db.pragma('foreign_keys = ON');
+    if (!readonly) {
+      this.db.pragma('journal_mode = WAL');
+      this.db.exec(CORPUS_SCHEMA);
+      this.db
+        .prepare('INSERT OR IGNORE INTO store_info (key, value) VALUES (?, ?)')
+        .run('schema_version', String(CORPUS_SCHEMA_VERSION));
+    }
+    const row = this.db.prepare("SELECT value FROM store_info WHERE key = 'schema_version'").get() as
+      | Row
+      | undefined;
+    if (Number(row?.value) !== CORPUS_SCHEMA_VERSION) {
+      throw new CitegeistError(
+        'CORPUS_SCHEMA_MISMATCH',
+        `Corpus ${this.path} has schema version ${String(row?.value)}; this citegeist reads version ${CORPUS_SCHEMA_VERSION}.`,
+        'Re-ingest the papers into a new corpus (`citegeist ingest … --corpus <new path>`).',
+      );
+    }
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  /** The stored file at `path` (absolute), with the ids of its documents. */
+  findByFile(path: string): StoredFile | undefined {
+    const row = this.db
+      .prepare('SELECT path, content_hash, ingested_at FROM files WHERE path = ?')
+      .get(path) as Row | undefined;
+    if (!row) return undefined;
+    const ids = (
+      this.db.prepare('SELECT id FROM documents WHERE file = ? ORDER BY ord').all(path) as Row[]
+    ).map((r) => String(r.id));
+    return {
+      path: String(row.path),
+      contentHash: String(row.content_hash),
+      ingestedAt: String(row.ingested_at),
+      ids,
+    };
+  }
+
+  /**
+   * Replaces the documents of file `path` by `docs`, atomically. A document whose id is taken by
+   * another file's document gets `-2`, `-3`, … appended. Returns the ids as stored.
+   */
+  upsertFile(path: string, contentHash: string, docs: readonly Document[]): string[] {
+    const now = new Date().toISOString();
+    const run = this.db.transaction(() => {
+      this.db.prepare('DELETE FROM documents WHERE file = ?').run(path);
+      this.db
+        .prepare(
+          'INSERT INTO files (path, content_hash, ingested_at) VALUES (?, ?, ?) ON CONFLICT(path) DO UPDATE SET content_hash = excluded.content_hash, ingested_at = excluded.ingested_at',
+        )
+        .run(path, contentHash, now);
+      return docs.map((doc, ord) => this.insert(doc, { file: path, ord, contentHash, now }));
+    });
+    return run();
+  }
+
+  /** Stores one document that has no file (replacing a stored one with the same id). */
+  upsert(doc: Document, contentHash = ''): string {
+    const run = this.db.transaction(() => {
+      this.db.prepare('DELETE FROM documents WHERE id = ?').run(doc.id);
+      return this.insert(doc, { file: null, ord: 0, contentHash, now: new Date().toISOString() });
+    });
+    return run();
+  }
+
+  remove(id: string): boolean {
+    return this.db.prepare('DELETE FROM documents WHERE id = ?').run(id).changes > 0;
+  }
+
+  private freeId(wanted: string): string {
+    const taken = this.db.prepare('SELECT 1 FROM documents WHERE id = ?');
+    if (!taken.get(wanted)) return wanted;
+    for (let n = 2; ; n++) if (!taken.get(`${wanted}-${n}`)) return `${wanted}-${n}`;
+  }
+
+  private insert(
+    doc: Document,
+    at: { file: string | null; ord: number; contentHash: string; now: string },
+  ): string {
+    const id = this.freeId(doc.id);
+    const db = this.db;
+    db.prepare(
+      'INSERT INTO documents (id, file, ord, title, source, language, domain, text, content_hash, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    ).run(
+      id,
+      at.file,
+      at.ord,
+      doc.title,
+      doc.source,
+      doc.language,
+      doc.domain ?? null,
+      doc.text,
+      at.contentHash,
+      at.now,
+    );
+    const meta = db.prepare('INSERT INTO metadata (doc_id, key, value) VALUES (?, ?, ?)');
+    for (const [k, v] of Object.entries(doc.meta)) if (v !== undefined) meta.run(id, k, JSON.stringify(v));
+    const page = db.prepare('INSERT INTO pages (doc_id, number, start, end) VALUES (?, ?, ?, ?)');
+    for (const p of doc.pages) page.run(id, p.number, p.start, p.end);
+    const section = db.prepare(
+      'INSERT INTO sections (doc_id, ord, id, heading, level, path, start, end) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    for (const [i, s] of doc.sections.entries())
+      section.run(id, i, s.id, s.heading, s.level, JSON.stringify(s.path), s.start, s.end);
+    const para = db.prepare(
+      'INSERT INTO paragraphs (doc_id, ord, id, section_id, page, kind, start, end) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    for (const [i, p] of doc.paragraphs.entries())
+      para.run(id, i, p.id, p.sectionId, p.page, p.kind, p.start, p.end);
+    const furn = db.prepare('INSERT INTO furniture (doc_id, ord, page, kind, text) VALUES (?, ?, ?, ?, ?)');
+    for (const [i, f] of doc.furniture.entries()) furn.run(id, i, f.page, f.kind, f.text);
+    return id;
+  }
+
+  /** The stored document `id`, or undefined. */
+  get(id: string): Document | undefined {
+    const db = this.db;
+    const row = db.prepare('SELECT * FROM documents WHERE id = ?').get(id) as Row | undefined;
+    if (!row) return undefined;
+    const meta: Record<string, unknown> = {};
+    for (const m of db.prepare('SELECT key, value FROM metadata WHERE doc_id = ?').all(id) as Row[]) {
+      meta[String(m.key)] = JSON.parse(String(m.value));
+    }
+    const all = (sql: string) => db.prepare(sql).all(id) as Row[];
+    return DocumentSchema.parse({
+      id: row.id,
+      title: row.title,
+      source: row.source,
+      language: row.language,
+      ...(row.domain ? { domain: row.domain } : {}),
+      meta: meta as DocumentMeta,
+      text: row.text,
+      pages: all('SELECT number, start, end FROM pages WHERE doc_id = ? ORDER BY number'),
+      sections: all(
+        'SELECT id, heading, level, path, start, end FROM sections WHERE doc_id = ? ORDER BY ord',
+      ).map((s) => ({
+        ...s,
+        path: JSON.parse(String(s.path)),
+      })),
+      paragraphs: all(
+        'SELECT id, section_id, page, kind, start, end FROM paragraphs WHERE doc_id = ? ORDER BY ord',
+      ).map(({ section_id, ...p }) => ({ ...p, sectionId: section_id })),
+      furniture: all('SELECT page, kind, text FROM furniture WHERE doc_id = ? ORDER BY ord'),
+    });
+  }
+
+  /** Every stored document, in id order, with its counts. */
+  list(): DocumentSummary[] {
+    const rows = this.db
+      .prepare(
+        `SELECT d.id, d.title, d.source, d.file, d.ingested_at, length(d.text) AS chars,
+          (SELECT count(*) FROM pages p WHERE p.doc_id = d.id) AS pages,
+          (SELECT count(*) FROM sections s WHERE s.doc_id = d.id) AS sections,
+          (SELECT count(*) FROM paragraphs g WHERE g.doc_id = d.id) AS paragraphs
+         FROM documents d ORDER BY d.id`,
+      )
+      .all() as Row[];
+    return rows.map((r) => ({
+      id: String(r.id),
+      title: String(r.title),
+      source: r.source as Document['source'],
+      file: r.file === null ? null : String(r.file),
+      pages: Number(r.pages),
+      sections: Number(r.sections),
+      paragraphs: Number(r.paragraphs),
+      chars: Number(r.chars),
+      ingestedAt: String(r.ingested_at),
+    }));
+  }
+
+  /** Ids of every stored document. */
+  ids(): string[] {
+    return (this.db.prepare('SELECT id FROM documents ORDER BY id').all() as Row[]).map((r) => String(r.id));
+  }
+}

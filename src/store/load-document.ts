@@ -1,0 +1,146 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { extname, join, resolve } from 'node:path';
+import { CitegeistError, type Document, quoteValue } from '../core/index.js';
+import { fileStem, INGESTIBLE_EXTENSIONS, readDocumentBytes } from '../ingest/index.js';
+import { CorpusStore } from './corpus-store.js';
+import { contentHash } from './ingest-files.js';
+
+/** Where a workspace keeps its corpus, relative to the workspace folder. */
+export const DEFAULT_CORPUS_PATH = join('.citegeist', 'corpus.sqlite');
+
+export function defaultCorpusPath(cwd: string): string {
+  return resolve(cwd, DEFAULT_CORPUS_PATH);
+}
+
+export interface LoadOptions {
+  /** The corpus file (default: `.citegeist/corpus.sqlite` under `cwd`). */
+  corpus?: string;
+  /** Folder relative paths are resolved against (default: the process's working folder). */
+  cwd?: string;
+}
+
+function pickOne(docs: Document[], file: string): Document {
+  if (docs.length === 1) return docs[0]!;
+  throw new CitegeistError(
+    'DOCUMENT_AMBIGUOUS',
+    `${file} holds ${docs.length} documents (${quoteValue(docs.map((d) => d.id).slice(0, 5))}…).`,
+    'Ingest the file (`citegeist ingest`) and name one document by its id.',
+  );
+}
+
+/**
+ * A document by file path (any ingestible format) or by its id in the corpus. A file that is in
+ * the corpus unchanged is read from there (no re-extraction).
+ */
+export async function loadDocument(pathOrId: string, options: LoadOptions = {}): Promise<Document> {
+  const cwd = options.cwd ?? process.cwd();
+  const corpusPath = options.corpus ? resolve(cwd, options.corpus) : defaultCorpusPath(cwd);
+  const store = existsSync(corpusPath) ? CorpusStore.open(corpusPath, { readonly: true }) : undefined;
+  try {
+    const file = resolve(cwd, pathOrId);
+    if (existsSync(file) && statSync(file).isFile()) {
+      const bytes = new Uint8Array(await readFile(file));
+      const stored = store?.findByFile(file);
+      if (stored && stored.contentHash === contentHash(bytes) && stored.ids.length === 1) {
+        const doc = store?.get(stored.ids[0]!);
+        if (doc) return doc;
+      }
+      return pickOne(await readDocumentBytes(bytes, { file: pathOrId, id: fileStem(file) }), pathOrId);
+    }
+    const doc = store?.get(pathOrId);
+    if (doc) return doc;
+    throw new CitegeistError(
+      'DOCUMENT_NOT_FOUND',
+      `${quoteValue(pathOrId)} is neither a file nor a document id in ${store ? `the corpus ${corpusPath}` : `a corpus (there is none at ${corpusPath})`}.`,
+      store
+        ? 'Run `citegeist list` to see the ids, or give a file path.'
+        : 'Give a file path, or ingest papers first with `citegeist ingest <files>`.',
+    );
+  } finally {
+    store?.close();
+  }
+}
+
+/** Order in which formats are preferred when a folder holds one paper in several formats. */
+const PREFERENCE = ['.pdf', '.nxml', '.xml', '.json', '.md', '.markdown', '.txt'];
+
+/**
+ * The papers of a folder by id, as `answer`/`grade --papers DIR` need them: the paper with id X
+ * is the ingestible file of DIR whose stem is X (`X.pdf`, `X.txt`, `X.tei.xml`, …). Documents are
+ * extracted on first use and kept.
+ */
+export class PapersDir {
+  private readonly cache = new Map<string, Promise<Document>>();
+
+  private constructor(
+    readonly dir: string,
+    private readonly files: Map<string, string>,
+  ) {}
+
+  static open(dir: string): PapersDir {
+    let names: string[];
+    try {
+      names = readdirSync(dir).sort();
+    } catch (error) {
+      throw new CitegeistError(
+        'PAPERS_DIR_UNREADABLE',
+        `Papers folder ${dir} cannot be read.`,
+        'Check the --papers path.',
+        {
+          cause: error,
+        },
+      );
+    }
+    const files = new Map<string, string>();
+    const rank = (f: string) => {
+      const r = PREFERENCE.indexOf(extname(f).toLowerCase());
+      return r < 0 ? PREFERENCE.length : r;
+    };
+    for (const name of names) {
+      if (name.startsWith('.') || !INGESTIBLE_EXTENSIONS.has(extname(name).toLowerCase())) continue;
+      const id = fileStem(name);
+      const prev = files.get(id);
+      if (prev === undefined || rank(name) < rank(prev)) files.set(id, name);
+    }
+    return new PapersDir(dir, files);
+  }
+
+  ids(): string[] {
+    return [...this.files.keys()];
+  }
+
+  /** The file holding paper `id`, or undefined. */
+  fileOf(id: string): string | undefined {
+    const name = this.files.get(id);
+    return name === undefined ? undefined : join(this.dir, name);
+  }
+
+  /** The paper `id`; throws PAPER_NOT_FOUND naming the folder when there is no such file. */
+  load(id: string): Promise<Document> {
+    let doc = this.cache.get(id);
+    if (!doc) {
+      doc = this.read(id);
+      this.cache.set(id, doc);
+    }
+    return doc;
+  }
+
+  private async read(id: string): Promise<Document> {
+    const file = this.fileOf(id);
+    if (file === undefined) {
+      throw new CitegeistError(
+        'PAPER_NOT_FOUND',
+        `No paper file for id ${quoteValue(id)} in ${this.dir} (expected ${id}.pdf, ${id}.txt, ${id}.nxml, …).`,
+        'Add the paper to the folder, or check the paper ids of the rows.',
+      );
+    }
+    const docs = await readDocumentBytes(new Uint8Array(await readFile(file)), { file, id });
+    return docs.find((d) => d.id === id) ?? pickOne(docs, file);
+  }
+}
+
+/** The file in `dir` whose stem is `id` (see PapersDir), or undefined. */
+export function findPaperFile(dir: string, id: string): string | undefined {
+  return PapersDir.open(dir).fileOf(id);
+}

@@ -1,0 +1,75 @@
+/**
+ * An exact substring finder for one long text that answers many queries: every position's K-gram
+ * (K UTF-16 units) is hashed into a chained hash table once; a query looks up the rarest of a few of
+ * its own K-grams and verifies each candidate with `startsWith`. Results equal `text.indexOf(p)`
+ * (the first occurrence), but a miss costs a few table probes instead of a scan of the whole text.
+ * Patterns shorter than K fall back to `indexOf`.
+ */
+
+const K = 8;
+const SAMPLES = 6;
+
+function gramHash(text: string, at: number): number {
+  let h = 0x811c9dc5;
+  for (let i = at; i < at + K; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h | 0;
+}
+
+export class SubstringIndex {
+  readonly text: string;
+  private readonly mask: number;
+  private readonly head: Int32Array;
+  private readonly count: Int32Array;
+  private readonly next: Int32Array;
+  private readonly hashes: Int32Array;
+
+  constructor(text: string) {
+    this.text = text;
+    const grams = Math.max(0, text.length - K + 1);
+    let size = 16;
+    while (size < grams * 2) size *= 2;
+    this.mask = size - 1;
+    this.head = new Int32Array(size).fill(-1);
+    this.count = new Int32Array(size);
+    this.next = new Int32Array(grams);
+    this.hashes = new Int32Array(grams);
+    // Insert from the end so that each chain lists positions in ascending order.
+    for (let p = grams - 1; p >= 0; p--) {
+      const h = gramHash(text, p);
+      const bucket = h & this.mask;
+      this.hashes[p] = h;
+      this.next[p] = this.head[bucket]!;
+      this.head[bucket] = p;
+      this.count[bucket]!++;
+    }
+  }
+
+  /** `text.indexOf(pattern)`, answered from the index. */
+  indexOf(pattern: string): number {
+    if (pattern.length < K) return this.text.indexOf(pattern);
+    if (pattern.length > this.text.length) return -1;
+    // Pick the rarest of a few K-grams spread over the pattern.
+    const last = pattern.length - K;
+    let bestOffset = 0;
+    let bestHash = 0;
+    let bestCount = Number.POSITIVE_INFINITY;
+    const samples = Math.min(SAMPLES, last + 1);
+    for (let s = 0; s < samples; s++) {
+      const offset = samples === 1 ? 0 : Math.round((s * last) / (samples - 1));
+      const h = gramHash(pattern, offset);
+      const c = this.count[h & this.mask]!;
+      if (c < bestCount) {
+        bestCount = c;
+        bestOffset = offset;
+        bestHash = h;
+        if (c === 0) return -1;
+      }
+    }
+    for (let p = this.head[bestHash & this.mask]!; p >= 0; p = this.next[p]!) {
+      if (this.hashes[p] !== bestHash) continue;
+      const start = p - bestOffset;
+      if (start >= 0 && this.text.startsWith(pattern, start)) return start;
+    }
+    return -1;
+  }
+}
