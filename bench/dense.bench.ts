@@ -60,7 +60,7 @@ export default async function (): Promise<void> {
   const [usHits, usMs] = time(() => ann.search(queries, K));
   const [hn, hnBuild] = time(() => {
     const index = new hnswlib.HierarchicalNSW('ip', D);
-    index.initIndex({ maxElements: N, m: 16, efConstruction: 128, randomSeed: 100 });
+    index.initIndex({ maxElements: N, m: 16, efConstruction: 64, randomSeed: 100 });
     for (let i = 0; i < N; i++) index.addPoint(Array.from(data.subarray(i * D, (i + 1) * D)), i);
     index.setEf(64);
     return index;
@@ -69,9 +69,9 @@ export default async function (): Promise<void> {
     queries.map((q) => hn.searchKnn(Array.from(q), K).neighbors.map((index) => ({ index }))),
   );
   console.log(
-    `usearch HNSW (M=16, efC=128, ef=64): build ${(usBuild / 1000).toFixed(1)} s, ${per(usMs).toFixed(3)} ms/query, recall@10 ${recall(truth, usHits).toFixed(4)}`,
+    `usearch HNSW (M=16, efC=64, ef=64): build ${(usBuild / 1000).toFixed(1)} s, ${per(usMs).toFixed(3)} ms/query, recall@10 ${recall(truth, usHits).toFixed(4)}`,
   );
   console.log(
-    `hnswlib-node HNSW (M=16, efC=128, ef=64): build ${(hnBuild / 1000).toFixed(1)} s, ${per(hnMs).toFixed(3)} ms/query, recall@10 ${recall(truth, hnHits).toFixed(4)}`,
+    `hnswlib-node HNSW (M=16, efC=64, ef=64): build ${(hnBuild / 1000).toFixed(1)} s, ${per(hnMs).toFixed(3)} ms/query, recall@10 ${recall(truth, hnHits).toFixed(4)}`,
   );
 }

@@ -1,4 +1,5 @@
 import type { RegisterCommand } from '../context.js';
+import { registerCompare } from './compare.js';
 import { registerDemo } from './demo.js';
 import { registerIngest } from './ingest.js';
 import { registerList } from './list.js';
@@ -16,4 +17,5 @@ export const COMMANDS: RegisterCommand[] = [
   registerQuote,
   registerLlm,
   registerTrecEval,
+  registerCompare,
 ];

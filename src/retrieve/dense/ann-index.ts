@@ -27,7 +27,7 @@ export class AnnIndex implements VectorSearch {
       metric: MetricKind.IP,
       quantization: ScalarKind.F32,
       connectivity: options.connectivity ?? 16,
-      expansion_add: options.expansionAdd ?? 128,
+      expansion_add: options.expansionAdd ?? 64,
       expansion_search: options.expansionSearch ?? 64,
       multi: false,
     });
