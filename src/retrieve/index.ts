@@ -4,4 +4,5 @@ export * from './eval/index.js';
 export * from './fusion/index.js';
 export * from './lexical/index.js';
 export * from './passages/index.js';
+export * from './persist/index.js';
 export * from './reciper/index.js';
