@@ -1,4 +1,6 @@
 import type { RegisterCommand } from '../context.js';
+import { registerIndex } from './build-index.js';
+import { registerCompare } from './compare.js';
 import { registerDataset } from './dataset.js';
 import { registerDemo } from './demo.js';
 import { registerGrade } from './grade.js';
@@ -10,12 +12,16 @@ import { registerLlm } from './llm.js';
 import { registerMetaEvalFaithfulness } from './meta-eval-faithfulness.js';
 import { registerQasperEval } from './qasper-eval.js';
 import { registerQuote } from './quote.js';
+import { registerRecipes } from './recipes.js';
+import { registerRetrieve } from './retrieve.js';
+import { registerSearch } from './search.js';
 import { registerShow } from './show.js';
 import { registerTrecEval } from './trec-eval.js';
 
 /**
- * Every CLI command, in the order `citegeist --help` lists them. `registerGradeFaithfulness` adds a
- * subcommand to the `grade` command, so it must come after `registerGrade`.
+ * Every CLI command, in the order `citegeist --help` lists them (roughly the pipeline's order).
+ * `registerGradeFaithfulness` adds a subcommand to the `grade` command, so it must come after
+ * `registerGrade`.
  */
 export const COMMANDS: RegisterCommand[] = [
   registerDemo,
@@ -23,6 +29,10 @@ export const COMMANDS: RegisterCommand[] = [
   registerList,
   registerShow,
   registerQuote,
+  registerIndex,
+  registerSearch,
+  registerRetrieve,
+  registerRecipes,
   registerDataset,
   registerGrade,
   registerGradeFaithfulness,
@@ -30,5 +40,6 @@ export const COMMANDS: RegisterCommand[] = [
   registerLeaderboard,
   registerQasperEval,
   registerTrecEval,
+  registerCompare,
   registerLlm,
 ];

@@ -33,3 +33,24 @@ describe('citegeist trec-eval', () => {
     expect(bad.stderr()).toMatch(/FILE_NOT_FOUND[\s\S]*nope\.qrels/);
   });
 });
+
+describe('citegeist compare', () => {
+  it('compares two runs over the qrels topics (same run → zero difference, all ties)', async () => {
+    const { io, stdout } = memoryIo({ cwd: sharedDataPath('trec') });
+    const argv = [
+      'compare',
+      'results.test',
+      'results.test',
+      '--qrels',
+      'qrels.test',
+      '-m',
+      'map',
+      '-m',
+      'P.10',
+    ];
+    expect(await runCli(argv, io)).toBe(0);
+    expect(stdout()).toMatch(/^measure\s+n\s+A=results\.test\s+B=results\.test/);
+    expect(stdout()).toMatch(/\nmap\s+3\s+0\.1785\s+0\.1785\s+\+0\.0000\s+0\/3\/0\s+n\/a/);
+    expect(stdout()).toMatch(/\nP_10\s+3\s+0\.3000/);
+  });
+});

@@ -1,2 +1,3 @@
 export { type Retriever, type ScoredPassage, scoredPassage } from './retriever.js';
+export { Bm25Retriever, DenseRetriever } from './retrievers.js';
 export { TopK } from './top-k.js';

@@ -1,45 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { compareRuns, formatComparison, type PairedTests } from './compare-runs.js';
+import { compareRuns, formatComparison } from './compare-runs.js';
 import { docIdOfPassage, rollUpRun } from './roll-up.js';
 import { trecEval } from './trec-eval.js';
 import { parseQrels, parseRun } from './trec-files.js';
 
-/** Records what compare hands to the tests; the statistics themselves are tested in src/stats. */
-function recordingTests() {
-  const calls: { a: number[]; b: number[]; options?: unknown }[] = [];
-  const tests: PairedTests = {
-    pairedTTest: (a, b) => {
-      calls.push({ a, b });
-      return { t: 1.5, df: a.length - 1, p: 0.2 };
-    },
-    pairedRandomizationTest: (a, b, options) => {
-      calls.push({ a, b, options });
-      return { p: 0.25 };
-    },
-  };
-  return { calls, tests };
-}
-
 const qrels = parseQrels('1 0 a 1\n1 0 b 1\n2 0 c 1\n3 0 d 1\n');
 
 describe('compareRuns', () => {
-  it('pairs every qrels topic (missing → 0), counts wins/ties/losses and passes the vectors to the tests', () => {
+  it('pairs every qrels topic (missing → 0), counts wins/ties/losses, paired t and randomization tests', () => {
     const runA = parseRun('1 Q0 a 1 2 A\n1 Q0 x 2 1 A\n2 Q0 c 1 1 A\n');
     const runB = parseRun('1 Q0 x 1 2 B\n1 Q0 a 2 1 B\n2 Q0 c 1 1 B\n3 Q0 d 1 1 B\n');
-    const { calls, tests } = recordingTests();
-    const [row] = compareRuns(
-      qrels,
-      runA,
-      runB,
-      { measures: ['recip_rank'], iterations: 100, seed: 7 },
-      tests,
-    );
+    const [row] = compareRuns(qrels, runA, runB, { measures: ['recip_rank'], iterations: 100, seed: 7 });
     expect(row).toMatchObject({ measure: 'recip_rank', n: 3, wins: 1, ties: 1, losses: 1 });
     expect(row?.meanA).toBeCloseTo((1 + 1 + 0) / 3, 12);
     expect(row?.meanB).toBeCloseTo((0.5 + 1 + 1) / 3, 12);
     expect(row?.diff).toBeCloseTo(0.5 / 3, 12);
-    expect(calls[0]).toEqual({ a: [1, 1, 0], b: [0.5, 1, 1] });
-    expect(calls[1]?.options).toEqual({ iterations: 100, seed: 7 });
+    // B − A = [−0.5, 0, 1]: mean 1/6, sd √(7/12), t = (1/6) / (√(7/12)/√3).
+    expect(row?.tTest.t).toBeCloseTo(1 / 6 / (Math.sqrt(7 / 12) / Math.sqrt(3)), 10);
+    expect(row?.tTest.df).toBe(2);
+    // 2^3 = 8 sign patterns ≤ 100 iterations, so exact; every pattern has |mean| ≥ 1/6, so p = 1.
+    expect(row?.randomization).toMatchObject({ exact: true, seed: 7 });
+    expect(row?.randomization.p).toBeCloseTo(1, 12);
     expect(formatComparison(row ? [row] : [], 'A', 'B')).toMatch(
       /recip_rank\s+3\s+0\.6667\s+0\.8333\s+\+0\.1667\s+1\/1\/1/,
     );
@@ -47,10 +28,7 @@ describe('compareRuns', () => {
 
   it('skips integer count measures and refuses a request with nothing to compare', () => {
     const run = parseRun('1 Q0 a 1 2 A\n');
-    const { tests } = recordingTests();
-    expect(() => compareRuns(qrels, run, run, { measures: ['num_ret'] }, tests)).toThrow(
-      /None of the requested/,
-    );
+    expect(() => compareRuns(qrels, run, run, { measures: ['num_ret'] })).toThrow(/None of the requested/);
   });
 });
 

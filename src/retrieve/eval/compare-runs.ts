@@ -1,4 +1,5 @@
 import { CitegeistError } from '../../core/index.js';
+import { pairedRandomizationTest, pairedTTest } from '../../stats/index.js';
 import { perQueryValues, type TrecEvalOptions, trecEval } from './trec-eval.js';
 import type { Qrels, Run } from './trec-files.js';
 
@@ -25,8 +26,10 @@ export interface MeasureComparison {
   wins: number;
   ties: number;
   losses: number;
-  tTest: { t: number; df: number; p: number };
-  randomization: { p: number; iterations: number; seed: number };
+  /** Paired t-test on B − A (positive t: B better); null fields when undefined (n < 2, no variance). */
+  tTest: { t: number | null; df: number | null; p: number | null };
+  /** Paired sign-flip randomization test on B − A (exact when 2^n ≤ iterations). */
+  randomization: { p: number | null; iterations: number; seed: number; exact: boolean };
 }
 
 export interface CompareOptions extends Omit<TrecEvalOptions, 'complete'> {
@@ -44,7 +47,6 @@ export function compareRuns(
   runA: Run,
   runB: Run,
   options: CompareOptions,
-  tests: PairedTests,
 ): MeasureComparison[] {
   const evalOptions = { ...options, complete: true };
   const a = trecEval(qrels, runA, evalOptions);
@@ -86,8 +88,10 @@ export function compareRuns(
       wins,
       ties,
       losses,
-      tTest: tests.pairedTTest(xs, ys),
-      randomization: { ...tests.pairedRandomizationTest(xs, ys, { iterations, seed }), iterations, seed },
+      tTest: (({ t, df, p }) => ({ t, df, p }))(pairedTTest(ys, xs)),
+      randomization: (({ p, iterations: it, seed: s, exact }) => ({ p, iterations: it, seed: s, exact }))(
+        pairedRandomizationTest(ys, xs, { iterations, seed }),
+      ),
     };
   });
 }
@@ -108,7 +112,7 @@ export function formatComparison(rows: MeasureComparison[], nameA: string, nameB
     r.meanB.toFixed(4),
     (r.diff >= 0 ? '+' : '') + r.diff.toFixed(4),
     `${r.wins}/${r.ties}/${r.losses}`,
-    Number.isFinite(r.tTest.t) ? r.tTest.t.toFixed(3) : String(r.tTest.t),
+    r.tTest.t === null ? 'n/a' : Number.isFinite(r.tTest.t) ? r.tTest.t.toFixed(3) : String(r.tTest.t),
     formatP(r.tTest.p),
     formatP(r.randomization.p),
   ]);
@@ -121,7 +125,7 @@ export function formatComparison(rows: MeasureComparison[], nameA: string, nameB
   return `${[fmt(header), ...body.map(fmt)].join('\n')}\n`;
 }
 
-function formatP(p: number): string {
-  if (Number.isNaN(p)) return 'n/a';
+function formatP(p: number | null): string {
+  if (p === null) return 'n/a';
   return p < 0.0001 ? '<0.0001' : p.toFixed(4);
 }

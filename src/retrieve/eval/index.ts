@@ -4,7 +4,6 @@ export {
   compareRuns,
   formatComparison,
   type MeasureComparison,
-  type PairedTests,
 } from './compare-runs.js';
 export { formatFixed4, formatTrecEval } from './format-trec-eval.js';
 export { compareRunEntries, formResRels, type ResRels } from './res-rels.js';

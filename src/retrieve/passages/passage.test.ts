@@ -1,23 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { type DocumentInput, DocumentSchema } from '../../core/index.js';
 import { chunkDocument } from './passage.js';
-import { sentenceSpans } from './sentence-spans.js';
 
 function doc(input: Partial<DocumentInput> & { text: string }) {
   return DocumentSchema.parse({ id: 'd1', title: 'A Title', source: 'text', ...input });
 }
-
-describe('sentenceSpans', () => {
-  it.each([
-    ['One. Two is here. Three!', ['One.', 'Two is here.', 'Three!']],
-    ['We use e.g. BERT. It works.', ['We use e.g. BERT.', 'It works.']],
-    ['Smith et al. Show this. Done', ['Smith et al. Show this.', 'Done']],
-    ['no boundary here', ['no boundary here']],
-    ['', []],
-  ])('%j', (text, expected) => {
-    expect(sentenceSpans(text).map((s) => text.slice(s.start, s.end))).toEqual(expected);
-  });
-});
 
 describe('chunkDocument', () => {
   const text = 'Intro para one.\n\nMethods text here. Second sentence here. Third one now.';

@@ -1,5 +1,5 @@
 import type { Document } from '../../core/index.js';
-import { sentenceSpans } from './sentence-spans.js';
+import { splitSentences } from '../../text/index.js';
 
 /**
  * A retrievable unit: one paragraph of a document (or a sentence-aligned piece of a long one).
@@ -72,7 +72,7 @@ function splitToBudget(
   const body = text.slice(start, end);
   if (countTokens(body) <= maxTokens) return [{ start, end }];
   const units: { start: number; end: number }[] = [];
-  for (const s of sentenceSpans(body)) {
+  for (const s of splitSentences(body)) {
     if (countTokens(body.slice(s.start, s.end)) <= maxTokens) units.push(s);
     else units.push(...tokenWindows(body, s.start, s.end, maxTokens));
   }

@@ -1,0 +1,50 @@
+import { CitegeistError } from '../../core/index.js';
+import { extractRecipes, JsonlRecipeStore } from '../../retrieve/index.js';
+import { CorpusStore } from '../../store/index.js';
+import type { RegisterCommand } from '../context.js';
+import { CORPUS_OPTION, corpusPath, displayPath } from '../corpus-option.js';
+import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } from '../llm-options.js';
+import { createProgress } from '../progress.js';
+import { indexDirOf, recipesPathOf } from '../retrieval-setup.js';
+
+export const registerRecipes: RegisterCommand = (program, ctx) => {
+  const recipes = program.command('recipes').description('RECIPER recipes (procedural summaries per paper)');
+  const extract = recipes
+    .command('extract')
+    .description(
+      'extract one recipe per paper with a model (resumable; failed papers are recorded and counted)',
+    )
+    .option(...CORPUS_OPTION)
+    .option('--retry-failed', 'retry papers whose extraction failed before', false);
+  addLlmOptions(extract).action(async (flags: LlmFlags & { corpus?: string; retryFailed: boolean }) => {
+    const settings = resolveLlmSettings(flags, ctx.config(), ctx.io.cwd);
+    if (!settings.model) {
+      throw new CitegeistError(
+        'MODEL_REQUIRED',
+        'Recipe extraction needs a language model and none is configured.',
+        'Pass --model (e.g. ollama:qwen2.5:7b or openai:gpt-4.1-mini) or set "model" in citegeist.config.json.',
+      );
+    }
+    const path = corpusPath(ctx, flags.corpus);
+    const store = CorpusStore.open(path, { readonly: true });
+    const runtime = createLlmRuntime(settings, ctx.io.env);
+    try {
+      const docs = store.ids().flatMap((id) => store.get(id) ?? []);
+      const out = recipesPathOf(indexDirOf(ctx, flags.corpus));
+      const recipeStore = new JsonlRecipeStore(out);
+      const progress = createProgress({ io: ctx.io, label: 'recipes', total: docs.length });
+      const summary = await extractRecipes(docs, runtime.provider(settings.model), recipeStore, {
+        retryFailed: flags.retryFailed,
+        concurrency: settings.concurrency,
+        onProgress: () => progress.tick({ ok: true }),
+      }).finally(() => progress.stop());
+      ctx.io.out(
+        `recipes: ${summary.extracted} extracted, ${summary.skipped} already stored, ${summary.failed.length} failed (${displayPath(ctx, out)})\n`,
+      );
+      if (summary.failed.length) ctx.setExitCode(1);
+    } finally {
+      runtime.close();
+      store.close();
+    }
+  });
+};

@@ -1,0 +1,89 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { CitegeistError, location, quoteValue } from '../../core/index.js';
+import { formatRun, type RankedResult } from '../../retrieve/index.js';
+import type { RegisterCommand } from '../context.js';
+import { CORPUS_OPTION } from '../corpus-option.js';
+import { createProgress } from '../progress.js';
+import { MODES, openRetriever, parseMode } from '../retrieval-setup.js';
+import { parseIntOption } from './trec-io.js';
+
+interface RetrieveFlags {
+  queries: string;
+  mode: string;
+  out: string;
+  k: number;
+  corpus?: string;
+  embedder?: string;
+  runId?: string;
+}
+
+/** Reads `{"id": …, "query": …}` lines (also `query_id`/`qid`/`row_id` and `question`/`text`). */
+export function readQueries(path: string): { id: string; query: string }[] {
+  if (!existsSync(path))
+    throw new CitegeistError(
+      'FILE_NOT_FOUND',
+      `The queries file ${path} does not exist.`,
+      'Check --queries.',
+    );
+  const out: { id: string; query: string }[] = [];
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .forEach((line, i) => {
+      if (!line.trim()) return;
+      let row: Record<string, unknown>;
+      try {
+        row = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        throw new CitegeistError(
+          'QUERIES_BAD_LINE',
+          `${location(path, i + 1)} is not JSON: ${quoteValue(line)}.`,
+          'Write one JSON object per line.',
+        );
+      }
+      const id = row.id ?? row.query_id ?? row.qid ?? row.row_id;
+      const query = row.query ?? row.question ?? row.text;
+      if ((typeof id !== 'string' && typeof id !== 'number') || typeof query !== 'string') {
+        throw new CitegeistError(
+          'QUERIES_BAD_LINE',
+          `${location(path, i + 1, typeof query === 'string' ? 'id' : 'query')} is missing or not a string.`,
+          'Each line needs "id" and "query" (or query_id/qid and question/text).',
+        );
+      }
+      out.push({ id: String(id), query });
+    });
+  return out;
+}
+
+export const registerRetrieve: RegisterCommand = (program, ctx) => {
+  program
+    .command('retrieve')
+    .description('run a batch of queries and write a TREC run file')
+    .requiredOption('--queries <file>', 'JSONL with "id" and "query" per line')
+    .requiredOption('--out <file>', 'TREC run file to write')
+    .option('--mode <mode>', `retrieval mode: ${MODES.join(', ')}`, 'hybrid')
+    .option('-k <n>', 'results per query', parseIntOption('-k'), 100)
+    .option('--run-id <tag>', 'run tag (default: the mode)')
+    .option(...CORPUS_OPTION)
+    .option('--embedder <spec>', 'embedder (must be the one the index was built with)')
+    .action(async (flags: RetrieveFlags) => {
+      const mode = parseMode(flags.mode);
+      const queries = readQueries(resolve(ctx.io.cwd, flags.queries));
+      const opened = await openRetriever(ctx, { mode, corpus: flags.corpus, embedder: flags.embedder });
+      const results: RankedResult[] = [];
+      const progress = createProgress({ io: ctx.io, label: 'retrieving', total: queries.length });
+      try {
+        for (const q of queries) {
+          for (const h of await opened.retriever.retrieve(q.query, flags.k))
+            results.push({ qid: q.id, docno: h.id, score: h.score });
+          progress.tick({ ok: true });
+        }
+      } finally {
+        progress.stop();
+      }
+      writeFileSync(resolve(ctx.io.cwd, flags.out), formatRun(results, flags.runId ?? mode));
+      ctx.io.out(
+        `wrote ${results.length} results for ${queries.length} queries to ${flags.out} (${opened.retriever.id})\n`,
+      );
+    });
+};

@@ -1,0 +1,68 @@
+import { CitegeistError } from '../../core/index.js';
+import type { RegisterCommand } from '../context.js';
+import { CORPUS_OPTION } from '../corpus-option.js';
+import { MODES, openRetriever, parseMode } from '../retrieval-setup.js';
+import { parseIntOption } from './trec-io.js';
+
+interface SearchFlags {
+  mode: string;
+  k: number;
+  corpus?: string;
+  embedder?: string;
+  json: boolean;
+}
+
+function snippet(text: string, max = 160): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+export const registerSearch: RegisterCommand = (program, ctx) => {
+  program
+    .command('search')
+    .description('search the indexed corpus and show document, section, page, score and snippet')
+    .argument('<query>', 'the question or keywords')
+    .option('--mode <mode>', `retrieval mode: ${MODES.join(', ')}`, 'hybrid')
+    .option('-k <n>', 'results to show', parseIntOption('-k'), 10)
+    .option(...CORPUS_OPTION)
+    .option('--embedder <spec>', 'embedder (must be the one the index was built with)')
+    .option('--json', 'print JSON', false)
+    .action(async (query: string, flags: SearchFlags) => {
+      if (flags.k <= 0)
+        throw new CitegeistError('BAD_OPTION', `-k must be positive, got ${flags.k}.`, 'Pass e.g. -k 10.');
+      const opened = await openRetriever(ctx, {
+        mode: parseMode(flags.mode),
+        corpus: flags.corpus,
+        embedder: flags.embedder,
+      });
+      const hits = await opened.retriever.retrieve(query, flags.k);
+      const rows = hits.map((h, i) => {
+        const p = opened.passages.get(h.id);
+        return {
+          rank: i + 1,
+          id: h.id,
+          doc: h.docId,
+          title: p?.title ?? '',
+          section: p?.sectionPath.join(' > ') ?? (h.id.endsWith('#recipe') ? '(recipe)' : ''),
+          page: p?.page ?? null,
+          score: h.score,
+          snippet: snippet(p?.text ?? ''),
+        };
+      });
+      if (flags.json || ctx.globals().json) {
+        ctx.io.out(
+          `${JSON.stringify({ query, mode: flags.mode, retriever: opened.retriever.id, results: rows }, null, 2)}\n`,
+        );
+        return;
+      }
+      if (rows.length === 0) ctx.io.out('no results\n');
+      for (const r of rows) {
+        const where = [r.section || '(no section)', r.page === null ? null : `p. ${r.page}`]
+          .filter(Boolean)
+          .join(', ');
+        ctx.io.out(
+          `${String(r.rank).padStart(2)}. ${r.score.toFixed(4)}  ${r.doc}  ${where}\n    ${r.snippet}\n`,
+        );
+      }
+    });
+};

@@ -1,0 +1,127 @@
+import { CitegeistError, quoteValue } from '../../core/index.js';
+import { AnnIndex, type AnnOptions } from './ann-index.js';
+import { ExactIndex, normalizeRows, type VectorHit, type VectorSearch } from './exact-index.js';
+
+/** Above this many vectors `auto` switches from exact search to the ANN index (see docs/retrieval.md). */
+export const ANN_THRESHOLD = 200_000;
+
+export type DenseMode = 'auto' | 'exact' | 'ann';
+
+const MAGIC = 'CGDENSE\n';
+const FORMAT_VERSION = 1;
+
+/**
+ * Vectors of one embedder, row-major in one Float32Array, with the ids they belong to. Searches
+ * exactly, or with an ANN graph when large (`mode`). Persisted with the embedder id and dimension;
+ * loading with another embedder is refused (`INDEX_EMBEDDER_MISMATCH`).
+ */
+export class DenseIndex {
+  private search_: VectorSearch;
+
+  constructor(
+    readonly embedderId: string,
+    readonly dimensions: number,
+    readonly ids: readonly string[],
+    readonly vectors: Float32Array,
+    readonly mode: DenseMode = 'auto',
+    annOptions: AnnOptions = {},
+  ) {
+    if (vectors.length !== ids.length * dimensions) {
+      throw new CitegeistError(
+        'INDEX_BAD_SHAPE',
+        `${ids.length} ids need ${ids.length * dimensions} floats at ${dimensions}-d, got ${vectors.length}.`,
+        'Rebuild the index.',
+      );
+    }
+    const useAnn = mode === 'ann' || (mode === 'auto' && ids.length > ANN_THRESHOLD);
+    this.search_ = useAnn
+      ? new AnnIndex(vectors, dimensions, annOptions)
+      : new ExactIndex(vectors, dimensions);
+  }
+
+  /** Builds from unnormalised vectors (they are copied and L2-normalised). */
+  static fromVectors(
+    embedderId: string,
+    ids: readonly string[],
+    vectors: readonly Float32Array[],
+    mode: DenseMode = 'auto',
+  ): DenseIndex {
+    const d = vectors[0]?.length ?? 0;
+    const data = new Float32Array(ids.length * d);
+    vectors.forEach((v, i) => {
+      data.set(v, i * d);
+    });
+    return new DenseIndex(embedderId, d, ids, normalizeRows(data, d || 1), mode);
+  }
+
+  get kind(): 'exact' | 'ann' {
+    return this.search_ instanceof AnnIndex ? 'ann' : 'exact';
+  }
+
+  search(queries: readonly Float32Array[], k: number): { index: number; id: string; score: number }[][] {
+    const normalized = queries.map((q) => normalizeRows(Float32Array.from(q), this.dimensions));
+    return this.search_
+      .search(normalized, k)
+      .map((hits: VectorHit[]) =>
+        hits.map((h) => ({ index: h.index, id: this.ids[h.index] as string, score: h.score })),
+      );
+  }
+
+  toBuffer(): Buffer {
+    const header = Buffer.from(
+      JSON.stringify({
+        format: FORMAT_VERSION,
+        embedderId: this.embedderId,
+        dimensions: this.dimensions,
+        ids: this.ids,
+      }),
+      'utf8',
+    );
+    const head = Buffer.alloc(MAGIC.length + 4);
+    head.write(MAGIC, 0, 'latin1');
+    head.writeUInt32LE(header.length, MAGIC.length);
+    const pad = (4 - ((head.length + header.length) % 4)) % 4;
+    const body = Buffer.from(this.vectors.buffer, this.vectors.byteOffset, this.vectors.byteLength);
+    return Buffer.concat([head, header, Buffer.alloc(pad), body]);
+  }
+
+  /**
+   * Loads a persisted index, refusing one built by another embedder or dimension.
+   * `expected` is the embedder configured now.
+   */
+  static fromBuffer(
+    buf: Buffer,
+    expected: { id: string; dimensions: number },
+    source = 'dense index',
+    mode: DenseMode = 'auto',
+  ): DenseIndex {
+    if (buf.length < MAGIC.length + 4 || buf.toString('latin1', 0, MAGIC.length) !== MAGIC) {
+      throw new CitegeistError(
+        'INDEX_CORRUPT',
+        `${source} is not a citegeist dense index.`,
+        'Rebuild it with `citegeist index --rebuild`.',
+      );
+    }
+    const len = buf.readUInt32LE(MAGIC.length);
+    const start = MAGIC.length + 4;
+    const header = JSON.parse(buf.toString('utf8', start, start + len)) as {
+      format: number;
+      embedderId: string;
+      dimensions: number;
+      ids: string[];
+    };
+    if (header.embedderId !== expected.id || header.dimensions !== expected.dimensions) {
+      throw new CitegeistError(
+        'INDEX_EMBEDDER_MISMATCH',
+        `Index ${source} was built with embedder ${quoteValue(header.embedderId)} (${header.dimensions}-d); the configured one is ${quoteValue(expected.id)} (${expected.dimensions}-d).`,
+        'Rebuild it with `citegeist index --rebuild`, or configure the embedder it was built with.',
+      );
+    }
+    let at = start + len;
+    at += (4 - (at % 4)) % 4;
+    const n = header.ids.length * header.dimensions;
+    const vectors = new Float32Array(n);
+    vectors.set(new Float32Array(buf.buffer.slice(buf.byteOffset + at, buf.byteOffset + at + n * 4)));
+    return new DenseIndex(header.embedderId, header.dimensions, header.ids, vectors, mode);
+  }
+}

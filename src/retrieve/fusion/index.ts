@@ -1,0 +1,2 @@
+export { byScore, naiveFusion, rrfFusion, weightedFusion } from './fusion.js';
+export { type FusionMethod, HybridRetriever } from './hybrid.js';

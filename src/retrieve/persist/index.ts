@@ -1,0 +1,9 @@
+export {
+  type IndexManifest,
+  indexExists,
+  loadIndex,
+  openDense,
+  readManifest,
+  type SavedIndex,
+  saveIndex,
+} from './index-dir.js';

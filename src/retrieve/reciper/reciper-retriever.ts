@@ -1,0 +1,113 @@
+import type { Embedder } from '../../llm/index.js';
+import type { Retriever, ScoredPassage } from '../common/index.js';
+import { DenseIndex, type DenseMode } from '../dense/index.js';
+import type { Passage } from '../passages/index.js';
+import { type Candidate, type RankedDocument, type ReciperMethod, rankByMethod } from './reciper-fusion.js';
+
+export interface RecipeDoc {
+  docId: string;
+  title: string;
+  /** Rendered recipe (`renderRecipe`). */
+  text: string;
+}
+
+/**
+ * RECIPER dual-view retrieval with one embedder: paragraphs and recipes each in their own dense
+ * index, top-K of each with K = max(4k, 20), fused by `method` (default RECIPER). Returns
+ * documents (one item per document; `id` is the winning candidate: a passage id or `<docId>#recipe`).
+ */
+export class ReciperRetriever implements Retriever {
+  readonly id: string;
+
+  private constructor(
+    private readonly embedder: Embedder,
+    private readonly paragraphs: Map<string, Passage>,
+    private readonly recipes: Map<string, RecipeDoc>,
+    private readonly paragraphIndex: DenseIndex,
+    private readonly recipeIndex: DenseIndex,
+    private readonly method: ReciperMethod,
+  ) {
+    this.id = method;
+  }
+
+  static async build(
+    embedder: Embedder,
+    passages: readonly Passage[],
+    recipes: readonly RecipeDoc[],
+    options: { method?: ReciperMethod; mode?: DenseMode; paragraphIndex?: DenseIndex } = {},
+  ): Promise<ReciperRetriever> {
+    const paragraphIndex =
+      options.paragraphIndex ??
+      DenseIndex.fromVectors(
+        embedder.id,
+        passages.map((p) => p.id),
+        await embedder.embed(
+          passages.map((p) => p.text),
+          'passage',
+        ),
+        options.mode,
+      );
+    const recipeIds = recipes.map((r) => `${r.docId}#recipe`);
+    const recipeIndex = DenseIndex.fromVectors(
+      embedder.id,
+      recipeIds,
+      await embedder.embed(
+        recipes.map((r) => r.text),
+        'passage',
+      ),
+      options.mode,
+    );
+    return new ReciperRetriever(
+      embedder,
+      new Map(passages.map((p) => [p.id, p])),
+      new Map(recipes.map((r) => [`${r.docId}#recipe`, r])),
+      paragraphIndex,
+      recipeIndex,
+      options.method ?? 'reciper',
+    );
+  }
+
+  /** Document ranking with the winning candidate of each document. */
+  async rank(query: string, k: number): Promise<RankedDocument[]> {
+    const depth = Math.max(4 * k, 20);
+    const [qv] = await this.embedder.embed([query], 'query');
+    const q = qv ?? new Float32Array(this.paragraphIndex.dimensions);
+    const [pHits = []] = this.paragraphIndex.search([q], depth);
+    const [rHits = []] = this.recipeIndex.ids.length ? this.recipeIndex.search([q], depth) : [[]];
+    const paragraphs: Candidate[] = pHits.flatMap((h) => {
+      const p = this.paragraphs.get(h.id);
+      return p
+        ? [
+            {
+              id: p.id,
+              docId: p.docId,
+              score: h.score,
+              title: p.title,
+              text: p.text,
+              stream: 'paragraph' as const,
+            },
+          ]
+        : [];
+    });
+    const recipes: Candidate[] = rHits.flatMap((h) => {
+      const r = this.recipes.get(h.id);
+      return r
+        ? [
+            {
+              id: h.id,
+              docId: r.docId,
+              score: h.score,
+              title: r.title,
+              text: r.text,
+              stream: 'recipe' as const,
+            },
+          ]
+        : [];
+    });
+    return rankByMethod(this.method, query, paragraphs, recipes).slice(0, k);
+  }
+
+  async retrieve(query: string, k: number): Promise<ScoredPassage[]> {
+    return (await this.rank(query, k)).map((d) => ({ id: d.best.id, docId: d.docId, score: d.score }));
+  }
+}
