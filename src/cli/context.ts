@@ -12,6 +12,8 @@ export interface CliContext {
   /** Sets the process exit code without throwing (e.g. some rows failed but the batch finished). */
   setExitCode(code: number): void;
   readonly exitCode: number;
+  /** Runs another citegeist command in-process with the same I/O (used by `demo`). */
+  run(argv: string[]): Promise<number>;
 }
 
 export interface GlobalOptions {
@@ -20,7 +22,7 @@ export interface GlobalOptions {
   config?: string;
 }
 
-export function createContext(program: Command, io: CliIo): CliContext {
+export function createContext(program: Command, io: CliIo, run: (argv: string[]) => Promise<number>): CliContext {
   let cached: Config | undefined;
   let exitCode = 0;
   const globals = () => program.opts<GlobalOptions>();
@@ -37,6 +39,7 @@ export function createContext(program: Command, io: CliIo): CliContext {
     get exitCode() {
       return exitCode;
     },
+    run,
   };
 }
 

@@ -15,7 +15,7 @@ export function createProgram(io: CliIo): { program: Command; ctx: CliContext } 
     .showHelpAfterError()
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
-  const ctx = createContext(program, io);
+  const ctx = createContext(program, io, (argv) => runCli(argv, io));
   for (const register of COMMANDS) register(program, ctx);
   for (const command of program.commands) {
     command.exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });

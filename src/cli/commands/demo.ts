@@ -1,13 +1,176 @@
-import type { RegisterCommand } from '../context.js';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CitegeistError, type Document, parseJsonl, RunRowSchema } from '../../core/index.js';
+import { readDatasetStrict } from '../../generate/index.js';
+import { GradeRowSchema, type ModelSummary } from '../../grade/index.js';
+import { buildRunSummary, renderHtmlSummary } from '../../report/index.js';
+import { CorpusStore } from '../../store/index.js';
+import { VERSION } from '../../version.js';
+import type { CliContext, RegisterCommand } from '../context.js';
+
+/** The bundled demo: three open-licence papers and twelve hand-written questions over them. */
+function demoAssets(): string {
+  // src/cli/commands → repo root, and dist/cli/commands → package root: both three levels up.
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+  const assets = join(root, 'assets', 'demo');
+  if (!existsSync(join(assets, 'dataset.jsonl'))) {
+    throw new CitegeistError(
+      'DEMO_ASSETS_MISSING',
+      `The bundled demo files are not in ${assets}.`,
+      'Reinstall citegeist (the package ships assets/demo).',
+    );
+  }
+  return assets;
+}
+
+interface DemoOptions {
+  out: string;
+  model?: string;
+}
+
+/** Runs one pipeline step as the user would type it, and stops the demo if it fails. */
+async function step(ctx: CliContext, title: string, argv: string[]): Promise<void> {
+  ctx.io.out(
+    `\n▶ ${title}\n  $ citegeist ${argv.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ')}\n`,
+  );
+  const code = await ctx.run(argv);
+  if (code !== 0) {
+    throw new CitegeistError(
+      'DEMO_STEP_FAILED',
+      `The demo step "${title}" exited with code ${code}.`,
+      'Read the messages above; run the same command yourself with --debug for details.',
+    );
+  }
+}
+
+function readJsonlFile<T>(path: string, parse: (value: unknown) => T): T[] {
+  return parseJsonl(readFileSync(path, 'utf8')).flatMap((l) => (l.ok ? [parse(l.value)] : []));
+}
 
 export const registerDemo: RegisterCommand = (program, ctx) => {
   program
     .command('demo')
     .description(
-      'run the main pipeline on the bundled sample papers with embedded defaults (no keys, no network)',
+      'run the whole pipeline on the bundled sample papers: ingest → index → answer → grade → report (no keys, no network)',
     )
     .option('--out <dir>', 'output folder', 'demo-output')
-    .action(() => {
-      ctx.io.out('citegeist demo: the pipeline stages are being built; nothing to run yet.\n');
+    .option(
+      '--model <model>',
+      'answer with this model instead of the extractive baseline (default: $CITEGEIST_MODEL)',
+    )
+    .action(async (opts: DemoOptions) => {
+      const started = performance.now();
+      const assets = demoAssets();
+      const out = resolve(ctx.io.cwd, opts.out);
+      mkdirSync(out, { recursive: true });
+      const rel = (p: string) => relative(ctx.io.cwd, p) || '.';
+      const corpus = join(out, 'corpus.sqlite');
+      const dataset = join(out, 'dataset.jsonl');
+      copyFileSync(join(assets, 'dataset.jsonl'), dataset);
+      const model = opts.model ?? ctx.io.env.CITEGEIST_MODEL ?? 'extractive';
+      const run = join(out, 'run.jsonl');
+      const grades = join(out, 'grades.jsonl');
+      const json = ctx.globals().json ? ['--json'] : [];
+
+      ctx.io.out(`citegeist ${VERSION} demo: 3 open-licence papers, 12 questions, answered by "${model}".\n`);
+      await step(ctx, 'Ingest the papers (PDF and JATS) into a corpus', [
+        'ingest',
+        join(assets, 'papers'),
+        '--corpus',
+        corpus,
+        ...json,
+      ]);
+      await step(ctx, 'Index the corpus for retrieval (BM25 + the embedded default embedder)', [
+        'index',
+        '--corpus',
+        corpus,
+      ]);
+      await step(ctx, 'Search it', [
+        'search',
+        'hard negatives citation triplet loss',
+        '--corpus',
+        corpus,
+        '--mode',
+        'hybrid',
+        '-k',
+        '3',
+      ]);
+      await step(ctx, `Answer the questions with ${model} under the citation contract`, [
+        'answer',
+        '--dataset',
+        dataset,
+        '--corpus',
+        corpus,
+        '--model',
+        model,
+        '--out',
+        run,
+      ]);
+      await step(ctx, 'Grade the answers (ResearchQA citation metrics)', [
+        'grade',
+        '--dataset',
+        dataset,
+        '--run',
+        run,
+        '--corpus',
+        corpus,
+        '--out',
+        grades,
+      ]);
+
+      const html = join(out, 'report.html');
+      writeFileSync(html, renderHtmlSummary(demoSummary(corpus, dataset, run, grades, model)));
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      ctx.io.out(`
+Done in ${seconds} s. Files in ${rel(out)}/:
+  dataset.jsonl          the questions, with verbatim evidence groups
+  corpus.sqlite          the ingested papers (citegeist list --corpus ${rel(corpus)})
+  run.jsonl              answers, citations, latency, tokens, cost
+  grades.jsonl           per-row metrics (unrounded; null = not applicable)
+  grades.summary.json    per model: n, mean, median, 95% bootstrap CI, failures
+  report.html            open it in a browser: every answer, its citations and where they were found
+
+Next, with a real model (keys come from the environment, e.g. OPENAI_API_KEY):
+  citegeist llm ping --model openai:gpt-4.1-mini
+  citegeist demo --model openai:gpt-4.1-mini          # or ollama:qwen2.5:7b on a local Ollama
+  citegeist grade --dataset ${rel(dataset)} --run ${rel(run)} --corpus ${rel(corpus)} --judge openai:gpt-4.1-mini --out grades-judged.jsonl
+  citegeist generate questions --corpus ${rel(corpus)} --model openai:gpt-4.1-mini --out my-benchmark.jsonl
+`);
     });
 };
+
+function demoSummary(
+  corpusPath: string,
+  datasetPath: string,
+  runPath: string,
+  gradesPath: string,
+  model: string,
+) {
+  const store = CorpusStore.open(corpusPath, { readonly: true });
+  const papers = new Map<string, Document>();
+  try {
+    for (const summary of store.list()) {
+      const doc = store.get(summary.id);
+      if (doc) papers.set(doc.id, doc);
+    }
+  } finally {
+    store.close();
+  }
+  const summaryFile = gradesPath.replace(/\.jsonl$/, '.summary.json');
+  const models = (JSON.parse(readFileSync(summaryFile, 'utf8')) as { models: ModelSummary[] }).models;
+  return buildRunSummary({
+    title: 'citegeist demo',
+    facts: [
+      ['citegeist', VERSION],
+      ['answered by', model],
+      ['papers', [...papers.keys()].join(', ')],
+      ['dataset', 'bundled demo questions (lookup, comprehension, multi-hop, adversarial)'],
+    ],
+    dataset: readDatasetStrict(datasetPath),
+    runs: readJsonlFile(runPath, (v) => RunRowSchema.parse(v)),
+    grades: readJsonlFile(gradesPath, (v) => GradeRowSchema.parse(v)),
+    models,
+    papers,
+  });
+}

@@ -41,7 +41,7 @@ const rows = [
 async function run(argv: string[], dir: string, llm = scriptedJudge(script)) {
   const { io, stdout, stderr } = memoryIo({ cwd: dir });
   const program = new Command('citegeist').option('--json').exitOverride();
-  const ctx = createContext(program, io);
+  const ctx = createContext(program, io, async () => 0);
   gradeFaithfulnessCommand(() => ({ provider: () => llm, close() {} }))(program, ctx);
   let code: number;
   try {
@@ -147,7 +147,7 @@ describe('citegeist grade faithfulness', () => {
       .action(() => {});
     gradeFaithfulnessCommand(() => ({ provider: () => scriptedJudge(script), close() {} }))(
       program,
-      createContext(program, memoryIo().io),
+      createContext(program, memoryIo().io, async () => 0),
     );
     expect(program.commands.filter((c) => c.name() === 'grade')).toHaveLength(1);
     expect(grade.commands.map((c) => c.name())).toEqual(['faithfulness']);
