@@ -1,4 +1,5 @@
 import type { RegisterCommand } from '../context.js';
+import { registerAnswer } from './answer.js';
 import { registerDataset } from './dataset.js';
 import { registerDemo } from './demo.js';
 import { registerGrade } from './grade.js';
@@ -10,6 +11,7 @@ import { registerTrecEval } from './trec-eval.js';
 export const COMMANDS: RegisterCommand[] = [
   registerDemo,
   registerDataset,
+  registerAnswer,
   registerGrade,
   registerLeaderboard,
   registerQasperEval,
