@@ -1,5 +1,6 @@
 import type { RegisterCommand } from '../context.js';
 import { registerAnswer } from './answer.js';
+import { registerCollect } from './collect.js';
 import { registerDataset } from './dataset.js';
 import { registerDemo } from './demo.js';
 import { registerGrade } from './grade.js';
@@ -11,6 +12,7 @@ import { registerTrecEval } from './trec-eval.js';
 export const COMMANDS: RegisterCommand[] = [
   registerDemo,
   registerDataset,
+  registerCollect,
   registerAnswer,
   registerGrade,
   registerLeaderboard,
