@@ -17,3 +17,4 @@ export {
   qasperQuestionToRow,
   type SectionLocator,
 } from './qasper-import.js';
+export * from './researchqa/index.js';

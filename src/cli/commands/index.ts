@@ -3,6 +3,7 @@ import { registerAnswer } from './answer.js';
 import { registerCollect } from './collect.js';
 import { registerDataset } from './dataset.js';
 import { registerDemo } from './demo.js';
+import { registerGenerate } from './generate.js';
 import { registerGrade } from './grade.js';
 import { registerLeaderboard } from './leaderboard.js';
 import { registerQasperEval } from './qasper-eval.js';
@@ -13,6 +14,7 @@ export const COMMANDS: RegisterCommand[] = [
   registerDemo,
   registerDataset,
   registerCollect,
+  registerGenerate,
   registerAnswer,
   registerGrade,
   registerLeaderboard,
