@@ -14,7 +14,8 @@
  *   - a bracketed citation `[ … ]` whose inside is numbers, number ranges and separators
  *     (`[12]`, `[3, 5-7]`, `[12a]`) or an author–year list containing a year;
  *   - a parenthesised citation `( … )` whose inside contains a year (`(Smith et al., 2019)`,
- *     `(Lee and Kim, 2020a; Wu, 2021)`) or is numbers and separators only (`(12)`).
+ *     `(Lee and Kim, 2020a; Wu, 2021)`) or is numbers and separators only (`(12)`);
+ *   - a `,` or `;` between two of the above (`BIBREF1 , BIBREF2`).
  *
  * Real words are never accepted as an insertion except inside those shapes, so a quote that drops a
  * word of the paper ("is accurate" for "is not accurate") does not match.
@@ -47,6 +48,8 @@ const AUTHOR_YEAR_SEPARATORS = new Set([',', ';', '.', '&', '-', "'"]);
 export interface GapContext {
   readonly tokens: MatchTokens;
   readonly normalized: NormalizedText;
+  /** `breakAfter[i]` = 1 when a line break follows token i in the original text. */
+  readonly breakAfter: Uint8Array;
 }
 
 function isFootnoteMarker(tokens: MatchTokens, i: number): boolean {
@@ -97,6 +100,12 @@ function isMarkerSequence(tokens: MatchTokens, from: number, to: number): boolea
       i++;
       continue;
     }
+    // A separator between two markers ("BIBREF1 , BIBREF2").
+    const t = tokens.text[i];
+    if ((t === ',' || t === ';') && i > from && i + 1 < to && tokens.kind[i] === TokenKind.Symbol) {
+      i++;
+      continue;
+    }
     const n = citationLength(tokens, i, to);
     if (n === 0) return false;
     i += n;
@@ -105,6 +114,7 @@ function isMarkerSequence(tokens: MatchTokens, from: number, to: number): boolea
 }
 
 function isFurniture(ctx: GapContext, from: number, to: number): boolean {
+  if (ctx.breakAfter[from - 1] !== 1 || ctx.breakAfter[to - 1] !== 1) return false;
   const { tokens, normalized } = ctx;
   const { original } = normalized;
   if (to - from > 6 && !tokens.text.slice(from, to).some((t) => /\d/.test(t))) return false;
@@ -117,6 +127,18 @@ function isFurniture(ctx: GapContext, from: number, to: number): boolean {
   let lineBreaks = 0;
   for (let i = gap.start; i < gap.end; i++) if (original.charCodeAt(i) === 10) lineBreaks++;
   return lineBreaks <= 2;
+}
+
+/**
+ * Whether any acceptable gap can start at paper token `from` (after matched token `from - 1`): it
+ * must start a line, or start with a footnote marker or an opening bracket. Lets the search skip
+ * scanning ahead after an ordinary word.
+ */
+export function canStartGap(ctx: GapContext, from: number): boolean {
+  if (from >= ctx.tokens.length) return false;
+  if (ctx.breakAfter[from - 1] === 1 || isFootnoteMarker(ctx.tokens, from)) return true;
+  const t = ctx.tokens.text[from];
+  return (t === '[' || t === '(') && ctx.tokens.kind[from] === TokenKind.Symbol;
 }
 
 /**

@@ -6,6 +6,7 @@ export {
   matchQuote,
   type QuoteMatch,
 } from './match-quote.js';
+export type { MatchTokens, TokenKind } from './match-tokens.js';
 export type { NearestPassage } from './nearest-passage.js';
 export { type NormalizedText, normalizeQuote, normalizeText, toOriginalSpan } from './normalize.js';
 export { type NoSpaceText, type PreparedPaper, preparePaper, type TokenIndex } from './prepare-paper.js';
@@ -15,3 +16,5 @@ export {
   sequenceMatchingBlocks,
   sequenceRatio,
 } from './sequence-ratio.js';
+export { type Sentence, splitSentences } from './split-sentences.js';
+export { type Token, type TokenizeOptions, tokenize, tokenizeWithOffsets, WORD_PATTERN } from './tokenize.js';

@@ -232,6 +232,18 @@ describe('matchQuote strict gapped rule on PDF-like text', () => {
   });
 });
 
+describe('matchQuote on very long quotes', () => {
+  it('matches a 6,000-token quote across an insertion without exhausting the stack', () => {
+    const words = Array.from({ length: 8000 }, (_, i) => `w${i % 997}`);
+    const paper = preparePaper(`${words.slice(0, 4000).join(' ')} [12] ${words.slice(4000).join(' ')}`);
+    const quote = words.slice(1000, 7000).join(' ');
+    const result = matchQuote(paper, quote, { mode: 'strict', nearest: false });
+    expect(result.rule).toBe('gapped');
+    expect(result.spans).toHaveLength(2);
+    expect(matchQuote(paper, `${quote} zzz`, { mode: 'strict', nearest: false }).matched).toBe(false);
+  });
+});
+
 describe('matchQuote on a real QASPER paper', () => {
   const text = readFileSync(sharedDataPath('qasper-dev', 'papers', '1503.00841.txt'), 'utf8');
   const paper = preparePaper(text);

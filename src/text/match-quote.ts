@@ -24,7 +24,7 @@ import { findGappedMatch } from './gapped-match.js';
 import { matchTokens } from './match-tokens.js';
 import { nearestPassage } from './nearest-passage.js';
 import { normalizeQuote, toOriginalSpan } from './normalize.js';
-import { noSpaceForm, type PreparedPaper, preparePaper } from './prepare-paper.js';
+import { noSpaceString, type PreparedPaper, preparePaper } from './prepare-paper.js';
 
 export type MatchMode = 'researchqa' | 'strict';
 export type MatchRule = 'exact' | 'prefix' | 'no-space' | 'no-space-prefix' | 'gapped' | 'none';
@@ -72,7 +72,7 @@ function tryRules(paper: PreparedPaper, quote: string, strict: boolean): QuoteMa
     const at = paper.normalizedIndex.indexOf(prefix);
     if (at >= 0) return found('prefix', [normalizedSpan(paper, at, prefix.length)]);
   }
-  const noSpace = noSpaceForm(quote).text;
+  const noSpace = noSpaceString(quote);
   if (noSpace.length >= MIN_CHARS) {
     const at = paper.noSpaceIndex.indexOf(noSpace);
     if (at >= 0) return found('no-space', [noSpaceSpan(paper, at, noSpace.length)]);
@@ -103,11 +103,12 @@ export function matchQuote(
   const quoteTokens = matchTokens(normalized);
   if (strict) {
     const { tokenIndex } = prepared;
-    const runs = findGappedMatch(
-      tokenIndex,
-      { tokens: tokenIndex.tokens, normalized: prepared.normalized },
-      quoteTokens,
-    );
+    const ctx = {
+      tokens: tokenIndex.tokens,
+      normalized: prepared.normalized,
+      breakAfter: tokenIndex.breakAfter,
+    };
+    const runs = findGappedMatch(tokenIndex, ctx, quoteTokens);
     if (runs) {
       const { start, end } = tokenIndex.tokens;
       return found(

@@ -23,16 +23,38 @@ export interface MatchTokens {
   readonly text: string[];
 }
 
-const TOKEN = /[\p{L}\p{M}\p{N}_]+|[^\s\p{L}\p{M}\p{N}_]/gu;
-const WORD_START = /^[\p{L}\p{M}\p{N}_]/u;
+const WORD_CHAR = /[\p{L}\p{M}\p{N}_]/u;
+const SPACE_CHAR = /\s/;
+
+/** 0 = space, 1 = word character, 2 = other (a one-character symbol token). */
+function charClass(code: number): number {
+  if (code < 0x80) {
+    if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) return 0;
+    if ((code >= 0x30 && code <= 0x39) || (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a))
+      return 1;
+    return code === 0x5f ? 1 : 2;
+  }
+  const ch = String.fromCharCode(code);
+  if (code >= 0xd800 && code <= 0xdfff) return 2;
+  if (WORD_CHAR.test(ch)) return 1;
+  return SPACE_CHAR.test(ch) ? 0 : 2;
+}
 
 function isAsciiDigit(code: number): boolean {
   return code >= 0x30 && code <= 0x39;
 }
 
+/** True when normalised char i is a digit that came from a non-ASCII original (e.g. `¹`). */
+function isSupDigit(normalized: NormalizedText, i: number): boolean {
+  return (
+    isAsciiDigit(normalized.text.charCodeAt(i)) &&
+    normalized.original.charCodeAt(normalized.offsets[i]!) >= 0x80
+  );
+}
+
 /** Tokenises a normalised text for matching (see the module comment). */
 export function matchTokens(normalized: NormalizedText): MatchTokens {
-  const { text, offsets, original } = normalized;
+  const { text } = normalized;
   const starts: number[] = [];
   const ends: number[] = [];
   const kinds: number[] = [];
@@ -43,36 +65,44 @@ export function matchTokens(normalized: NormalizedText): MatchTokens {
     kinds.push(k);
     texts.push(text.slice(s, e));
   };
-  for (const m of text.matchAll(TOKEN)) {
-    const s = m.index;
-    const e = s + m[0].length;
-    if (!WORD_START.test(m[0])) {
-      push(s, e, TokenKind.Symbol);
+  let i = 0;
+  while (i < text.length) {
+    const code = text.charCodeAt(i);
+    const cls = charClass(code);
+    if (cls === 0) {
+      i++;
       continue;
     }
+    if (cls === 2) {
+      // Astral symbols (surrogate pairs) stay one token.
+      const width = code >= 0xd800 && code <= 0xdbff && i + 1 < text.length ? 2 : 1;
+      push(i, i + width, TokenKind.Symbol);
+      i += width;
+      continue;
+    }
+    const s = i;
+    while (i < text.length && charClass(text.charCodeAt(i)) === 1) i++;
     // Split off runs of digits whose original character was not an ASCII digit.
     let runStart = s;
-    let i = s;
-    while (i < e) {
-      const sup = isAsciiDigit(text.charCodeAt(i)) && original.charCodeAt(offsets[i]!) >= 0x80;
-      if (!sup) {
-        i++;
+    for (let j = s; j < i; ) {
+      if (!isSupDigit(normalized, j)) {
+        j++;
         continue;
       }
-      let j = i;
-      while (j < e && isAsciiDigit(text.charCodeAt(j)) && original.charCodeAt(offsets[j]!) >= 0x80) j++;
-      if (i > runStart) push(runStart, i, TokenKind.Word);
-      push(i, j, TokenKind.Sup);
-      runStart = j;
-      i = j;
+      let k = j;
+      while (k < i && isSupDigit(normalized, k)) k++;
+      if (j > runStart) push(runStart, j, TokenKind.Word);
+      push(j, k, TokenKind.Sup);
+      runStart = k;
+      j = k;
     }
-    if (runStart < e) push(runStart, e, TokenKind.Word);
+    if (runStart < i) push(runStart, i, TokenKind.Word);
   }
   return {
     length: texts.length,
-    start: Int32Array.from(starts),
-    end: Int32Array.from(ends),
-    kind: Uint8Array.from(kinds),
+    start: new Int32Array(starts),
+    end: new Int32Array(ends),
+    kind: new Uint8Array(kinds),
     text: texts,
   };
 }

@@ -3,10 +3,11 @@
  *
  * Cheap by construction: each quote word that is not too common in the paper (at most
  * `MAX_POSTINGS` occurrences) votes for the paper token where the quote would start if that word were
- * aligned (its position minus its index in the quote), in buckets of 4 tokens. The `CANDIDATES`
- * best-voted starts each give a window of quote length (in tokens, plus a small margin), and
- * `sequenceRatio(quote, window)` on the normalised texts picks the best. So a miss costs a few
- * posting-list walks and at most `CANDIDATES` ratio computations on quote-sized strings.
+ * aligned (its position minus its index in the quote), in buckets of 4 tokens. The best-voted start
+ * gives a window of quote length (in tokens, plus a small margin) and its similarity is
+ * `sequenceRatio(quote, window)` on the normalised texts; the runner-up is also scored only when it
+ * has at least `CLOSE_CALL` of the best one's votes. So a miss costs a few posting-list walks and one
+ * (rarely two) ratio computations on quote-sized strings.
  */
 import type { MatchTokens } from './match-tokens.js';
 import { TokenKind } from './match-tokens.js';
@@ -14,10 +15,10 @@ import { toOriginalSpan } from './normalize.js';
 import type { PreparedPaper } from './prepare-paper.js';
 import { sequenceRatio } from './sequence-ratio.js';
 
-const MAX_POSTINGS = 64;
+const MAX_POSTINGS = 32;
 const BUCKET = 4;
-const CANDIDATES = 2;
-const MARGIN = 2;
+const CLOSE_CALL = 0.8;
+const MARGIN = 1;
 
 /** The passage of the paper nearest to a quote: span in the original text, its text, similarity. */
 export interface NearestPassage {
@@ -28,9 +29,21 @@ export interface NearestPassage {
   readonly similarity: number;
 }
 
-function vote(paper: PreparedPaper, quote: MatchTokens): Map<number, number> {
-  const { vocabulary, postingStart, positions } = paper.tokenIndex;
-  const votes = new Map<number, number>();
+/** Per-paper vote counters, reused across quotes (cleared after each use). */
+const voteBuffers = new WeakMap<PreparedPaper, Int32Array>();
+
+/**
+ * Votes for start buckets and returns the best bucket and, when it is a close call, the runner-up
+ * (ties: earlier first).
+ */
+function bestBuckets(paper: PreparedPaper, quote: MatchTokens): number[] {
+  const { vocabulary, postingStart, positions, tokens } = paper.tokenIndex;
+  let votes = voteBuffers.get(paper);
+  if (votes === undefined) {
+    votes = new Int32Array(Math.floor(tokens.length / BUCKET) + 1);
+    voteBuffers.set(paper, votes);
+  }
+  const touched: number[] = [];
   for (let i = 0; i < quote.length; i++) {
     if (quote.kind[i] === TokenKind.Symbol) continue;
     const id = vocabulary.get(quote.text[i]!);
@@ -40,21 +53,24 @@ function vote(paper: PreparedPaper, quote: MatchTokens): Map<number, number> {
     if (to - from > MAX_POSTINGS) continue;
     for (let p = from; p < to; p++) {
       const bucket = Math.floor(Math.max(0, positions[p]! - i) / BUCKET);
-      votes.set(bucket, (votes.get(bucket) ?? 0) + 1);
+      if (votes[bucket]!++ === 0) touched.push(bucket);
     }
   }
-  return votes;
-}
-
-/** The best `CANDIDATES` buckets by votes (ties: earlier position first). */
-function topBuckets(votes: Map<number, number>): number[] {
-  const best: [number, number][] = [];
-  for (const [bucket, count] of votes) {
-    best.push([bucket, count]);
-    best.sort((x, y) => y[1] - x[1] || x[0] - y[0]);
-    if (best.length > CANDIDATES) best.pop();
+  let best = -1;
+  let second = -1;
+  for (const bucket of touched) {
+    const v = votes[bucket]!;
+    if (best < 0 || v > votes[best]! || (v === votes[best]! && bucket < best)) {
+      second = best;
+      best = bucket;
+    } else if (second < 0 || v > votes[second]! || (v === votes[second]! && bucket < second)) {
+      second = bucket;
+    }
   }
-  return best.map(([bucket]) => bucket);
+  const out = best < 0 ? [] : [best];
+  if (second >= 0 && votes[second]! >= CLOSE_CALL * votes[best]!) out.push(second);
+  for (const bucket of touched) votes[bucket] = 0;
+  return out;
 }
 
 /**
@@ -69,7 +85,7 @@ export function nearestPassage(
   const tokens = paper.tokenIndex.tokens;
   if (tokens.length === 0 || quote.length === 0) return undefined;
   let best: NearestPassage | undefined;
-  for (const bucket of topBuckets(vote(paper, quote))) {
+  for (const bucket of bestBuckets(paper, quote)) {
     const first = Math.max(0, bucket * BUCKET - MARGIN);
     const last = Math.min(tokens.length, bucket * BUCKET + BUCKET + quote.length + MARGIN) - 1;
     const normStart = tokens.start[first]!;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeQuote, normalizeText, toOriginalSpan } from './normalize.js';
+import { normalizeQuote, normalizeText, normalizeUnicode, toOriginalSpan } from './normalize.js';
 
 describe('normalizeText', () => {
   it.each([
@@ -50,6 +50,37 @@ describe('normalizeText', () => {
     expect(toOriginalSpan(n, 1, 1)).toEqual({ start: 1, end: 1 });
     expect(toOriginalSpan(n, 2, 2)).toEqual({ start: 2, end: 2 });
     expect(() => toOriginalSpan(n, 0, 3)).toThrow(/outside the normalised text/);
+  });
+});
+
+describe('ASCII fast path', () => {
+  it.each([
+    [''],
+    ['   '],
+    ['A'],
+    [' \t Hello\r\n\n  World\v\f!  '],
+    ['x  y\tz'],
+    ['UPPER lower MiXeD 123 _-+.'],
+    ['\u0000control\u001fchars\u007f'],
+  ])('equals the general path on %j', (input) => {
+    const fast = normalizeText(input);
+    const slow = normalizeUnicode(input);
+    expect(fast.text).toBe(slow.text);
+    expect(Array.from(fast.offsets)).toEqual(Array.from(slow.offsets));
+  });
+
+  it('equals the general path on random ASCII', () => {
+    let seed = 7;
+    const alphabet = 'aB \t\n\r.,-Zz09';
+    for (let n = 0; n < 300; n++) {
+      let text = '';
+      for (let k = 0; k < n % 40; k++) {
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+        text += alphabet[seed % alphabet.length];
+      }
+      expect(Array.from(normalizeText(text).offsets)).toEqual(Array.from(normalizeUnicode(text).offsets));
+      expect(normalizeText(text).text).toBe(normalizeUnicode(text).text);
+    }
   });
 });
 

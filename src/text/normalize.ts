@@ -49,6 +49,16 @@ function isSpace(code: number): boolean {
   return code > 0x7f && WHITESPACE.test(String.fromCharCode(code));
 }
 
+/** The first `length` UTF-16 units of `codes` as a string (chunked: `apply` has an argument limit). */
+export function codesToString(codes: Uint16Array, length: number): string {
+  let text = '';
+  for (let i = 0; i < length; i += 8192) {
+    const chunk = codes.subarray(i, Math.min(i + 8192, length));
+    text += String.fromCharCode.apply(null, chunk as unknown as number[]);
+  }
+  return text;
+}
+
 /** Growable output: UTF-16 units plus their original offsets. */
 class Output {
   codes: Uint16Array;
@@ -74,11 +84,7 @@ class Output {
   }
 
   toText(): string {
-    let text = '';
-    for (let i = 0; i < this.length; i += 8192) {
-      text += String.fromCharCode(...this.codes.subarray(i, Math.min(i + 8192, this.length)));
-    }
-    return text;
+    return codesToString(this.codes, this.length);
   }
 }
 
@@ -87,6 +93,30 @@ class Output {
  * Runs in one pass; ASCII characters take a fast path.
  */
 export function normalizeText(text: string): NormalizedText {
+  return ASCII.test(text) ? normalizeAscii(text) : normalizeUnicode(text);
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * The same rules for ASCII-only text, where NFKD and folding change nothing: native lowercase and
+ * whitespace collapse build the string; one scan builds the offsets.
+ */
+function normalizeAscii(text: string): NormalizedText {
+  const result = text.toLowerCase().replace(/\s+/g, ' ').trim();
+  const offsets = new Int32Array(result.length);
+  let i = 0;
+  while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+  for (let n = 0; n < result.length; n++) {
+    offsets[n] = i;
+    if (isSpace(text.charCodeAt(i))) while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+    else i++;
+  }
+  return { text: result, offsets, original: text };
+}
+
+/** The general path (any text); `normalizeText` uses it for non-ASCII text. Exported for tests. */
+export function normalizeUnicode(text: string): NormalizedText {
   const out = new Output(text.length + 16);
   let pendingSpace = -1; // original index of a whitespace run not yet written
   const emit = (code: number, offset: number) => {

@@ -5,7 +5,7 @@
  * words split by line-break hyphens) that the gapped rule and the nearest-passage search use.
  */
 import { isHyphenSplit, type MatchTokens, matchTokens } from './match-tokens.js';
-import { type NormalizedText, normalizeText } from './normalize.js';
+import { codesToString, type NormalizedText, normalizeText, toOriginalSpan } from './normalize.js';
 import { SubstringIndex } from './substring-index.js';
 
 /** The no-space form of rule (c): drop `-` + whitespace (line-break hyphens), then all whitespace. */
@@ -30,9 +30,12 @@ export function noSpaceForm(normalized: string): NoSpaceText {
     codes[n] = c;
     map[n++] = i;
   }
-  let text = '';
-  for (let i = 0; i < n; i += 8192) text += String.fromCharCode(...codes.subarray(i, Math.min(i + 8192, n)));
-  return { text, toNormalized: map.slice(0, n) };
+  return { text: codesToString(codes, n), toNormalized: map.slice(0, n) };
+}
+
+/** The no-space form of a normalised quote, without the offset map (`noSpaceForm(q).text`). */
+export function noSpaceString(normalized: string): string {
+  return normalized.replace(/- /g, '').replace(/ /g, '');
 }
 
 /** Token ids and the token → positions index of a paper. */
@@ -46,9 +49,27 @@ export interface TokenIndex {
   readonly positions: Int32Array;
   /** Words split by a line-break hyphen ("sci-ence"), joined ("science") → first token positions. */
   readonly hyphenJoins: ReadonlyMap<string, number[]>;
+  /** `splitAt[i]` = 1 when tokens i, i+1, i+2 are a word split by a hyphen (`isHyphenSplit`). */
+  readonly splitAt: Uint8Array;
+  /** `breakAfter[i]` = 1 when the original text between tokens i and i+1 holds a line break. */
+  readonly breakAfter: Uint8Array;
 }
 
-function buildTokenIndex(tokens: MatchTokens): TokenIndex {
+/** Marks the tokens followed by a line break in the original text (before the next token). */
+function lineBreaksAfter(tokens: MatchTokens, normalized: NormalizedText): Uint8Array {
+  const out = new Uint8Array(tokens.length);
+  const { original } = normalized;
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    if (tokens.end[i] === tokens.start[i + 1]) continue; // touching tokens: no whitespace between
+    const from = toOriginalSpan(normalized, tokens.start[i]!, tokens.end[i]!).end;
+    const to = normalized.offsets[tokens.start[i + 1]!]!;
+    const nl = original.indexOf('\n', from);
+    if (nl >= 0 && nl < to) out[i] = 1;
+  }
+  return out;
+}
+
+function buildTokenIndex(tokens: MatchTokens, normalized: NormalizedText): TokenIndex {
   const vocabulary = new Map<string, number>();
   const ids = new Int32Array(tokens.length);
   for (let i = 0; i < tokens.length; i++) {
@@ -67,14 +88,17 @@ function buildTokenIndex(tokens: MatchTokens): TokenIndex {
   const positions = new Int32Array(ids.length);
   for (let i = 0; i < ids.length; i++) positions[fill[ids[i]!]!++] = i;
   const hyphenJoins = new Map<string, number[]>();
+  const splitAt = new Uint8Array(tokens.length);
   for (let i = 0; i + 2 < tokens.length; i++) {
-    if (!isHyphenSplit(tokens, i)) continue;
+    if (tokens.text[i + 1] !== '-' || !isHyphenSplit(tokens, i)) continue;
+    splitAt[i] = 1;
     const joined = tokens.text[i]! + tokens.text[i + 2]!;
     const list = hyphenJoins.get(joined);
     if (list) list.push(i);
     else hyphenJoins.set(joined, [i]);
   }
-  return { tokens, ids, vocabulary, postingStart, positions, hyphenJoins };
+  const breakAfter = lineBreaksAfter(tokens, normalized);
+  return { tokens, ids, vocabulary, postingStart, positions, hyphenJoins, splitAt, breakAfter };
 }
 
 /** A paper normalised and indexed once; pass it to `matchQuote` for every quote. */
@@ -98,13 +122,6 @@ export function preparePaper(text: string): PreparedPaper {
     noSpace,
     normalizedIndex: new SubstringIndex(normalized.text),
     noSpaceIndex: new SubstringIndex(noSpace.text),
-    tokenIndex: buildTokenIndex(matchTokens(normalized)),
+    tokenIndex: buildTokenIndex(matchTokens(normalized), normalized),
   };
-}
-
-/** Positions of a token string in the paper (ascending), or an empty array. */
-export function tokenPositions(index: TokenIndex, token: string): Int32Array {
-  const id = index.vocabulary.get(token);
-  if (id === undefined) return new Int32Array(0);
-  return index.positions.subarray(index.postingStart[id]!, index.postingStart[id + 1]!);
 }

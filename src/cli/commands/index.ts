@@ -7,6 +7,7 @@ import { registerGenerate } from './generate.js';
 import { registerGrade } from './grade.js';
 import { registerLeaderboard } from './leaderboard.js';
 import { registerQasperEval } from './qasper-eval.js';
+import { registerQuote } from './quote.js';
 import { registerTrecEval } from './trec-eval.js';
 
 /** Every CLI command, in the order `citegeist --help` lists them. */
@@ -19,5 +20,6 @@ export const COMMANDS: RegisterCommand[] = [
   registerGrade,
   registerLeaderboard,
   registerQasperEval,
+  registerQuote,
   registerTrecEval,
 ];
