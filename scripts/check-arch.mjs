@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'src');
+const defaultRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'src');
 
 /** Pipeline order: a stage may import only stages at or before its own rank. */
 export const STAGES = [
@@ -33,24 +33,24 @@ function* walk(dir) {
   }
 }
 
-const stageOf = (file) => {
+const stageOf = (root, file) => {
   const rel = relative(root, file).split(sep);
   return rel.length > 1 ? rel[0] : '(root)';
 };
 
 const IMPORT = /(?:^|\s)(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
-export function violations() {
+export function violations(root = defaultRoot) {
   const found = [];
   for (const file of walk(root)) {
     const isTest = /\.test\.ts$/.test(file) || file.includes(`${sep}__fixtures__${sep}`);
-    const from = stageOf(file);
+    const from = stageOf(root, file);
     const text = readFileSync(file, 'utf8');
     for (const m of text.matchAll(IMPORT)) {
       const spec = m[1] ?? m[2];
       if (!spec.startsWith('.')) continue;
       const target = resolve(dirname(file), spec);
-      const to = stageOf(target);
+      const to = stageOf(root, target);
       if (to === from || to === '(root)') continue;
       const where = relative(join(root, '..'), file);
       if (to === 'testing') {

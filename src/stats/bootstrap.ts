@@ -1,6 +1,6 @@
 import { CitegeistError } from '../core/index.js';
 import { meanUnchecked, quantileSorted } from './descriptive.js';
-import { createRandom, type Random, randomInt } from './random.js';
+import { createRandom, type RandomSource, randomInt } from './random.js';
 import { assertFiniteArray, assertOption, assertPaired } from './validate.js';
 
 export interface BootstrapOptions {
@@ -78,7 +78,7 @@ function runBootstrap(
   fn: string,
   options: BootstrapOptions,
   estimate: number | null,
-  draw: (random: Random) => number | null,
+  draw: (random: RandomSource) => number | null,
 ): BootstrapInterval {
   const { iterations = 10_000, confidence = 0.95, seed = 0 } = options;
   assertOption(

@@ -6,25 +6,25 @@ import { assertPaired } from './validate.js';
  * or a sample without variation (all values tied). SciPy returns NaN in these cases; we return
  * `null` ("not applicable") so that it can never be mistaken for a number in a mean or a table.
  */
-export type Correlation = number | null;
+export type CorrelationValue = number | null;
 
 /**
  * Pearson's product-moment correlation r (SciPy `pearsonr(x, y).statistic`). Two-pass, centred
  * sums; the result is clipped to [-1, 1] against rounding.
  */
-export function pearson(x: readonly number[], y: readonly number[]): Correlation {
+export function pearson(x: readonly number[], y: readonly number[]): CorrelationValue {
   assertPaired('pearson', x, y);
   return pearsonUnchecked(x, y);
 }
 
 /** Spearman's ρ: Pearson's r on average ranks (SciPy `spearmanr`), so ties are handled exactly. */
-export function spearman(x: readonly number[], y: readonly number[]): Correlation {
+export function spearman(x: readonly number[], y: readonly number[]): CorrelationValue {
   assertPaired('spearman', x, y);
   if (x.length < 2) return null;
   return pearsonUnchecked(rankData(x), rankData(y));
 }
 
-function pearsonUnchecked(x: readonly number[], y: readonly number[]): Correlation {
+function pearsonUnchecked(x: readonly number[], y: readonly number[]): CorrelationValue {
   const n = x.length;
   if (n < 2 || isConstant(x) || isConstant(y)) return null;
   let mx = 0;

@@ -37,7 +37,7 @@ export function quantileSorted(sorted: readonly number[], q: number): number {
 }
 
 /** Descriptive summary of a score column; `null` entries are "not applicable" scores. */
-export interface Summary {
+export interface ColumnSummary {
   /** Number of non-null values the statistics are computed on. */
   n: number;
   /** Number of null (not applicable) entries, reported beside the statistics, never averaged as 0. */
@@ -51,7 +51,7 @@ export interface Summary {
 }
 
 /** Summarises a column, ignoring (but counting) nulls. NaN/Infinity are refused. */
-export function summarize(values: readonly (number | null)[]): Summary {
+export function summarize(values: readonly (number | null)[]): ColumnSummary {
   const present: number[] = [];
   let nullCount = 0;
   for (const v of values) {

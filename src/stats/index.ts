@@ -7,8 +7,8 @@ export {
   type PairedStatistic,
   type SampleStatistic,
 } from './bootstrap.js';
-export { type Correlation, pearson, spearman } from './correlation.js';
-export { mean, median, quantileSorted, type Summary, summarize } from './descriptive.js';
+export { type CorrelationValue, pearson, spearman } from './correlation.js';
+export { type ColumnSummary, mean, median, quantileSorted, summarize } from './descriptive.js';
 export { kendallTauB, kendallTauC } from './kendall.js';
 export {
   type CoincidenceMatrix,
@@ -18,13 +18,24 @@ export {
   type ReliabilityData,
 } from './krippendorff-alpha.js';
 export { type PairedTTestResult, pairedTTest } from './paired-t-test.js';
-export { createRandom, type Random, randomInt } from './random.js';
+export {
+  fitPartialCreditModel,
+  type PartialCreditFit,
+  type PartialCreditOptions,
+  type PcmFacetId,
+  type PcmItemMeasure,
+  type PcmRaterSeverity,
+  type PcmRating,
+} from './partial-credit-model.js';
+export { partialCreditExpectedScore, partialCreditProbabilities } from './partial-credit-probabilities.js';
+export { createRandom, type RandomSource, randomInt } from './random.js';
 export {
   pairedRandomizationTest,
   type RandomizationOptions,
   type RandomizationResult,
 } from './randomization-test.js';
 export { rankData } from './rank.js';
+export { reliabilityDataFromRatings, type UnitRating } from './reliability-data.js';
 export {
   logGamma,
   regularizedIncompleteBeta,

@@ -1,4 +1,4 @@
-import type { Correlation } from './correlation.js';
+import type { CorrelationValue } from './correlation.js';
 import { assertPaired } from './validate.js';
 
 /**
@@ -6,7 +6,7 @@ import { assertPaired } from './validate.js';
  * √((n0 − n1)(n0 − n2)), with n1, n2 the pairs tied in x and in y. Suited to square tables and the
  * usual choice for rank agreement with ties. `null` when n < 2 or either sample is all tied.
  */
-export function kendallTauB(x: readonly number[], y: readonly number[]): Correlation {
+export function kendallTauB(x: readonly number[], y: readonly number[]): CorrelationValue {
   assertPaired('kendallTauB', x, y);
   const c = kendallCounts(x, y);
   if (c === null) return null;
@@ -19,7 +19,7 @@ export function kendallTauB(x: readonly number[], y: readonly number[]): Correla
  * 2 (C − D) / (n² (m − 1) / m), with m the smaller number of distinct values in x or y. Suited to
  * rectangular tables (e.g. a 5-point scale against a continuous score). `null` where τ-b is.
  */
-export function kendallTauC(x: readonly number[], y: readonly number[]): Correlation {
+export function kendallTauC(x: readonly number[], y: readonly number[]): CorrelationValue {
   assertPaired('kendallTauC', x, y);
   const c = kendallCounts(x, y);
   if (c === null) return null;

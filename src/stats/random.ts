@@ -1,7 +1,7 @@
 import { CitegeistError, quoteValue } from '../core/index.js';
 
 /** A seeded source of uniform numbers in [0, 1). */
-export type Random = () => number;
+export type RandomSource = () => number;
 
 /**
  * mulberry32 (Tommy Ettinger, public domain): a 32-bit state generator with period 2³², fast and
@@ -9,7 +9,7 @@ export type Random = () => number;
  * cryptographic. The same seed gives the same sequence on every platform, so every bootstrap and
  * randomization result is reproducible from its recorded seed.
  */
-export function createRandom(seed: number): Random {
+export function createRandom(seed: number): RandomSource {
   if (!Number.isInteger(seed)) {
     throw new CitegeistError(
       'STATS_BAD_SEED',
@@ -28,6 +28,6 @@ export function createRandom(seed: number): Random {
 }
 
 /** A uniform integer in 0..n−1 from a seeded source. */
-export function randomInt(random: Random, n: number): number {
+export function randomInt(random: RandomSource, n: number): number {
   return Math.floor(random() * n);
 }
