@@ -8,6 +8,7 @@ export {
   writeDataset,
 } from './dataset-io.js';
 export { type MarkdownSection, markdownSections, sectionLabelAt } from './markdown-sections.js';
+export * from './openalex/index.js';
 export { importQasper, type QasperImportResult } from './qasper-dataset.js';
 export {
   floatLabel,
@@ -16,3 +17,4 @@ export {
   qasperQuestionToRow,
   type SectionLocator,
 } from './qasper-import.js';
+export * from './researchqa/index.js';

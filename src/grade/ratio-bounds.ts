@@ -4,36 +4,46 @@
  * bound is below a threshold cannot reach it; the metric stays exact while skipping most of the
  * expensive matching-block search.
  */
-const SURROGATE = /[\uD800-\uDFFF]/;
-
 export function realQuickRatio(a: string, b: string): number {
   const total = a.length + b.length;
   return total === 0 ? 1 : (2 * Math.min(a.length, b.length)) / total;
 }
 
+// Reused counting table (one slot per UTF-16 unit); only touched slots are reset after each call.
+const counts = new Int32Array(65536);
+const touched = new Uint16Array(65536);
+
+/**
+ * difflib `quick_ratio` counted over UTF-16 units, or -1 when either string has a surrogate
+ * (difflib counts code points there, so the caller must not use this bound).
+ */
 export function quickRatio(a: string, b: string): number {
   const total = a.length + b.length;
   if (total === 0) return 1;
-  const counts = new Map<number, number>();
+  let nt = 0;
+  let astral = false;
   for (let i = 0; i < b.length; i++) {
     const c = b.charCodeAt(i);
-    counts.set(c, (counts.get(c) ?? 0) + 1);
+    if (c >= 0xd800 && c <= 0xdfff) astral = true;
+    if (counts[c] === 0) touched[nt++] = c;
+    counts[c]!++;
   }
   let matches = 0;
   for (let i = 0; i < a.length; i++) {
     const c = a.charCodeAt(i);
-    const left = counts.get(c) ?? 0;
-    if (left > 0) {
+    if (c >= 0xd800 && c <= 0xdfff) astral = true;
+    if (counts[c]! > 0) {
       matches++;
-      counts.set(c, left - 1);
+      counts[c]!--;
     }
   }
-  return (2 * matches) / total;
+  for (let i = 0; i < nt; i++) counts[touched[i]!] = 0;
+  return astral ? -1 : (2 * matches) / total;
 }
 
 /**
  * `ratio(a, b) >= threshold`, evaluating the bounds first. `ratio` must be difflib's ratio on the
- * same strings (UTF-16 code units, as quickRatio counts).
+ * same strings.
  */
 export function ratioAtLeast(
   a: string,
@@ -41,9 +51,11 @@ export function ratioAtLeast(
   threshold: number,
   ratio: (a: string, b: string) => number,
 ): boolean {
-  // The bounds count UTF-16 units; difflib counts code points. Skip them for astral text.
-  if (SURROGATE.test(a) || SURROGATE.test(b)) return ratio(a, b) >= threshold;
-  if (realQuickRatio(a, b) < threshold) return false;
-  if (quickRatio(a, b) < threshold) return false;
+  if (realQuickRatio(a, b) < threshold) {
+    // Lengths in code points can only be closer than in UTF-16 units when surrogates are present.
+    if (!/[\uD800-\uDFFF]/.test(a) && !/[\uD800-\uDFFF]/.test(b)) return false;
+  }
+  const quick = quickRatio(a, b);
+  if (quick >= 0 && quick < threshold) return false;
   return ratio(a, b) >= threshold;
 }

@@ -7,6 +7,6 @@ export {
   type SummaryModel,
   type SummaryRow,
 } from './html-summary.js';
-export { buildRunSummary, type RunSummaryInput } from './run-summary.js';
 export { renderBreakdown, renderLeaderboard } from './leaderboard-table.js';
+export { buildRunSummary, type RunSummaryInput } from './run-summary.js';
 export { formatScore, renderTable, type TableColumn } from './text-table.js';

@@ -13,4 +13,5 @@ export {
 } from './fake-http-server.js';
 export { FakeLlm, type FakeLlmOptions, type FakeReply, lastUserMessage } from './fake-llm.js';
 export { type FakeOpenAiOptions, FakeOpenAiServer } from './fake-openai-server.js';
+export { FakeOpenAlexServer, type FakeOpenAlexWorkSpec } from './fake-openalex-server.js';
 export { sharedDataPath } from './shared-data.js';

@@ -1,8 +1,11 @@
 import type { RegisterCommand } from '../context.js';
+import { registerAnswer } from './answer.js';
 import { registerIndex } from './build-index.js';
+import { registerCollect } from './collect.js';
 import { registerCompare } from './compare.js';
 import { registerDataset } from './dataset.js';
 import { registerDemo } from './demo.js';
+import { registerGenerate } from './generate.js';
 import { registerGrade } from './grade.js';
 import { registerGradeFaithfulness } from './grade-faithfulness.js';
 import { registerIngest } from './ingest.js';
@@ -25,6 +28,7 @@ import { registerTrecEval } from './trec-eval.js';
  */
 export const COMMANDS: RegisterCommand[] = [
   registerDemo,
+  registerCollect,
   registerIngest,
   registerList,
   registerShow,
@@ -34,6 +38,8 @@ export const COMMANDS: RegisterCommand[] = [
   registerRetrieve,
   registerRecipes,
   registerDataset,
+  registerGenerate,
+  registerAnswer,
   registerGrade,
   registerGradeFaithfulness,
   registerMetaEvalFaithfulness,

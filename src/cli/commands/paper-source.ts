@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
-import { CitegeistError, readTextFile } from '../../core/index.js';
+import { CitegeistError, type Document, DocumentSchema, readTextFile } from '../../core/index.js';
 import { readDocumentFile } from '../../ingest/index.js';
 
 const PLAIN = new Set(['.txt', '.md', '.markdown']);
@@ -21,6 +21,26 @@ export async function loadPaperTexts(
   options: PaperSourceOptions,
   cwd: string,
 ): Promise<{ texts: Map<string, string>; missing: string[] }> {
+  const source = paperSource(options, cwd);
+  const texts = new Map<string, string>();
+  const missing: string[] = [];
+  for (const id of new Set(ids)) {
+    const doc = await source(id);
+    if (doc) texts.set(id, doc.text);
+    else missing.push(id);
+  }
+  return { texts, missing };
+}
+
+/**
+ * A loader of paper documents by id (cached): from `--papers DIR`, the file whose name without
+ * extension is the id; Markdown/text become a document of that text, other formats go through
+ * ingest. Unknown ids give null.
+ */
+export function paperSource(
+  options: PaperSourceOptions,
+  cwd: string,
+): (id: string) => Promise<Document | null> {
   if (options.corpus) {
     throw new CitegeistError(
       'CORPUS_NOT_SUPPORTED_YET',
@@ -48,16 +68,30 @@ export async function loadPaperTexts(
     const id = name.slice(0, name.length - extname(name).length);
     if (!files.has(id) || PLAIN.has(extname(name).toLowerCase())) files.set(id, join(dir, name));
   }
-  const texts = new Map<string, string>();
-  const missing: string[] = [];
-  for (const id of new Set(ids)) {
+  const cache = new Map<string, Promise<Document | null>>();
+  const load = async (id: string): Promise<Document | null> => {
     const file = files.get(id);
-    if (!file) {
-      missing.push(id);
-      continue;
+    if (!file) return null;
+    if (!PLAIN.has(extname(file).toLowerCase())) {
+      const docs = await readDocumentFile(file, id);
+      return docs[0] ?? null;
     }
-    if (PLAIN.has(extname(file).toLowerCase())) texts.set(id, readTextFile(file, 'paper'));
-    else texts.set(id, (await readDocumentFile(file, id)).map((d) => d.text).join('\n\n'));
-  }
-  return { texts, missing };
+    const text = readTextFile(file, 'paper');
+    const title = /^#\s+(.+)$/m.exec(text)?.[1]?.trim() ?? id;
+    return DocumentSchema.parse({
+      id,
+      title,
+      source: extname(file) === '.txt' ? 'text' : 'markdown',
+      text,
+      meta: { file },
+    });
+  };
+  return (id) => {
+    let p = cache.get(id);
+    if (!p) {
+      p = load(id);
+      cache.set(id, p);
+    }
+    return p;
+  };
 }

@@ -1,0 +1,117 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, extname, join, resolve } from 'node:path';
+import { CitegeistError } from '../../core/index.js';
+import { generateDataset, type ManifestEntry } from '../../generate/index.js';
+import { readDocumentFile } from '../../ingest/index.js';
+import { createProvider } from '../../llm/index.js';
+import type { RegisterCommand } from '../context.js';
+import { paperSource } from './paper-source.js';
+
+interface GenerateCliOptions {
+  papers?: string;
+  manifest?: string;
+  corpus?: string;
+  domain?: string;
+  model?: string;
+  out: string;
+  concurrency?: string;
+  limit?: string;
+}
+
+type PaperList = { papers: { id: string; domain: string }[]; load: (id: string) => Promise<string | null> };
+
+function fromManifest(path: string): PaperList {
+  if (!existsSync(path))
+    throw new CitegeistError(
+      'MANIFEST_NOT_FOUND',
+      `The manifest ${path} does not exist.`,
+      'Run `citegeist collect openalex` first, or give --papers DIR.',
+    );
+  const entries = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as ManifestEntry);
+  const files = new Map(entries.map((e) => [e.openalex_id, join(dirname(path), e.file)]));
+  return {
+    papers: entries.map((e) => ({ id: e.openalex_id, domain: e.domain })),
+    load: async (id) => {
+      const file = files.get(id);
+      if (!file || !existsSync(file)) return null;
+      return (await readDocumentFile(file, id)).map((d) => d.text).join('\n\n');
+    },
+  };
+}
+
+function fromDir(dir: string, domain: string, cwd: string): PaperList {
+  if (!existsSync(dir))
+    throw new CitegeistError(
+      'PAPERS_DIR_NOT_FOUND',
+      `The papers folder ${dir} does not exist.`,
+      'Check --papers.',
+    );
+  const ids = [...new Set(readdirSync(dir).map((n) => n.slice(0, n.length - extname(n).length)))].sort();
+  const source = paperSource({ papers: dir }, cwd);
+  return { papers: ids.map((id) => ({ id, domain })), load: async (id) => (await source(id))?.text ?? null };
+}
+
+export const registerGenerate: RegisterCommand = (program, ctx) => {
+  const generate = program.command('generate').description('generate benchmark datasets with an LLM');
+  generate
+    .command('questions')
+    .description('generate ResearchQA rows per paper (METHODS §2.2): every quote verified verbatim (strict)')
+    .option('--papers <dir>', 'paper files named <paper_id>.pdf|.txt|.md')
+    .option('--manifest <file>', 'manifest.jsonl from `citegeist collect openalex` (papers and domains)')
+    .option('--corpus <file>', 'corpus store with the papers')
+    .option('--domain <name>', 'domain recorded on rows from --papers', '')
+    .option('--model <model>', 'generator model string (e.g. gemini:gemini-2.5-pro)')
+    .requiredOption('--out <file>', 'dataset JSONL (resumed per paper if it exists)')
+    .option('--concurrency <n>', 'papers at once', '2')
+    .option('--limit <n>', 'only the first n papers')
+    .action(async (opts: GenerateCliOptions) => {
+      const model = opts.model ?? ctx.config().model;
+      if (!model || model === 'extractive') {
+        throw new CitegeistError(
+          'GENERATION_NEEDS_MODEL',
+          'Dataset generation needs an LLM: there is no honest non-LLM way to write questions and rubrics.',
+          'Give --model with a model string (openai:gpt-4.1-mini, anthropic:…, gemini:…, ollama:qwen2.5:7b) and its API key in the environment.',
+        );
+      }
+      if (opts.corpus) {
+        throw new CitegeistError(
+          'CORPUS_NOT_SUPPORTED_YET',
+          '--corpus is not wired into generate yet.',
+          'Use --manifest (from collect) or --papers DIR.',
+        );
+      }
+      const list = opts.manifest
+        ? fromManifest(resolve(ctx.io.cwd, opts.manifest))
+        : opts.papers
+          ? fromDir(resolve(ctx.io.cwd, opts.papers), opts.domain ?? '', ctx.io.cwd)
+          : null;
+      if (!list)
+        throw new CitegeistError(
+          'NO_PAPERS',
+          'No papers were given.',
+          'Add --manifest FILE or --papers DIR.',
+        );
+      const papers = opts.limit ? list.papers.slice(0, Number(opts.limit)) : list.papers;
+      const llm = createProvider(model, { env: ctx.io.env });
+      const result = await generateDataset(llm, papers, list.load, resolve(ctx.io.cwd, opts.out), {
+        concurrency: Number(opts.concurrency ?? 2),
+        onPaper: (g, done, total) =>
+          ctx.io.err(
+            `[${done}/${total}] ${g.paperId}: ${g.rows.length} rows${g.repaired ? `, ${g.repaired} repaired` : ''}${Object.keys(g.dropped).length ? `, dropped ${JSON.stringify(g.dropped)}` : ''}${g.error ? ` — ${g.error}` : ''}\n`,
+          ),
+      });
+      const dropped =
+        Object.entries(result.dropped)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ') || 'none';
+      ctx.io.out(
+        ctx.globals().json
+          ? `${JSON.stringify(result, null, 2)}\n`
+          : `${result.rows} rows from ${result.papers} paper(s) (${result.keptPapers} finished earlier) → ${opts.out}; repaired ${result.repaired}; dropped: ${dropped}; cost $${result.costUsd.toFixed(4)}\n`,
+      );
+      if (result.failedPapers.length > 0) ctx.setExitCode(1);
+    });
+};

@@ -1,0 +1,133 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FakeLlm } from '../../testing/index.js';
+import { generateDataset, progressPath } from './generate-dataset.js';
+import { generatePaperQuestions } from './generate-questions.js';
+
+const M1 = 'We collected 1,204 survey responses from teachers in three districts between 2019 and 2021.';
+const M2 = 'Each response was coded independently by two trained annotators.';
+const R1 = 'Teachers who received coaching reported a 12% increase in self-efficacy compared with controls.';
+const PAPER = `# Study\n\n## Methods\n\n${M1} ${M2}\n\n## Results\n\n${R1}\n`;
+const FAKE = 'We collected two million responses from every school in the country.';
+
+const ev = (label: string, ...alternatives: string[]) => ({ section_label: label, alternatives });
+const generation = (lookupQuote: string) =>
+  JSON.stringify({
+    chunks: [
+      {
+        section_label: 'Methods',
+        lookup: {
+          question: 'How many responses?',
+          expected_answer: '1,204',
+          evidence: [ev('Methods', lookupQuote)],
+        },
+        comprehension: {
+          question: 'How was coding done?',
+          expected_answer: 'Two annotators.',
+          evidence: [ev('Methods', M2)],
+          rubric: ['a', 'b', 'c'],
+        },
+      },
+    ],
+    multi_hop: [
+      {
+        question: 'Sample and effect?',
+        expected_answer: '1,204; 12%',
+        evidence: [ev('Methods', M1), ev('Results', R1)],
+        reasoning_chain: 'Combine.',
+        rubric: ['a', 'b', 'c'],
+      },
+    ],
+    adversarial: [
+      {
+        question: 'Why did the RCT fail?',
+        false_premise: 'There is no RCT.',
+        expected_answer: 'The paper reports no RCT.',
+        expected_refusal: true,
+        evidence: [],
+      },
+    ],
+  });
+
+describe('generatePaperQuestions', () => {
+  it('writes rows with the METHODS ids when every quote is verbatim', async () => {
+    const llm = new FakeLlm([generation(M1)]);
+    const g = await generatePaperQuestions(llm, 'p1', PAPER, { domain: 'education' });
+    expect(g.rows.map((r) => [r.row_id, r.question_type])).toEqual([
+      ['p1_chunk0_lookup', 'lookup'],
+      ['p1_chunk0_comprehension', 'comprehension'],
+      ['p1_multihop0', 'multi_hop'],
+      ['p1_adversarial0', 'adversarial'],
+    ]);
+    expect(g.rows[2]).toMatchObject({
+      required_sections: ['Methods', 'Results'],
+      reasoning_chain: 'Combine.',
+      domain: 'education',
+    });
+    expect(g.rows[3]).toMatchObject({ expected_refusal: true, false_premise: 'There is no RCT.' });
+    expect(g.dropped).toEqual({});
+    expect(llm.calls).toHaveLength(1);
+  });
+
+  it.each([
+    ['repaired by the one retry', JSON.stringify({ fixes: [{ id: 'q1', quote: M1 }] }), 4, 1, undefined],
+    [
+      'still fabricated after the retry → dropped',
+      JSON.stringify({ fixes: [{ id: 'q1', quote: FAKE }] }),
+      3,
+      0,
+      1,
+    ],
+    ['repair reply unusable → dropped', 'no json here', 3, 0, 1],
+  ])('a fabricated quote: %s', async (_name, repairReply, rows, repaired, dropped) => {
+    const llm = new FakeLlm([generation(FAKE), repairReply, repairReply, repairReply]);
+    const g = await generatePaperQuestions(llm, 'p1', PAPER);
+    expect(g.rows).toHaveLength(rows);
+    expect(g.repaired).toBe(repaired);
+    expect(g.dropped['quote-not-verbatim'] ?? undefined).toBe(dropped === undefined ? 0 : dropped);
+    const repairPrompt = llm.calls[1]?.messages.at(-1)?.content ?? '';
+    expect(repairPrompt).toContain(`q1 (row p1_chunk0_lookup, section "Methods"): ${JSON.stringify(FAKE)}`);
+  });
+
+  it('counts a generation that never validates as failed (no rows, no throw)', async () => {
+    const llm = new FakeLlm(['{"chunks": []}', '{"chunks": []}', '{"chunks": []}']);
+    const g = await generatePaperQuestions(llm, 'p1', PAPER);
+    expect(g.rows).toEqual([]);
+    expect(g.dropped).toEqual({ 'generation-failed': 1 });
+    expect(g.error).toMatch(/invalid structured output/);
+  });
+
+  it('a missing paper is counted, not thrown', async () => {
+    const g = await generatePaperQuestions(new FakeLlm([]), 'p9', null);
+    expect(g.dropped).toEqual({ 'no-paper-text': 1 });
+  });
+});
+
+describe('generateDataset', () => {
+  it('is resumable per paper: finished papers are skipped, failed ones retried, no duplicate rows', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'citegeist-gen-')), 'dataset.jsonl');
+    const papers = [
+      { id: 'p1', domain: 'education' },
+      { id: 'p2', domain: 'education' },
+    ];
+    const load = async () => PAPER;
+    const first = new FakeLlm((req) =>
+      req.messages[1]?.content.includes('Paper p1') ? generation(M1) : 'garbage',
+    );
+    const r1 = await generateDataset(first, papers, load, out, { concurrency: 1 });
+    expect([r1.rows, r1.failedPapers.map((f) => f.paperId)]).toEqual([4, ['p2']]);
+    const second = new FakeLlm(() => generation(M1));
+    const r2 = await generateDataset(second, papers, load, out);
+    expect([r2.keptPapers, r2.papers, r2.rows]).toEqual([1, 1, 4]);
+    expect(second.calls).toHaveLength(1);
+    const ids = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { row_id: string }).row_id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toHaveLength(8);
+    expect(readFileSync(progressPath(out), 'utf8')).toMatch(/"paper_id":"p2".*"error":null/);
+  });
+});
