@@ -22,7 +22,11 @@ export interface GlobalOptions {
   config?: string;
 }
 
-export function createContext(program: Command, io: CliIo, run: (argv: string[]) => Promise<number>): CliContext {
+export function createContext(
+  program: Command,
+  io: CliIo,
+  run: (argv: string[]) => Promise<number>,
+): CliContext {
   let cached: Config | undefined;
   let exitCode = 0;
   const globals = () => program.opts<GlobalOptions>();

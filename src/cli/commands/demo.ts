@@ -74,23 +74,24 @@ export const registerDemo: RegisterCommand = (program, ctx) => {
       const json = ctx.globals().json ? ['--json'] : [];
 
       ctx.io.out(`citegeist ${VERSION} demo: 3 open-licence papers, 12 questions, answered by "${model}".\n`);
+      const [c, d, r, g] = [corpus, dataset, run, grades].map(rel) as [string, string, string, string];
       await step(ctx, 'Ingest the papers (PDF and JATS) into a corpus', [
         'ingest',
         join(assets, 'papers'),
         '--corpus',
-        corpus,
+        c,
         ...json,
       ]);
       await step(ctx, 'Index the corpus for retrieval (BM25 + the embedded default embedder)', [
         'index',
         '--corpus',
-        corpus,
+        c,
       ]);
       await step(ctx, 'Search it', [
         'search',
         'hard negatives citation triplet loss',
         '--corpus',
-        corpus,
+        c,
         '--mode',
         'hybrid',
         '-k',
@@ -99,24 +100,24 @@ export const registerDemo: RegisterCommand = (program, ctx) => {
       await step(ctx, `Answer the questions with ${model} under the citation contract`, [
         'answer',
         '--dataset',
-        dataset,
+        d,
         '--corpus',
-        corpus,
+        c,
         '--model',
         model,
         '--out',
-        run,
+        r,
       ]);
       await step(ctx, 'Grade the answers (ResearchQA citation metrics)', [
         'grade',
         '--dataset',
-        dataset,
+        d,
         '--run',
-        run,
+        r,
         '--corpus',
-        corpus,
+        c,
         '--out',
-        grades,
+        g,
       ]);
 
       const html = join(out, 'report.html');

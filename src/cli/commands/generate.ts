@@ -1,9 +1,10 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, extname, join, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { CitegeistError } from '../../core/index.js';
 import { generateDataset, type ManifestEntry } from '../../generate/index.js';
 import { readDocumentFile } from '../../ingest/index.js';
 import { createProvider } from '../../llm/index.js';
+import { CorpusStore, PapersDir } from '../../store/index.js';
 import type { RegisterCommand } from '../context.js';
 import { paperSource } from './paper-source.js';
 
@@ -43,15 +44,21 @@ function fromManifest(path: string): PaperList {
 }
 
 function fromDir(dir: string, domain: string, cwd: string): PaperList {
-  if (!existsSync(dir))
-    throw new CitegeistError(
-      'PAPERS_DIR_NOT_FOUND',
-      `The papers folder ${dir} does not exist.`,
-      'Check --papers.',
-    );
-  const ids = [...new Set(readdirSync(dir).map((n) => n.slice(0, n.length - extname(n).length)))].sort();
   const source = paperSource({ papers: dir }, cwd);
+  const ids = PapersDir.open(dir).ids().sort();
   return { papers: ids.map((id) => ({ id, domain })), load: async (id) => (await source(id))?.text ?? null };
+}
+
+/** Every document of a corpus store; a document's own domain wins over --domain. */
+function fromCorpus(path: string, domain: string, cwd: string): PaperList {
+  const source = paperSource({ corpus: path }, cwd);
+  const store = CorpusStore.open(path, { readonly: true });
+  try {
+    const papers = store.list().map((d) => ({ id: d.id, domain: store.get(d.id)?.domain ?? domain }));
+    return { papers, load: async (id) => (await source(id))?.text ?? null };
+  } finally {
+    store.close();
+  }
 }
 
 export const registerGenerate: RegisterCommand = (program, ctx) => {
@@ -76,23 +83,18 @@ export const registerGenerate: RegisterCommand = (program, ctx) => {
           'Give --model with a model string (openai:gpt-4.1-mini, anthropic:…, gemini:…, ollama:qwen2.5:7b) and its API key in the environment.',
         );
       }
-      if (opts.corpus) {
-        throw new CitegeistError(
-          'CORPUS_NOT_SUPPORTED_YET',
-          '--corpus is not wired into generate yet.',
-          'Use --manifest (from collect) or --papers DIR.',
-        );
-      }
       const list = opts.manifest
         ? fromManifest(resolve(ctx.io.cwd, opts.manifest))
-        : opts.papers
-          ? fromDir(resolve(ctx.io.cwd, opts.papers), opts.domain ?? '', ctx.io.cwd)
-          : null;
+        : opts.corpus
+          ? fromCorpus(resolve(ctx.io.cwd, opts.corpus), opts.domain ?? '', ctx.io.cwd)
+          : opts.papers
+            ? fromDir(resolve(ctx.io.cwd, opts.papers), opts.domain ?? '', ctx.io.cwd)
+            : null;
       if (!list)
         throw new CitegeistError(
           'NO_PAPERS',
           'No papers were given.',
-          'Add --manifest FILE or --papers DIR.',
+          'Add --corpus FILE, --manifest FILE or --papers DIR.',
         );
       const papers = opts.limit ? list.papers.slice(0, Number(opts.limit)) : list.papers;
       const llm = createProvider(model, { env: ctx.io.env });

@@ -1,9 +1,7 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { extname, join, resolve } from 'node:path';
-import { CitegeistError, type Document, DocumentSchema, readTextFile } from '../../core/index.js';
-import { readDocumentFile } from '../../ingest/index.js';
-
-const PLAIN = new Set(['.txt', '.md', '.markdown']);
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { CitegeistError, type Document } from '../../core/index.js';
+import { CorpusStore, PapersDir } from '../../store/index.js';
 
 /** Where paper texts come from: `--papers DIR` (file named `<paper_id>.<ext>`) or `--corpus`. */
 export interface PaperSourceOptions {
@@ -12,9 +10,8 @@ export interface PaperSourceOptions {
 }
 
 /**
- * Loads the text of each paper id: from `--papers DIR`, the file whose name without extension is
- * the id (Markdown/text read as is; PDF and other formats through ingest). Missing papers map to
- * null (metrics that need the text are then `failed`). Returns the texts and the ids not found.
+ * Loads the text of each paper id. Missing papers map to null (metrics that need the text are
+ * then `failed`). Returns the texts and the ids not found.
  */
 export async function loadPaperTexts(
   ids: Iterable<string>,
@@ -33,26 +30,42 @@ export async function loadPaperTexts(
 }
 
 /**
- * A loader of paper documents by id (cached): from `--papers DIR`, the file whose name without
- * extension is the id; Markdown/text become a document of that text, other formats go through
- * ingest. Unknown ids give null.
+ * A loader of paper documents by id: from `--corpus` (the document with that id in the corpus
+ * store) or from `--papers DIR` (the file whose name without extension is the id, in any
+ * ingestible format). Unknown ids give null; an unreadable paper file is an error.
  */
 export function paperSource(
   options: PaperSourceOptions,
   cwd: string,
 ): (id: string) => Promise<Document | null> {
-  if (options.corpus) {
+  if (options.corpus && options.papers) {
     throw new CitegeistError(
-      'CORPUS_NOT_SUPPORTED_YET',
-      `--corpus ${options.corpus}: reading papers from a corpus store is not wired into this command yet.`,
-      'Give the paper files with --papers DIR (files named <paper_id>.pdf|.txt|.md).',
+      'BAD_OPTION',
+      'Both --corpus and --papers were given.',
+      'Give one source of papers: --corpus FILE or --papers DIR.',
     );
+  }
+  if (options.corpus) {
+    const path = resolve(cwd, options.corpus);
+    if (!existsSync(path)) {
+      throw new CitegeistError(
+        'CORPUS_NOT_FOUND',
+        `The corpus ${path} does not exist.`,
+        'Create it with `citegeist ingest <papers…> --corpus FILE`, or check --corpus.',
+      );
+    }
+    const store = CorpusStore.open(path, { readonly: true });
+    const cache = new Map<string, Document | null>();
+    return async (id) => {
+      if (!cache.has(id)) cache.set(id, store.get(id) ?? null);
+      return cache.get(id) ?? null;
+    };
   }
   if (!options.papers) {
     throw new CitegeistError(
       'NO_PAPERS',
       'No paper source was given.',
-      'Add --papers DIR (files named <paper_id>.pdf|.txt|.md).',
+      'Add --corpus FILE (papers ingested with `citegeist ingest`) or --papers DIR (files named <paper_id>.pdf|.txt|.md|.nxml…).',
     );
   }
   const dir = resolve(cwd, options.papers);
@@ -63,35 +76,6 @@ export function paperSource(
       'Check --papers.',
     );
   }
-  const files = new Map<string, string>();
-  for (const name of readdirSync(dir).sort()) {
-    const id = name.slice(0, name.length - extname(name).length);
-    if (!files.has(id) || PLAIN.has(extname(name).toLowerCase())) files.set(id, join(dir, name));
-  }
-  const cache = new Map<string, Promise<Document | null>>();
-  const load = async (id: string): Promise<Document | null> => {
-    const file = files.get(id);
-    if (!file) return null;
-    if (!PLAIN.has(extname(file).toLowerCase())) {
-      const docs = await readDocumentFile(file, id);
-      return docs[0] ?? null;
-    }
-    const text = readTextFile(file, 'paper');
-    const title = /^#\s+(.+)$/m.exec(text)?.[1]?.trim() ?? id;
-    return DocumentSchema.parse({
-      id,
-      title,
-      source: extname(file) === '.txt' ? 'text' : 'markdown',
-      text,
-      meta: { file },
-    });
-  };
-  return (id) => {
-    let p = cache.get(id);
-    if (!p) {
-      p = load(id);
-      cache.set(id, p);
-    }
-    return p;
-  };
+  const papers = PapersDir.open(dir);
+  return async (id) => (papers.fileOf(id) === undefined ? null : papers.load(id));
 }
