@@ -1,3 +1,5 @@
+import { sequenceRatioAtLeast } from '../text/index.js';
+
 /**
  * difflib's cheap upper bounds of `SequenceMatcher.ratio()`: `real_quick_ratio` (lengths only) and
  * `quick_ratio` (multiset character overlap). Both are ≥ ratio() for the same pair, so a pair whose
@@ -43,13 +45,13 @@ export function quickRatio(a: string, b: string): number {
 
 /**
  * `ratio(a, b) >= threshold`, evaluating the bounds first. `ratio` must be difflib's ratio on the
- * same strings.
+ * same strings; without it the decision is `sequenceRatioAtLeast` (the exact early-stopping search).
  */
 export function ratioAtLeast(
   a: string,
   b: string,
   threshold: number,
-  ratio: (a: string, b: string) => number,
+  ratio?: (a: string, b: string) => number,
 ): boolean {
   if (realQuickRatio(a, b) < threshold) {
     // Lengths in code points can only be closer than in UTF-16 units when surrogates are present.
@@ -57,5 +59,5 @@ export function ratioAtLeast(
   }
   const quick = quickRatio(a, b);
   if (quick >= 0 && quick < threshold) return false;
-  return ratio(a, b) >= threshold;
+  return ratio ? ratio(a, b) >= threshold : sequenceRatioAtLeast(a, b, threshold);
 }

@@ -282,3 +282,66 @@ export function sequenceRatio(a: string, b: string, options: SequenceRatioOption
   const [la, lb] = load(a, b, options.autojunk ?? true);
   return (2 * walkBlocks(la, lb)) / (la + lb);
 }
+
+/**
+ * `sequenceRatio(a, b, options) >= threshold`, decided exactly but usually without finishing the
+ * matching-block search. The blocks are found in the same order as `get_matching_blocks()` while
+ * keeping the matched size `M` and an upper bound `M + Σ min(|a_sub|, |b_sub|)` over the pending
+ * subproblems (a subproblem cannot match more than its shorter side). The ratio `2M / (|a| + |b|)`
+ * only grows as blocks are found and can never exceed the bound's ratio, and both are computed with
+ * the same floating-point expression as `sequenceRatio`, so stopping early (true as soon as the
+ * ratio reaches the threshold, false as soon as the bound falls below it) gives the same answer.
+ */
+export function sequenceRatioAtLeast(
+  a: string,
+  b: string,
+  threshold: number,
+  options: SequenceRatioOptions = {},
+): boolean {
+  if (a.length === 0 && b.length === 0) return 1 >= threshold;
+  if (a.length === 0 || b.length === 0) return 0 >= threshold;
+  const [la, lb] = load(a, b, options.autojunk ?? true);
+  const total = la + lb;
+  let matched = 0;
+  let pending = Math.min(la, lb);
+  if ((2 * pending) / total < threshold) return false;
+  if (0 >= threshold) return true;
+  let top = 0;
+  STACK = grow(STACK, 16);
+  STACK[top++] = 0;
+  STACK[top++] = la;
+  STACK[top++] = 0;
+  STACK[top++] = lb;
+  while (top > 0) {
+    const bhi = STACK[--top]!;
+    const blo = STACK[--top]!;
+    const ahi = STACK[--top]!;
+    const alo = STACK[--top]!;
+    pending -= Math.min(ahi - alo, bhi - blo);
+    findLongestMatch(alo, ahi, blo, bhi);
+    const i = bestI;
+    const j = bestJ;
+    const k = bestSize;
+    if (k > 0) {
+      matched += k;
+      if ((2 * matched) / total >= threshold) return true;
+      STACK = grow(STACK, top + 8);
+      if (alo < i && blo < j) {
+        STACK[top++] = alo;
+        STACK[top++] = i;
+        STACK[top++] = blo;
+        STACK[top++] = j;
+        pending += Math.min(i - alo, j - blo);
+      }
+      if (i + k < ahi && j + k < bhi) {
+        STACK[top++] = i + k;
+        STACK[top++] = ahi;
+        STACK[top++] = j + k;
+        STACK[top++] = bhi;
+        pending += Math.min(ahi - i - k, bhi - j - k);
+      }
+    }
+    if ((2 * (matched + pending)) / total < threshold) return false;
+  }
+  return (2 * matched) / total >= threshold;
+}
