@@ -77,9 +77,12 @@ function readCodePoints(text: string): number {
 
 /**
  * Loads a pair into the scratch buffers: ids of b, ids of a, and b2j (CSR over ids, popular ids
- * emptied when autojunk applies). Returns [len(a), len(b)].
+ * emptied when autojunk applies). Sets loadedA / loadedB to len(a) / len(b).
  */
-function load(aText: string, bText: string, autojunk: boolean): [number, number] {
+let loadedA = 0;
+let loadedB = 0;
+
+function load(aText: string, bText: string, autojunk: boolean): void {
   idStamp = (idStamp + 1) | 0;
   if (idStamp === 0) {
     BMP_STAMP.fill(0);
@@ -136,7 +139,8 @@ function load(aText: string, bText: string, autojunk: boolean): [number, number]
     CUR_LEN = new Int32Array(lb + 1);
     CUR_ROW = new Int32Array(lb + 1);
   }
-  return [la, lb];
+  loadedA = la;
+  loadedB = lb;
 }
 
 let bestI = 0;
@@ -255,7 +259,9 @@ export function sequenceMatchingBlocks(
   b: string,
   options: SequenceRatioOptions = {},
 ): MatchingBlock[] {
-  const [la, lb] = load(a, b, options.autojunk ?? true);
+  load(a, b, options.autojunk ?? true);
+  const la = loadedA;
+  const lb = loadedB;
   const blocks: [number, number, number][] = [];
   walkBlocks(la, lb, (i, j, k) => blocks.push([i, j, k]));
   blocks.sort((x, y) => x[0] - y[0] || x[1] - y[1] || x[2] - y[2]);
@@ -279,7 +285,9 @@ export function sequenceMatchingBlocks(
 export function sequenceRatio(a: string, b: string, options: SequenceRatioOptions = {}): number {
   if (a.length === 0 && b.length === 0) return 1;
   if (a.length === 0 || b.length === 0) return 0;
-  const [la, lb] = load(a, b, options.autojunk ?? true);
+  load(a, b, options.autojunk ?? true);
+  const la = loadedA;
+  const lb = loadedB;
   return (2 * walkBlocks(la, lb)) / (la + lb);
 }
 
@@ -300,7 +308,9 @@ export function sequenceRatioAtLeast(
 ): boolean {
   if (a.length === 0 && b.length === 0) return 1 >= threshold;
   if (a.length === 0 || b.length === 0) return 0 >= threshold;
-  const [la, lb] = load(a, b, options.autojunk ?? true);
+  load(a, b, options.autojunk ?? true);
+  const la = loadedA;
+  const lb = loadedB;
   const total = la + lb;
   let matched = 0;
   let pending = Math.min(la, lb);
