@@ -114,6 +114,7 @@ export default async function (): Promise<void> {
     ['researchqa', 'span'],
   ] as const) {
     t = performance.now();
+    const cpu = process.cpuUsage();
     let prepareMs = 0;
     const prepared = new Map<string, ReturnType<typeof preparePaper>>();
     const grader = new DeterministicGrader(
@@ -134,10 +135,12 @@ export default async function (): Promise<void> {
       digest = metricDigest(digest, g);
     }
     const ms = performance.now() - t;
+    const used = process.cpuUsage(cpu);
+    const cpuS = (used.user + used.system) / 1e6;
     console.log(
       `match=${match}: ${rows.length} rows (${quotes} quotes, ${alternatives} alternatives, ${prepared.size} papers) ` +
         `graded in ${(ms / 1000).toFixed(2)} s = ${Math.round(rows.length / (ms / 1000))} rows/s ` +
-        `(paper preparation ${(prepareMs / 1000).toFixed(2)} s); ${(ms / rows.length / ratioMs).toFixed(2)}× one full difflib ratio per row ` +
+        `(CPU ${cpuS.toFixed(2)} s; paper preparation ${(prepareMs / 1000).toFixed(2)} s); ${(ms / rows.length / ratioMs).toFixed(2)}× one full difflib ratio per row ` +
         `(${ratioMs.toFixed(3)} ms); acceptance ≤ 10 s: ${ms <= 10_000 ? 'PASS' : 'FAIL'} [checksum ${accuracy.toFixed(0)}/${sink.toFixed(0)}, digest ${digest.toString(16)}]`,
     );
   }

@@ -29,7 +29,6 @@ export interface SequenceRatioOptions {
 // ---- scratch ---------------------------------------------------------------------------------
 let A: Int32Array = new Int32Array(256); // ids of a (-1: not in b)
 let B: Int32Array = new Int32Array(256); // ids of b
-let CP: Int32Array = new Int32Array(256); // code points of the string being read
 let COUNT: Int32Array = new Int32Array(256); // per id: occurrences in b, then CSR starts
 let FILL: Int32Array = new Int32Array(256);
 let POS: Int32Array = new Int32Array(256); // b2j positions
@@ -56,23 +55,18 @@ function reserveRows(rows: number): void {
   rowClock = 0;
 }
 
-/** Reads the code points of `text` into CP; returns their number. */
-function readCodePoints(text: string): number {
-  CP = grow(CP, text.length);
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        CP[n++] = ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000;
-        i++;
-        continue;
-      }
-    }
-    CP[n++] = c;
-  }
-  return n;
+/** The code point at `i` (a high surrogate followed by a low one makes one astral code point). */
+function codePointAt(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  const d = text.charCodeAt(i + 1);
+  if (d >= 0xdc00 && d <= 0xdfff) return ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000;
+  return c;
+}
+
+/** The id of a code point in the loaded b, or -1. */
+function idOf(cp: number): number {
+  if (cp > 0xffff) return astralIds.get(cp) ?? -1;
+  return BMP_STAMP[cp] === idStamp ? BMP_ID[cp]! : -1;
 }
 
 /**
@@ -90,37 +84,52 @@ function load(aText: string, bText: string, autojunk: boolean): void {
   }
   astralIds.clear();
   let size = 0;
-  const lb = readCodePoints(bText);
-  B = grow(B, lb);
-  for (let j = 0; j < lb; j++) {
-    const cp = CP[j]!;
+  // b: ids in order of first occurrence, counted as they are read (COUNT[id + 1] = occurrences).
+  B = grow(B, bText.length);
+  COUNT = grow(COUNT, bText.length + 2);
+  FILL = grow(FILL, bText.length + 2);
+  COUNT[0] = 0;
+  let lb = 0;
+  for (let j = 0; j < bText.length; j++) {
+    const c = bText.charCodeAt(j);
     let id: number;
-    if (cp < 0x10000) {
-      if (BMP_STAMP[cp] === idStamp) id = BMP_ID[cp]!;
+    if (c < 0xd800 || c > 0xdbff || j + 1 >= bText.length) {
+      if (BMP_STAMP[c] === idStamp) id = BMP_ID[c]!;
       else {
         id = size++;
-        BMP_STAMP[cp] = idStamp;
-        BMP_ID[cp] = id;
+        COUNT[size] = 0;
+        BMP_STAMP[c] = idStamp;
+        BMP_ID[c] = id;
       }
     } else {
-      id = astralIds.get(cp) ?? -1;
+      const cp = codePointAt(bText, j);
+      if (cp > 0xffff) j++;
+      id = idOf(cp);
       if (id < 0) {
         id = size++;
-        astralIds.set(cp, id);
+        COUNT[size] = 0;
+        if (cp > 0xffff) astralIds.set(cp, id);
+        else {
+          BMP_STAMP[cp] = idStamp;
+          BMP_ID[cp] = id;
+        }
       }
     }
-    B[j] = id;
+    B[lb++] = id;
+    COUNT[id + 1]!++;
   }
-  const la = readCodePoints(aText);
-  A = grow(A, la);
-  for (let i = 0; i < la; i++) {
-    const cp = CP[i]!;
-    A[i] = cp < 0x10000 ? (BMP_STAMP[cp] === idStamp ? BMP_ID[cp]! : -1) : (astralIds.get(cp) ?? -1);
+  A = grow(A, aText.length);
+  let la = 0;
+  for (let i = 0; i < aText.length; i++) {
+    const c = aText.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdbff || i + 1 >= aText.length) {
+      A[la++] = BMP_STAMP[c] === idStamp ? BMP_ID[c]! : -1;
+    } else {
+      const cp = codePointAt(aText, i);
+      if (cp > 0xffff) i++;
+      A[la++] = idOf(cp);
+    }
   }
-  COUNT = grow(COUNT, size + 1);
-  FILL = grow(FILL, size + 1);
-  COUNT.fill(0, 0, size + 1);
-  for (let j = 0; j < lb; j++) COUNT[B[j]! + 1]!++;
   if (autojunk && lb >= 200) {
     const ntest = Math.floor(lb / 100) + 1;
     for (let x = 1; x <= size; x++) if (COUNT[x]! > ntest) COUNT[x] = 0;
