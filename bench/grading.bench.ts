@@ -76,6 +76,17 @@ function build(papers: Map<string, string>) {
   return { rows, runs };
 }
 
+/** An order-sensitive digest of every row's four metrics (exact values and nulls), to compare runs. */
+function metricDigest(seed: number, g: ReturnType<DeterministicGrader['grade']>): number {
+  let h = seed;
+  for (const v of [g.citation_precision, g.section_coverage, g.citation_accuracy, g.refusal_correctness]) {
+    const s = v === null ? 'n' : String(v);
+    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+    h = Math.imul(h ^ 0x7c, 0x01000193);
+  }
+  return h >>> 0;
+}
+
 export default async function (): Promise<void> {
   const dir = sharedDataPath('qasper-dev', 'papers');
   const papers = new Map(
@@ -103,6 +114,7 @@ export default async function (): Promise<void> {
     ['researchqa', 'span'],
   ] as const) {
     t = performance.now();
+    const cpu = process.cpuUsage();
     let prepareMs = 0;
     const prepared = new Map<string, ReturnType<typeof preparePaper>>();
     const grader = new DeterministicGrader(
@@ -116,13 +128,20 @@ export default async function (): Promise<void> {
       { quoteMode: mode, match },
     );
     let accuracy = 0;
-    for (let i = 0; i < rows.length; i++) accuracy += grader.grade(rows[i]!, runs[i]!).citation_accuracy ?? 0;
+    let digest = 0;
+    for (let i = 0; i < rows.length; i++) {
+      const g = grader.grade(rows[i]!, runs[i]!);
+      accuracy += g.citation_accuracy ?? 0;
+      digest = metricDigest(digest, g);
+    }
     const ms = performance.now() - t;
+    const used = process.cpuUsage(cpu);
+    const cpuS = (used.user + used.system) / 1e6;
     console.log(
       `match=${match}: ${rows.length} rows (${quotes} quotes, ${alternatives} alternatives, ${prepared.size} papers) ` +
         `graded in ${(ms / 1000).toFixed(2)} s = ${Math.round(rows.length / (ms / 1000))} rows/s ` +
-        `(paper preparation ${(prepareMs / 1000).toFixed(2)} s); ${(ms / rows.length / ratioMs).toFixed(2)}× one full difflib ratio per row ` +
-        `(${ratioMs.toFixed(3)} ms); acceptance ≤ 10 s: ${ms <= 10_000 ? 'PASS' : 'FAIL'} [checksum ${accuracy.toFixed(0)}/${sink.toFixed(0)}]`,
+        `(CPU ${cpuS.toFixed(2)} s; paper preparation ${(prepareMs / 1000).toFixed(2)} s); ${(ms / rows.length / ratioMs).toFixed(2)}× one full difflib ratio per row ` +
+        `(${ratioMs.toFixed(3)} ms); acceptance ≤ 10 s: ${ms <= 10_000 ? 'PASS' : 'FAIL'} [checksum ${accuracy.toFixed(0)}/${sink.toFixed(0)}, digest ${digest.toString(16)}]`,
     );
   }
 }

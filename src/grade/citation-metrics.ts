@@ -134,7 +134,18 @@ class MatchGrid {
 export function researchqaMatch(
   atLeast: (a: string, b: string, threshold: number) => boolean,
 ): AlternativeMatch {
-  return (quote, alternative) => atLeast(quote.toLowerCase(), alternative.toLowerCase(), 0.5);
+  // Lower-cased once per distinct string (a row's quotes meet each alternative many times).
+  const lower = new Map<string, string>();
+  const lowered = (text: string): string => {
+    let out = lower.get(text);
+    if (out === undefined) {
+      if (lower.size >= 4096) lower.clear();
+      out = text.toLowerCase();
+      lower.set(text, out);
+    }
+    return out;
+  };
+  return (quote, alternative) => atLeast(lowered(quote), lowered(alternative), 0.5);
 }
 
 /** `span` alternative matching: both located in the paper text with overlapping spans. */

@@ -1,5 +1,5 @@
 import type { DatasetRow, RunRow, Verdict } from '../core/index.js';
-import { type MatchMode, type PreparedPaper, sequenceRatio } from '../text/index.js';
+import type { MatchMode, PreparedPaper } from '../text/index.js';
 import {
   type AlternativeMatch,
   citationScores,
@@ -23,7 +23,7 @@ export interface DeterministicOptions {
 /** The alternative matcher of a match mode. */
 export function alternativeMatcher(mode: AlternativeMatchMode): AlternativeMatch {
   if (mode === 'span') return spanMatch;
-  return researchqaMatch((a, b, t) => ratioAtLeast(a, b, t, sequenceRatio));
+  return researchqaMatch((a, b, t) => ratioAtLeast(a, b, t));
 }
 
 /**

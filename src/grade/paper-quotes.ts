@@ -13,7 +13,8 @@ export function paperQuotes(paper: PreparedPaper, mode: MatchMode): PaperQuotes 
     if (span === undefined) {
       const m = matchQuote(paper, text, { mode, nearest: false });
       span = null;
-      if (m.matched && m.spans.length > 0) {
+      if (m.matched && m.spans.length === 1) span = m.spans[0]!;
+      else if (m.matched && m.spans.length > 1) {
         span = {
           start: Math.min(...m.spans.map((s) => s.start)),
           end: Math.max(...m.spans.map((s) => s.end)),

@@ -1,3 +1,5 @@
+import { sequenceRatioAtLeast } from '../text/index.js';
+
 /**
  * difflib's cheap upper bounds of `SequenceMatcher.ratio()`: `real_quick_ratio` (lengths only) and
  * `quick_ratio` (multiset character overlap). Both are ≥ ratio() for the same pair, so a pair whose
@@ -41,21 +43,35 @@ export function quickRatio(a: string, b: string): number {
   return astral ? -1 : (2 * matches) / total;
 }
 
+// Surrogate presence per string, memoised (the same alternatives meet many quotes).
+const surrogates = new Map<string, boolean>();
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+function hasSurrogate(text: string): boolean {
+  let known = surrogates.get(text);
+  if (known === undefined) {
+    if (surrogates.size >= 4096) surrogates.clear();
+    known = SURROGATE.test(text);
+    surrogates.set(text, known);
+  }
+  return known;
+}
+
 /**
  * `ratio(a, b) >= threshold`, evaluating the bounds first. `ratio` must be difflib's ratio on the
- * same strings.
+ * same strings; without it the decision is `sequenceRatioAtLeast` (the exact early-stopping search).
  */
 export function ratioAtLeast(
   a: string,
   b: string,
   threshold: number,
-  ratio: (a: string, b: string) => number,
+  ratio?: (a: string, b: string) => number,
 ): boolean {
   if (realQuickRatio(a, b) < threshold) {
     // Lengths in code points can only be closer than in UTF-16 units when surrogates are present.
-    if (!/[\uD800-\uDFFF]/.test(a) && !/[\uD800-\uDFFF]/.test(b)) return false;
+    if (!hasSurrogate(a) && !hasSurrogate(b)) return false;
   }
   const quick = quickRatio(a, b);
   if (quick >= 0 && quick < threshold) return false;
-  return ratio(a, b) >= threshold;
+  return ratio ? ratio(a, b) >= threshold : sequenceRatioAtLeast(a, b, threshold);
 }

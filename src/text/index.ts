@@ -15,6 +15,7 @@ export {
   type SequenceRatioOptions,
   sequenceMatchingBlocks,
   sequenceRatio,
+  sequenceRatioAtLeast,
 } from './sequence-ratio.js';
 export { type Sentence, splitSentences } from './split-sentences.js';
 export { type Token, type TokenizeOptions, tokenize, tokenizeWithOffsets, WORD_PATTERN } from './tokenize.js';

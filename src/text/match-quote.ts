@@ -100,6 +100,7 @@ export function matchQuote(
   if (normalized.text.length === 0) return { matched: false, rule: 'none', spans: [], similarity: 0 };
   const byText = tryRules(prepared, normalized.text, strict);
   if (byText) return byText;
+  if (!strict && options.nearest === false) return { matched: false, rule: 'none', spans: [] };
   const quoteTokens = matchTokens(normalized);
   if (strict) {
     const { tokenIndex } = prepared;

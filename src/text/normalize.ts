@@ -104,15 +104,29 @@ const ASCII = /^[\x00-\x7f]*$/;
  */
 function normalizeAscii(text: string): NormalizedText {
   const result = text.toLowerCase().replace(/\s+/g, ' ').trim();
-  const offsets = new Int32Array(result.length);
+  let offsets: Int32Array | undefined;
+  // The offsets are built on first use: a quote that matches by a substring rule never needs them.
+  return {
+    text: result,
+    get offsets(): Int32Array {
+      offsets ??= asciiOffsets(text, result.length);
+      return offsets;
+    },
+    original: text,
+  };
+}
+
+/** The offset map of `normalizeAscii`: one scan of the original text. */
+function asciiOffsets(text: string, length: number): Int32Array {
+  const offsets = new Int32Array(length);
   let i = 0;
   while (i < text.length && isSpace(text.charCodeAt(i))) i++;
-  for (let n = 0; n < result.length; n++) {
+  for (let n = 0; n < length; n++) {
     offsets[n] = i;
     if (isSpace(text.charCodeAt(i))) while (i < text.length && isSpace(text.charCodeAt(i))) i++;
     else i++;
   }
-  return { text: result, offsets, original: text };
+  return offsets;
 }
 
 /** The general path (any text); `normalizeText` uses it for non-ASCII text. Exported for tests. */
@@ -194,11 +208,19 @@ const QUOTE_EDGE = new Set(['"', "'", '\u201c', '\u201d', '\u2018', '\u2019', ' 
  */
 export function normalizeQuote(quote: string): NormalizedText {
   const normalized = normalizeText(quote);
-  const { text, offsets } = normalized;
+  const { text } = normalized;
   let start = 0;
   let end = text.length;
   while (start < end && QUOTE_EDGE.has(text[start]!)) start++;
   while (end > start && QUOTE_EDGE.has(text[end - 1]!)) end--;
   if (start === 0 && end === text.length) return normalized;
-  return { text: text.slice(start, end), offsets: offsets.slice(start, end), original: quote };
+  let offsets: Int32Array | undefined;
+  return {
+    text: text.slice(start, end),
+    get offsets(): Int32Array {
+      offsets ??= normalized.offsets.slice(start, end);
+      return offsets;
+    },
+    original: quote,
+  };
 }

@@ -112,16 +112,24 @@ export interface PreparedPaper {
   readonly tokenIndex: TokenIndex;
 }
 
-/** Normalises and indexes a paper's text for quote matching (linear time; ~tens of ms for 60 pages). */
+/**
+ * Normalises and indexes a paper's text for quote matching (linear time; ~tens of ms for 60 pages).
+ * The token index is built on first use: the substring rules (all `researchqa` matching without a
+ * nearest passage) never need it.
+ */
 export function preparePaper(text: string): PreparedPaper {
   const normalized = normalizeText(text);
   const noSpace = noSpaceForm(normalized.text);
+  let tokenIndex: TokenIndex | undefined;
   return {
     text,
     normalized,
     noSpace,
     normalizedIndex: new SubstringIndex(normalized.text),
     noSpaceIndex: new SubstringIndex(noSpace.text),
-    tokenIndex: buildTokenIndex(matchTokens(normalized), normalized),
+    get tokenIndex(): TokenIndex {
+      tokenIndex ??= buildTokenIndex(matchTokens(normalized), normalized);
+      return tokenIndex;
+    },
   };
 }

@@ -29,7 +29,6 @@ export interface SequenceRatioOptions {
 // ---- scratch ---------------------------------------------------------------------------------
 let A: Int32Array = new Int32Array(256); // ids of a (-1: not in b)
 let B: Int32Array = new Int32Array(256); // ids of b
-let CP: Int32Array = new Int32Array(256); // code points of the string being read
 let COUNT: Int32Array = new Int32Array(256); // per id: occurrences in b, then CSR starts
 let FILL: Int32Array = new Int32Array(256);
 let POS: Int32Array = new Int32Array(256); // b2j positions
@@ -56,30 +55,28 @@ function reserveRows(rows: number): void {
   rowClock = 0;
 }
 
-/** Reads the code points of `text` into CP; returns their number. */
-function readCodePoints(text: string): number {
-  CP = grow(CP, text.length);
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        CP[n++] = ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000;
-        i++;
-        continue;
-      }
-    }
-    CP[n++] = c;
-  }
-  return n;
+/** The code point at `i` (a high surrogate followed by a low one makes one astral code point). */
+function codePointAt(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  const d = text.charCodeAt(i + 1);
+  if (d >= 0xdc00 && d <= 0xdfff) return ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000;
+  return c;
+}
+
+/** The id of a code point in the loaded b, or -1. */
+function idOf(cp: number): number {
+  if (cp > 0xffff) return astralIds.get(cp) ?? -1;
+  return BMP_STAMP[cp] === idStamp ? BMP_ID[cp]! : -1;
 }
 
 /**
  * Loads a pair into the scratch buffers: ids of b, ids of a, and b2j (CSR over ids, popular ids
- * emptied when autojunk applies). Returns [len(a), len(b)].
+ * emptied when autojunk applies). Sets loadedA / loadedB to len(a) / len(b).
  */
-function load(aText: string, bText: string, autojunk: boolean): [number, number] {
+let loadedA = 0;
+let loadedB = 0;
+
+function load(aText: string, bText: string, autojunk: boolean): void {
   idStamp = (idStamp + 1) | 0;
   if (idStamp === 0) {
     BMP_STAMP.fill(0);
@@ -87,37 +84,52 @@ function load(aText: string, bText: string, autojunk: boolean): [number, number]
   }
   astralIds.clear();
   let size = 0;
-  const lb = readCodePoints(bText);
-  B = grow(B, lb);
-  for (let j = 0; j < lb; j++) {
-    const cp = CP[j]!;
+  // b: ids in order of first occurrence, counted as they are read (COUNT[id + 1] = occurrences).
+  B = grow(B, bText.length);
+  COUNT = grow(COUNT, bText.length + 2);
+  FILL = grow(FILL, bText.length + 2);
+  COUNT[0] = 0;
+  let lb = 0;
+  for (let j = 0; j < bText.length; j++) {
+    const c = bText.charCodeAt(j);
     let id: number;
-    if (cp < 0x10000) {
-      if (BMP_STAMP[cp] === idStamp) id = BMP_ID[cp]!;
+    if (c < 0xd800 || c > 0xdbff || j + 1 >= bText.length) {
+      if (BMP_STAMP[c] === idStamp) id = BMP_ID[c]!;
       else {
         id = size++;
-        BMP_STAMP[cp] = idStamp;
-        BMP_ID[cp] = id;
+        COUNT[size] = 0;
+        BMP_STAMP[c] = idStamp;
+        BMP_ID[c] = id;
       }
     } else {
-      id = astralIds.get(cp) ?? -1;
+      const cp = codePointAt(bText, j);
+      if (cp > 0xffff) j++;
+      id = idOf(cp);
       if (id < 0) {
         id = size++;
-        astralIds.set(cp, id);
+        COUNT[size] = 0;
+        if (cp > 0xffff) astralIds.set(cp, id);
+        else {
+          BMP_STAMP[cp] = idStamp;
+          BMP_ID[cp] = id;
+        }
       }
     }
-    B[j] = id;
+    B[lb++] = id;
+    COUNT[id + 1]!++;
   }
-  const la = readCodePoints(aText);
-  A = grow(A, la);
-  for (let i = 0; i < la; i++) {
-    const cp = CP[i]!;
-    A[i] = cp < 0x10000 ? (BMP_STAMP[cp] === idStamp ? BMP_ID[cp]! : -1) : (astralIds.get(cp) ?? -1);
+  A = grow(A, aText.length);
+  let la = 0;
+  for (let i = 0; i < aText.length; i++) {
+    const c = aText.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdbff || i + 1 >= aText.length) {
+      A[la++] = BMP_STAMP[c] === idStamp ? BMP_ID[c]! : -1;
+    } else {
+      const cp = codePointAt(aText, i);
+      if (cp > 0xffff) i++;
+      A[la++] = idOf(cp);
+    }
   }
-  COUNT = grow(COUNT, size + 1);
-  FILL = grow(FILL, size + 1);
-  COUNT.fill(0, 0, size + 1);
-  for (let j = 0; j < lb; j++) COUNT[B[j]! + 1]!++;
   if (autojunk && lb >= 200) {
     const ntest = Math.floor(lb / 100) + 1;
     for (let x = 1; x <= size; x++) if (COUNT[x]! > ntest) COUNT[x] = 0;
@@ -136,7 +148,8 @@ function load(aText: string, bText: string, autojunk: boolean): [number, number]
     CUR_LEN = new Int32Array(lb + 1);
     CUR_ROW = new Int32Array(lb + 1);
   }
-  return [la, lb];
+  loadedA = la;
+  loadedB = lb;
 }
 
 let bestI = 0;
@@ -255,7 +268,9 @@ export function sequenceMatchingBlocks(
   b: string,
   options: SequenceRatioOptions = {},
 ): MatchingBlock[] {
-  const [la, lb] = load(a, b, options.autojunk ?? true);
+  load(a, b, options.autojunk ?? true);
+  const la = loadedA;
+  const lb = loadedB;
   const blocks: [number, number, number][] = [];
   walkBlocks(la, lb, (i, j, k) => blocks.push([i, j, k]));
   blocks.sort((x, y) => x[0] - y[0] || x[1] - y[1] || x[2] - y[2]);
@@ -279,6 +294,73 @@ export function sequenceMatchingBlocks(
 export function sequenceRatio(a: string, b: string, options: SequenceRatioOptions = {}): number {
   if (a.length === 0 && b.length === 0) return 1;
   if (a.length === 0 || b.length === 0) return 0;
-  const [la, lb] = load(a, b, options.autojunk ?? true);
+  load(a, b, options.autojunk ?? true);
+  const la = loadedA;
+  const lb = loadedB;
   return (2 * walkBlocks(la, lb)) / (la + lb);
+}
+
+/**
+ * `sequenceRatio(a, b, options) >= threshold`, decided exactly but usually without finishing the
+ * matching-block search. The blocks are found in the same order as `get_matching_blocks()` while
+ * keeping the matched size `M` and an upper bound `M + Σ min(|a_sub|, |b_sub|)` over the pending
+ * subproblems (a subproblem cannot match more than its shorter side). The ratio `2M / (|a| + |b|)`
+ * only grows as blocks are found and can never exceed the bound's ratio, and both are computed with
+ * the same floating-point expression as `sequenceRatio`, so stopping early (true as soon as the
+ * ratio reaches the threshold, false as soon as the bound falls below it) gives the same answer.
+ */
+export function sequenceRatioAtLeast(
+  a: string,
+  b: string,
+  threshold: number,
+  options: SequenceRatioOptions = {},
+): boolean {
+  if (a.length === 0 && b.length === 0) return 1 >= threshold;
+  if (a.length === 0 || b.length === 0) return 0 >= threshold;
+  load(a, b, options.autojunk ?? true);
+  const la = loadedA;
+  const lb = loadedB;
+  const total = la + lb;
+  let matched = 0;
+  let pending = Math.min(la, lb);
+  if ((2 * pending) / total < threshold) return false;
+  if (0 >= threshold) return true;
+  let top = 0;
+  STACK = grow(STACK, 16);
+  STACK[top++] = 0;
+  STACK[top++] = la;
+  STACK[top++] = 0;
+  STACK[top++] = lb;
+  while (top > 0) {
+    const bhi = STACK[--top]!;
+    const blo = STACK[--top]!;
+    const ahi = STACK[--top]!;
+    const alo = STACK[--top]!;
+    pending -= Math.min(ahi - alo, bhi - blo);
+    findLongestMatch(alo, ahi, blo, bhi);
+    const i = bestI;
+    const j = bestJ;
+    const k = bestSize;
+    if (k > 0) {
+      matched += k;
+      if ((2 * matched) / total >= threshold) return true;
+      STACK = grow(STACK, top + 8);
+      if (alo < i && blo < j) {
+        STACK[top++] = alo;
+        STACK[top++] = i;
+        STACK[top++] = blo;
+        STACK[top++] = j;
+        pending += Math.min(i - alo, j - blo);
+      }
+      if (i + k < ahi && j + k < bhi) {
+        STACK[top++] = i + k;
+        STACK[top++] = ahi;
+        STACK[top++] = j + k;
+        STACK[top++] = bhi;
+        pending += Math.min(ahi - i - k, bhi - j - k);
+      }
+    }
+    if ((2 * (matched + pending)) / total < threshold) return false;
+  }
+  return (2 * matched) / total >= threshold;
 }
