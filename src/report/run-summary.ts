@@ -36,7 +36,12 @@ export function buildRunSummary(input: RunSummaryInput): HtmlSummaryInput {
     const match = matchQuote(paper, quote, { mode: 'researchqa', nearest: false });
     const start = match.spans[0]?.start;
     if (!match.matched || start === undefined) return { found: false };
-    return { found: true, rule: match.rule, page: pageAt(doc, start), section: sectionAt(doc, start)?.heading ?? null };
+    return {
+      found: true,
+      rule: match.rule,
+      page: pageAt(doc, start),
+      section: sectionAt(doc, start)?.heading ?? null,
+    };
   };
   const metricIds = RESEARCHQA_METRICS.map((m) => m.id);
   const rows: SummaryRow[] = [];
@@ -53,7 +58,11 @@ export function buildRunSummary(input: RunSummaryInput): HtmlSummaryInput {
       expectedAnswer: question.expected_answer,
       answer: run.answer,
       error: run.error,
-      citations: run.citations.map((c) => ({ key: c.key, quote: c.quote, ...locate(question.paper_id, c.quote) })),
+      citations: run.citations.map((c) => ({
+        key: c.key,
+        quote: c.quote,
+        ...locate(question.paper_id, c.quote),
+      })),
       scores: Object.fromEntries(
         metricIds.map((id) => [id, grade ? ((grade as Record<string, unknown>)[id] as number | null) : null]),
       ),
@@ -64,7 +73,10 @@ export function buildRunSummary(input: RunSummaryInput): HtmlSummaryInput {
     rows: m.overall.rows,
     answerFailures: m.overall.answerFailures,
     metrics: Object.fromEntries(
-      Object.entries(m.overall.metrics).map(([id, s]) => [id, { mean: s.mean, n: s.n, ci: s.ci, failed: s.failed }]),
+      Object.entries(m.overall.metrics).map(([id, s]) => [
+        id,
+        { mean: s.mean, n: s.n, ci: s.ci, failed: s.failed },
+      ]),
     ),
   }));
   return {
