@@ -22,7 +22,7 @@ import {
   resolveLlmSettings,
 } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
-import { paperSource } from './paper-source.js';
+import { addPaperSourceOptions, paperSource } from './paper-source.js';
 
 interface AnswerOptions extends LlmFlags {
   dataset: string;
@@ -79,8 +79,6 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
     .command('answer')
     .description('answer a dataset with a model under the citation contract (or --model extractive, no LLM)')
     .requiredOption('--dataset <file>', 'dataset (eval_dataset.json or JSONL)')
-    .option('--papers <dir>', 'paper files named <paper_id>.pdf|.txt|.md')
-    .option('--corpus <file>', 'corpus store with the papers')
     .option('--model <model>', 'extractive, or a model string (openai:gpt-4.1-mini, ollama:qwen2.5:7b, …)')
     .option('--context <mode>', 'auto (whole paper if it fits, else retrieval) | full | retrieval', 'auto')
     .option('-k <n>', 'passages in retrieval mode', '8')
@@ -94,6 +92,7 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
       'also write official QASPER predictions (rows imported from QASPER)',
     )
     .option('--limit <n>', 'answer only the first n rows');
+  addPaperSourceOptions(command);
   addLlmOptions(command, { model: false }).action(async (opts: AnswerOptions) => {
     const settings = resolveLlmSettings(opts, ctx.config(), ctx.io.cwd);
     let runtime: LlmRuntime | undefined;

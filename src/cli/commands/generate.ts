@@ -13,7 +13,7 @@ import {
   resolveLlmSettings,
 } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
-import { paperSource } from './paper-source.js';
+import { addPaperSourceOptions, paperSource } from './paper-source.js';
 
 interface GenerateCliOptions extends LlmFlags {
   papers?: string;
@@ -71,12 +71,11 @@ export const registerGenerate: RegisterCommand = (program, ctx) => {
   const questions = generate
     .command('questions')
     .description('generate ResearchQA rows per paper (METHODS §2.2): every quote verified verbatim (strict)')
-    .option('--papers <dir>', 'paper files named <paper_id>.pdf|.txt|.md')
     .option('--manifest <file>', 'manifest.jsonl from `citegeist collect openalex` (papers and domains)')
-    .option('--corpus <file>', 'corpus store with the papers')
     .option('--domain <name>', 'domain recorded on rows from --papers', '')
     .requiredOption('--out <file>', 'dataset JSONL (resumed per paper if it exists)')
     .option('--limit <n>', 'only the first n papers');
+  addPaperSourceOptions(questions);
   addLlmOptions(questions).action(async (opts: GenerateCliOptions) => {
     const settings = resolveLlmSettings(opts, ctx.config(), ctx.io.cwd);
     const model = settings.model;

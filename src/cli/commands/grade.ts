@@ -25,7 +25,7 @@ import {
   resolveLlmSettings,
 } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
-import { loadPaperTexts } from './paper-source.js';
+import { addPaperSourceOptions, loadPaperTexts } from './paper-source.js';
 
 export interface GradeOptions extends Omit<LlmFlags, 'model'> {
   dataset: string;
@@ -156,8 +156,6 @@ export const registerGrade: RegisterCommand = (program, ctx) => {
     )
     .requiredOption('--dataset <file>', 'dataset (eval_dataset.json or JSONL)')
     .requiredOption('--run <file>', 'run (citegeist run JSONL, or the published results JSON list)')
-    .option('--papers <dir>', 'paper files named <paper_id>.pdf|.txt|.md')
-    .option('--corpus <file>', 'corpus store with the papers')
     .option(
       '--match <mode>',
       'quote ↔ evidence alternative match: researchqa (difflib ≥ 0.5) | span',
@@ -167,6 +165,7 @@ export const registerGrade: RegisterCommand = (program, ctx) => {
     .option('--model <name>', 'model name for runs that do not record one (published layout)')
     .option('--seed <n>', 'bootstrap seed', '0')
     .requiredOption('--out <file>', 'grades JSONL (a summary JSON is written beside it)');
+  addPaperSourceOptions(command);
   addLlmOptions(command, { model: false, judge: true }).action(
     async (opts: GradeOptions & { run: string; out: string }) => {
       const grades = await gradeRunFiles(ctx, [opts.run], opts);

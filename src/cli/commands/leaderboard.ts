@@ -4,6 +4,7 @@ import { type GradeRow, GradeRowSchema } from '../../grade/index.js';
 import type { RegisterCommand } from '../context.js';
 import { addLlmOptions } from '../llm-options.js';
 import { type GradeOptions, gradeRunFiles, printSummary } from './grade.js';
+import { addPaperSourceOptions } from './paper-source.js';
 
 /** True when the file's first row looks like a grades row (it carries metric statuses). */
 function isGradesFile(text: string): boolean {
@@ -34,11 +35,10 @@ export const registerLeaderboard: RegisterCommand = (program, ctx) => {
     .description('compare models side by side (grades files, or run files graded on the fly with --dataset)')
     .argument('<files...>', 'grades JSONL from `citegeist grade`, or runs (JSONL / published JSON)')
     .option('--dataset <file>', 'dataset, needed when run files are given')
-    .option('--papers <dir>', 'paper files named <paper_id>.pdf|.txt|.md')
-    .option('--corpus <file>', 'corpus store with the papers')
     .option('--match <mode>', 'researchqa | span', 'researchqa')
     .option('--quote-mode <mode>', 'researchqa | strict', 'researchqa')
     .option('--seed <n>', 'bootstrap seed', '0');
+  addPaperSourceOptions(command);
   addLlmOptions(command, { model: false, judge: true }).action(
     async (files: string[], opts: Omit<GradeOptions, 'dataset'> & { dataset?: string }) => {
       const grades: GradeRow[] = [];
