@@ -138,6 +138,19 @@ export function createLlmRuntime(settings: LlmSettings, env: ProviderEnv): LlmRu
   };
 }
 
+/**
+ * For commands that cannot estimate their calls without making them: `--dry-run` stops with this
+ * error instead of silently running (nothing is called).
+ */
+export function refuseDryRun(settings: LlmSettings, command: string): void {
+  if (!settings.dryRun) return;
+  throw new CitegeistError(
+    'DRY_RUN_UNSUPPORTED',
+    `${command} cannot estimate its model calls ahead of a run, so --dry-run is not supported there; nothing was run.`,
+    'Drop --dry-run; cap the spend with --budget <usd> instead.',
+  );
+}
+
 function positiveInt(value: string, flag: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) {

@@ -7,6 +7,10 @@ export interface ProgressItem {
   inputTokens?: number;
   outputTokens?: number;
   costUsd?: number | null;
+  /** Shown beside a live bar (e.g. the file just read). */
+  note?: string;
+  /** Why the item failed: printed as its own line when stderr is not a terminal. */
+  problem?: string;
 }
 
 export interface Progress {
@@ -23,7 +27,9 @@ export interface ProgressOptions {
   total: number;
   /** A plain line at most this often when stderr is not a terminal (default 10 s). */
   intervalMs?: number;
-  /** The stream a live bar draws on (default process.stderr; only used when io.interactive). */
+  /** What is counted, shown after the counts on a live bar (e.g. "files"). */
+  unit?: string;
+  /** The stream a live bar draws on (default: `io.err` as a terminal; only used when io.interactive). */
   stream?: NodeJS.WritableStream;
   now?: () => number;
 }
@@ -47,15 +53,15 @@ export function createProgress(options: ProgressOptions): Progress {
   const bar = options.io.interactive
     ? new cliProgress.SingleBar(
         {
-          stream: options.stream ?? process.stderr,
-          format: `${options.label} [{bar}] {value}/{total} | failed {failed} | ETA {eta_formatted} | {tokens} tokens{cost}`,
+          stream: options.stream ?? terminalOf(options.io),
+          format: `${options.label} [{bar}] {value}/{total}${options.unit ? ` ${options.unit}` : ''}{note} | failed {failed} | ETA {eta_formatted} | {tokens} tokens{cost}`,
           hideCursor: true,
           etaBuffer: 50,
         },
-        cliProgress.Presets.shades_classic,
+        cliProgress.Presets.legacy,
       )
     : null;
-  bar?.start(options.total, 0, { failed: 0, tokens: 0, cost: '' });
+  bar?.start(options.total, 0, { failed: 0, tokens: 0, cost: '', note: '' });
   return {
     tick(item) {
       state.done++;
@@ -70,8 +76,12 @@ export function createProgress(options: ProgressOptions): Progress {
           failed: state.failed,
           tokens: state.tokens.toLocaleString('en-US'),
           cost: state.priced ? ` | $${state.cost.toFixed(4)}` : '',
+          note: item.note ? ` | ${item.note}` : '',
         });
-      } else if (now() - lastLine >= (options.intervalMs ?? 10_000)) {
+        return;
+      }
+      if (!item.ok && item.problem) options.io.err(`${options.label} failed: ${item.problem}\n`);
+      if (now() - lastLine >= (options.intervalMs ?? 10_000)) {
         lastLine = now();
         options.io.err(`${line()}\n`);
       }
@@ -89,6 +99,19 @@ export function createProgress(options: ProgressOptions): Progress {
   };
 }
 
+/** `io.err` as a terminal stream for cli-progress (so tests and wrappers see the bar too). */
+function terminalOf(io: CliIo): NodeJS.WritableStream {
+  const stream = {
+    isTTY: true,
+    columns: process.stderr.columns ?? 100,
+    write: (s: string) => {
+      io.err(s);
+      return true;
+    },
+  };
+  return stream as unknown as NodeJS.WritableStream;
+}
+
 /** 75_000 → "1m15s"; NaN → "?". */
 export function duration(ms: number): string {
   if (!Number.isFinite(ms)) return '?';
@@ -97,4 +120,25 @@ export function duration(ms: number): string {
   const m = Math.floor(s / 60);
   if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+}
+
+/** A reporter for callbacks that learn the total only with the first finished item. */
+export interface LazyProgress {
+  tick(item: ProgressItem, total: number): void;
+  /** Prints the final line, if anything was ticked (once; later calls do nothing). */
+  stop(): void;
+}
+
+export function createLazyProgress(options: Omit<ProgressOptions, 'total'>): LazyProgress {
+  let progress: Progress | null = null;
+  return {
+    tick(item, total) {
+      progress ??= createProgress({ ...options, total });
+      progress.tick(item);
+    },
+    stop() {
+      progress?.stop();
+      progress = null;
+    },
+  };
 }

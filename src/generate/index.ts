@@ -14,6 +14,7 @@ export {
   floatLabel,
   type QasperAnnotation,
   type QasperQuestion,
+  qasperAnswerText,
   qasperQuestionToRow,
   type SectionLocator,
 } from './qasper-import.js';

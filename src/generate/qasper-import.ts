@@ -53,7 +53,11 @@ export function nativeLocator(
   };
 }
 
-function answerText(
+/**
+ * The answer text of one annotation, as the official evaluator reads it: extractive spans joined
+ * by ", ", else the free-form answer, else "Yes"/"No"; null when unanswerable or empty.
+ */
+export function qasperAnswerText(
   a: QasperAnnotation,
 ): { text: string; kind: 'extractive' | 'abstractive' | 'boolean' } | null {
   if (a.unanswerable) return null;
@@ -74,7 +78,7 @@ function answerText(
  *   `metadata.question_id` lets predictions be written in the official format.
  */
 export function qasperQuestionToRow(q: QasperQuestion, locate: SectionLocator): DatasetRow {
-  const answered = q.answers.map(answerText);
+  const answered = q.answers.map(qasperAnswerText);
   const primaryIndex = answered.findIndex((a) => a !== null);
   const primary = primaryIndex >= 0 ? answered[primaryIndex] : null;
   let questionType: QuestionType = 'adversarial';

@@ -1,7 +1,7 @@
 import { CitegeistError } from '../core/index.js';
 import { meanUnchecked, quantileSorted } from './descriptive.js';
 import { createRandom, type RandomSource, randomInt } from './random.js';
-import { assertFiniteArray, assertOption, assertPaired } from './validate.js';
+import { assertFiniteArray, assertOption, assertPaired, assertResampling } from './validate.js';
 
 export interface BootstrapOptions {
   /** Number of resamples; default 10,000. */
@@ -81,15 +81,8 @@ function runBootstrap(
   draw: (random: RandomSource) => number | null,
 ): BootstrapInterval {
   const { iterations = 10_000, confidence = 0.95, seed = 0 } = options;
-  assertOption(
-    fn,
-    'iterations',
-    iterations,
-    Number.isInteger(iterations) && iterations >= 1,
-    'an integer ≥ 1',
-  );
+  assertResampling(fn, iterations, seed);
   assertOption(fn, 'confidence', confidence, confidence > 0 && confidence < 1, 'a number in (0, 1)');
-  assertOption(fn, 'seed', seed, Number.isInteger(seed), 'an integer');
   checkStatistic(fn, estimate);
   const base = { estimate, confidence, iterations, seed };
   if (estimate === null) return { ...base, lower: null, upper: null, undefinedResamples: 0 };

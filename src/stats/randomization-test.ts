@@ -1,7 +1,7 @@
 import { CitegeistError } from '../core/index.js';
 import { meanUnchecked } from './descriptive.js';
 import { createRandom } from './random.js';
-import { assertOption, assertPaired } from './validate.js';
+import { assertPaired, assertResampling } from './validate.js';
 
 export interface RandomizationOptions {
   /** Random sign-flip draws when exact enumeration is too large; default 10,000. */
@@ -48,14 +48,7 @@ export function pairedRandomizationTest(
     statistic = (d: readonly number[]) => meanUnchecked(d) ?? 0,
   } = options;
   const fn = 'pairedRandomizationTest';
-  assertOption(
-    fn,
-    'iterations',
-    iterations,
-    Number.isInteger(iterations) && iterations >= 1,
-    'an integer ≥ 1',
-  );
-  assertOption(fn, 'seed', seed, Number.isInteger(seed), 'an integer');
+  assertResampling(fn, iterations, seed);
   const n = a.length;
   if (n === 0) return { n, observed: null, p: null, exact: false, iterations: 0, seed };
   const d = a.map((v, i) => v - b[i]!);

@@ -55,6 +55,18 @@ export function assertOption(fn: string, name: string, value: number, ok: boolea
   }
 }
 
+/** Checks the options every resampling method takes: `iterations` (an integer ≥ 1) and `seed`. */
+export function assertResampling(fn: string, iterations: number, seed: number): void {
+  assertOption(
+    fn,
+    'iterations',
+    iterations,
+    Number.isInteger(iterations) && iterations >= 1,
+    'an integer ≥ 1',
+  );
+  assertOption(fn, 'seed', seed, Number.isInteger(seed), 'an integer');
+}
+
 function describe(v: unknown): string {
   if (typeof v === 'number') return Number.isNaN(v) ? 'NaN' : String(v);
   if (v === undefined) return 'undefined';

@@ -93,12 +93,3 @@ function defaultUsage(request: GenerateRequest, reply: string) {
   const prompt = request.messages.reduce((n, m) => n + m.content.length, 0);
   return { inputTokens: Math.ceil(prompt / 4), outputTokens: Math.ceil(reply.length / 4) };
 }
-
-/** The text of the last user message of a request (handy in function replies). */
-export function lastUserMessage(request: GenerateRequest): string {
-  for (let i = request.messages.length - 1; i >= 0; i--) {
-    const m = request.messages[i];
-    if (m?.role === 'user') return m.content;
-  }
-  return '';
-}

@@ -11,7 +11,7 @@ export {
   faults,
   hashVector,
 } from './fake-http-server.js';
-export { FakeLlm, type FakeLlmOptions, type FakeReply, lastUserMessage } from './fake-llm.js';
+export { FakeLlm, type FakeLlmOptions, type FakeReply } from './fake-llm.js';
 export { type FakeOpenAiOptions, FakeOpenAiServer } from './fake-openai-server.js';
 export { FakeOpenAlexServer, type FakeOpenAlexWorkSpec } from './fake-openalex-server.js';
 export { sharedDataPath } from './shared-data.js';

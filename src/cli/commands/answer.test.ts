@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -70,7 +70,7 @@ describe('citegeist answer', () => {
     const first = memoryIo({ cwd: dir });
     expect(await runCli([...args, '--qasper-predictions', 'preds.jsonl'], first.io)).toBe(1);
     expect(first.stdout()).toMatch(/answered 2 rows \(1 failed/);
-    expect(first.stderr()).toMatch(/answered 2\/2 · failed 1 · .* ETA \d+s · \$/);
+    expect(first.stderr()).toMatch(/answered: 2\/2 done, 1 failed, took \d+s, [\d,]+ tokens/);
     const second = memoryIo({ cwd: dir });
     expect(await runCli([...args, '--qasper-predictions', 'preds.jsonl'], second.io)).toBe(0);
     expect(second.stdout()).toMatch(/answered 1 rows \(0 failed, 1 kept/);
@@ -127,5 +127,14 @@ describe('citegeist answer', () => {
       await runCli(['answer', '--dataset', 'd.jsonl', '--papers', 'papers', '--out', 'r.jsonl'], io),
     ).toBe(1);
     expect(stderr()).toMatch(/No model was given[\s\S]*--model extractive/);
+  });
+
+  it('says --dry-run is not supported instead of calling a model', async () => {
+    const dir = workspace();
+    const { io, stderr } = memoryIo({ cwd: dir });
+    const args = ['answer', '--dataset', 'd.jsonl', '--papers', 'papers', '--out', 'r.jsonl', '--dry-run'];
+    expect(await runCli([...args, '--model', 'openai-compatible:http://127.0.0.1:9/v1#m'], io)).toBe(1);
+    expect(stderr()).toMatch(/DRY_RUN_UNSUPPORTED[\s\S]*--dry-run is not supported[\s\S]*--budget/);
+    expect(existsSync(join(dir, 'r.jsonl'))).toBe(false);
   });
 });

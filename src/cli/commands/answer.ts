@@ -3,7 +3,6 @@ import { resolve } from 'node:path';
 import {
   type Answerer,
   ExtractiveAnswerer,
-  type HarnessProgress,
   LlmAnswerer,
   PaperContext,
   qasperPrediction,
@@ -11,27 +10,35 @@ import {
 } from '../../answer/index.js';
 import { CitegeistError } from '../../core/index.js';
 import { readDatasetStrict } from '../../generate/index.js';
-import { createProvider } from '../../llm/index.js';
 import { preparePaper } from '../../text/index.js';
-import type { CliContext, RegisterCommand } from '../context.js';
-import { paperSource } from './paper-source.js';
+import type { RegisterCommand } from '../context.js';
+import {
+  addLlmOptions,
+  createLlmRuntime,
+  type LlmFlags,
+  type LlmRuntime,
+  type LlmSettings,
+  refuseDryRun,
+  resolveLlmSettings,
+} from '../llm-options.js';
+import { createLazyProgress } from '../progress.js';
+import { addPaperSourceOptions, paperSource } from './paper-source.js';
 
-interface AnswerOptions {
+interface AnswerOptions extends LlmFlags {
   dataset: string;
   papers?: string;
   corpus?: string;
-  model?: string;
   context: 'auto' | 'full' | 'retrieval';
   k: string;
   baseline: boolean;
   out: string;
   qasperPredictions?: string;
-  concurrency?: string;
   limit?: string;
 }
 
-function answererFor(ctx: CliContext, opts: AnswerOptions): Answerer {
-  const model = opts.model ?? ctx.config().model;
+/** The extractive answerer, or an LLM answerer whose provider comes from the run's shared runtime. */
+function answererFor(opts: AnswerOptions, settings: LlmSettings, runtime: () => LlmRuntime): Answerer {
+  const model = settings.model;
   if (!model) {
     throw new CitegeistError(
       'NO_MODEL',
@@ -59,37 +66,19 @@ function answererFor(ctx: CliContext, opts: AnswerOptions): Answerer {
     }
     return new ExtractiveAnswerer({ k });
   }
-  return new LlmAnswerer(createProvider(model, { env: ctx.io.env }), {
+  refuseDryRun(settings, 'citegeist answer');
+  return new LlmAnswerer(runtime().provider(model), {
     context: opts.context,
     k,
     baseline: opts.baseline,
   });
 }
 
-/** Progress on stderr: done/total, failures, rate, ETA and cost; at most every 2 s, and at the end. */
-function progressPrinter(ctx: CliContext) {
-  const started = performance.now();
-  let last = 0;
-  return (p: HarnessProgress) => {
-    const now = performance.now();
-    if (p.done < p.total && now - last < 2000) return;
-    last = now;
-    const rate = p.done / Math.max(0.001, (now - started) / 1000);
-    const eta = rate > 0 ? Math.round((p.total - p.done) / rate) : 0;
-    ctx.io.err(
-      `answered ${p.done}/${p.total}${p.skipped ? ` (+${p.skipped} kept from an earlier run)` : ''} · failed ${p.failed} · ` +
-        `${rate.toFixed(1)} rows/s · ETA ${eta}s · $${p.costUsd.toFixed(4)}\n`,
-    );
-  };
-}
-
 export const registerAnswer: RegisterCommand = (program, ctx) => {
-  program
+  const command = program
     .command('answer')
     .description('answer a dataset with a model under the citation contract (or --model extractive, no LLM)')
     .requiredOption('--dataset <file>', 'dataset (eval_dataset.json or JSONL)')
-    .option('--papers <dir>', 'paper files named <paper_id>.pdf|.txt|.md')
-    .option('--corpus <file>', 'corpus store with the papers')
     .option('--model <model>', 'extractive, or a model string (openai:gpt-4.1-mini, ollama:qwen2.5:7b, …)')
     .option('--context <mode>', 'auto (whole paper if it fits, else retrieval) | full | retrieval', 'auto')
     .option('-k <n>', 'passages in retrieval mode', '8')
@@ -102,10 +91,16 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
       '--qasper-predictions <file>',
       'also write official QASPER predictions (rows imported from QASPER)',
     )
-    .option('--concurrency <n>', 'rows answered at once')
-    .option('--limit <n>', 'answer only the first n rows')
-    .action(async (opts: AnswerOptions) => {
-      const answerer = answererFor(ctx, opts);
+    .option('--limit <n>', 'answer only the first n rows');
+  addPaperSourceOptions(command);
+  addLlmOptions(command, { model: false }).action(async (opts: AnswerOptions) => {
+    const settings = resolveLlmSettings(opts, ctx.config(), ctx.io.cwd);
+    let runtime: LlmRuntime | undefined;
+    const answerer = answererFor(opts, settings, () => {
+      runtime ??= createLlmRuntime(settings, ctx.io.env);
+      return runtime;
+    });
+    try {
       let rows = readDatasetStrict(resolve(ctx.io.cwd, opts.dataset));
       if (opts.limit) rows = rows.slice(0, Number(opts.limit));
       const source = paperSource(opts, ctx.io.cwd);
@@ -119,13 +114,26 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
         return p;
       };
       const out = resolve(ctx.io.cwd, opts.out);
-      const concurrency = Number(
-        opts.concurrency ?? ctx.config().concurrency ?? (answerer.id === 'extractive' ? 1 : 4),
-      );
+      const concurrency =
+        answerer.id === 'extractive' &&
+        opts.concurrency === undefined &&
+        ctx.config().concurrency === undefined
+          ? 1
+          : settings.concurrency;
+      const progress = createLazyProgress({ io: ctx.io, label: 'answered' });
       const result = await runAnswers(rows, answerer, papers, out, {
         concurrency,
-        onProgress: progressPrinter(ctx),
-      });
+        onProgress: (p, row) =>
+          progress.tick(
+            {
+              ok: row.error === null,
+              inputTokens: row.usage?.input_tokens ?? 0,
+              outputTokens: row.usage?.output_tokens ?? 0,
+              costUsd: row.cost_usd,
+            },
+            p.total,
+          ),
+      }).finally(() => progress.stop());
       if (opts.qasperPredictions) {
         const byId = new Map(rows.map((r) => [r.row_id, r]));
         const prepared = new Map<string, ReturnType<typeof preparePaper>>();
@@ -159,5 +167,8 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
           : `${answerer.id}: answered ${result.answered} rows (${result.failed} failed, ${result.skipped} kept from an earlier run) → ${opts.out}\n`,
       );
       if (result.failed > 0) ctx.setExitCode(1);
-    });
+    } finally {
+      runtime?.close();
+    }
+  });
 };

@@ -20,7 +20,7 @@ import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION, corpusPath, displayPath } from '../corpus-option.js';
 import { createProgress } from '../progress.js';
 import { indexDirOf } from '../retrieval-setup.js';
-import { parseIntOption } from './trec-io.js';
+import { parseIntOption } from './option-parsers.js';
 
 interface IndexFlags {
   corpus?: string;

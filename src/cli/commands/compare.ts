@@ -1,6 +1,7 @@
 import { compareRuns, formatComparison } from '../../retrieve/index.js';
 import type { RegisterCommand } from '../context.js';
-import { collect, parseIntOption, readQrels, readRun } from './trec-io.js';
+import { readQrels, readRun } from './input-files.js';
+import { collect, parseIntOption } from './option-parsers.js';
 
 interface CompareFlags {
   qrels: string;

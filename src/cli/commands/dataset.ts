@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { CitegeistError } from '../../core/index.js';
 import { importQasper, readDataset, writeDataset } from '../../generate/index.js';
 import type { CliContext, RegisterCommand } from '../context.js';
-import { readJsonFile } from './read-json.js';
+import { readJsonFile } from './input-files.js';
 
 export const registerDataset: RegisterCommand = (program, ctx) => {
   const dataset = program.command('dataset').description('import and convert benchmark datasets');

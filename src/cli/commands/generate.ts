@@ -3,19 +3,24 @@ import { dirname, join, resolve } from 'node:path';
 import { CitegeistError } from '../../core/index.js';
 import { generateDataset, type ManifestEntry } from '../../generate/index.js';
 import { readDocumentFile } from '../../ingest/index.js';
-import { createProvider } from '../../llm/index.js';
 import { CorpusStore, PapersDir } from '../../store/index.js';
 import type { RegisterCommand } from '../context.js';
-import { paperSource } from './paper-source.js';
+import {
+  addLlmOptions,
+  createLlmRuntime,
+  type LlmFlags,
+  refuseDryRun,
+  resolveLlmSettings,
+} from '../llm-options.js';
+import { createLazyProgress } from '../progress.js';
+import { addPaperSourceOptions, paperSource } from './paper-source.js';
 
-interface GenerateCliOptions {
+interface GenerateCliOptions extends LlmFlags {
   papers?: string;
   manifest?: string;
   corpus?: string;
   domain?: string;
-  model?: string;
   out: string;
-  concurrency?: string;
   limit?: string;
 }
 
@@ -63,57 +68,73 @@ function fromCorpus(path: string, domain: string, cwd: string): PaperList {
 
 export const registerGenerate: RegisterCommand = (program, ctx) => {
   const generate = program.command('generate').description('generate benchmark datasets with an LLM');
-  generate
+  const questions = generate
     .command('questions')
     .description('generate ResearchQA rows per paper (METHODS §2.2): every quote verified verbatim (strict)')
-    .option('--papers <dir>', 'paper files named <paper_id>.pdf|.txt|.md')
     .option('--manifest <file>', 'manifest.jsonl from `citegeist collect openalex` (papers and domains)')
-    .option('--corpus <file>', 'corpus store with the papers')
     .option('--domain <name>', 'domain recorded on rows from --papers', '')
-    .option('--model <model>', 'generator model string (e.g. gemini:gemini-2.5-pro)')
     .requiredOption('--out <file>', 'dataset JSONL (resumed per paper if it exists)')
-    .option('--concurrency <n>', 'papers at once', '2')
-    .option('--limit <n>', 'only the first n papers')
-    .action(async (opts: GenerateCliOptions) => {
-      const model = opts.model ?? ctx.config().model;
-      if (!model || model === 'extractive') {
-        throw new CitegeistError(
-          'GENERATION_NEEDS_MODEL',
-          'Dataset generation needs an LLM: there is no honest non-LLM way to write questions and rubrics.',
-          'Give --model with a model string (openai:gpt-4.1-mini, anthropic:…, gemini:…, ollama:qwen2.5:7b) and its API key in the environment.',
-        );
-      }
-      const list = opts.manifest
-        ? fromManifest(resolve(ctx.io.cwd, opts.manifest))
-        : opts.corpus
-          ? fromCorpus(resolve(ctx.io.cwd, opts.corpus), opts.domain ?? '', ctx.io.cwd)
-          : opts.papers
-            ? fromDir(resolve(ctx.io.cwd, opts.papers), opts.domain ?? '', ctx.io.cwd)
-            : null;
-      if (!list)
-        throw new CitegeistError(
-          'NO_PAPERS',
-          'No papers were given.',
-          'Add --corpus FILE, --manifest FILE or --papers DIR.',
-        );
-      const papers = opts.limit ? list.papers.slice(0, Number(opts.limit)) : list.papers;
-      const llm = createProvider(model, { env: ctx.io.env });
-      const result = await generateDataset(llm, papers, list.load, resolve(ctx.io.cwd, opts.out), {
-        concurrency: Number(opts.concurrency ?? 2),
-        onPaper: (g, done, total) =>
-          ctx.io.err(
-            `[${done}/${total}] ${g.paperId}: ${g.rows.length} rows${g.repaired ? `, ${g.repaired} repaired` : ''}${Object.keys(g.dropped).length ? `, dropped ${JSON.stringify(g.dropped)}` : ''}${g.error ? ` — ${g.error}` : ''}\n`,
-          ),
-      });
-      const dropped =
-        Object.entries(result.dropped)
-          .map(([k, n]) => `${k} ${n}`)
-          .join(', ') || 'none';
-      ctx.io.out(
-        ctx.globals().json
-          ? `${JSON.stringify(result, null, 2)}\n`
-          : `${result.rows} rows from ${result.papers} paper(s) (${result.keptPapers} finished earlier) → ${opts.out}; repaired ${result.repaired}; dropped: ${dropped}; cost $${result.costUsd.toFixed(4)}\n`,
+    .option('--limit <n>', 'only the first n papers');
+  addPaperSourceOptions(questions);
+  addLlmOptions(questions).action(async (opts: GenerateCliOptions) => {
+    const settings = resolveLlmSettings(opts, ctx.config(), ctx.io.cwd);
+    const model = settings.model;
+    if (!model || model === 'extractive') {
+      throw new CitegeistError(
+        'GENERATION_NEEDS_MODEL',
+        'Dataset generation needs an LLM: there is no honest non-LLM way to write questions and rubrics.',
+        'Give --model with a model string (openai:gpt-4.1-mini, anthropic:…, gemini:…, ollama:qwen2.5:7b) and its API key in the environment.',
       );
-      if (result.failedPapers.length > 0) ctx.setExitCode(1);
+    }
+    const list = opts.manifest
+      ? fromManifest(resolve(ctx.io.cwd, opts.manifest))
+      : opts.corpus
+        ? fromCorpus(resolve(ctx.io.cwd, opts.corpus), opts.domain ?? '', ctx.io.cwd)
+        : opts.papers
+          ? fromDir(resolve(ctx.io.cwd, opts.papers), opts.domain ?? '', ctx.io.cwd)
+          : null;
+    if (!list)
+      throw new CitegeistError(
+        'NO_PAPERS',
+        'No papers were given.',
+        'Add --corpus FILE, --manifest FILE or --papers DIR.',
+      );
+    const papers = opts.limit ? list.papers.slice(0, Number(opts.limit)) : list.papers;
+    refuseDryRun(settings, 'Dataset generation');
+    const runtime = createLlmRuntime(settings, ctx.io.env);
+    const progress = createLazyProgress({ io: ctx.io, label: 'papers' });
+    const result = await generateDataset(
+      runtime.provider(model),
+      papers,
+      list.load,
+      resolve(ctx.io.cwd, opts.out),
+      {
+        // Papers at once (each makes several calls; the runtime caps calls in flight at --concurrency).
+        concurrency: opts.concurrency === undefined ? 2 : settings.concurrency,
+        onPaper: (g, _done, total) =>
+          progress.tick(
+            {
+              ok: g.error === null,
+              costUsd: g.costUsd,
+              note: g.paperId,
+              ...(g.error ? { problem: `${g.paperId}: ${g.error}` } : {}),
+            },
+            total,
+          ),
+      },
+    ).finally(() => {
+      progress.stop();
+      runtime.close();
     });
+    const dropped =
+      Object.entries(result.dropped)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ') || 'none';
+    ctx.io.out(
+      ctx.globals().json
+        ? `${JSON.stringify(result, null, 2)}\n`
+        : `${result.rows} rows from ${result.papers} paper(s) (${result.keptPapers} finished earlier) → ${opts.out}; repaired ${result.repaired}; dropped: ${dropped}; cost $${result.costUsd.toFixed(4)}\n`,
+    );
+    if (result.failedPapers.length > 0) ctx.setExitCode(1);
+  });
 };

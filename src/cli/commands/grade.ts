@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { CitegeistError } from '../../core/index.js';
+import { CitegeistError, type DatasetRow } from '../../core/index.js';
 import { readDatasetStrict } from '../../generate/index.js';
 import {
   type AlternativeMatchMode,
@@ -12,21 +12,29 @@ import {
   readRun,
   spreads,
 } from '../../grade/index.js';
-import { circularityWarnings, createProvider } from '../../llm/index.js';
+import { circularityWarnings } from '../../llm/index.js';
 import { renderBreakdown, renderLeaderboard } from '../../report/index.js';
 import { preparePaper } from '../../text/index.js';
 import type { CliContext, RegisterCommand } from '../context.js';
-import { loadPaperTexts } from './paper-source.js';
+import {
+  addLlmOptions,
+  createLlmRuntime,
+  type LlmFlags,
+  type LlmSettings,
+  refuseDryRun,
+  resolveLlmSettings,
+} from '../llm-options.js';
+import { createLazyProgress } from '../progress.js';
+import { addPaperSourceOptions, loadPaperTexts } from './paper-source.js';
 
-export interface GradeOptions {
+export interface GradeOptions extends Omit<LlmFlags, 'model'> {
   dataset: string;
   papers?: string;
   corpus?: string;
-  judge?: string;
   match: AlternativeMatchMode;
   quoteMode: 'researchqa' | 'strict';
+  /** The model name for runs that record none (not an LLM: grading calls only the judge). */
   model?: string;
-  concurrency?: string;
   seed: string;
 }
 
@@ -60,23 +68,45 @@ export async function gradeRunFiles(
     },
     { match: opts.match, quoteMode: opts.quoteMode },
   );
-  const judgeModel = opts.judge ?? ctx.config().judge;
-  const judge = judgeModel
-    ? new AnchoredRubricJudge(createProvider(judgeModel, { env: ctx.io.env }))
-    : undefined;
-  if (judge) {
+  const { model: _runModel, ...flags } = opts;
+  const settings = resolveLlmSettings(flags, ctx.config(), ctx.io.cwd);
+  if (!settings.judge) return gradeAll(ctx, runs, dataset, grader, settings, undefined);
+  refuseDryRun(settings, 'Grading with a judge');
+  const runtime = createLlmRuntime(settings, ctx.io.env);
+  try {
+    const judge = new AnchoredRubricJudge(runtime.provider(settings.judge));
     for (const w of circularityWarnings(
       [judge],
       runs.flatMap((r) => r.models),
     ))
       ctx.io.err(`warning: ${w}\n`);
+    return await gradeAll(ctx, runs, dataset, grader, settings, judge);
+  } finally {
+    runtime.close();
   }
+}
+
+async function gradeAll(
+  ctx: CliContext,
+  runs: ReturnType<typeof readRun>[],
+  dataset: DatasetRow[],
+  grader: DeterministicGrader,
+  settings: LlmSettings,
+  judge: AnchoredRubricJudge | undefined,
+): Promise<GradeRow[]> {
   const all: GradeRow[] = [];
   for (const run of runs) {
+    const progress = judge ? createLazyProgress({ io: ctx.io, label: 'judged' }) : null;
     const result = await gradeRun(dataset, run.rows, grader, {
       ...(judge ? { judge } : {}),
-      concurrency: Number(opts.concurrency ?? ctx.config().concurrency ?? 4),
-    });
+      concurrency: settings.concurrency,
+      ...(progress
+        ? {
+            onRow: (g: GradeRow, _done: number, total: number) =>
+              progress.tick({ ok: g.status.factual_accuracy !== 'failed' }, total),
+          }
+        : {}),
+    }).finally(() => progress?.stop());
     if (result.unknownRows.length > 0) {
       ctx.io.err(
         `${result.unknownRows.length} run row(s) are not in the dataset: ${result.unknownRows.slice(0, 5).join(', ')}\n`,
@@ -119,16 +149,13 @@ export function printSummary(ctx: CliContext, grades: GradeRow[], seed: number):
 }
 
 export const registerGrade: RegisterCommand = (program, ctx) => {
-  program
+  const command = program
     .command('grade')
     .description(
       'grade a run against a dataset: ResearchQA citation metrics, and the rubric judge with --judge',
     )
     .requiredOption('--dataset <file>', 'dataset (eval_dataset.json or JSONL)')
     .requiredOption('--run <file>', 'run (citegeist run JSONL, or the published results JSON list)')
-    .option('--papers <dir>', 'paper files named <paper_id>.pdf|.txt|.md')
-    .option('--corpus <file>', 'corpus store with the papers')
-    .option('--judge <model>', 'rubric judge model (e.g. openai:gpt-4.1-mini)')
     .option(
       '--match <mode>',
       'quote ↔ evidence alternative match: researchqa (difflib ≥ 0.5) | span',
@@ -136,15 +163,17 @@ export const registerGrade: RegisterCommand = (program, ctx) => {
     )
     .option('--quote-mode <mode>', 'quote matcher for citation accuracy: researchqa | strict', 'researchqa')
     .option('--model <name>', 'model name for runs that do not record one (published layout)')
-    .option('--concurrency <n>', 'judge calls in flight')
     .option('--seed <n>', 'bootstrap seed', '0')
-    .requiredOption('--out <file>', 'grades JSONL (a summary JSON is written beside it)')
-    .action(async (opts: GradeOptions & { run: string; out: string }) => {
+    .requiredOption('--out <file>', 'grades JSONL (a summary JSON is written beside it)');
+  addPaperSourceOptions(command);
+  addLlmOptions(command, { model: false, judge: true }).action(
+    async (opts: GradeOptions & { run: string; out: string }) => {
       const grades = await gradeRunFiles(ctx, [opts.run], opts);
       const out = resolve(ctx.io.cwd, opts.out);
       writeFileSync(out, grades.map((g) => `${JSON.stringify(g)}\n`).join(''));
       const summary = printSummary(ctx, grades, Number(opts.seed));
       writeFileSync(`${out.replace(/\.jsonl?$/i, '')}.summary.json`, `${JSON.stringify(summary, null, 2)}\n`);
       if (!ctx.globals().json) ctx.io.out(`\n${grades.length} graded rows → ${opts.out}\n`);
-    });
+    },
+  );
 };

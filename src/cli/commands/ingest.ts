@@ -1,50 +1,8 @@
 import { resolve } from 'node:path';
-import { SingleBar } from 'cli-progress';
 import { CorpusStore, type IngestOutcome, ingestPaths } from '../../store/index.js';
-import type { CliContext, RegisterCommand } from '../context.js';
+import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION, corpusPath, displayPath } from '../corpus-option.js';
-
-/**
- * A progress bar on stderr that redraws in place on a terminal; when stderr is not a terminal
- * (CI, a pipe) nothing is redrawn and only failures are printed as they happen.
- */
-function progress(ctx: CliContext) {
-  if (!ctx.io.interactive) {
-    return {
-      update(_done: number, _total: number, outcome: IngestOutcome | undefined) {
-        if (outcome?.status === 'failed') ctx.io.err(`failed: ${outcome.problem}\n`);
-      },
-      stop() {},
-    };
-  }
-  const stream = {
-    isTTY: true,
-    columns: 100,
-    write: (s: string) => {
-      ctx.io.err(s);
-      return true;
-    },
-  };
-  const bar = new SingleBar({
-    stream: stream as unknown as NodeJS.WritableStream,
-    format: 'ingest [{bar}] {value}/{total} files | {file}',
-    hideCursor: true,
-    clearOnComplete: true,
-  });
-  let started = false;
-  return {
-    update(done: number, total: number, outcome: IngestOutcome | undefined) {
-      if (!started) {
-        bar.start(total, 0, { file: '' });
-        started = true;
-      }
-      bar.update(done, { file: outcome ? displayPath(ctx, outcome.file) : '' });
-    },
-    stop() {
-      if (started) bar.stop();
-    },
-  };
-}
+import { createLazyProgress } from '../progress.js';
 
 function formatOutcome(o: IngestOutcome): string {
   if (o.status === 'failed')
@@ -64,12 +22,22 @@ export const registerIngest: RegisterCommand = (program, ctx) => {
     .action(async (paths: string[], options: { corpus?: string }) => {
       const path = corpusPath(ctx, options.corpus);
       const store = CorpusStore.open(path);
-      const bar = progress(ctx);
+      const bar = createLazyProgress({ io: ctx.io, label: 'ingest', unit: 'files' });
       try {
         const summary = await ingestPaths(
           store,
           paths.map((p) => resolve(ctx.io.cwd, p)),
-          (done, total, outcome) => bar.update(done, total, outcome),
+          (_done, total, outcome) => {
+            if (!outcome) return;
+            bar.tick(
+              {
+                ok: outcome.status !== 'failed',
+                note: displayPath(ctx, outcome.file),
+                ...(outcome.status === 'failed' ? { problem: outcome.problem } : {}),
+              },
+              total,
+            );
+          },
         );
         bar.stop();
         const outcomes = summary.outcomes.map((o) => ({ ...o, file: displayPath(ctx, o.file) }));

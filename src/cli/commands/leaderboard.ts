@@ -2,7 +2,9 @@ import { resolve } from 'node:path';
 import { CitegeistError, parseJsonl, readTextFile } from '../../core/index.js';
 import { type GradeRow, GradeRowSchema } from '../../grade/index.js';
 import type { RegisterCommand } from '../context.js';
+import { addLlmOptions } from '../llm-options.js';
 import { type GradeOptions, gradeRunFiles, printSummary } from './grade.js';
+import { addPaperSourceOptions } from './paper-source.js';
 
 /** True when the file's first row looks like a grades row (it carries metric statuses). */
 function isGradesFile(text: string): boolean {
@@ -28,19 +30,17 @@ function readGrades(path: string, text: string): GradeRow[] {
 }
 
 export const registerLeaderboard: RegisterCommand = (program, ctx) => {
-  program
+  const command = program
     .command('leaderboard')
     .description('compare models side by side (grades files, or run files graded on the fly with --dataset)')
     .argument('<files...>', 'grades JSONL from `citegeist grade`, or runs (JSONL / published JSON)')
     .option('--dataset <file>', 'dataset, needed when run files are given')
-    .option('--papers <dir>', 'paper files named <paper_id>.pdf|.txt|.md')
-    .option('--corpus <file>', 'corpus store with the papers')
-    .option('--judge <model>', 'rubric judge model')
     .option('--match <mode>', 'researchqa | span', 'researchqa')
     .option('--quote-mode <mode>', 'researchqa | strict', 'researchqa')
-    .option('--concurrency <n>', 'judge calls in flight')
-    .option('--seed <n>', 'bootstrap seed', '0')
-    .action(async (files: string[], opts: Omit<GradeOptions, 'dataset'> & { dataset?: string }) => {
+    .option('--seed <n>', 'bootstrap seed', '0');
+  addPaperSourceOptions(command);
+  addLlmOptions(command, { model: false, judge: true }).action(
+    async (files: string[], opts: Omit<GradeOptions, 'dataset'> & { dataset?: string }) => {
       const grades: GradeRow[] = [];
       const runFiles: string[] = [];
       for (const f of files) {
@@ -60,5 +60,6 @@ export const registerLeaderboard: RegisterCommand = (program, ctx) => {
         grades.push(...(await gradeRunFiles(ctx, runFiles, { ...opts, dataset: opts.dataset })));
       }
       printSummary(ctx, grades, Number(opts.seed));
-    });
+    },
+  );
 };

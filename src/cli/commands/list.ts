@@ -1,8 +1,5 @@
-import { existsSync } from 'node:fs';
-import { CitegeistError } from '../../core/index.js';
-import { CorpusStore } from '../../store/index.js';
 import type { RegisterCommand } from '../context.js';
-import { CORPUS_OPTION, corpusPath, displayPath } from '../corpus-option.js';
+import { CORPUS_OPTION, corpusPath, displayPath, openCorpus } from '../corpus-option.js';
 
 const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
@@ -13,14 +10,7 @@ export const registerList: RegisterCommand = (program, ctx) => {
     .option(...CORPUS_OPTION)
     .action((options: { corpus?: string }) => {
       const path = corpusPath(ctx, options.corpus);
-      if (!existsSync(path)) {
-        throw new CitegeistError(
-          'CORPUS_NOT_FOUND',
-          `There is no corpus at ${path}.`,
-          'Ingest papers first (`citegeist ingest <files or folders>`), or pass --corpus <file>.',
-        );
-      }
-      const store = CorpusStore.open(path, { readonly: true });
+      const store = openCorpus(path);
       try {
         const docs = store.list();
         if (ctx.globals().json) {

@@ -1,7 +1,16 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { Command } from 'commander';
 import { CitegeistError, type Document } from '../../core/index.js';
-import { CorpusStore, PapersDir } from '../../store/index.js';
+import { PapersDir } from '../../store/index.js';
+import { openCorpus } from '../corpus-option.js';
+
+/** Adds `--papers DIR` and `--corpus FILE`, the two sources `paperSource` reads. */
+export function addPaperSourceOptions(command: Command): Command {
+  return command
+    .option('--papers <dir>', 'paper files named <paper_id>.pdf|.txt|.md')
+    .option('--corpus <file>', 'corpus store with the papers');
+}
 
 /** Where paper texts come from: `--papers DIR` (file named `<paper_id>.<ext>`) or `--corpus`. */
 export interface PaperSourceOptions {
@@ -46,15 +55,7 @@ export function paperSource(
     );
   }
   if (options.corpus) {
-    const path = resolve(cwd, options.corpus);
-    if (!existsSync(path)) {
-      throw new CitegeistError(
-        'CORPUS_NOT_FOUND',
-        `The corpus ${path} does not exist.`,
-        'Create it with `citegeist ingest <papers…> --corpus FILE`, or check --corpus.',
-      );
-    }
-    const store = CorpusStore.open(path, { readonly: true });
+    const store = openCorpus(resolve(cwd, options.corpus));
     const cache = new Map<string, Document | null>();
     return async (id) => {
       if (!cache.has(id)) cache.set(id, store.get(id) ?? null);

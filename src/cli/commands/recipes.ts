@@ -3,7 +3,13 @@ import { extractRecipes, JsonlRecipeStore } from '../../retrieve/index.js';
 import { CorpusStore } from '../../store/index.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION, corpusPath, displayPath } from '../corpus-option.js';
-import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } from '../llm-options.js';
+import {
+  addLlmOptions,
+  createLlmRuntime,
+  type LlmFlags,
+  refuseDryRun,
+  resolveLlmSettings,
+} from '../llm-options.js';
 import { createProgress } from '../progress.js';
 import { indexDirOf, recipesPathOf } from '../retrieval-setup.js';
 
@@ -25,6 +31,7 @@ export const registerRecipes: RegisterCommand = (program, ctx) => {
         'Pass --model (e.g. ollama:qwen2.5:7b or openai:gpt-4.1-mini) or set "model" in citegeist.config.json.',
       );
     }
+    refuseDryRun(settings, 'Recipe extraction');
     const path = corpusPath(ctx, flags.corpus);
     const store = CorpusStore.open(path, { readonly: true });
     const runtime = createLlmRuntime(settings, ctx.io.env);

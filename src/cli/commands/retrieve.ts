@@ -6,7 +6,7 @@ import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION } from '../corpus-option.js';
 import { createProgress } from '../progress.js';
 import { MODES, openRetriever, parseMode } from '../retrieval-setup.js';
-import { parseIntOption } from './trec-io.js';
+import { parseIntOption } from './option-parsers.js';
 
 interface RetrieveFlags {
   queries: string;

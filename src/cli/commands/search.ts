@@ -2,7 +2,7 @@ import { CitegeistError } from '../../core/index.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION } from '../corpus-option.js';
 import { MODES, openRetriever, parseMode } from '../retrieval-setup.js';
-import { parseIntOption } from './trec-io.js';
+import { parseIntOption } from './option-parsers.js';
 
 interface SearchFlags {
   mode: string;

@@ -73,7 +73,6 @@ export const RepairSchema = z.object({
     }),
   ),
 });
-export type Repair = z.infer<typeof RepairSchema>;
 
 export const GENERATION_PROMPT = `You build a citation-grounded question-answering benchmark from one scientific paper. Using only the paper text given, produce:
 - chunks: 3-5 chunks from different sections. For each: a "lookup" question (one concrete fact; exactly one evidence group) and a "comprehension" question (a synthesis; one or two evidence groups; a 3-5 item rubric).

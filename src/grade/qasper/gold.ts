@@ -1,4 +1,5 @@
 import { CitegeistError, quoteValue } from '../../core/index.js';
+import { type QasperAnnotation, qasperAnswerText } from '../../generate/index.js';
 
 /** The answer type the official evaluator reports Answer F1 by. */
 export type QasperAnswerType = 'extractive' | 'abstractive' | 'boolean' | 'none';
@@ -11,14 +12,7 @@ export interface QasperReference {
 }
 
 /** A QASPER annotation (`answers[].answer` in the native layout, `answers[]` in the flat one). */
-export interface QasperAnswer {
-  unanswerable: boolean;
-  yes_no: boolean | null;
-  free_form_answer: string;
-  extractive_spans: string[];
-  evidence: string[];
-  highlighted_evidence?: string[];
-}
+export type QasperAnswer = QasperAnnotation;
 
 /**
  * The official `get_answers_and_evidence` for one annotation: unanswerable → "Unanswerable" (type
@@ -28,18 +22,8 @@ export interface QasperAnswer {
  */
 export function referenceOf(answer: QasperAnswer, textEvidenceOnly: boolean, where: string): QasperReference {
   if (answer.unanswerable) return { answer: 'Unanswerable', evidence: [], type: 'none' };
-  let text: string;
-  let type: QasperAnswerType;
-  if (answer.extractive_spans.length > 0) {
-    text = answer.extractive_spans.join(', ');
-    type = 'extractive';
-  } else if (answer.free_form_answer) {
-    text = answer.free_form_answer;
-    type = 'abstractive';
-  } else if (answer.yes_no !== null) {
-    text = answer.yes_no ? 'Yes' : 'No';
-    type = 'boolean';
-  } else {
+  const answered = qasperAnswerText(answer);
+  if (!answered) {
     throw new CitegeistError(
       'QASPER_EMPTY_ANSWER',
       `${where} gives no answer (not unanswerable, no spans, no free-form answer, no yes/no).`,
@@ -49,7 +33,7 @@ export function referenceOf(answer: QasperAnswer, textEvidenceOnly: boolean, whe
   const evidence = textEvidenceOnly
     ? answer.evidence.filter((e) => !e.includes('FLOAT SELECTED'))
     : [...answer.evidence];
-  return { answer: text, evidence, type };
+  return { answer: answered.text, evidence, type: answered.kind };
 }
 
 /**

@@ -3,16 +3,6 @@ import { pairedRandomizationTest, pairedTTest } from '../../stats/index.js';
 import { perQueryValues, type TrecEvalOptions, trecEval } from './trec-eval.js';
 import type { Qrels, Run } from './trec-files.js';
 
-/** The paired tests compare needs (implemented in src/stats; injected so that this stays pure). */
-export interface PairedTests {
-  pairedTTest(a: number[], b: number[]): { t: number; df: number; p: number };
-  pairedRandomizationTest(
-    a: number[],
-    b: number[],
-    options: { iterations: number; seed: number },
-  ): { p: number };
-}
-
 export interface MeasureComparison {
   /** Printed measure name, e.g. `ndcg_cut_10`. */
   measure: string;

@@ -38,6 +38,17 @@ function sortedTopics<T>(topics: Map<string, T>): Map<string, T> {
   return new Map([...topics.entries()].sort((a, b) => compareBytes(a[0], b[0])));
 }
 
+/** Non-blank lines not starting with `#`, split on whitespace; `line` is 1-based. */
+function* contentLines(text: string): Generator<{ raw: string; line: number; fields: string[] }> {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i] ?? '';
+    const trimmed = raw.trim();
+    if (trimmed === '' || trimmed.startsWith('#')) continue;
+    yield { raw, line: i + 1, fields: trimmed.split(/\s+/) };
+  }
+}
+
 function malformed(file: string, line: number, what: string, raw: string, fix: string): CitegeistError {
   return new CitegeistError(
     'TREC_MALFORMED_LINE',
@@ -53,16 +64,11 @@ function malformed(file: string, line: number, what: string, raw: string, fix: s
  */
 export function parseQrels(text: string, file = 'qrels'): Qrels {
   const topics = new Map<string, QrelsEntry[]>();
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i] ?? '';
-    const trimmed = raw.trim();
-    if (trimmed === '' || trimmed.startsWith('#')) continue;
-    const fields = trimmed.split(/\s+/);
+  for (const { raw, line, fields } of contentLines(text)) {
     if (fields.length !== 4) {
       throw malformed(
         file,
-        i + 1,
+        line,
         `expected 4 fields "qid iter docno rel", found ${fields.length}`,
         raw,
         'Fix the line; qrels lines are "topic 0 docid relevance".',
@@ -72,7 +78,7 @@ export function parseQrels(text: string, file = 'qrels'): Qrels {
     if (!INTEGER.test(relText)) {
       throw malformed(
         file,
-        i + 1,
+        line,
         'relevance is not an integer',
         relText,
         'Use an integer grade (0 = not relevant).',
@@ -91,16 +97,11 @@ export function parseQrels(text: string, file = 'qrels'): Qrels {
 export function parseRun(text: string, file = 'run'): Run {
   const topics = new Map<string, RunEntry[]>();
   let runId = '';
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i] ?? '';
-    const trimmed = raw.trim();
-    if (trimmed === '' || trimmed.startsWith('#')) continue;
-    const fields = trimmed.split(/\s+/);
+  for (const { raw, line, fields } of contentLines(text)) {
     if (fields.length < 6) {
       throw malformed(
         file,
-        i + 1,
+        line,
         `expected 6 fields "qid iter docno rank score run_id", found ${fields.length}`,
         raw,
         'Fix the line; run lines are "topic Q0 docid rank score tag".',
@@ -108,7 +109,7 @@ export function parseRun(text: string, file = 'run'): Run {
     }
     const [qid, , docno, , simText, tag] = fields as [string, string, string, string, string, string];
     if (!FLOAT.test(simText)) {
-      throw malformed(file, i + 1, 'score is not a number', simText, 'Write a decimal score in column 5.');
+      throw malformed(file, line, 'score is not a number', simText, 'Write a decimal score in column 5.');
     }
     pushTo(topics, qid, { docno, sim: Number.parseFloat(simText) });
     runId = tag;

@@ -2,7 +2,13 @@ import type { Embedder } from '../../llm/index.js';
 import type { Retriever, ScoredPassage } from '../common/index.js';
 import { DenseIndex, type DenseMode } from '../dense/index.js';
 import type { Passage } from '../passages/index.js';
-import { type Candidate, type RankedDocument, type ReciperMethod, rankByMethod } from './reciper-fusion.js';
+import {
+  type Candidate,
+  type RankedDocument,
+  type ReciperMethod,
+  rankByMethod,
+  type Stream,
+} from './reciper-fusion.js';
 
 export interface RecipeDoc {
   docId: string;
@@ -74,40 +80,24 @@ export class ReciperRetriever implements Retriever {
     const q = qv ?? new Float32Array(this.paragraphIndex.dimensions);
     const [pHits = []] = this.paragraphIndex.search([q], depth);
     const [rHits = []] = this.recipeIndex.ids.length ? this.recipeIndex.search([q], depth) : [[]];
-    const paragraphs: Candidate[] = pHits.flatMap((h) => {
-      const p = this.paragraphs.get(h.id);
-      return p
-        ? [
-            {
-              id: p.id,
-              docId: p.docId,
-              score: h.score,
-              title: p.title,
-              text: p.text,
-              stream: 'paragraph' as const,
-            },
-          ]
-        : [];
-    });
-    const recipes: Candidate[] = rHits.flatMap((h) => {
-      const r = this.recipes.get(h.id);
-      return r
-        ? [
-            {
-              id: h.id,
-              docId: r.docId,
-              score: h.score,
-              title: r.title,
-              text: r.text,
-              stream: 'recipe' as const,
-            },
-          ]
-        : [];
-    });
+    const paragraphs = toCandidates(pHits, this.paragraphs, 'paragraph');
+    const recipes = toCandidates(rHits, this.recipes, 'recipe');
     return rankByMethod(this.method, query, paragraphs, recipes).slice(0, k);
   }
 
   async retrieve(query: string, k: number): Promise<ScoredPassage[]> {
     return (await this.rank(query, k)).map((d) => ({ id: d.best.id, docId: d.docId, score: d.score }));
   }
+}
+
+/** Dense hits → candidates of one stream (hits whose id is not in `docs` are dropped). */
+function toCandidates(
+  hits: readonly { id: string; score: number }[],
+  docs: ReadonlyMap<string, { docId: string; title: string; text: string }>,
+  stream: Stream,
+): Candidate[] {
+  return hits.flatMap((h) => {
+    const d = docs.get(h.id);
+    return d ? [{ id: h.id, docId: d.docId, score: h.score, title: d.title, text: d.text, stream }] : [];
+  });
 }
