@@ -129,6 +129,8 @@ export function spreads(models: readonly ModelSummary[]): Spread[] {
       .sort((a, b) => (def.higherIsBetter ? b.mean - a.mean : a.mean - b.mean));
     const best = scoredModels[0] ?? null;
     const worst = scoredModels.at(-1) ?? null;
-    return { metric: id, best, worst, spread: best && worst ? Math.abs(best.mean - worst.mean) : null };
+    // A spread needs two models: with one, best and worst are the same model and 0 would mislead.
+    const spread = best && worst && scoredModels.length > 1 ? Math.abs(best.mean - worst.mean) : null;
+    return { metric: id, best, worst, spread };
   });
 }

@@ -37,7 +37,11 @@ export function renderLeaderboard(models: readonly ModelSummary[], spreads: read
         const ci = x.ci ? ` [${fmt(x.ci[0])}, ${fmt(x.ci[1])}]` : '';
         return `${fmt(x.mean)}${ci} n=${x.n}${x.failed ? ` failed=${x.failed}` : ''}`;
       }),
-      s?.spread === null || !s ? '–' : `${fmt(s.spread)} (${s.best?.model} vs ${s.worst?.model})`,
+      s?.spread === null || !s
+        ? models.length < 2
+          ? 'n/a (one model)'
+          : '–'
+        : `${fmt(s.spread)} (${s.best?.model} vs ${s.worst?.model})`,
     ]);
   }
   rows.push([
