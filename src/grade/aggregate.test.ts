@@ -100,4 +100,9 @@ describe('aggregateGrades', () => {
     expect(s.refusal_correctness?.spread).toBe(1);
     expect(s.completeness).toEqual({ metric: 'completeness', best: null, worst: null, spread: null });
   });
+
+  it('has no spread with a single model (best and worst would be the same model)', () => {
+    const one = spreads(summary.slice(0, 1));
+    expect(one.find((x) => x.metric === 'citation_accuracy')?.spread).toBeNull();
+  });
 });
