@@ -1,4 +1,5 @@
 import { CitegeistError, quoteValue } from '../../core/index.js';
+import { decodeIndexFile, encodeIndexFile } from '../common/index.js';
 import { AnnIndex, type AnnOptions } from './ann-index.js';
 import { ExactIndex, normalizeRows, type VectorHit, type VectorSearch } from './exact-index.js';
 
@@ -72,21 +73,13 @@ export class DenseIndex {
   }
 
   toBuffer(): Buffer {
-    const header = Buffer.from(
-      JSON.stringify({
-        format: FORMAT_VERSION,
-        embedderId: this.embedderId,
-        dimensions: this.dimensions,
-        ids: this.ids,
-      }),
-      'utf8',
-    );
-    const head = Buffer.alloc(MAGIC.length + 4);
-    head.write(MAGIC, 0, 'latin1');
-    head.writeUInt32LE(header.length, MAGIC.length);
-    const pad = (4 - ((head.length + header.length) % 4)) % 4;
-    const body = Buffer.from(this.vectors.buffer, this.vectors.byteOffset, this.vectors.byteLength);
-    return Buffer.concat([head, header, Buffer.alloc(pad), body]);
+    const header = {
+      format: FORMAT_VERSION,
+      embedderId: this.embedderId,
+      dimensions: this.dimensions,
+      ids: this.ids,
+    };
+    return encodeIndexFile(MAGIC, header, [this.vectors]);
   }
 
   /**
@@ -99,21 +92,16 @@ export class DenseIndex {
     source = 'dense index',
     mode: DenseMode = 'auto',
   ): DenseIndex {
-    if (buf.length < MAGIC.length + 4 || buf.toString('latin1', 0, MAGIC.length) !== MAGIC) {
-      throw new CitegeistError(
-        'INDEX_CORRUPT',
-        `${source} is not a citegeist dense index.`,
-        'Rebuild it with `citegeist index --rebuild`.',
-      );
-    }
-    const len = buf.readUInt32LE(MAGIC.length);
-    const start = MAGIC.length + 4;
-    const header = JSON.parse(buf.toString('utf8', start, start + len)) as {
-      format: number;
-      embedderId: string;
-      dimensions: number;
-      ids: string[];
-    };
+    const file = decodeIndexFile<{ format: number; embedderId: string; dimensions: number; ids: string[] }>(
+      buf,
+      {
+        magic: MAGIC,
+        kind: 'dense index',
+        source,
+        format: FORMAT_VERSION,
+      },
+    );
+    const { header } = file;
     if (header.embedderId !== expected.id || header.dimensions !== expected.dimensions) {
       throw new CitegeistError(
         'INDEX_EMBEDDER_MISMATCH',
@@ -121,11 +109,7 @@ export class DenseIndex {
         'Rebuild it with `citegeist index --rebuild`, or configure the embedder it was built with.',
       );
     }
-    let at = start + len;
-    at += (4 - (at % 4)) % 4;
-    const n = header.ids.length * header.dimensions;
-    const vectors = new Float32Array(n);
-    vectors.set(new Float32Array(buf.buffer.slice(buf.byteOffset + at, buf.byteOffset + at + n * 4)));
+    const vectors = file.float32(header.ids.length * header.dimensions);
     return new DenseIndex(header.embedderId, header.dimensions, header.ids, vectors, mode);
   }
 }

@@ -1,5 +1,4 @@
-import { CitegeistError } from '../../core/index.js';
-import { TopK } from '../common/index.js';
+import { decodeIndexFile, encodeIndexFile, TopK } from '../common/index.js';
 import { type AnalyzerConfig, createAnalyzer, DEFAULT_ANALYZER } from './analyzer.js';
 
 export interface Bm25Params {
@@ -152,57 +151,26 @@ export class Bm25Index {
   /** One Buffer: magic, header JSON (format version, analyzer, k1, b, ids, terms), then the arrays. */
   toBuffer(): Buffer {
     const { ids, terms, analyzer, docLen, offsets, docs, tfs } = this.parts;
-    const header = Buffer.from(
-      JSON.stringify({ format: FORMAT_VERSION, analyzer, k1: this.params.k1, b: this.params.b, ids, terms }),
-      'utf8',
-    );
-    const pad = (4 - ((MAGIC.length + 4 + header.length) % 4)) % 4;
-    const head = Buffer.alloc(MAGIC.length + 4);
-    head.write(MAGIC, 0, 'latin1');
-    head.writeUInt32LE(header.length, MAGIC.length);
-    const arrays = [docLen, offsets, docs, tfs].map((a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength));
-    return Buffer.concat([head, header, Buffer.alloc(pad), ...arrays]);
+    const header = { format: FORMAT_VERSION, analyzer, k1: this.params.k1, b: this.params.b, ids, terms };
+    return encodeIndexFile(MAGIC, header, [docLen, offsets, docs, tfs]);
   }
 
   /** Loads a buffer written by `toBuffer`; `params` may override the recorded k1 and b. */
   static fromBuffer(buf: Buffer, params: Partial<Bm25Params> = {}, source = 'BM25 index'): Bm25Index {
-    if (buf.length < MAGIC.length + 4 || buf.toString('latin1', 0, MAGIC.length) !== MAGIC) {
-      throw new CitegeistError(
-        'INDEX_CORRUPT',
-        `${source} is not a citegeist BM25 index.`,
-        'Rebuild it with `citegeist index --rebuild`.',
-      );
-    }
-    const headerLen = buf.readUInt32LE(MAGIC.length);
-    const start = MAGIC.length + 4;
-    const header = JSON.parse(buf.toString('utf8', start, start + headerLen)) as {
+    const file = decodeIndexFile<{
       format: number;
       analyzer: AnalyzerConfig;
       k1: number;
       b: number;
       ids: string[];
       terms: string[];
-    };
-    if (header.format !== FORMAT_VERSION) {
-      throw new CitegeistError(
-        'INDEX_VERSION',
-        `${source} has format ${header.format}; this version reads ${FORMAT_VERSION}.`,
-        'Rebuild it with `citegeist index --rebuild`.',
-      );
-    }
-    let at = start + headerLen;
-    at += (4 - (at % 4)) % 4;
-    const take = (n: number) => {
-      const copy = new Uint32Array(n);
-      copy.set(new Uint32Array(buf.buffer.slice(buf.byteOffset + at, buf.byteOffset + at + n * 4)));
-      at += n * 4;
-      return copy;
-    };
-    const docLen = take(header.ids.length);
-    const offsets = take(header.terms.length + 1);
+    }>(buf, { magic: MAGIC, kind: 'BM25 index', source, format: FORMAT_VERSION });
+    const { header } = file;
+    const docLen = file.uint32(header.ids.length);
+    const offsets = file.uint32(header.terms.length + 1);
     const numPostings = offsets[header.terms.length] as number;
-    const docs = take(numPostings);
-    const tfs = take(numPostings);
+    const docs = file.uint32(numPostings);
+    const tfs = file.uint32(numPostings);
     return new Bm25Index(
       { ids: header.ids, terms: header.terms, analyzer: header.analyzer, docLen, offsets, docs, tfs },
       { k1: params.k1 ?? header.k1, b: params.b ?? header.b },
