@@ -28,6 +28,7 @@ export {
 } from './deterministic-grader.js';
 export { type GradeRow, GradeRowSchema } from './grade-row.js';
 export { type GradeRunOptions, type GradeRunResult, gradeRun } from './grade-run.js';
+export { isGradesText, parseGrades, readGrades } from './grades-io.js';
 export {
   METRIC_IDS,
   type MetricDefinition,

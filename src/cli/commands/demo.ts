@@ -1,9 +1,9 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CitegeistError, type Document, parseJsonl, RunRowSchema } from '../../core/index.js';
+import { CitegeistError, type Document } from '../../core/index.js';
 import { readDatasetStrict } from '../../generate/index.js';
-import { GradeRowSchema, type ModelSummary } from '../../grade/index.js';
+import { type ModelSummary, readGrades, readRun } from '../../grade/index.js';
 import { buildRunSummary, renderHtmlSummary } from '../../report/index.js';
 import { CorpusStore } from '../../store/index.js';
 import { VERSION } from '../../version.js';
@@ -42,10 +42,6 @@ async function step(ctx: CliContext, title: string, argv: string[]): Promise<voi
       'Read the messages above; run the same command yourself with --debug for details.',
     );
   }
-}
-
-function readJsonlFile<T>(path: string, parse: (value: unknown) => T): T[] {
-  return parseJsonl(readFileSync(path, 'utf8')).flatMap((l) => (l.ok ? [parse(l.value)] : []));
 }
 
 export const registerDemo: RegisterCommand = (program, ctx) => {
@@ -169,8 +165,8 @@ function demoSummary(
       ['dataset', 'bundled demo questions (lookup, comprehension, multi-hop, adversarial)'],
     ],
     dataset: readDatasetStrict(datasetPath),
-    runs: readJsonlFile(runPath, (v) => RunRowSchema.parse(v)),
-    grades: readJsonlFile(gradesPath, (v) => GradeRowSchema.parse(v)),
+    runs: readRun(runPath).rows,
+    grades: readGrades(gradesPath),
     models,
     papers,
   });
