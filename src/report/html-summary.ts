@@ -1,5 +1,5 @@
+import { formatScore } from '../text/index.js';
 import { escapeHtml } from './escape-html.js';
-import { formatScore } from './text-table.js';
 
 /** One metric column of the leaderboard. */
 export interface SummaryMetric {

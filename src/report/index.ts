@@ -9,4 +9,3 @@ export {
 } from './html-summary.js';
 export { renderBreakdown, renderLeaderboard } from './leaderboard-table.js';
 export { buildRunSummary, type RunSummaryInput } from './run-summary.js';
-export { formatScore, renderTable, type TableColumn } from './text-table.js';

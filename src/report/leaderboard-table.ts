@@ -4,19 +4,18 @@ import {
   type ResearchqaMetricId,
   type Spread,
 } from '../grade/index.js';
+import { renderTable } from '../text/index.js';
 
 const fmt = (x: number | null) => (x === null ? '–' : x.toFixed(3));
 
+/** Rows whose first row is the header, as a left-aligned table without a rule line. */
 function pad(rows: string[][]): string {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-  return rows
-    .map((r) =>
-      r
-        .map((cell, c) => cell.padEnd(widths[c]!))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
+  const [header = [], ...body] = rows;
+  return renderTable(
+    header.map((h) => ({ header: h })),
+    body,
+    { rule: false },
+  );
 }
 
 /**

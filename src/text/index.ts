@@ -18,4 +18,5 @@ export {
   sequenceRatioAtLeast,
 } from './sequence-ratio.js';
 export { type Sentence, splitSentences } from './split-sentences.js';
+export { formatScore, renderTable, type TableColumn } from './text-table.js';
 export { type Token, type TokenizeOptions, tokenize, tokenizeWithOffsets, WORD_PATTERN } from './tokenize.js';

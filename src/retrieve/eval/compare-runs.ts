@@ -1,5 +1,6 @@
 import { CitegeistError } from '../../core/index.js';
 import { pairedRandomizationTest, pairedTTest } from '../../stats/index.js';
+import { renderTable } from '../../text/index.js';
 import { perQueryValues, type TrecEvalOptions, trecEval } from './trec-eval.js';
 import type { Qrels, Run } from './trec-files.js';
 
@@ -106,13 +107,11 @@ export function formatComparison(rows: MeasureComparison[], nameA: string, nameB
     formatP(r.tTest.p),
     formatP(r.randomization.p),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => (row[i] as string).length)));
-  const fmt = (row: string[]) =>
-    row
-      .map((c, i) => c.padEnd(widths[i] as number))
-      .join('  ')
-      .trimEnd();
-  return `${[fmt(header), ...body.map(fmt)].join('\n')}\n`;
+  return `${renderTable(
+    header.map((h) => ({ header: h })),
+    body,
+    { rule: false },
+  )}\n`;
 }
 
 function formatP(p: number | null): string {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml } from './escape-html.js';
 import { formatScore, renderTable } from './text-table.js';
 
 describe('renderTable', () => {
@@ -19,6 +18,12 @@ describe('renderTable', () => {
     ]);
   });
 
+  it('can leave out the rule under the header', () => {
+    expect(renderTable([{ header: 'a' }, { header: 'bb' }], [['xyz', '1']], { rule: false })).toBe(
+      'a    bb\nxyz  1',
+    );
+  });
+
   it('renders a header-only table when there are no rows', () => {
     expect(renderTable([{ header: 'a' }], [])).toBe('a\n-');
   });
@@ -34,13 +39,5 @@ describe('formatScore', () => {
     [Number.NaN, 'n/a'],
   ])('%s → %s', (value, text) => {
     expect(formatScore(value)).toBe(text);
-  });
-});
-
-describe('escapeHtml', () => {
-  it('escapes every character that could open markup or close an attribute', () => {
-    expect(escapeHtml(`<script>alert("x" & 'y')</script>`)).toBe(
-      '&lt;script&gt;alert(&quot;x&quot; &amp; &#39;y&#39;)&lt;/script&gt;',
-    );
   });
 });

@@ -8,7 +8,11 @@ export interface TableColumn {
  * Renders rows as an aligned plain-text table (for terminals and logs). Cells are strings; the
  * caller formats numbers, so that "n/a" and "failed" can stand where a score would.
  */
-export function renderTable(columns: TableColumn[], rows: string[][]): string {
+export function renderTable(
+  columns: TableColumn[],
+  rows: string[][],
+  options: { rule?: boolean } = {},
+): string {
   const widths = columns.map((c, i) => Math.max(c.header.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) =>
     cells
@@ -20,7 +24,8 @@ export function renderTable(columns: TableColumn[], rows: string[][]): string {
       .trimEnd();
   const header = line(columns.map((c) => c.header));
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');
-  return [header, rule, ...rows.map((r) => line(columns.map((_, i) => r[i] ?? '')))].join('\n');
+  const body = rows.map((r) => line(columns.map((_, i) => r[i] ?? '')));
+  return (options.rule === false ? [header, ...body] : [header, rule, ...body]).join('\n');
 }
 
 /** Formats a score for a table: 3 decimals, "n/a" for null. */

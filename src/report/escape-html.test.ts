@@ -1,0 +1,10 @@
+import { describe, expect, it } from 'vitest';
+import { escapeHtml } from './escape-html.js';
+
+describe('escapeHtml', () => {
+  it('escapes every character that could open markup or close an attribute', () => {
+    expect(escapeHtml(`<script>alert("x" & 'y')</script>`)).toBe(
+      '&lt;script&gt;alert(&quot;x&quot; &amp; &#39;y&#39;)&lt;/script&gt;',
+    );
+  });
+});
