@@ -9,6 +9,7 @@ export interface DocumentSummary {
   id: string;
   title: string;
   source: Document['source'];
+  domain: string | null;
   file: string | null;
   pages: number;
   sections: number;
@@ -228,7 +229,7 @@ export class CorpusStore {
   list(): DocumentSummary[] {
     const rows = this.db
       .prepare(
-        `SELECT d.id, d.title, d.source, d.file, d.ingested_at, length(d.text) AS chars,
+        `SELECT d.id, d.title, d.source, d.domain, d.file, d.ingested_at, length(d.text) AS chars,
           (SELECT count(*) FROM pages p WHERE p.doc_id = d.id) AS pages,
           (SELECT count(*) FROM sections s WHERE s.doc_id = d.id) AS sections,
           (SELECT count(*) FROM paragraphs g WHERE g.doc_id = d.id) AS paragraphs
@@ -239,6 +240,7 @@ export class CorpusStore {
       id: String(r.id),
       title: String(r.title),
       source: r.source as Document['source'],
+      domain: r.domain === null || r.domain === undefined ? null : String(r.domain),
       file: r.file === null ? null : String(r.file),
       pages: Number(r.pages),
       sections: Number(r.sections),

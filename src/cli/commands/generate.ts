@@ -59,7 +59,7 @@ function fromCorpus(path: string, domain: string, cwd: string): PaperList {
   const source = paperSource({ corpus: path }, cwd);
   const store = CorpusStore.open(path, { readonly: true });
   try {
-    const papers = store.list().map((d) => ({ id: d.id, domain: store.get(d.id)?.domain ?? domain }));
+    const papers = store.list().map((d) => ({ id: d.id, domain: d.domain ?? domain }));
     return { papers, load: async (id) => (await source(id))?.text ?? null };
   } finally {
     store.close();
