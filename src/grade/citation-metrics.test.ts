@@ -8,7 +8,6 @@ import {
   researchqaMatch,
   spanMatch,
 } from './citation-metrics.js';
-import { ratioAtLeast } from './ratio-bounds.js';
 
 const T =
   'We train on 10k sentences. The model uses attention. Results improve by 3 points. Limitations remain.';
@@ -122,18 +121,5 @@ describe('citationScores (METHODS §2.4)', () => {
     expect([v(s.citation_precision), v(s.section_coverage)]).toEqual([0.5, 1]);
     const noPaper = citationScores(row([g('M', sentence)]), ans('model'), null, spanMatch);
     expect(noPaper.citation_precision.status).toBe('failed');
-  });
-});
-
-describe('ratioAtLeast bounds', () => {
-  const ratio = (a: string, b: string) => (a === b ? 1 : 0.6);
-  it.each([
-    ['abc', 'abc', 0.5, true],
-    ['a', 'abcdefghijklmnop', 0.5, false],
-    ['abcd', 'wxyz', 0.5, false],
-    ['abcd', 'abce', 0.5, true],
-    ['😀x', '😀y', 0.5, true],
-  ])('%j vs %j ≥ %d', (a, b, t, expected) => {
-    expect(ratioAtLeast(a, b, t, ratio)).toBe(expected);
   });
 });

@@ -1,5 +1,6 @@
 import type { Citation, DatasetRow, EvidenceGroup, Span, Verdict } from '../core/index.js';
 import { failed, notApplicable, scored } from '../core/index.js';
+import { sequenceRatioAtLeast } from '../text/index.js';
 
 /** The paper a row is about, as the citation metrics need it (prepared once per paper). */
 export interface PaperQuotes {
@@ -79,67 +80,71 @@ export function citationScores(
       : paper
         ? scored(quotes.filter((q) => paper.passes(q)).length / quotes.length)
         : noPaper;
-  const grid = new MatchGrid(quotes, groups, paper, match);
+  const hits = matchHits(quotes, groups, paper, match);
+  const fraction = (found: boolean[]): Verdict<number> =>
+    hits.error ? failed(hits.error) : scored(found.filter(Boolean).length / found.length);
   return {
-    citation_precision: precisionOf(quotes, groups, grid),
-    section_coverage: coverageOf(quotes, groups, grid),
+    // No quotes: precision 1 (nothing wrong was cited). No groups: coverage 1, precision 0.
+    citation_precision:
+      quotes.length === 0 ? scored(1) : groups.length === 0 ? scored(0) : fraction(hits.quotes),
+    section_coverage: groups.length === 0 ? scored(1) : fraction(hits.groups),
     citation_accuracy: accuracy,
     refusal_correctness: notApplicable('not an adversarial row expecting a refusal'),
   };
 }
 
-function precisionOf(quotes: string[], groups: EvidenceGroup[], grid: MatchGrid): Verdict<number> {
-  if (quotes.length === 0) return scored(1);
-  if (groups.length === 0) return scored(0);
-  let hits = 0;
-  for (let q = 0; q < quotes.length; q++) if (groups.some((_, g) => grid.groupMatched(q, g))) hits++;
-  return grid.error ? failed(grid.error) : scored(hits / quotes.length);
+/** Which quotes match some evidence group, and which groups some quote matches. */
+interface Hits {
+  quotes: boolean[];
+  groups: boolean[];
+  /** Set when the matcher failed (the metrics built on the hits are then `failed`). */
+  error: string | null;
 }
 
-function coverageOf(quotes: string[], groups: EvidenceGroup[], grid: MatchGrid): Verdict<number> {
-  if (groups.length === 0) return scored(1);
-  let covered = 0;
-  for (let g = 0; g < groups.length; g++) if (quotes.some((_, q) => grid.groupMatched(q, g))) covered++;
-  return grid.error ? failed(grid.error) : scored(covered / groups.length);
-}
-
-/** Memoised quote × group matches, computed lazily (precision and coverage share them). */
-class MatchGrid {
-  private readonly memo = new Map<number, boolean>();
-  error: string | null = null;
-  constructor(
-    private readonly quotes: string[],
-    private readonly groups: EvidenceGroup[],
-    private readonly paper: PaperQuotes | null,
-    private readonly match: AlternativeMatch,
-  ) {}
-
-  groupMatched(q: number, g: number): boolean {
-    const key = q * this.groups.length + g;
-    const known = this.memo.get(key);
-    if (known !== undefined) return known;
-    const quote = this.quotes[q] ?? '';
-    let hit = false;
-    try {
-      hit = (this.groups[g]?.alternatives ?? []).some((a) => this.match(quote, a, this.paper));
-    } catch (error) {
-      this.error = (error as Error).message;
+/**
+ * The quote × group matches that precision and coverage need. Pairs are tried alternative by
+ * alternative, each alternative against every quote in turn (the difflib port keeps an
+ * alternative's tables while it stays the same), and a pair is skipped once its quote and its group
+ * are both known to match: the metrics only need the two hit lists.
+ */
+function matchHits(
+  quotes: readonly string[],
+  groups: readonly EvidenceGroup[],
+  paper: PaperQuotes | null,
+  match: AlternativeMatch,
+): Hits {
+  const hits: Hits = { quotes: quotes.map(() => false), groups: groups.map(() => false), error: null };
+  for (let g = 0; g < groups.length; g++) {
+    for (const alternative of groups[g]!.alternatives) {
+      for (let q = 0; q < quotes.length; q++) {
+        if (hits.quotes[q] && hits.groups[g]) continue;
+        try {
+          if (match(quotes[q]!, alternative, paper)) hits.quotes[q] = hits.groups[g] = true;
+        } catch (error) {
+          hits.error = (error as Error).message;
+          return hits;
+        }
+      }
     }
-    this.memo.set(key, hit);
-    return hit;
   }
+  return hits;
 }
 
-/** `researchqa` alternative matching: difflib ratio of the lower-cased strings ≥ 0.5. */
-export function researchqaMatch(
-  atLeast: (a: string, b: string, threshold: number) => boolean,
-): AlternativeMatch {
-  // Lower-cased once per distinct string (a row's quotes meet each alternative many times).
+/** Whether two lower-cased texts reach a difflib ratio threshold. */
+export type RatioAtLeast = (a: string, b: string, threshold: number) => boolean;
+
+/**
+ * `researchqa` alternative matching: difflib ratio of the lower-cased strings ≥ 0.5
+ * (`SequenceMatcher(None, quote.lower(), alternative.lower()).ratio() >= 0.5`).
+ */
+export function researchqaMatch(atLeast: RatioAtLeast = sequenceRatioAtLeast): AlternativeMatch {
+  // Lower-cased once per distinct string while in use (a row's quotes meet each of its alternatives;
+  // a small cache keeps the strings from outliving their row and burdening the garbage collector).
   const lower = new Map<string, string>();
   const lowered = (text: string): string => {
     let out = lower.get(text);
     if (out === undefined) {
-      if (lower.size >= 4096) lower.clear();
+      if (lower.size >= 64) lower.clear();
       out = text.toLowerCase();
       lower.set(text, out);
     }

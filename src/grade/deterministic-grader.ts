@@ -9,7 +9,6 @@ import {
 } from './citation-metrics.js';
 import type { GradeRow } from './grade-row.js';
 import { paperQuotes } from './paper-quotes.js';
-import { ratioAtLeast } from './ratio-bounds.js';
 
 export type AlternativeMatchMode = 'researchqa' | 'span';
 
@@ -23,7 +22,7 @@ export interface DeterministicOptions {
 /** The alternative matcher of a match mode. */
 export function alternativeMatcher(mode: AlternativeMatchMode): AlternativeMatch {
   if (mode === 'span') return spanMatch;
-  return researchqaMatch((a, b, t) => ratioAtLeast(a, b, t));
+  return researchqaMatch();
 }
 
 /**

@@ -37,7 +37,6 @@ export {
 } from './metric-registry.js';
 export { paperQuotes } from './paper-quotes.js';
 export * from './qasper/index.js';
-export { quickRatio, ratioAtLeast, realQuickRatio } from './ratio-bounds.js';
 export {
   AnchoredRubricJudge,
   fence,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { sharedDataPath } from '../testing/shared-data.js';
-import { sequenceRatio, sequenceRatioAtLeast } from './sequence-ratio.js';
+import { sequenceMatchingBlocks, sequenceRatio, sequenceRatioAtLeast } from './sequence-ratio.js';
 
 const reference = JSON.parse(
   readFileSync(sharedDataPath('stats', 'difflib_ratio_reference.json'), 'utf8'),
@@ -108,5 +108,36 @@ describe('sequenceRatioAtLeast = (sequenceRatio >= threshold), exactly', () => {
         expect(sequenceRatioAtLeast(a, b, t)).toBe(sequenceRatio(a, b) >= t);
       }
     }
+  });
+});
+
+describe("b's tables are reused while b stays the same", () => {
+  const all = pairs();
+
+  it('gives the results of freshly built tables, across functions and autojunk settings', () => {
+    const bs = all.slice(0, 40).map(([, b]) => b);
+    const as = all.slice(40, 140).map(([a]) => a);
+    const fresh = (a: string, b: string, autojunk: boolean) => {
+      sequenceRatio('x', 'y'); // loads another b, so the next call builds b's tables again
+      return sequenceRatio(a, b, { autojunk });
+    };
+    let compared = 0;
+    for (const b of bs) {
+      // Same b over and over (tables kept), switching function and autojunk, with a copy of b that is
+      // equal but not the same string object.
+      const expected = as.map((a) => [fresh(a, b, true), fresh(a, b, false)] as const);
+      const copy = `${b} `.slice(0, -1);
+      for (const [n, a] of as.entries()) {
+        const [junk, noJunk] = expected[n]!;
+        expect(sequenceRatio(a, b)).toBe(junk);
+        expect(sequenceRatioAtLeast(a, copy, 0.5)).toBe(junk >= 0.5);
+        expect(sequenceRatio(a, b, { autojunk: false })).toBe(noJunk);
+        expect(sequenceMatchingBlocks(a, b).reduce((m, block) => m + block.size, 0)).toBe(
+          Math.round((junk * ([...a].length + [...b].length)) / 2),
+        );
+        compared++;
+      }
+    }
+    expect(compared).toBe(4000);
   });
 });
