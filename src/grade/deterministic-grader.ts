@@ -2,6 +2,7 @@ import type { DatasetRow, RunRow, Verdict } from '../core/index.js';
 import type { MatchMode, PreparedPaper } from '../text/index.js';
 import {
   type AlternativeMatch,
+  type CitationScores,
   citationScores,
   type PaperQuotes,
   researchqaMatch,
@@ -51,33 +52,37 @@ export class DeterministicGrader {
   }
 
   grade(row: DatasetRow, run: RunRow): GradeRow {
-    const scores = citationScores(row, run, this.quotesOf(row.paper_id), this.match);
-    const out: GradeRow = {
-      row_id: row.row_id,
-      model: run.model,
-      paper_id: row.paper_id,
-      question_type: row.question_type,
-      domain: row.domain,
-      citation_precision: null,
-      section_coverage: null,
-      citation_accuracy: null,
-      refusal_correctness: null,
-      factual_accuracy: null,
-      completeness: null,
-      judge_justification: null,
-      judge: null,
-      status: {},
-      errors: {},
-      n_citations: run.citations.length,
-      latency_seconds: run.latency_ms === null ? null : run.latency_ms / 1000,
-      cost_usd: run.cost_usd,
-      answer_failed: run.error !== null,
-    };
-    for (const [id, verdict] of Object.entries(scores) as [keyof typeof scores, Verdict<number>][]) {
-      setMetric(out, id, verdict);
-    }
-    return out;
+    return gradeRowOf(row, run, citationScores(row, run, this.quotesOf(row.paper_id), this.match));
   }
+}
+
+/** The grades row of an answer from its deterministic scores (judge metrics not yet set). */
+export function gradeRowOf(row: DatasetRow, run: RunRow, scores: CitationScores): GradeRow {
+  const out: GradeRow = {
+    row_id: row.row_id,
+    model: run.model,
+    paper_id: row.paper_id,
+    question_type: row.question_type,
+    domain: row.domain,
+    citation_precision: null,
+    section_coverage: null,
+    citation_accuracy: null,
+    refusal_correctness: null,
+    factual_accuracy: null,
+    completeness: null,
+    judge_justification: null,
+    judge: null,
+    status: {},
+    errors: {},
+    n_citations: run.citations.length,
+    latency_seconds: run.latency_ms === null ? null : run.latency_ms / 1000,
+    cost_usd: run.cost_usd,
+    answer_failed: run.error !== null,
+  };
+  for (const [id, verdict] of Object.entries(scores) as [keyof CitationScores, Verdict<number>][]) {
+    setMetric(out, id, verdict);
+  }
+  return out;
 }
 
 /** Writes a verdict into a grades row: value (or null), status, and the failure reason. */

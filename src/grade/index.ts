@@ -24,6 +24,7 @@ export {
   alternativeMatcher,
   DeterministicGrader,
   type DeterministicOptions,
+  gradeRowOf,
   setMetric,
 } from './deterministic-grader.js';
 export { type GradeRow, GradeRowSchema } from './grade-row.js';
@@ -36,6 +37,11 @@ export {
   type ResearchqaMetricId,
 } from './metric-registry.js';
 export { paperQuotes } from './paper-quotes.js';
+export {
+  type DeterministicGradingOptions,
+  type GradingJob,
+  gradeDeterministic,
+} from './parallel-grading.js';
 export * from './qasper/index.js';
 export {
   AnchoredRubricJudge,

@@ -27,34 +27,32 @@ export interface SequenceRatioOptions {
   readonly autojunk?: boolean;
 }
 
-// ---- the pair being compared ------------------------------------------------------------------
-// findLongestMatch reads these (B, STARTS and POS are SCRATCH_INDEX's buffers, cached in variables).
+// ---- the loaded pair (module-level scratch, grown as needed) ----------------------------------
 let A: Int32Array = new Int32Array(256); // ids of a (-1: not in b)
-let B: Int32Array = new Int32Array(0); // ids of b
-let STARTS: Int32Array = new Int32Array(1); // CSR starts of b2j per id (popular ids empty)
-let POS: Int32Array = new Int32Array(0); // b2j positions
+let B: Int32Array = new Int32Array(256); // ids of b, numbered by first occurrence
+let STARTS: Int32Array = new Int32Array(258); // b2j as CSR: positions of id x are POS[STARTS[x] .. STARTS[x+1])
+let FILL: Int32Array = new Int32Array(258);
+let POS: Int32Array = new Int32Array(256); // popular ids (autojunk) have no positions
 let loadedA = 0;
 let loadedB = 0;
-
-// ---- scratch ---------------------------------------------------------------------------------
-let CODES: Int32Array = new Int32Array(256); // code points of a string being loaded
-const SCRATCH_INDEX: IndexBuffers = {
-  ids: new Int32Array(256),
-  starts: new Int32Array(258),
-  fill: new Int32Array(258),
-  positions: new Int32Array(256),
-};
-let PREV_LEN: Int32Array = new Int32Array(256);
-let PREV_ROW: Int32Array = new Int32Array(256);
-let CUR_LEN: Int32Array = new Int32Array(256);
-let CUR_ROW: Int32Array = new Int32Array(256);
+// The positions i of a whose element has b2j entries (only those rows can start or extend a run).
+let SEEDS: Int32Array = new Int32Array(256);
+let seedCount = 0;
+// difflib's j2len: run length ending at b[j] in the row stamped RUN_ROW[j] (rows get fresh stamps,
+// so an entry of an older row is simply not seen; stamp 0 never occurs).
+let RUN_LEN: Int32Array = new Int32Array(257);
+let RUN_ROW: Int32Array = new Int32Array(257);
+let rowClock = 1;
 let STACK: Int32Array = new Int32Array(256);
-let rowClock = 0;
 // Code point -> id of the loaded b, valid where BMP_STAMP equals idStamp (astral ones in a map).
 const BMP_ID = new Int32Array(0x10000);
 const BMP_STAMP = new Int32Array(0x10000);
 let idStamp = 0;
 const astralIds = new Map<number, number>();
+// The b whose tables are loaded, to skip rebuilding them when consecutive calls compare different
+// a's with the same b (the grader compares every quote of a row with one alternative in turn).
+let tablesOf: string | null = null;
+let tablesAutojunk = true;
 
 function grow(buffer: Int32Array, size: number): Int32Array {
   return buffer.length >= size ? buffer : new Int32Array(Math.max(size, buffer.length * 2));
@@ -63,211 +61,199 @@ function grow(buffer: Int32Array, size: number): Int32Array {
 /** Starts a new row-clock epoch when the clock would overflow: clears the row stamps. */
 function reserveRows(rows: number): void {
   if (rowClock + rows + 2 < 0x7fffffff) return;
-  PREV_ROW.fill(0);
-  CUR_ROW.fill(0);
-  rowClock = 0;
+  RUN_ROW.fill(0);
+  rowClock = 1;
 }
 
-/** Writes the code points of `text` into CODES (grown as needed); returns how many. */
-function codePointsOf(text: string): number {
-  CODES = grow(CODES, text.length);
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        CODES[n++] = ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000;
-        i++;
-        continue;
-      }
-    }
-    CODES[n++] = c;
-  }
-  return n;
+/** The astral code point at `i` when a surrogate pair starts there, else -1. */
+function astralAt(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if (c < 0xd800 || c > 0xdbff) return -1;
+  const d = text.charCodeAt(i + 1);
+  return d >= 0xdc00 && d <= 0xdfff ? ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000 : -1;
 }
 
 /** The length of `text` in code points. */
 function codePointLength(text: string): number {
   let n = text.length;
   for (let i = 0; i + 1 < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        n--;
-        i++;
-      }
+    if (astralAt(text, i) >= 0) {
+      n--;
+      i++;
     }
   }
   return n;
 }
 
-/** Forgets every code point -> id assignment. */
-function newAlphabet(): void {
+// The last b measured by lengthOfB (consecutive calls usually share b).
+let measured: string | null = null;
+let measuredLength = 0;
+
+/** len(b) in code points, remembered for the last b. */
+function lengthOfB(b: string): number {
+  if (b === tablesOf) return loadedB;
+  if (b !== measured) {
+    measured = b;
+    measuredLength = codePointLength(b);
+  }
+  return measuredLength;
+}
+
+/**
+ * Loads b: its ids (new alphabet, numbered by first occurrence) and b2j. When autojunk applies
+ * (len(b) ≥ 200), every element occurring more than `1 + floor(len(b) / 100)` times gets no b2j
+ * entries. Returns len(b) in code points.
+ */
+function loadB(b: string, autojunk: boolean): number {
   idStamp = (idStamp + 1) | 0;
   if (idStamp === 0) {
     BMP_STAMP.fill(0);
     idStamp = 1;
   }
   astralIds.clear();
-}
-
-function setId(cp: number, id: number): void {
-  if (cp > 0xffff) astralIds.set(cp, id);
-  else {
-    BMP_STAMP[cp] = idStamp;
-    BMP_ID[cp] = id;
-  }
-}
-
-/** The id of a code point in the loaded b, or -1. */
-function idOf(cp: number): number {
-  if (cp > 0xffff) return astralIds.get(cp) ?? -1;
-  return BMP_STAMP[cp] === idStamp ? BMP_ID[cp]! : -1;
-}
-
-/** difflib's b-side tables: element ids (numbered by first occurrence) and b2j as a CSR array. */
-interface IndexBuffers {
-  ids: Int32Array;
-  /** `starts[id] .. starts[id + 1]` = the b2j positions of `id` (empty for popular ids). */
-  starts: Int32Array;
-  /** Build scratch. */
-  fill: Int32Array;
-  positions: Int32Array;
-}
-
-/**
- * Builds b's tables from `codes[0 .. lb)` into `out` (grown as needed) and leaves the alphabet
- * loaded (idOf answers for b). When autojunk applies
- * (lb ≥ 200), every element occurring more than `1 + floor(lb / 100)` times gets no b2j entries.
- */
-function buildIndex(codes: Int32Array, lb: number, autojunk: boolean, out: IndexBuffers): void {
-  newAlphabet();
-  out.ids = grow(out.ids, lb);
-  out.starts = grow(out.starts, lb + 2);
-  out.fill = grow(out.fill, lb + 2);
-  out.positions = grow(out.positions, lb);
-  const { ids, starts, fill, positions } = out;
+  B = grow(B, b.length);
+  STARTS = grow(STARTS, b.length + 2);
   let size = 0;
-  starts[0] = 0;
-  for (let j = 0; j < lb; j++) {
-    const cp = codes[j]!;
-    let id = idOf(cp);
-    if (id < 0) {
-      id = size++;
-      starts[size] = 0;
-      setId(cp, id);
+  let lb = 0;
+  STARTS[0] = 0;
+  for (let j = 0; j < b.length; j++) {
+    const c = b.charCodeAt(j);
+    const astral = c >= 0xd800 && c <= 0xdbff ? astralAt(b, j) : -1;
+    let id: number;
+    if (astral < 0) {
+      if (BMP_STAMP[c] === idStamp) id = BMP_ID[c]!;
+      else {
+        id = size++;
+        STARTS[size] = 0;
+        BMP_STAMP[c] = idStamp;
+        BMP_ID[c] = id;
+      }
+    } else {
+      j++;
+      id = astralIds.get(astral) ?? -1;
+      if (id < 0) {
+        id = size++;
+        STARTS[size] = 0;
+        astralIds.set(astral, id);
+      }
     }
-    ids[j] = id;
-    starts[id + 1]!++; // occurrences, until the prefix sum below
+    B[lb++] = id;
+    STARTS[id + 1]!++; // occurrences, until the prefix sum below
   }
   if (autojunk && lb >= 200) {
     const ntest = Math.floor(lb / 100) + 1;
-    for (let x = 1; x <= size; x++) if (starts[x]! > ntest) starts[x] = 0;
+    for (let x = 1; x <= size; x++) if (STARTS[x]! > ntest) STARTS[x] = 0;
   }
-  for (let x = 1; x <= size; x++) starts[x]! += starts[x - 1]!;
-  fill.set(starts.subarray(0, size + 1));
+  for (let x = 1; x <= size; x++) STARTS[x]! += STARTS[x - 1]!;
+  FILL = grow(FILL, size + 1);
+  FILL.set(STARTS.subarray(0, size + 1));
+  POS = grow(POS, lb);
   for (let j = 0; j < lb; j++) {
-    const x = ids[j]!;
-    if (fill[x]! < starts[x + 1]!) positions[fill[x]!++] = j;
+    const x = B[j]!;
+    if (FILL[x]! < STARTS[x + 1]!) POS[FILL[x]!++] = j;
   }
+  if (RUN_LEN.length < lb + 1) {
+    RUN_LEN = new Int32Array(lb + 1);
+    RUN_ROW = new Int32Array(lb + 1);
+  }
+  return lb;
 }
 
-/** Maps `codes[0 .. la)` to ids of the loaded b into A. */
-function mapA(codes: Int32Array, la: number): void {
-  A = grow(A, la);
-  for (let i = 0; i < la; i++) {
-    const cp = codes[i]!;
-    A[i] = cp > 0xffff ? (astralIds.get(cp) ?? -1) : BMP_STAMP[cp] === idStamp ? BMP_ID[cp]! : -1;
+/** Loads a against the loaded b: A (ids, -1 when absent from b) and the seed rows. Returns len(a). */
+function loadA(a: string): number {
+  A = grow(A, a.length);
+  SEEDS = grow(SEEDS, a.length);
+  let la = 0;
+  let seeds = 0;
+  for (let i = 0; i < a.length; i++) {
+    const c = a.charCodeAt(i);
+    const astral = c >= 0xd800 && c <= 0xdbff ? astralAt(a, i) : -1;
+    let x: number;
+    if (astral < 0) x = BMP_STAMP[c] === idStamp ? BMP_ID[c]! : -1;
+    else {
+      i++;
+      x = astralIds.get(astral) ?? -1;
+    }
+    if (x >= 0 && STARTS[x + 1]! > STARTS[x]!) SEEDS[seeds++] = la;
+    A[la++] = x;
   }
+  seedCount = seeds;
+  return la;
 }
 
-/** Points findLongestMatch at the tables in SCRATCH_INDEX (b of length lb). */
-function activate(lb: number): void {
-  B = SCRATCH_INDEX.ids;
-  STARTS = SCRATCH_INDEX.starts;
-  POS = SCRATCH_INDEX.positions;
-  if (PREV_LEN.length < lb + 1) {
-    PREV_LEN = new Int32Array(lb + 1);
-    PREV_ROW = new Int32Array(lb + 1);
-    CUR_LEN = new Int32Array(lb + 1);
-    CUR_ROW = new Int32Array(lb + 1);
-  }
-  loadedB = lb;
-}
-
-// The b whose tables are in SCRATCH_INDEX (and whose alphabet is loaded), to skip rebuilding them
-// when consecutive calls compare different a's with the same b.
-let tablesOf: string | null = null;
-let tablesAutojunk = true;
-
-/** Loads b's tables (unless they are already loaded) and a's ids for findLongestMatch. */
+/** Loads a pair for findLongestMatch (b's tables only when b differs from the last call's). */
 function load(a: string, b: string, autojunk: boolean): void {
   if (b !== tablesOf || autojunk !== tablesAutojunk) {
-    const lb = codePointsOf(b);
-    buildIndex(CODES, lb, autojunk, SCRATCH_INDEX);
-    activate(lb);
+    loadedB = loadB(b, autojunk);
     tablesOf = b;
     tablesAutojunk = autojunk;
   }
-  const la = codePointsOf(a);
-  mapA(CODES, la);
-  loadedA = la;
+  loadedA = loadA(a);
 }
 
 let bestI = 0;
 let bestJ = 0;
 let bestSize = 0;
 
-/** difflib `find_longest_match(alo, ahi, blo, bhi)` on the loaded pair; sets bestI/bestJ/bestSize. */
+/** The first index in `sorted[from .. to)` whose value is ≥ `value` (`to` if none). */
+function lowerBound(sorted: Int32Array, from: number, to: number, value: number): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * difflib `find_longest_match(alo, ahi, blo, bhi)` on the loaded pair; sets bestI/bestJ/bestSize.
+ *
+ * Same result as CPython's loop, with two shortcuts. Only seed rows are visited: a row whose element
+ * has no b2j entries (absent from b, or popular) has an empty `newj2len`, which the fresh row stamps
+ * already express. And each row's positions are walked from high j to low in one run-length array
+ * (reading j - 1 before it is overwritten); keeping the row's longest run at its lowest j is the
+ * match CPython's ascending loop settles on, and it replaces the best only when strictly longer.
+ */
 function findLongestMatch(alo: number, ahi: number, blo: number, bhi: number): void {
   reserveRows(ahi - alo);
+  const stampBase = rowClock - alo; // row i gets stamp stampBase + i + 1
   let besti = alo;
   let bestj = blo;
   let bestsize = 0;
-  let prevLen = PREV_LEN;
-  let prevRow = PREV_ROW;
-  let curLen = CUR_LEN;
-  let curRow = CUR_ROW;
-  for (let i = alo; i < ahi; i++) {
-    const row = ++rowClock;
+  const runLen = RUN_LEN;
+  const runRow = RUN_ROW;
+  for (let s = lowerBound(SEEDS, 0, seedCount, alo); s < seedCount; s++) {
+    const i = SEEDS[s]!;
+    if (i >= ahi) break;
     const x = A[i]!;
-    if (x >= 0) {
-      const end = STARTS[x + 1]!;
-      let p = STARTS[x]!;
-      if (blo > 0 && end - p > 8) {
-        // Skip positions before blo (Python skips them one by one; same result).
-        let hi = end;
-        while (p < hi) {
-          const mid = (p + hi) >> 1;
-          if (POS[mid]! < blo) p = mid + 1;
-          else hi = mid;
-        }
-      }
-      for (; p < end; p++) {
-        const j = POS[p]!;
-        if (j < blo) continue;
-        if (j >= bhi) break;
-        const k = (j > 0 && prevRow[j - 1] === row - 1 ? prevLen[j - 1]! : 0) + 1;
-        curLen[j] = k;
-        curRow[j] = row;
-        if (k > bestsize) {
-          besti = i - k + 1;
-          bestj = j - k + 1;
-          bestsize = k;
-        }
+    const first = STARTS[x]!;
+    let q = STARTS[x + 1]!;
+    if (q - first > 8) q = lowerBound(POS, first, q, bhi);
+    else while (q > first && POS[q - 1]! >= bhi) q--;
+    const row = stampBase + i + 1;
+    let rowSize = 0;
+    let rowJ = 0;
+    while (--q >= first) {
+      const j = POS[q]!;
+      if (j < blo) break;
+      const k = (j > 0 && runRow[j - 1] === row - 1 ? runLen[j - 1]! : 0) + 1;
+      runLen[j] = k;
+      runRow[j] = row;
+      if (k >= rowSize) {
+        rowSize = k;
+        rowJ = j;
       }
     }
-    const swapLen = prevLen;
-    prevLen = curLen;
-    curLen = swapLen;
-    const swapRow = prevRow;
-    prevRow = curRow;
-    curRow = swapRow;
+    if (rowSize > bestsize) {
+      besti = i - rowSize + 1;
+      bestj = rowJ - rowSize + 1;
+      bestsize = rowSize;
+    }
   }
   // The next call's first row must not see this call's last row.
-  rowClock++;
+  rowClock += ahi - alo + 1;
   // Extend by equal elements at both ends (popular elements are not junk, so they extend too).
   while (besti > alo && bestj > blo && A[besti - 1] === B[bestj - 1]) {
     besti--;
@@ -384,8 +370,9 @@ export function sequenceRatioAtLeast(
   // difflib's real_quick_ratio bound, before any table is built. UTF-16 lengths can only be further
   // apart than code point lengths, so a pair failing it is re-checked in code points.
   if ((2 * Math.min(a.length, b.length)) / (a.length + b.length) < threshold) {
-    const la = codePointLength(a);
-    const lb = b === tablesOf ? loadedB : codePointLength(b);
+    const lb = lengthOfB(b);
+    // While a is the shorter, a longer a only raises the bound: a's UTF-16 length is enough.
+    const la = a.length <= lb ? a.length : codePointLength(a);
     if ((2 * Math.min(la, lb)) / (la + lb) < threshold) return false;
   }
   load(a, b, options.autojunk ?? true);
