@@ -1,15 +1,15 @@
 import type { DatasetRow, RunRow } from '../core/index.js';
 import { failed, notApplicable } from '../core/index.js';
-import type { DeterministicGrader } from './deterministic-grader.js';
 import { setMetric } from './deterministic-grader.js';
 import type { GradeRow } from './grade-row.js';
+import { type DeterministicGradingOptions, gradeDeterministic } from './parallel-grading.js';
 import type { Judge, RubricInput, RubricScores } from './rubric-judge.js';
 
-export interface GradeRunOptions {
+export interface GradeRunOptions extends Omit<DeterministicGradingOptions, 'onRow'> {
   judge?: Judge<RubricInput, RubricScores>;
   /** Judge calls in flight at once (default 4). */
   concurrency?: number;
-  /** Called after each graded row. */
+  /** Called after each fully graded row (in completion order). */
   onRow?: (row: GradeRow, done: number, total: number) => void;
   signal?: AbortSignal;
 }
@@ -24,42 +24,49 @@ export interface GradeRunResult {
 }
 
 /**
- * Grades every run row that belongs to the dataset: deterministic metrics always, the rubric judge
- * when one is given (its failures are `failed`, never 0; failed answers are not sent to it).
+ * Grades every run row that belongs to the dataset: deterministic metrics always (on several
+ * threads for large runs, see `gradeDeterministic`), then the rubric judge when one is given (its
+ * failures are `failed`, never 0; failed answers are not sent to it). `paperText(id)` gives a
+ * paper's text, or null when it is unavailable.
  */
 export async function gradeRun(
   dataset: readonly DatasetRow[],
   run: readonly RunRow[],
-  grader: DeterministicGrader,
+  paperText: (paperId: string) => string | null,
   options: GradeRunOptions = {},
 ): Promise<GradeRunResult> {
   const byId = new Map(dataset.map((r) => [r.row_id, r]));
   const answered = new Set(run.map((r) => r.row_id));
   const unknownRows = run.filter((r) => !byId.has(r.row_id)).map((r) => r.row_id);
-  const work = run.filter((r) => byId.has(r.row_id));
-  const grades: GradeRow[] = new Array(work.length);
-  let judgeFailures = 0;
+  const jobs = run
+    .filter((r) => byId.has(r.row_id))
+    .map((answer) => ({ row: byId.get(answer.row_id)!, run: answer }));
+  const { judge, concurrency, onRow, signal, ...deterministic } = options;
   let done = 0;
-  let next = 0;
-  const worker = async () => {
-    while (next < work.length) {
-      const i = next++;
-      const answer = work[i]!;
-      const row = byId.get(answer.row_id)!;
-      const grade = grader.grade(row, answer);
-      if (options.judge) {
-        grade.judge = options.judge.id;
-        if (await judgeRow(options.judge, row, answer, grade, options.signal)) judgeFailures++;
-      } else {
-        grade.status.factual_accuracy = 'not-applicable';
-        grade.status.completeness = 'not-applicable';
+  const grades = await gradeDeterministic(jobs, paperText, {
+    ...deterministic,
+    onRow: (grade) => {
+      if (judge) return;
+      grade.status.factual_accuracy = 'not-applicable';
+      grade.status.completeness = 'not-applicable';
+      onRow?.(grade, ++done, jobs.length);
+    },
+  });
+  let judgeFailures = 0;
+  if (judge) {
+    let next = 0;
+    const lane = async () => {
+      while (next < jobs.length) {
+        const i = next++;
+        const grade = grades[i]!;
+        grade.judge = judge.id;
+        if (await judgeRow(judge, jobs[i]!.row, jobs[i]!.run, grade, signal)) judgeFailures++;
+        onRow?.(grade, ++done, jobs.length);
       }
-      grades[i] = grade;
-      options.onRow?.(grade, ++done, work.length);
-    }
-  };
-  const lanes = Math.max(1, options.judge ? (options.concurrency ?? 4) : 1);
-  await Promise.all(Array.from({ length: Math.min(lanes, Math.max(1, work.length)) }, worker));
+    };
+    const lanes = Math.min(Math.max(1, concurrency ?? 4), Math.max(1, jobs.length));
+    await Promise.all(Array.from({ length: lanes }, lane));
+  }
   return {
     grades,
     unknownRows,

@@ -2,7 +2,7 @@
  * Worker-thread entry of `gradeDeterministic`: receives the rows of one paper at a time, scores
  * them and posts the scores back (see `parallel-grading.ts` for the protocol).
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { alternativeMatcher } from './deterministic-grader.js';
 import {
   WORKER_READY,
@@ -18,10 +18,8 @@ const match = alternativeMatcher(settings.match);
 parentPort?.on('message', (request: WorkerRequest) => {
   let response: WorkerResponse;
   try {
-    response = {
-      group: request.group,
-      scores: scorePaperRows(request.text, request.rows, match, settings.quoteMode),
-    };
+    const scores = scorePaperRows(request.text, request.rows, match, settings.quoteMode);
+    response = { group: request.group, thread: threadId, scores };
   } catch (error) {
     response = { group: request.group, error: (error as Error).message };
   }

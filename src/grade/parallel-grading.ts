@@ -1,7 +1,7 @@
 /**
  * Deterministic grading of a whole run on several threads. Rows are grouped by paper and the groups
- * handed to worker threads largest first, each to the next idle worker, so every paper is prepared
- * once, by one thread, and released as soon as its rows are scored. The metrics are pure functions of
+ * handed out largest first, each to the next free thread (this one included), so every paper is
+ * prepared once, by one thread, and released as soon as its rows are scored. The metrics are pure functions of
  * (row, answer, paper text), so the grades equal `DeterministicGrader`'s whatever the thread count.
  */
 import { availableParallelism } from 'node:os';
@@ -26,12 +26,21 @@ export interface GradingJob {
 
 export interface DeterministicGradingOptions extends DeterministicOptions {
   /**
-   * Threads to grade on (default: the machine's available parallelism, at most 8; 1 grades in this
-   * thread). Each thread gets at least 500 rows, so small runs grade in this thread.
+   * Threads to grade on, this one included (default: the machine's available parallelism, at most
+   * 8; 1 grades in this thread only). Each thread gets at least 500 rows, so small runs grade here.
    */
-  workers?: number;
+  threads?: number;
+  /**
+   * Grade on this thread too (default true). false leaves this thread free (a server's event loop,
+   * say): every row is then graded on worker threads, however few.
+   */
+  useThisThread?: boolean;
   /** Called as each row's grade is ready (in completion order, with the row's input index). */
   onRow?: (grade: GradeRow, index: number) => void;
+  /** Told when a worker thread fails (its paper's rows are failed, or its work is done elsewhere). */
+  onWorkerFailure?: (message: string) => void;
+  /** Told which thread graded each paper's rows (0: this thread; else the worker's thread id). */
+  onPaper?: (paperId: string, thread: number) => void;
 }
 
 /** Settings a worker starts with. */
@@ -47,7 +56,9 @@ export interface WorkerRequest {
   rows: ScoringRow[];
 }
 
-export type WorkerResponse = { group: number; scores: CitationScores[] } | { group: number; error: string };
+export type WorkerResponse =
+  | { group: number; thread?: number; scores: CitationScores[] }
+  | { group: number; error: string };
 
 /** A worker's first message, once it has loaded. */
 export const WORKER_READY = 'ready';
@@ -69,42 +80,38 @@ export async function gradeDeterministic(
     match: options.match ?? 'researchqa',
     quoteMode: options.quoteMode ?? 'researchqa',
   };
+  const match = alternativeMatcher(settings.match);
   const groups = groupByPaper(jobs);
   const grades: GradeRow[] = new Array(jobs.length);
-  const finish = (group: PaperGroup, scores: readonly CitationScores[]) => {
-    for (const [k, i] of group.indices.entries()) {
-      const job = jobs[i]!;
-      grades[i] = gradeRowOf(job.row, job.run, scores[k]!);
-      options.onRow?.(grades[i], i);
-    }
-  };
-  const requested = options.workers ?? Math.min(availableParallelism(), MAX_DEFAULT_THREADS);
-  const threads = Math.min(requested, Math.floor(jobs.length / MIN_ROWS_PER_THREAD));
-  if (threads <= 1) {
-    const match = alternativeMatcher(settings.match);
-    for (const group of groups) {
-      finish(
-        group,
-        scorePaperRows(paperText(group.paperId), scoringRows(jobs, group), match, settings.quoteMode),
-      );
-    }
-    return grades;
-  }
-  await runOnWorkers(
-    groups.length,
-    threads,
-    settings,
-    (g) => ({ group: g, text: paperText(groups[g]!.paperId), rows: scoringRows(jobs, groups[g]!) }),
-    (response) => {
+  const requested = options.threads ?? Math.min(availableParallelism(), MAX_DEFAULT_THREADS);
+  const threads = Math.max(1, Math.min(requested, Math.floor(jobs.length / MIN_ROWS_PER_THREAD)));
+  const here = options.useThisThread ?? true;
+  await runPool(groups.length, here ? threads - 1 : threads, () => startWorker(settings), {
+    request: (g) => ({ group: g, text: paperText(groups[g]!.paperId), rows: scoringRows(jobs, groups[g]!) }),
+    local: here
+      ? (g) => ({
+          group: g,
+          scores: scorePaperRows(
+            paperText(groups[g]!.paperId),
+            scoringRows(jobs, groups[g]!),
+            match,
+            settings.quoteMode,
+          ),
+        })
+      : undefined,
+    onResponse: (response) => {
       const group = groups[response.group]!;
-      if ('scores' in response) finish(group, response.scores);
-      else
-        finish(
-          group,
-          group.indices.map(() => allFailed(`grading failed: ${response.error}`)),
-        );
+      if ('scores' in response) options.onPaper?.(group.paperId, response.thread ?? 0);
+      for (const [k, i] of group.indices.entries()) {
+        const job = jobs[i]!;
+        const scores =
+          'scores' in response ? response.scores[k]! : allFailed(`grading failed: ${response.error}`);
+        grades[i] = gradeRowOf(job.row, job.run, scores);
+        options.onRow?.(grades[i], i);
+      }
     },
-  );
+    onWorkerFailure: options.onWorkerFailure,
+  });
   return grades;
 }
 
@@ -142,20 +149,31 @@ function scoringRows(jobs: readonly GradingJob[], group: PaperGroup): ScoringRow
   });
 }
 
+export interface PoolTasks {
+  /** The message for a worker to do task `index`. */
+  request(index: number): WorkerRequest;
+  /** Does task `index` in this thread; without it, this thread only hands out tasks. */
+  local?: ((index: number) => WorkerResponse) | undefined;
+  onResponse(response: WorkerResponse): void;
+  onWorkerFailure?: ((message: string) => void) | undefined;
+}
+
 /**
- * Sends `count` requests to `threads` workers and passes every response to `onResponse`. Each worker
- * holds two requests, so it starts the next as soon as it finishes one instead of waiting for this
- * thread to prepare and copy it. A worker that dies while working fails the request it was on (with
- * the reason), its queued request goes to another worker and it is replaced, so one bad paper never
- * stops the run; a worker that cannot start stops it (every replacement would fail the same way).
+ * Does `count` tasks in this thread and on `workers` worker threads, each taking the next task when
+ * it is free, and passes every response to `onResponse`. This thread works too (between tasks it
+ * yields, so worker responses are handled), and each worker holds two requests so that it starts
+ * the next as soon as it finishes one. A worker that dies while working fails the task it was on
+ * (with the reason), its queued task goes back to the queue and it is replaced, so one bad paper
+ * never stops the run; a worker that cannot start is reported and not replaced (the others and this
+ * thread finish the work).
  */
-function runOnWorkers(
+export function runPool(
   count: number,
-  threads: number,
-  settings: WorkerSettings,
-  request: (index: number) => WorkerRequest,
-  onResponse: (response: WorkerResponse) => void,
+  workers: number,
+  startWorker: () => Worker,
+  tasks: PoolTasks,
 ): Promise<void> {
+  if (count === 0) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const unsent: number[] = [];
     for (let g = count - 1; g >= 0; g--) unsent.push(g); // popped in order 0, 1, 2, ...
@@ -173,7 +191,7 @@ function runOnWorkers(
     /** Records a response; false once the run is over. */
     const record = (response: WorkerResponse): boolean => {
       try {
-        onResponse(response);
+        tasks.onResponse(response);
       } catch (error) {
         settle(error);
         return false;
@@ -182,7 +200,7 @@ function runOnWorkers(
       return !settled;
     };
     const start = () => {
-      const worker = startWorker(settings);
+      const worker = startWorker();
       pool.add(worker);
       let ready = false;
       const inFlight: number[] = []; // answered in the order sent
@@ -191,7 +209,7 @@ function runOnWorkers(
           const g = unsent.pop()!;
           inFlight.push(g);
           try {
-            worker.postMessage(request(g));
+            worker.postMessage(tasks.request(g));
           } catch (error) {
             settle(error);
           }
@@ -205,26 +223,46 @@ function runOnWorkers(
         }
         fill();
       });
-      worker.on('error', (error) => {
-        pool.delete(worker);
+      // A worker ends with 'error' (an uncaught exception, then 'exit') or only 'exit' (it exited).
+      const lost = (why: string) => {
+        if (!pool.delete(worker)) return; // already handled, or terminated by settle()
         void worker.terminate();
         if (settled) return;
         if (!ready) {
-          settle(new Error(`a grading worker could not start: ${error.message}`));
+          const reason = `a grading worker could not start: ${why}`;
+          tasks.onWorkerFailure?.(reason);
+          if (!tasks.local && pool.size === 0) settle(new Error(reason));
+          else runLocally(); // in case this thread had already run out of tasks
           return;
         }
         const [failing, ...queued] = inFlight;
         unsent.push(...queued.reverse());
-        if (
-          failing !== undefined &&
-          !record({ group: failing, error: `the grading worker stopped: ${error.message}` })
-        ) {
-          return;
-        }
+        const reason = `the grading worker stopped: ${why}`;
+        tasks.onWorkerFailure?.(reason);
+        if (failing !== undefined && !record({ group: failing, error: reason })) return;
         if (unsent.length > 0) start();
-      });
+        else if (!tasks.local && pool.size === 0 && answered < count) settle(new Error(reason));
+      };
+      worker.on('error', (error) => lost(error.message));
+      worker.on('exit', (code) => lost(`it exited with code ${code}`));
     };
-    for (let t = 0; t < Math.min(threads, count); t++) start();
+    let localBusy = false;
+    const runLocally = () => {
+      if (!tasks.local || localBusy || settled) return;
+      const g = unsent.pop();
+      if (g === undefined) return;
+      localBusy = true;
+      let response: WorkerResponse;
+      try {
+        response = tasks.local(g);
+      } catch (error) {
+        response = { group: g, error: (error as Error).message };
+      }
+      localBusy = false;
+      if (record(response)) setImmediate(runLocally);
+    };
+    for (let t = 0; t < Math.min(workers, tasks.local ? count - 1 : count); t++) start();
+    runLocally();
   });
 }
 

@@ -6,15 +6,14 @@ import {
   type AlternativeMatchMode,
   AnchoredRubricJudge,
   aggregateGrades,
-  DeterministicGrader,
   type GradeRow,
+  type GradeRunOptions,
   gradeRun,
   readRun,
   spreads,
 } from '../../grade/index.js';
 import { circularityWarnings } from '../../llm/index.js';
 import { renderBreakdown, renderLeaderboard } from '../../report/index.js';
-import { preparePaper } from '../../text/index.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import {
   addLlmOptions,
@@ -36,6 +35,8 @@ export interface GradeOptions extends Omit<LlmFlags, 'model'> {
   /** The model name for runs that record none (not an LLM: grading calls only the judge). */
   model?: string;
   seed: string;
+  /** Threads for the deterministic metrics (default: the machine's available parallelism). */
+  threads?: string;
 }
 
 /** Grades run files against a dataset; shared by `grade` and `leaderboard`. */
@@ -61,16 +62,16 @@ export async function gradeRunFiles(
       `${missing.length} paper(s) not found (their citation accuracy is "failed"): ${missing.slice(0, 5).join(', ')}\n`,
     );
   }
-  const grader = new DeterministicGrader(
-    (id) => {
-      const text = texts.get(id);
-      return text === undefined ? null : preparePaper(text);
-    },
-    { match: opts.match, quoteMode: opts.quoteMode },
-  );
-  const { model: _runModel, ...flags } = opts;
+  const grading: Grading = {
+    paperText: (id) => texts.get(id) ?? null,
+    match: opts.match,
+    quoteMode: opts.quoteMode,
+    ...(opts.threads === undefined ? {} : { threads: parseThreads(opts.threads) }),
+    onWorkerFailure: (message) => ctx.io.err(`warning: ${message}\n`),
+  };
+  const { model: _runModel, threads: _threads, ...flags } = opts;
   const settings = resolveLlmSettings(flags, ctx.config(), ctx.io.cwd);
-  if (!settings.judge) return gradeAll(ctx, runs, dataset, grader, settings, undefined);
+  if (!settings.judge) return gradeAll(ctx, runs, dataset, grading, settings, undefined);
   refuseDryRun(settings, 'Grading with a judge');
   const runtime = createLlmRuntime(settings, ctx.io.env);
   try {
@@ -80,24 +81,44 @@ export async function gradeRunFiles(
       runs.flatMap((r) => r.models),
     ))
       ctx.io.err(`warning: ${w}\n`);
-    return await gradeAll(ctx, runs, dataset, grader, settings, judge);
+    return await gradeAll(ctx, runs, dataset, grading, settings, judge);
   } finally {
     runtime.close();
   }
+}
+
+/** How the deterministic metrics are computed (shared by every run graded in one command). */
+interface Grading extends Omit<GradeRunOptions, 'judge' | 'concurrency' | 'onRow' | 'signal'> {
+  paperText: (paperId: string) => string | null;
+}
+
+/** `--threads`: a positive integer. */
+function parseThreads(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) {
+    throw new CitegeistError(
+      'BAD_OPTION',
+      `--threads ${value} is not a positive integer.`,
+      'Use --threads 1 to grade in one thread.',
+    );
+  }
+  return n;
 }
 
 async function gradeAll(
   ctx: CliContext,
   runs: ReturnType<typeof readRun>[],
   dataset: DatasetRow[],
-  grader: DeterministicGrader,
+  { paperText, ...grading }: Grading,
   settings: LlmSettings,
   judge: AnchoredRubricJudge | undefined,
 ): Promise<GradeRow[]> {
   const all: GradeRow[] = [];
   for (const run of runs) {
+    // Progress only for the judge: the deterministic metrics take seconds even for 50,000 rows.
     const progress = judge ? createLazyProgress({ io: ctx.io, label: 'judged' }) : null;
-    const result = await gradeRun(dataset, run.rows, grader, {
+    const result = await gradeRun(dataset, run.rows, paperText, {
+      ...grading,
       ...(judge ? { judge } : {}),
       concurrency: settings.concurrency,
       ...(progress
@@ -162,6 +183,7 @@ export const registerGrade: RegisterCommand = (program, ctx) => {
       'researchqa',
     )
     .option('--quote-mode <mode>', 'quote matcher for citation accuracy: researchqa | strict', 'researchqa')
+    .option('--threads <n>', 'threads for the citation metrics (default: all available cores)')
     .option('--model <name>', 'model name for runs that do not record one (published layout)')
     .option('--seed <n>', 'bootstrap seed', '0')
     .requiredOption('--out <file>', 'grades JSONL (a summary JSON is written beside it)');
