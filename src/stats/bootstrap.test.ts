@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bootstrapCI, bootstrapPairedCI } from './bootstrap.js';
 import { spearman } from './correlation.js';
-import { median } from './descriptive.js';
+import { meanUnchecked, median } from './descriptive.js';
 import { createRandom } from './random.js';
 
 function normalSample(n: number, seed: number): number[] {
@@ -30,6 +30,14 @@ describe('bootstrapCI', () => {
     expect(r.upper!).toBeGreaterThan(m);
     expect(Math.abs((r.upper! - r.lower!) / (2 * half) - 1)).toBeLessThan(0.1);
     expect(r).toMatchObject({ iterations: 10_000, confidence: 0.95, seed: 2, undefinedResamples: 0 });
+  });
+  it('computes the mean (the default) exactly as a general statistic would, without building resamples', () => {
+    const generalMean = (xs: readonly number[]) => meanUnchecked(xs);
+    for (const xs of [sample, [0, 0.5, 1, 1, 0.25], [3], []]) {
+      expect(bootstrapCI(xs, undefined, { iterations: 500, seed: 9 })).toEqual(
+        bootstrapCI(xs, generalMean, { iterations: 500, seed: 9 }),
+      );
+    }
   });
   it('narrows with lower confidence', () => {
     const wide = bootstrapCI(sample, undefined, { iterations: 2000 });

@@ -43,6 +43,22 @@ export function bootstrapCI(
 ): BootstrapInterval {
   assertFiniteArray('bootstrapCI', 'samples', samples);
   const n = samples.length;
+  if (statistic === meanUnchecked) {
+    // The mean without materialising each resample: the same draws, summed in the same order with
+    // the same compensated summation as meanUnchecked, so the same values, several times faster.
+    const values = Float64Array.from(samples);
+    return runBootstrap('bootstrapCI', options, meanUnchecked(values), (random) => {
+      let sum = 0;
+      let c = 0;
+      for (let i = 0; i < n; i++) {
+        const y = values[randomInt(random, n)]! - c;
+        const t = sum + y;
+        c = t - sum - y;
+        sum = t;
+      }
+      return sum / n;
+    });
+  }
   const resample = new Array<number>(n);
   return runBootstrap('bootstrapCI', options, statistic(samples), (random) => {
     for (let i = 0; i < n; i++) resample[i] = samples[randomInt(random, n)]!;

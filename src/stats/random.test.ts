@@ -10,6 +10,22 @@ describe('createRandom (mulberry32)', () => {
     expect(Array.from({ length: 5 }, b)).toEqual(sa);
     expect(Array.from({ length: 5 }, c)).not.toEqual(sa);
   });
+  it('is mulberry32 exactly: the reference recurrence on unsigned 32-bit integers', () => {
+    const reference = (seed: number) => {
+      let state = seed >>> 0;
+      return () => {
+        state = (state + 0x6d2b79f5) % 2 ** 32;
+        let t = state;
+        t = Math.imul(t ^ (t >>> 15), t | 1);
+        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+      };
+    };
+    for (const seed of [0, 1, 42, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1]) {
+      const [ours, theirs] = [createRandom(seed), reference(seed)];
+      for (let i = 0; i < 20_000; i++) expect(ours()).toBe(theirs());
+    }
+  });
   it('reduces seeds modulo 2^32', () => {
     expect(createRandom(2 ** 32 + 5)()).toBe(createRandom(5)());
     expect(createRandom(-1)()).toBe(createRandom(2 ** 32 - 1)());
