@@ -39,6 +39,28 @@ describe('bootstrapCI', () => {
       );
     }
   });
+  it('resamples a large sample with few distinct values by counts: the same interval as drawing rows', () => {
+    // 20,000 scores on 7 levels (a citation metric's shape).
+    const levels = [0, 0.25, 1 / 3, 0.5, 2 / 3, 0.75, 1];
+    const random = createRandom(3);
+    const xs = Array.from({ length: 20_000 }, () => levels[Math.floor(random() ** 0.5 * 7)]!);
+    const generalMean = (s: readonly number[]) => meanUnchecked(s);
+    const byCounts = bootstrapCI(xs, undefined, { iterations: 2000, seed: 4 });
+    const byRows = bootstrapCI(xs, generalMean, { iterations: 2000, seed: 4 });
+    expect(byCounts.estimate).toBe(byRows.estimate);
+    const half = (byRows.upper! - byRows.lower!) / 2;
+    expect(half).toBeGreaterThan(0);
+    // Two independent 2,000-resample runs: the bounds agree within Monte Carlo error.
+    expect(Math.abs(byCounts.lower! - byRows.lower!)).toBeLessThan(0.1 * half);
+    expect(Math.abs(byCounts.upper! - byRows.upper!)).toBeLessThan(0.1 * half);
+    expect(bootstrapCI(xs, undefined, { iterations: 2000, seed: 4 })).toEqual(byCounts);
+    expect(bootstrapCI(xs, undefined, { iterations: 2000, seed: 5 }).lower).not.toBe(byCounts.lower);
+    // A constant sample stays constant.
+    expect(bootstrapCI(new Array(5000).fill(0.5), undefined, { iterations: 100 })).toMatchObject({
+      lower: 0.5,
+      upper: 0.5,
+    });
+  });
   it('narrows with lower confidence', () => {
     const wide = bootstrapCI(sample, undefined, { iterations: 2000 });
     const narrow = bootstrapCI(sample, undefined, { iterations: 2000, confidence: 0.5 });
