@@ -180,6 +180,19 @@ describe('runPool', () => {
     expect(failures).toEqual(['the grading worker stopped: it exited with code 3']);
   });
 
+  it('fails a task whose request cannot be made, and goes on', async () => {
+    const responses = new Map<number, WorkerResponse>();
+    await runPool(20, 1, () => inlineWorker(''), {
+      request: (g) => {
+        if (g === 3) throw new Error('paper 3 could not be read');
+        return { group: g, text: null, rows: [] };
+      },
+      onResponse: (r) => responses.set(r.group, r),
+    });
+    expect(responses.size).toBe(20);
+    expect(responses.get(3)).toEqual({ group: 3, error: 'paper 3 could not be read' });
+  });
+
   it('stops with the reason when no worker can start and this thread does not work', async () => {
     await expect(run(40, 2, () => inlineWorker('', "throw new Error('no start');"))).rejects.toThrow(
       /could not start: no start/,

@@ -1,8 +1,9 @@
 /**
  * Deterministic grading of a whole run on several threads. Rows are grouped by paper and the groups
  * handed out largest first, each to the next free thread (this one included), so every paper is
- * prepared once, by one thread, and released as soon as its rows are scored. The metrics are pure functions of
- * (row, answer, paper text), so the grades equal `DeterministicGrader`'s whatever the thread count.
+ * prepared once, by one thread, and released as soon as its rows are scored. The metrics are pure
+ * functions of (row, answer, paper text), so the grades equal `DeterministicGrader`'s whatever the
+ * thread count.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -207,11 +208,12 @@ export function runPool(
       const fill = () => {
         while (!settled && inFlight.length < 2 && unsent.length > 0) {
           const g = unsent.pop()!;
-          inFlight.push(g);
           try {
             worker.postMessage(tasks.request(g));
+            inFlight.push(g);
           } catch (error) {
-            settle(error);
+            // The task could not be prepared or copied (e.g. its paper could not be read).
+            record({ group: g, error: (error as Error).message });
           }
         }
       };
