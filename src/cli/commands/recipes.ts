@@ -10,7 +10,7 @@ import {
   refuseDryRun,
   resolveLlmSettings,
 } from '../llm-options.js';
-import { createProgress } from '../progress.js';
+import { createLazyProgress } from '../progress.js';
 import { indexDirOf, recipesPathOf } from '../retrieval-setup.js';
 
 export const registerRecipes: RegisterCommand = (program, ctx) => {
@@ -39,11 +39,13 @@ export const registerRecipes: RegisterCommand = (program, ctx) => {
       const docs = store.ids().flatMap((id) => store.get(id) ?? []);
       const out = recipesPathOf(indexDirOf(ctx, flags.corpus));
       const recipeStore = new JsonlRecipeStore(out);
-      const progress = createProgress({ io: ctx.io, label: 'recipes', total: docs.length });
+      // Counts only the documents extracted now (stored ones are skipped), failures as failed.
+      const progress = createLazyProgress({ io: ctx.io, label: 'recipes' });
       const summary = await extractRecipes(docs, runtime.provider(settings.model), recipeStore, {
         retryFailed: flags.retryFailed,
         concurrency: settings.concurrency,
-        onProgress: () => progress.tick({ ok: true }),
+        onProgress: (outcome, _done, total) =>
+          progress.tick({ ok: outcome.ok, ...(outcome.reason ? { problem: outcome.reason } : {}) }, total),
       }).finally(() => progress.stop());
       ctx.io.out(
         `recipes: ${summary.extracted} extracted, ${summary.skipped} already stored, ${summary.failed.length} failed (${displayPath(ctx, out)})\n`,

@@ -92,7 +92,12 @@ export async function extractRecipes(
   docs: Iterable<Document>,
   llm: LlmProvider,
   store: RecipeStore,
-  options: { retryFailed?: boolean; concurrency?: number; onProgress?: (done: number) => void } = {},
+  options: {
+    retryFailed?: boolean;
+    concurrency?: number;
+    /** After each document extracted now (not the skipped ones): its outcome and the counts. */
+    onProgress?: (outcome: { ok: boolean; reason?: string }, done: number, total: number) => void;
+  } = {},
 ): Promise<ExtractRecipesSummary> {
   const summary: ExtractRecipesSummary = { extracted: 0, skipped: 0, failed: [] };
   const todo: Document[] = [];
@@ -112,11 +117,12 @@ export async function extractRecipes(
       if (result.ok) {
         store.put({ docId: doc.id, ok: true, recipe: result.recipe, model: llm.id });
         summary.extracted++;
+        options.onProgress?.({ ok: true }, ++done, todo.length);
       } else {
         store.put({ docId: doc.id, ok: false, reason: result.reason, model: llm.id });
         summary.failed.push({ docId: doc.id, reason: result.reason });
+        options.onProgress?.({ ok: false, reason: `${doc.id}: ${result.reason}` }, ++done, todo.length);
       }
-      options.onProgress?.(++done);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));

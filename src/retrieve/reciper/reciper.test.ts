@@ -105,8 +105,17 @@ describe('recipe extraction', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'recipes-')), 'recipes.jsonl');
     const docs = [doc('d1', 'TiO2 films', 'We made TiO2.'), doc('d2', 'Essay', 'No procedure here.')];
     const llm = new FakeLlm([recipeJson('TiO2'), 'not json', '{"material_name": 3}', 'still wrong']);
-    const first = await extractRecipes(docs, llm, new JsonlRecipeStore(path), { concurrency: 1 });
+    const ticks: unknown[] = [];
+    const first = await extractRecipes(docs, llm, new JsonlRecipeStore(path), {
+      concurrency: 1,
+      onProgress: (outcome, done, total) =>
+        ticks.push([outcome.ok, outcome.reason?.slice(0, 4), done, total]),
+    });
     expect(first.extracted).toBe(1);
+    expect(ticks).toEqual([
+      [true, undefined, 1, 2],
+      [false, 'd2: ', 2, 2],
+    ]);
     expect(first.failed.map((f) => f.docId)).toEqual(['d2']);
     expect(llm.calls[0]?.messages[1]?.content).toMatch(/Title: TiO2 films[\s\S]*We made TiO2\./);
 
@@ -118,9 +127,12 @@ describe('recipe extraction', () => {
       failed: [{ docId: 'd2', reason: expect.any(String) }],
     });
 
+    const retryTicks: number[] = [];
     const retry = await extractRecipes(docs, new FakeLlm([recipeJson('none')]), reopened, {
       retryFailed: true,
+      onProgress: (_outcome, _done, total) => retryTicks.push(total),
     });
+    expect(retryTicks).toEqual([1]); // the stored success is skipped, not counted
     expect(retry).toMatchObject({ extracted: 1, skipped: 1, failed: [] });
     expect([...recipeTexts(new JsonlRecipeStore(path)).keys()].sort()).toEqual(['d1', 'd2']);
   });
