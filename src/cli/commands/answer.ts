@@ -22,7 +22,7 @@ import {
   resolveLlmSettings,
 } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
-import { addPaperSourceOptions, paperSource } from './paper-source.js';
+import { addPaperSourceOptions, paperSource, paperSourceOf } from './paper-source.js';
 
 interface AnswerOptions extends LlmFlags {
   dataset: string;
@@ -103,7 +103,7 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
     try {
       let rows = readDatasetStrict(resolve(ctx.io.cwd, opts.dataset));
       if (opts.limit) rows = rows.slice(0, Number(opts.limit));
-      const source = paperSource(opts, ctx.io.cwd);
+      const source = paperSource(paperSourceOf(ctx, opts), ctx.io.cwd);
       const contexts = new Map<string, Promise<PaperContext | null>>();
       const papers = (id: string) => {
         let p = contexts.get(id);

@@ -186,6 +186,38 @@ describe('citegeist grade and leaderboard', () => {
     expect(grades[1]?.status).toMatchObject({ factual_accuracy: 'failed' });
   });
 
+  it('finds the papers without --papers/--corpus: the configured corpus, else the workspace default', async () => {
+    const dir = workspace();
+    const grade = async (cwd: string) => {
+      const { io, stderr } = memoryIo({ cwd });
+      const code = await runCli(
+        ['grade', '--dataset', `${dir}/dataset.jsonl`, '--run', `${dir}/a.jsonl`, '--out', 'g.jsonl'],
+        io,
+      );
+      return {
+        code,
+        stderr: stderr(),
+        accuracy: () =>
+          JSON.parse(readFileSync(join(cwd, 'g.jsonl'), 'utf8').split('\n')[0]!).citation_accuracy,
+      };
+    };
+    const none = await grade(dir);
+    expect(none.code).not.toBe(0);
+    expect(none.stderr).toMatch(/NO_PAPERS[\s\S]*--corpus FILE/);
+    // `citegeist ingest` into the default corpus, then grade with no paper flag.
+    expect(await runCli(['ingest', 'papers'], memoryIo({ cwd: dir }).io)).toBe(0);
+    const byDefault = await grade(dir);
+    expect([byDefault.code, byDefault.stderr, byDefault.accuracy()]).toEqual([0, '', 1]);
+    // A config file naming a corpus elsewhere.
+    const other = mkdtempSync(join(tmpdir(), 'citegeist-grade-config-'));
+    writeFileSync(
+      join(other, 'citegeist.config.json'),
+      JSON.stringify({ corpus: `${dir}/.citegeist/corpus.sqlite` }),
+    );
+    const byConfig = await grade(other);
+    expect([byConfig.code, byConfig.stderr, byConfig.accuracy()]).toEqual([0, '', 1]);
+  });
+
   it('refuses run files without a dataset, and a bad --match', async () => {
     const dir = workspace();
     const { io, stderr } = memoryIo({ cwd: dir });

@@ -24,7 +24,7 @@ import {
   resolveLlmSettings,
 } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
-import { addPaperSourceOptions, loadPaperTexts } from './paper-source.js';
+import { addPaperSourceOptions, loadPaperTexts, paperSourceOf } from './paper-source.js';
 
 export interface GradeOptions extends Omit<LlmFlags, 'model'> {
   dataset: string;
@@ -56,7 +56,7 @@ export async function gradeRunFiles(
   });
   const neededIds = new Set(runs.flatMap((r) => r.rows.map((x) => x.row_id)));
   const paperIds = dataset.filter((r) => neededIds.has(r.row_id)).map((r) => r.paper_id);
-  const { texts, missing } = await loadPaperTexts(paperIds, opts, ctx.io.cwd);
+  const { texts, missing } = await loadPaperTexts(paperIds, paperSourceOf(ctx, opts), ctx.io.cwd);
   if (missing.length > 0) {
     ctx.io.err(
       `${missing.length} paper(s) not found (their citation accuracy is "failed"): ${missing.slice(0, 5).join(', ')}\n`,

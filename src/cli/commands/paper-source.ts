@@ -2,14 +2,31 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CitegeistError, type Document } from '../../core/index.js';
-import { PapersDir } from '../../store/index.js';
+import { defaultCorpusPath, PapersDir } from '../../store/index.js';
+import type { CliContext } from '../context.js';
 import { openCorpus } from '../corpus-option.js';
 
 /** Adds `--papers DIR` and `--corpus FILE`, the two sources `paperSource` reads. */
 export function addPaperSourceOptions(command: Command): Command {
   return command
     .option('--papers <dir>', 'paper files named <paper_id>.pdf|.txt|.md')
-    .option('--corpus <file>', 'corpus store with the papers');
+    .option(
+      '--corpus <file>',
+      'corpus store with the papers (default without --papers: "corpus" in the config file, else .citegeist/corpus.sqlite when it exists)',
+    );
+}
+
+/**
+ * The paper source of a command: the flags when one is given, else the configured corpus, else the
+ * workspace's default corpus when it exists (what `citegeist ingest` writes); else none, and
+ * `paperSource` says what to add.
+ */
+export function paperSourceOf(ctx: CliContext, flags: PaperSourceOptions): PaperSourceOptions {
+  if (flags.papers || flags.corpus) return flags;
+  const configured = ctx.config().corpus;
+  if (configured) return { corpus: configured };
+  const fallback = defaultCorpusPath(ctx.io.cwd);
+  return existsSync(fallback) ? { corpus: fallback } : {};
 }
 
 /** Where paper texts come from: `--papers DIR` (file named `<paper_id>.<ext>`) or `--corpus`. */
