@@ -141,6 +141,15 @@ describe('progress reporter', () => {
     expect([p.done, p.failed]).toEqual([3, 1]);
   });
 
+  it('leaves tokens out for work that calls no model', () => {
+    const { io, stderr } = memoryIo();
+    const p = createProgress({ io, label: 'graded', total: 2, tokens: false, now: () => 0 });
+    p.tick({ ok: true });
+    p.tick({ ok: false });
+    p.stop();
+    expect(stderr()).toBe('graded: 2/2 done, 1 failed, took 0s\n');
+  });
+
   it.each([
     [Number.NaN, '?'],
     [0, '0s'],

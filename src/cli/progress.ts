@@ -29,6 +29,8 @@ export interface ProgressOptions {
   intervalMs?: number;
   /** What is counted, shown after the counts on a live bar (e.g. "files"). */
   unit?: string;
+  /** Show tokens (default true; false for work that calls no model). */
+  tokens?: boolean;
   /** The stream a live bar draws on (default: `io.err` as a terminal; only used when io.interactive). */
   stream?: NodeJS.WritableStream;
   now?: () => number;
@@ -43,18 +45,20 @@ export function createProgress(options: ProgressOptions): Progress {
   const now = options.now ?? Date.now;
   const started = now();
   const state = { done: 0, failed: 0, tokens: 0, cost: 0, priced: false };
+  const showTokens = options.tokens ?? true;
   let lastLine = started;
   const line = () => {
     const elapsed = now() - started;
     const eta = state.done > 0 ? ((options.total - state.done) * elapsed) / state.done : Number.NaN;
     const cost = state.priced ? `, $${state.cost.toFixed(4)}` : '';
-    return `${options.label}: ${state.done}/${options.total} done, ${state.failed} failed, ETA ${duration(eta)}, ${state.tokens.toLocaleString('en-US')} tokens${cost}`;
+    const tokens = showTokens ? `, ${state.tokens.toLocaleString('en-US')} tokens` : '';
+    return `${options.label}: ${state.done}/${options.total} done, ${state.failed} failed, ETA ${duration(eta)}${tokens}${cost}`;
   };
   const bar = options.io.interactive
     ? new cliProgress.SingleBar(
         {
           stream: options.stream ?? terminalOf(options.io),
-          format: `${options.label} [{bar}] {value}/{total}${options.unit ? ` ${options.unit}` : ''}{note} | failed {failed} | ETA {eta_formatted} | {tokens} tokens{cost}`,
+          format: `${options.label} [{bar}] {value}/{total}${options.unit ? ` ${options.unit}` : ''}{note} | failed {failed} | ETA {eta_formatted}${showTokens ? ' | {tokens} tokens' : ''}{cost}`,
           hideCursor: true,
           etaBuffer: 50,
         },
