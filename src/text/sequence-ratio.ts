@@ -269,11 +269,19 @@ function findLongestMatch(alo: number, ahi: number, blo: number, bhi: number): v
 }
 
 /**
- * The recursion of `get_matching_blocks()` with an explicit stack; calls `onBlock` for every block
- * found (in discovery order) and returns the total matched size.
+ * The recursion of `get_matching_blocks()` with an explicit stack, finding blocks in CPython's
+ * order; calls `onBlock` for each and returns the total matched size. After each subproblem,
+ * `stop(matched, pending)` may end the walk early; `pending` bounds what the subproblems still on
+ * the stack can add (each can match at most its shorter side).
  */
-function walkBlocks(la: number, lb: number, onBlock?: (i: number, j: number, k: number) => void): number {
-  let total = 0;
+function walkBlocks(
+  la: number,
+  lb: number,
+  onBlock?: (i: number, j: number, k: number) => void,
+  stop?: (matched: number, pending: number) => boolean,
+): number {
+  let matched = 0;
+  let pending = Math.min(la, lb);
   let top = 0;
   STACK = grow(STACK, 16);
   STACK[top++] = 0;
@@ -285,28 +293,33 @@ function walkBlocks(la: number, lb: number, onBlock?: (i: number, j: number, k: 
     const blo = STACK[--top]!;
     const ahi = STACK[--top]!;
     const alo = STACK[--top]!;
+    pending -= Math.min(ahi - alo, bhi - blo);
     findLongestMatch(alo, ahi, blo, bhi);
     const i = bestI;
     const j = bestJ;
     const k = bestSize;
-    if (k === 0) continue;
-    total += k;
-    onBlock?.(i, j, k);
-    STACK = grow(STACK, top + 8);
-    if (alo < i && blo < j) {
-      STACK[top++] = alo;
-      STACK[top++] = i;
-      STACK[top++] = blo;
-      STACK[top++] = j;
+    if (k > 0) {
+      matched += k;
+      onBlock?.(i, j, k);
+      STACK = grow(STACK, top + 8);
+      if (alo < i && blo < j) {
+        STACK[top++] = alo;
+        STACK[top++] = i;
+        STACK[top++] = blo;
+        STACK[top++] = j;
+        pending += Math.min(i - alo, j - blo);
+      }
+      if (i + k < ahi && j + k < bhi) {
+        STACK[top++] = i + k;
+        STACK[top++] = ahi;
+        STACK[top++] = j + k;
+        STACK[top++] = bhi;
+        pending += Math.min(ahi - i - k, bhi - j - k);
+      }
     }
-    if (i + k < ahi && j + k < bhi) {
-      STACK[top++] = i + k;
-      STACK[top++] = ahi;
-      STACK[top++] = j + k;
-      STACK[top++] = bhi;
-    }
+    if (stop?.(matched, pending)) break;
   }
-  return total;
+  return matched;
 }
 
 /**
@@ -376,49 +389,14 @@ export function sequenceRatioAtLeast(
     if ((2 * Math.min(la, lb)) / (la + lb) < threshold) return false;
   }
   load(a, b, options.autojunk ?? true);
-  const la = loadedA;
-  const lb = loadedB;
-  const total = la + lb;
-  let matched = 0;
-  let pending = Math.min(la, lb);
-  if ((2 * pending) / total < threshold) return false;
+  const total = loadedA + loadedB;
+  if ((2 * Math.min(loadedA, loadedB)) / total < threshold) return false;
   if (0 >= threshold) return true;
-  let top = 0;
-  STACK = grow(STACK, 16);
-  STACK[top++] = 0;
-  STACK[top++] = la;
-  STACK[top++] = 0;
-  STACK[top++] = lb;
-  while (top > 0) {
-    const bhi = STACK[--top]!;
-    const blo = STACK[--top]!;
-    const ahi = STACK[--top]!;
-    const alo = STACK[--top]!;
-    pending -= Math.min(ahi - alo, bhi - blo);
-    findLongestMatch(alo, ahi, blo, bhi);
-    const i = bestI;
-    const j = bestJ;
-    const k = bestSize;
-    if (k > 0) {
-      matched += k;
-      if ((2 * matched) / total >= threshold) return true;
-      STACK = grow(STACK, top + 8);
-      if (alo < i && blo < j) {
-        STACK[top++] = alo;
-        STACK[top++] = i;
-        STACK[top++] = blo;
-        STACK[top++] = j;
-        pending += Math.min(i - alo, j - blo);
-      }
-      if (i + k < ahi && j + k < bhi) {
-        STACK[top++] = i + k;
-        STACK[top++] = ahi;
-        STACK[top++] = j + k;
-        STACK[top++] = bhi;
-        pending += Math.min(ahi - i - k, bhi - j - k);
-      }
-    }
-    if ((2 * (matched + pending)) / total < threshold) return false;
-  }
-  return (2 * matched) / total >= threshold;
+  let decided: boolean | undefined;
+  const matched = walkBlocks(loadedA, loadedB, undefined, (m, pending) => {
+    if ((2 * m) / total >= threshold) decided = true;
+    else if ((2 * (m + pending)) / total < threshold) decided = false;
+    return decided !== undefined;
+  });
+  return decided ?? (2 * matched) / total >= threshold;
 }
