@@ -115,7 +115,8 @@ export default async function (): Promise<void> {
   const available = Math.min(availableParallelism(), 8);
   for (const match of ['researchqa', 'span'] as const) {
     let single = 0;
-    for (const threads of [1, available]) {
+    // One thread for reference, then the default (all available threads), which the target is about.
+    for (const threads of [...new Set([1, available])]) {
       t = performance.now();
       const cpu = process.cpuUsage();
       const grades = await gradeDeterministic(jobs, (id) => papers.get(id) ?? null, {
@@ -137,7 +138,7 @@ export default async function (): Promise<void> {
           `graded in ${(ms / 1000).toFixed(2)} s = ${Math.round(rows.length / (ms / 1000))} rows/s ` +
           `(process CPU ${((used.user + used.system) / 1e6).toFixed(2)} s); ${(ms / rows.length / ratioMs).toFixed(2)}× one full difflib ratio per row ` +
           `(${ratioMs.toFixed(3)} ms)${threads > 1 ? `; ${(single / ms).toFixed(2)}× faster than 1 thread` : ''}; ` +
-          `acceptance ≤ 10 s: ${ms <= 10_000 ? 'PASS' : 'FAIL'} [checksum ${accuracy.toFixed(0)}/${sink.toFixed(0)}, digest ${digest.toString(16)}]`,
+          `${threads === available ? `acceptance ≤ 10 s: ${ms <= 10_000 ? 'PASS' : 'FAIL'}` : 'reference'} [checksum ${accuracy.toFixed(0)}/${sink.toFixed(0)}, digest ${digest.toString(16)}]`,
       );
     }
   }
