@@ -218,7 +218,7 @@ describe('citegeist grade and leaderboard', () => {
     expect([byConfig.code, byConfig.stderr, byConfig.accuracy()]).toEqual([0, '', 1]);
   });
 
-  it('refuses run files without a dataset, and a bad --match', async () => {
+  it('refuses run files without a dataset, a bad --match and a bad --threads', async () => {
     const dir = workspace();
     const { io, stderr } = memoryIo({ cwd: dir });
     expect(await runCli(['leaderboard', 'a.jsonl'], io)).toBe(1);
@@ -242,5 +242,8 @@ describe('citegeist grade and leaderboard', () => {
       ),
     ).toBe(1);
     expect(stderr()).toMatch(/--match fuzzy is not one of researchqa, span/);
+    const base = ['grade', '--dataset', 'dataset.jsonl', '--papers', 'papers', '--run', 'a.jsonl'];
+    expect(await runCli([...base, '--out', 'x.jsonl', '--threads', '0'], io)).toBe(1);
+    expect(stderr()).toMatch(/--threads must be an integer of at least 1, got "0"/);
   });
 });

@@ -24,6 +24,7 @@ import {
   resolveLlmSettings,
 } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
+import { parseIntOption } from './option-parsers.js';
 import { addPaperSourceOptions, loadPaperTexts, paperSourceOf } from './paper-source.js';
 
 export interface GradeOptions extends Omit<LlmFlags, 'model'> {
@@ -36,7 +37,7 @@ export interface GradeOptions extends Omit<LlmFlags, 'model'> {
   model?: string;
   seed: string;
   /** Threads for the deterministic metrics (default: the machine's available parallelism). */
-  threads?: string;
+  threads?: number;
 }
 
 /** Grades run files against a dataset; shared by `grade` and `leaderboard`. */
@@ -66,7 +67,7 @@ export async function gradeRunFiles(
     paperText: (id) => texts.get(id) ?? null,
     match: opts.match,
     quoteMode: opts.quoteMode,
-    ...(opts.threads === undefined ? {} : { threads: parseThreads(opts.threads) }),
+    ...(opts.threads === undefined ? {} : { threads: opts.threads }),
     onWorkerFailure: (message) => ctx.io.err(`warning: ${message}\n`),
   };
   const { model: _runModel, threads: _threads, ...flags } = opts;
@@ -93,19 +94,6 @@ const PROGRESS_ROWS = 5000;
 /** How the deterministic metrics are computed (shared by every run graded in one command). */
 interface Grading extends Omit<GradeRunOptions, 'judge' | 'concurrency' | 'onRow' | 'signal'> {
   paperText: (paperId: string) => string | null;
-}
-
-/** `--threads`: a positive integer. */
-function parseThreads(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) {
-    throw new CitegeistError(
-      'BAD_OPTION',
-      `--threads ${value} is not a positive integer.`,
-      'Use --threads 1 to grade in one thread.',
-    );
-  }
-  return n;
 }
 
 async function gradeAll(
@@ -192,7 +180,11 @@ export const registerGrade: RegisterCommand = (program, ctx) => {
       'researchqa',
     )
     .option('--quote-mode <mode>', 'quote matcher for citation accuracy: researchqa | strict', 'researchqa')
-    .option('--threads <n>', 'threads for the citation metrics (default: all available cores)')
+    .option(
+      '--threads <n>',
+      'threads for the citation metrics (default: all available cores)',
+      parseIntOption('--threads', 1),
+    )
     .option('--model <name>', 'model name for runs that do not record one (published layout)')
     .option('--seed <n>', 'bootstrap seed', '0')
     .requiredOption('--out <file>', 'grades JSONL (a summary JSON is written beside it)');

@@ -5,13 +5,15 @@ export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-export function parseIntOption(name: string) {
+/** An integer option, at least `min` when given (e.g. `parseIntOption('--threads', 1)`). */
+export function parseIntOption(name: string, min?: number) {
   return (value: string): number => {
-    if (!/^-?\d+$/.test(value)) {
+    if (!/^-?\d+$/.test(value) || (min !== undefined && Number(value) < min)) {
+      const wanted = min === undefined ? 'an integer' : `an integer of at least ${min}`;
       throw new CitegeistError(
         'BAD_OPTION',
-        `${name} must be an integer, got "${value}".`,
-        `Pass e.g. ${name} 1.`,
+        `${name} must be ${wanted}, got "${value}".`,
+        `Pass e.g. ${name} ${Math.max(1, min ?? 1)}.`,
       );
     }
     return Number(value);

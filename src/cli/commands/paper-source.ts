@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CitegeistError, type Document } from '../../core/index.js';
-import { defaultCorpusPath, PapersDir } from '../../store/index.js';
+import { PapersDir } from '../../store/index.js';
 import type { CliContext } from '../context.js';
-import { openCorpus } from '../corpus-option.js';
+import { corpusPath, openCorpus } from '../corpus-option.js';
 
 /** Adds `--papers DIR` and `--corpus FILE`, the two sources `paperSource` reads. */
 export function addPaperSourceOptions(command: Command): Command {
@@ -23,10 +23,9 @@ export function addPaperSourceOptions(command: Command): Command {
  */
 export function paperSourceOf(ctx: CliContext, flags: PaperSourceOptions): PaperSourceOptions {
   if (flags.papers || flags.corpus) return flags;
-  const configured = ctx.config().corpus;
-  if (configured) return { corpus: configured };
-  const fallback = defaultCorpusPath(ctx.io.cwd);
-  return existsSync(fallback) ? { corpus: fallback } : {};
+  const path = corpusPath(ctx, undefined);
+  // A configured corpus is used even when missing (opening it says so); the default only if it exists.
+  return ctx.config().corpus || existsSync(path) ? { corpus: path } : {};
 }
 
 /** Where paper texts come from: `--papers DIR` (file named `<paper_id>.<ext>`) or `--corpus`. */
