@@ -1,4 +1,4 @@
-import { type Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
 import { CitegeistError } from '../../core/index.js';
 import { DEFAULT_HARM_EXPONENT, DEFAULT_HARM_RUBRIC } from '../../grade/index.js';
 import type { LlmProvider } from '../../llm/index.js';
@@ -11,6 +11,7 @@ import {
   resolveLlmSettings,
 } from '../llm-options.js';
 import { type FaithfulnessOptions, runGradeFaithfulness } from './grade-faithfulness-run.js';
+import { parseNumberOption } from './option-parsers.js';
 
 /** The models of one run, built from model strings with the run's policies (cache, limiter, budget). */
 export interface FaithfulnessRuntime {
@@ -20,14 +21,6 @@ export interface FaithfulnessRuntime {
 
 /** How the command gets its runtime: the real one by default, a fake one in tests. */
 export type RuntimeFactory = (settings: LlmSettings, ctx: CliContext) => FaithfulnessRuntime;
-
-const number = (name: string, min: number, integer: boolean) => (value: string) => {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < min || (integer && !Number.isInteger(n))) {
-    throw new InvalidArgumentError(`${name} must be ${integer ? 'an integer' : 'a number'} ≥ ${min}.`);
-  }
-  return n;
-};
 
 /**
  * The `grade` command, found if another module registered it (the ResearchQA grader, which has its
@@ -89,14 +82,14 @@ export function gradeFaithfulnessCommand(runtime: RuntimeFactory): RegisterComma
       .option(
         '--p <number>',
         'harm exponent p (0 = verification only)',
-        number('--p', 0, false),
+        parseNumberOption('--p', 0, false),
         DEFAULT_HARM_EXPONENT,
       )
       .option('--joint', 'ablation: one prompt for verdict and harm', false)
       .option(
         '--repeats <k>',
         'run the judges k times (majority verdict, median harm)',
-        number('--repeats', 1, true),
+        parseNumberOption('--repeats', 1, true),
         1,
       )
       .option(

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { type Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
 import { parseJsonl, readTextFile } from '../../core/index.js';
 import {
   type AnswerGrade,
@@ -11,6 +11,7 @@ import {
   readAnnotations,
 } from '../../grade/index.js';
 import type { RegisterCommand } from '../context.js';
+import { parseNumberOption } from './option-parsers.js';
 
 interface Options {
   auto: string[];
@@ -61,10 +62,15 @@ export function metaEvalFaithfulnessCommand(harm?: HarmAggregator): RegisterComm
       .option(
         '--p <number>',
         'harm exponent for the combined segment score',
-        parseNumber,
+        parseNumberOption('--p', 0, false),
         DEFAULT_HARM_EXPONENT,
       )
-      .option('--iterations <n>', 'bootstrap resamples for the CIs', parseNumber, 2000)
+      .option(
+        '--iterations <n>',
+        'bootstrap resamples for the CIs',
+        parseNumberOption('--iterations', 0, false),
+        2000,
+      )
       .exitOverride()
       .configureOutput({ writeOut: (s) => ctx.io.out(s), writeErr: (s) => ctx.io.err(s) })
       .action((o: Options) => {
@@ -89,12 +95,6 @@ export function metaEvalFaithfulnessCommand(harm?: HarmAggregator): RegisterComm
         if (problems.length > 0) ctx.setExitCode(1);
       });
   };
-}
-
-function parseNumber(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected a number ≥ 0.');
-  return n;
 }
 
 const f = (x: number | null | undefined, d = 3) => (x === null || x === undefined ? 'n/a' : x.toFixed(d));

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from 'commander';
 import { CitegeistError } from '../../core/index.js';
 
 /** A repeatable option's accumulator (`--measure a --measure b` → ['a', 'b']). */
@@ -17,5 +18,16 @@ export function parseIntOption(name: string, min?: number) {
       );
     }
     return Number(value);
+  };
+}
+
+/** A number option of at least `min` (an integer when `integer`); commander reports a bad value. */
+export function parseNumberOption(name: string, min: number, integer: boolean) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n < min || (integer && !Number.isInteger(n))) {
+      throw new InvalidArgumentError(`${name} must be ${integer ? 'an integer' : 'a number'} ≥ ${min}.`);
+    }
+    return n;
   };
 }
