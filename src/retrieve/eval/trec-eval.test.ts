@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { sharedDataPath } from '../../testing/index.js';
 import { formatFixed4, formatTrecEval } from './format-trec-eval.js';
-import { perQueryValues, resolveMeasures, trecEval } from './trec-eval.js';
+import { resolveMeasures } from './measure-params.js';
+import { perQueryValues, trecEval } from './trec-eval.js';
 import { parseQrels, parseRun } from './trec-files.js';
 
 const read = (name: string) => readFileSync(sharedDataPath('trec', name), 'utf8');
