@@ -143,7 +143,7 @@ function synthetic(dir: string): HeldOutCase[] {
       ['all_trec -q -c -M20, topics missing', ['-m', 'all_trec', '-q', '-c', '-M20']],
       ['qrels_jg -q -c -R qrels_jg, topics missing', ['-m', 'qrels_jg', '-q', '-c', '-R', 'qrels_jg']],
     ] as const) {
-      const rel = flags.includes('qrels_jg') ? join(dir, 'synth.qrels_jg') : q;
+      const rel = (flags as readonly string[]).includes('qrels_jg') ? join(dir, 'synth.qrels_jg') : q;
       cases.push({ name: `synthetic, ${tag}: ${label}`, args: [...flags, rel, truncated] });
     }
     cases.push({
