@@ -262,13 +262,13 @@ function qasper(dir: string): HeldOutCase[] {
   const paperRun: string[] = [];
   for (const q of questions) {
     const hits = bm25.search(q.question, 100);
-    hits.forEach((h, i) => run.push(`${q.id} Q0 ${h.id} ${i + 1} ${h.score} bm25`));
+    run.push(...hits.map((h, i) => `${q.id} Q0 ${h.id} ${i + 1} ${h.score} bm25`));
     const best = new Map<string, number>();
     for (const h of hits) {
       const doc = h.id.slice(0, h.id.lastIndexOf('#'));
       best.set(doc, Math.max(best.get(doc) ?? Number.NEGATIVE_INFINITY, h.score));
     }
-    [...best].forEach(([doc, s], i) => paperRun.push(`${q.id} Q0 ${doc} ${i + 1} ${s} bm25-paper`));
+    paperRun.push(...[...best].map(([doc, s], i) => `${q.id} Q0 ${doc} ${i + 1} ${s} bm25-paper`));
   }
   writeFileSync(join(dir, 'qasper.qrels'), `${qrels.join('\n')}\n`);
   writeFileSync(join(dir, 'qasper-paper.qrels'), `${paperQrels.join('\n')}\n`);
