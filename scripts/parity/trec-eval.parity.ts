@@ -20,8 +20,8 @@ const BUNDLED = join(
   '..',
   '..',
   'src',
-  'cli',
-  'commands',
+  'retrieve',
+  'eval',
   '__fixtures__',
   'trec-eval-10.0',
 );

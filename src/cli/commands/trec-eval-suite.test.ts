@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { sharedDataPath } from '../../testing/index.js';
 import { runTrecEvalSuite } from './trec-eval-suite.js';
 
-const BUNDLED = join(import.meta.dirname, '__fixtures__', 'trec-eval-10.0');
+const BUNDLED = join(import.meta.dirname, '..', '..', 'retrieve', 'eval', '__fixtures__', 'trec-eval-10.0');
 const SHARED = sharedDataPath('trec', 'nist-test');
 
 describe("trec_eval 10.0's own regression suite (COMMANDS.txt), byte for byte", async () => {

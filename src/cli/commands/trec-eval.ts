@@ -102,5 +102,11 @@ export const registerTrecEval: RegisterCommand = (program, ctx) => {
       });
       if (ctx.globals().json) ctx.io.out(`${JSON.stringify(result, null, 2)}\n`);
       else ctx.io.out(formatTrecEval(result, { perQuery: flags.q, summary: !flags.n }));
+      const unscored = result.unscoredTopics.length;
+      if (unscored > 0) {
+        ctx.io.err(
+          `trec-eval: ${unscored} judged topic${unscored === 1 ? ' has' : 's have'} no results in the run and ${unscored === 1 ? 'is' : 'are'} not scored (trec_eval's documented rule; -c scores ${unscored === 1 ? 'it' : 'them'}). trec_eval 10.0 itself re-scores the preceding topic instead; see docs/retrieval.md.\n`,
+        );
+      }
     });
 };

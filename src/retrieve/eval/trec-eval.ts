@@ -46,6 +46,8 @@ export interface TrecEvalResult {
   runId: string;
   /** Values are z-scores (`-Z`): printed with a `Z` prefix and four decimals. */
   zscores: boolean;
+  /** Judged topics without results that were not scored (only without -c). */
+  unscoredTopics: string[];
 }
 
 /** trec_eval.c scores a judged topic missing from the run (-c) as this one unjudged document. */
@@ -151,11 +153,17 @@ export function trecEval(
   }
   const sums = measures.map((m) => new Array<number>(m.names.length).fill(0));
   const queries: TrecEvalResult['queries'] = [];
+  const unscoredTopics: string[] = [];
   for (const [qid, judged] of relTopics(rel)) {
     let entries: readonly RunEntry[] | undefined = run.topics.get(qid);
     const bogus = entries === undefined;
     if (bogus) {
-      if (!settings.complete) continue;
+      if (!settings.complete) {
+        // trec_eval's documented rule. The 10.0 trec_eval.c instead re-scores the previous
+        // topic here (it has no `continue`); see docs/retrieval.md, deliberate differences.
+        unscoredTopics.push(qid);
+        continue;
+      }
       entries = BOGUS;
     }
     const view = topicView(qid, judged, entries as RunEntry[], settings);
@@ -225,7 +233,14 @@ export function trecEval(
       }
     });
   });
-  return { queries, summary, numQueries: n, runId: run.runId, zscores: options.zscores !== undefined };
+  return {
+    queries,
+    summary,
+    numQueries: n,
+    runId: run.runId,
+    zscores: options.zscores !== undefined,
+    unscoredTopics,
+  };
 }
 
 /** The per-topic values of one printed measure name (e.g. `ndcg_cut_10`), for paired comparisons. */
