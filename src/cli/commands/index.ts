@@ -14,6 +14,7 @@ import { registerList } from './list.js';
 import { registerLlm } from './llm.js';
 import { registerMetaEvalFaithfulness } from './meta-eval-faithfulness.js';
 import { registerQaEval } from './qa-eval.js';
+import { registerQaGrid } from './qa-grid.js';
 import { registerQasperEval } from './qasper-eval.js';
 import { registerQuote } from './quote.js';
 import { registerRecipes } from './recipes.js';
@@ -46,6 +47,7 @@ export const COMMANDS: RegisterCommand[] = [
   registerMetaEvalFaithfulness,
   registerLeaderboard,
   registerQaEval,
+  registerQaGrid,
   registerQasperEval,
   registerTrecEval,
   registerCompare,

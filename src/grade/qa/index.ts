@@ -10,6 +10,13 @@ export {
 } from './bertscore.js';
 export { parseBertScoreBaseline } from './bertscore-baseline.js';
 export { BERTSCORE_LANG_MODELS, BERTSCORE_LAYERS, defaultBertScoreLayer } from './bertscore-layers.js';
+export {
+  type GridCell,
+  type GridMetricStat,
+  type GridOptions,
+  type GridRow,
+  summarizeGrid,
+} from './grid-summary.js';
 export { porterStem } from './porter-stemmer.js';
 export { parseReferences, qasperReferenceTexts, type ReferenceSet } from './references.js';
 export {
