@@ -43,8 +43,7 @@ export function parseRougeTypes(types: readonly string[]): RougeType[] {
 
 /**
  * rouge-score's `RougeScorer` (rouge_score/rouge_scorer.py, v0.1.2): `score(target, prediction)`
- * and `scoreMulti(targets, prediction)`. Tokens are interned to integers per call so that the LCS
- * loops compare numbers; the values are those of the package.
+ * and `scoreMulti(targets, prediction)`, with the package's values.
  *
  * Not ported: `split_summaries=True` (sentence splitting with NLTK's Punkt before ROUGE-Lsum); as
  * in the package's default, ROUGE-Lsum treats each line as a sentence.
@@ -67,19 +66,9 @@ export class RougeScorer {
   }
 
   score(target: string, prediction: string): RougeScores {
-    const ids = new Map<string, number>();
-    const intern = (tokens: string[]) =>
-      tokens.map((t) => {
-        let id = ids.get(t);
-        if (id === undefined) {
-          id = ids.size;
-          ids.set(t, id);
-        }
-        return id;
-      });
     const needsWhole = this.types.some((t) => t !== 'rougeLsum');
-    const targetTokens = needsWhole ? intern(this.tokenize(target)) : [];
-    const predictionTokens = needsWhole ? intern(this.tokenize(prediction)) : [];
+    const targetTokens = needsWhole ? this.tokenize(target) : [];
+    const predictionTokens = needsWhole ? this.tokenize(prediction) : [];
     const result: RougeScores = {};
     for (const type of this.types) {
       if (type === 'rougeL') {
@@ -92,7 +81,7 @@ export class RougeScorer {
           text
             .split('\n')
             .filter((s) => s.length > 0)
-            .map((s) => intern(this.tokenize(s)));
+            .map((s) => this.tokenize(s));
         result[type] = summaryLevelLcs(sentences(target), sentences(prediction));
       } else {
         result[type] = scoreNgrams(targetTokens, predictionTokens, Number(type.slice(5)));
@@ -120,7 +109,7 @@ export class RougeScorer {
 }
 
 /** `_create_ngrams` + `_score_ngrams`: clipped n-gram overlap, P over prediction n-grams, R over target n-grams. */
-export function scoreNgrams(target: readonly number[], prediction: readonly number[], n: number): RougeScore {
+export function scoreNgrams(target: readonly string[], prediction: readonly string[], n: number): RougeScore {
   const targetCounts = ngramCounts(target, n);
   const predictionCounts = ngramCounts(prediction, n);
   let intersection = 0;
@@ -133,9 +122,10 @@ export function scoreNgrams(target: readonly number[], prediction: readonly numb
   return { precision, recall, fmeasure: fmeasure(precision, recall) };
 }
 
-function ngramCounts(tokens: readonly number[], n: number): Map<number | string, number> {
-  const counts = new Map<number | string, number>();
+function ngramCounts(tokens: readonly string[], n: number): Map<string, number> {
+  const counts = new Map<string, number>();
   for (let i = 0; i + n <= tokens.length; i++) {
+    // Tokens are [a-z0-9]+, so a space cannot make two different n-grams collide.
     const key = n === 1 ? tokens[i]! : tokens.slice(i, i + n).join(' ');
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
