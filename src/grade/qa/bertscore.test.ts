@@ -3,7 +3,7 @@
  * definitions (greedy_cos_idf, get_idf_dict, score's multi-reference max and baseline rescaling).
  */
 import { describe, expect, it } from 'vitest';
-import { bertScore, type EncodedText, idfFromReferences } from './bertscore.js';
+import { bertScore, type EncodedText, idfFromReferences, rescaleWithBaseline } from './bertscore.js';
 import { parseBertScoreBaseline } from './bertscore-baseline.js';
 import { defaultBertScoreLayer } from './bertscore-layers.js';
 
@@ -135,4 +135,41 @@ describe('baseline file and layers', () => {
     expect(defaultBertScoreLayer('bert-base-uncased')).toBe(9);
     expect(defaultBertScoreLayer('my-model')).toBeNull();
   });
+});
+
+describe("rescaling against bert_score's own test values", () => {
+  // tests/test_score_function.py: roberta-large, layer 17, scores without and with rescaling
+  // (test_score → test_score_rescale; test_idf_score → test_idf_score_rescale), and the layer-17
+  // row of rescale_baseline/en/roberta-large.tsv.
+  const baseline = { precision: 0.83150584, recall: 0.8314941, f1: 0.83122575 };
+  it.each([
+    [
+      'no idf',
+      [0.9843302369117737, 0.9832239747047424, 0.9120386242866516],
+      [0.9823839068412781, 0.9732863903045654, 0.920428991317749],
+      [0.9833561182022095, 0.9782299995422363, 0.916214644908905],
+      [0.90700078010559, 0.900435566902161, 0.477955609560013],
+      [0.895456790924072, 0.841467440128326, 0.527785062789917],
+      [0.901383399963379, 0.871010780334473, 0.503565192222595],
+    ],
+    [
+      'idf',
+      [0.9837872385978699, 0.9754738807678223, 0.8947395086288452],
+      [0.9827190637588501, 0.9697767496109009, 0.9172918796539307],
+      [0.9832529425621033, 0.972616970539093, 0.9058753848075867],
+      [0.90377813577652, 0.85443902015686, 0.375287383794785],
+      [0.897446095943451, 0.820639789104462, 0.509167850017548],
+      [0.900772094726562, 0.837753534317017, 0.442304641008377],
+    ],
+  ])(
+    '%s: (x − b)/(1 − b) within 1e-6 of the package (it computes in float32)',
+    (_name, p, r, f, ep, er, ef) => {
+      for (let i = 0; i < 3; i++) {
+        const [rp, rr, rf] = rescaleWithBaseline([p[i]!, r[i]!, f[i]!], baseline);
+        expect(Math.abs(rp - ep[i]!)).toBeLessThan(1e-6);
+        expect(Math.abs(rr - er[i]!)).toBeLessThan(1e-6);
+        expect(Math.abs(rf - ef[i]!)).toBeLessThan(1e-6);
+      }
+    },
+  );
 });

@@ -142,17 +142,29 @@ export function bertScore(
     throw new RangeError(`${candidates.length} candidates but ${references.length} reference lists`);
   }
   const idf = options.idf === true ? idfFromReferences(references.flat()) : options.idf ? options.idf : null;
-  const b = options.baseline
-    ? [options.baseline.precision, options.baseline.recall, options.baseline.f1].map(Math.fround)
-    : null;
   return candidates.map((candidate, i) => {
     const refs = references[i]!;
     if (refs.length === 0) return null;
     const hyp = prepare(candidate, idf);
     const pairs = refs.map((ref) => greedyPair(hyp, prepare(ref, idf)));
-    let prf = [0, 1, 2].map((k) => pairs.reduce((m, x) => Math.max(m, x[k]!), Number.NEGATIVE_INFINITY));
-    if (b) prf = prf.map((x, k) => (x - b[k]!) / (1 - b[k]!));
+    let prf: number[] = [0, 1, 2].map((k) =>
+      pairs.reduce((m, x) => Math.max(m, x[k]!), Number.NEGATIVE_INFINITY),
+    );
+    if (options.baseline) prf = rescaleWithBaseline(prf as [number, number, number], options.baseline);
     const nullable = (x: number) => (Number.isNaN(x) ? null : x);
     return { precision: nullable(prf[0]!), recall: nullable(prf[1]!), f1: prf[2]! };
   });
+}
+
+/**
+ * bert_score's baseline rescaling, (x − b) / (1 − b) for P, R and F, with the baseline read as
+ * float32 (`torch.from_numpy(...).float()`); the package also computes in float32, so results
+ * agree to about 1e-7.
+ */
+export function rescaleWithBaseline(
+  [p, r, f]: readonly [number, number, number],
+  baseline: BaselineValues,
+): [number, number, number] {
+  const b = [baseline.precision, baseline.recall, baseline.f1].map(Math.fround) as [number, number, number];
+  return [(p - b[0]) / (1 - b[0]), (r - b[1]) / (1 - b[1]), (f - b[2]) / (1 - b[2])];
 }

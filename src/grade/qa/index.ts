@@ -6,6 +6,7 @@ export {
   type EncodedText,
   type IdfTable,
   idfFromReferences,
+  rescaleWithBaseline,
   type TokenEncoder,
 } from './bertscore.js';
 export { parseBertScoreBaseline } from './bertscore-baseline.js';
