@@ -1,7 +1,9 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FREE_TEXT_PROMPT } from '../../answer/index.js';
+import { FakeOpenAiServer } from '../../testing/index.js';
 import { memoryIo } from '../io.js';
 import { runCli } from '../program.js';
 
@@ -30,7 +32,68 @@ async function run(cwd: string, argv: string[]) {
   return { code, out: stdout(), err: stderr() };
 }
 
+let server: FakeOpenAiServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function corpusWorkspace(): Promise<string> {
+  const cwd = mkdtempSync(join(tmpdir(), 'citegeist-qa-grid-'));
+  for (const [id, text] of Object.entries(PAPERS)) writeFileSync(join(cwd, `${id}.md`), text);
+  const dataset = ROWS.map(([paper, q, question, answer]) =>
+    JSON.stringify({
+      row_id: `${paper}_${q}`,
+      paper_id: paper,
+      question_type: 'lookup',
+      question,
+      expected_answer: answer,
+    }),
+  );
+  writeFileSync(join(cwd, 'dataset.jsonl'), `${dataset.join('\n')}\n`);
+  expect((await run(cwd, ['ingest', 'a.md', 'b.md', 'c.md'])).code).toBe(0);
+  expect((await run(cwd, ['index', '--embedder', 'hashed:64'])).code).toBe(0);
+  return cwd;
+}
+
 describe('citegeist qa-grid', () => {
+  it("runs an LLM generator with the free-text prompt over each retriever's context", async () => {
+    const cwd = await corpusWorkspace();
+    server = await new FakeOpenAiServer({ replies: () => ({ text: ' 1,204 survey responses. ' }) }).start();
+    const model = `openai-compatible:${server.url}/v1#tiny`;
+    const r = await run(cwd, [
+      'qa-grid',
+      '--dataset',
+      'dataset.jsonl',
+      '--modes',
+      'bm25,dense',
+      '--models',
+      `extractive,${model}`,
+      '-k',
+      '2',
+      '--no-cache',
+      '--concurrency',
+      '2',
+      '--out-dir',
+      'grid',
+    ]);
+    expect(r.code, r.err).toBe(0);
+    expect(server.requests).toHaveLength(12); // 6 questions × 2 retrievers
+    expect(server.requests[0]!.messages[0]).toEqual({ role: 'system', content: FREE_TEXT_PROMPT });
+    expect(server.requests[0]!.messages[1]!.content).toMatch(
+      /^Context:\n<<<CONTEXT\n\[1\] .+\n[\s\S]*\[2\] /,
+    );
+    expect(r.out).toMatch(new RegExp(`${model.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\s+bm25\\s+5`));
+    const cell = readFileSync(
+      join(cwd, 'grid', `bm25__${model.replace(/[^A-Za-z0-9._-]+/g, '_')}.jsonl`),
+      'utf8',
+    );
+    expect(JSON.parse(cell.split('\n')[0]!)).toMatchObject({
+      answer: '1,204 survey responses.',
+      contract: false,
+    });
+  });
+
   it('answers with each retriever over the whole corpus, scores, and tests against the baseline', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'citegeist-qa-grid-'));
     for (const [id, text] of Object.entries(PAPERS)) writeFileSync(join(cwd, `${id}.md`), text);

@@ -47,20 +47,17 @@ export function parseReferences(text: string, file: string): ReferenceSet {
     } catch {
       data = undefined; // JSONL whose first line is an object: read line by line below
     }
-    if (data !== undefined) {
-      const list = Array.isArray(data) ? data : (data as { rows?: unknown }).rows;
-      if (!Array.isArray(list)) {
-        set.errors.push({ where: file, message: 'a JSON object without a "rows" list' });
-        return set;
-      }
-      entries = list.map((value, i) => ({ where: `${file} [${i}]`, value }));
-    } else {
-      entries = jsonlEntries(text, file, set);
-    }
+    const list = Array.isArray(data) ? data : (data as { rows?: unknown } | undefined)?.rows;
+    // A JSON list, or an eval_dataset.json envelope; anything else (e.g. one-line JSONL) line by line.
+    entries = Array.isArray(list)
+      ? list.map((value, i) => ({ where: `${file} [${i}]`, value }))
+      : jsonlEntries(text, file, set);
   } else {
     entries = jsonlEntries(text, file, set);
   }
-  const first = entries[0]?.value as Record<string, unknown> | undefined;
+  const first = entries.find((e) => typeof e.value === 'object' && e.value !== null)?.value as
+    | Record<string, unknown>
+    | undefined;
   if (first && typeof first.question_id === 'string' && Array.isArray(first.answers)) set.format = 'qasper';
   else if (first && typeof first.question === 'string') set.format = 'dataset';
   for (const { where, value } of entries) {

@@ -94,6 +94,15 @@ describe('parseReferences', () => {
     expect(set.errors[1]!.message).toMatch(/not a list of strings/);
   });
 
+  it('reads a one-line JSONL file (a single JSON object) as one row', () => {
+    const set = parseReferences(
+      '{"row_id": "r1", "question": "Q?", "expected_answer": "yes it is"}\n',
+      'one.jsonl',
+    );
+    expect(set.errors).toEqual([]);
+    expect(Object.fromEntries(set.references)).toEqual({ r1: ['yes it is'] });
+  });
+
   it('qasperReferenceTexts skips empty free-form answers and empty spans', () => {
     expect(
       qasperReferenceTexts([annotation({ free_form_answer: '  ', extractive_spans: ['', 'a'] })]),
