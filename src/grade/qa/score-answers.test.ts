@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RunRowSchema } from '../../core/index.js';
 import type { EncodedText, TokenEncoder } from '../../llm/index.js';
-import { bertScore } from './bertscore.js';
+import { bertScore, idfFromReferences } from './bertscore.js';
 import { parseReferences, qasperReferenceTexts } from './references.js';
 import { RougeScorer } from './rouge.js';
 import { parseQaMetrics, scoreAnswers, summarizeQaScores } from './score-answers.js';
@@ -164,6 +164,28 @@ describe('scoreAnswers', () => {
     const expected = bertScore([enc[0]!, enc[3]!], [[enc[1]!, enc[2]!], [enc[3]!]], { idf: true });
     expect(result.rows.map((r) => r.bertscore)).toEqual(expected);
     expect(result.rows[1]!.bertscore!.f1).toBeCloseTo(1, 12);
+  });
+
+  it('counts the references of failed answers in idf, as bert_score would with all rows', async () => {
+    const encoder = new LetterEncoder();
+    const preds = run([
+      { row_id: 'r1', answer: 'a cat sat on the mat' },
+      { row_id: 'r3', answer: '', error: 'timeout' },
+    ]);
+    const result = await scoreAnswers(preds, refs, {
+      metrics: ['bertscore'],
+      stemmer: false,
+      bertscore: { encoder, idf: true },
+    });
+    const [a, r1a, r1b, r3] = await new LetterEncoder().encode([
+      'a cat sat on the mat',
+      'the cat sat on the mat',
+      'a cat on a mat',
+      'nothing here',
+    ]);
+    const idf = idfFromReferences([r1a!, r1b!, r3!]);
+    expect(result.rows[0]!.bertscore).toEqual(bertScore([a!], [[r1a!, r1b!]], { idf })[0]);
+    expect(result.rows[1]!.status.bertscore).toBe('failed');
   });
 
   it('summarises per model: counts by status, mean P/R, and mean F with a bootstrap CI', async () => {

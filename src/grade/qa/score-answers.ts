@@ -1,6 +1,12 @@
 import type { RunRow } from '../../core/index.js';
 import { type BootstrapInterval, bootstrapCI } from '../../stats/index.js';
-import { type BaselineValues, type BertScore, bertScore, type TokenEncoder } from './bertscore.js';
+import {
+  type BaselineValues,
+  type BertScore,
+  bertScore,
+  idfFromReferences,
+  type TokenEncoder,
+} from './bertscore.js';
 import { parseRougeTypes, RougeScorer, type RougeType } from './rouge.js';
 import type { RougeScore } from './rouge-lcs.js';
 
@@ -68,6 +74,9 @@ export async function scoreAnswers(
   const unknownRows: string[] = [];
   const rows: QaScoreRow[] = [];
   const bertRows: { row: QaScoreRow; answer: string; refs: readonly string[] }[] = [];
+  // Idf counts the references of every joined row, failed answers included, as bert_score would
+  // count them: the weights do not depend on which answers happened to fail.
+  const idfReferences: string[] = [];
   for (const p of predictions) {
     const refs = references.get(p.row_id);
     if (refs === undefined) {
@@ -76,6 +85,7 @@ export async function scoreAnswers(
     }
     const row: QaScoreRow = { row_id: p.row_id, model: p.model, n_references: refs.length, status: {} };
     rows.push(row);
+    idfReferences.push(...refs);
     const verdict: QaStatus = p.error ? 'failed' : refs.length === 0 ? 'not-applicable' : 'scored';
     for (const m of options.metrics) row.status[m] = verdict;
     if (verdict !== 'scored') {
@@ -88,25 +98,31 @@ export async function scoreAnswers(
     }
     if (wantsBert) bertRows.push({ row, answer: p.answer, refs });
   }
-  if (wantsBert && bertRows.length > 0) await addBertScores(bertRows, options.bertscore!, options.signal);
+  if (wantsBert && bertRows.length > 0) {
+    await addBertScores(bertRows, idfReferences, options.bertscore!, options.signal);
+  }
   const predicted = new Set(predictions.map((p) => p.row_id));
   const missingRows = [...references.keys()].filter((id) => !predicted.has(id));
   return { rows, unknownRows, missingRows };
 }
 
-/** Encodes every distinct text once, then scores all rows in one call (idf over all their references). */
+/** Encodes every distinct text once, then scores all rows in one call. */
 async function addBertScores(
   items: { row: QaScoreRow; answer: string; refs: readonly string[] }[],
+  idfReferences: readonly string[],
   settings: BertScoreSettings,
   signal: AbortSignal | undefined,
 ): Promise<void> {
-  const texts = [...new Set(items.flatMap((x) => [x.answer, ...x.refs]))];
+  const texts = [
+    ...new Set([...items.flatMap((x) => [x.answer, ...x.refs]), ...(settings.idf ? idfReferences : [])]),
+  ];
   const encoded = await settings.encoder.encode(texts, signal);
   const byText = new Map(texts.map((t, i) => [t, encoded[i]!]));
+  const idf = settings.idf ? idfFromReferences(idfReferences.map((r) => byText.get(r)!)) : false;
   const scores = bertScore(
     items.map((x) => byText.get(x.answer)!),
     items.map((x) => x.refs.map((r) => byText.get(r)!)),
-    { idf: settings.idf, ...(settings.baseline ? { baseline: settings.baseline } : {}) },
+    { idf, ...(settings.baseline ? { baseline: settings.baseline } : {}) },
   );
   items.forEach((x, i) => {
     x.row.bertscore = scores[i]!;
