@@ -5,7 +5,13 @@ export {
   type ContextMode,
   failedOutcome,
 } from './answerer.js';
-export { answerUserPrompt, BASELINE_PROMPT, CITATION_CONTRACT } from './contract-prompt.js';
+export {
+  answerUserPrompt,
+  BASELINE_PROMPT,
+  CITATION_CONTRACT,
+  FREE_TEXT_PROMPT,
+  freeTextUserPrompt,
+} from './contract-prompt.js';
 export {
   markerKeys,
   type ParsedReply,
@@ -24,4 +30,5 @@ export {
 } from './harness.js';
 export { LlmAnswerer, type LlmAnswererOptions } from './llm-answerer.js';
 export { PaperContext } from './paper-context.js';
+export { type ContextPassage, corpusPassages, type PassageSource, paperPassages } from './passage-source.js';
 export { isRefusal, type QasperPredictionLine, qasperPrediction } from './qasper-predictions.js';

@@ -7,8 +7,15 @@ import {
   type ContextMode,
   failedOutcome,
 } from './answerer.js';
-import { answerUserPrompt, BASELINE_PROMPT, CITATION_CONTRACT } from './contract-prompt.js';
+import {
+  answerUserPrompt,
+  BASELINE_PROMPT,
+  CITATION_CONTRACT,
+  FREE_TEXT_PROMPT,
+  freeTextUserPrompt,
+} from './contract-prompt.js';
 import { parseEvidenceReply } from './evidence-parser.js';
+import { type PassageSource, paperPassages } from './passage-source.js';
 
 export interface LlmAnswererOptions {
   /** `auto` (default): the whole paper when it fits the context budget, else retrieval. */
@@ -21,6 +28,10 @@ export interface LlmAnswererOptions {
   maxTokens?: number;
   /** Context window assumed when the provider does not know its own (default 32,000 tokens). */
   defaultContextWindow?: number;
+  /** Plain-text answer from retrieved context, no citation contract (`--free-text`). */
+  freeText?: boolean;
+  /** Where retrieved passages come from (default: BM25 over the row's paper). */
+  passages?: PassageSource;
 }
 
 /** Answers with an LLM under the citation contract of METHODS §2.3 (or without it: baseline). */
@@ -33,40 +44,45 @@ export class LlmAnswerer implements Answerer {
     private readonly options: LlmAnswererOptions = {},
   ) {
     this.id = llm.id;
-    this.contract = !options.baseline;
+    this.contract = !options.baseline && !options.freeText;
   }
 
-  /** The context sent for a row, and which mode produced it. */
-  contextFor(input: AnswerInput): { mode: ContextMode; text: string } | null {
+  /** The user message for a row, and which context mode produced it; null without a paper when one is needed. */
+  async contextFor(
+    input: AnswerInput,
+    signal?: AbortSignal,
+  ): Promise<{ mode: ContextMode; prompt: string } | null> {
+    const source = this.options.passages ?? paperPassages;
+    if (this.options.freeText) {
+      if (!input.paper && source.needsPaper) return null;
+      const passages = await source.passages(input, this.options.k ?? 8, signal);
+      return { mode: 'retrieval', prompt: freeTextUserPrompt(input.row.question, passages) };
+    }
     const paper = input.paper;
     if (!paper) return null;
     const window = this.llm.contextWindow ?? this.options.defaultContextWindow ?? 32_000;
     const budgetChars = (window - (this.options.maxTokens ?? 1500) - 1000) * CHARS_PER_TOKEN;
     const mode = this.options.context ?? 'auto';
     if (mode === 'full' || (mode === 'auto' && paper.text.length <= budgetChars)) {
-      return { mode: 'full', text: paper.text };
+      return { mode: 'full', prompt: answerUserPrompt(input.row.question, paper.text, 'full') };
     }
-    const hits = paper.retrieve(input.row.question, this.options.k ?? 8);
-    const text = hits
-      .map(({ passage }) => `[${passage.sectionPath.join(' > ') || 'passage'}]\n${passage.text}`)
-      .join('\n\n');
-    return { mode: 'retrieval', text };
+    const passages = await source.passages(input, this.options.k ?? 8, signal);
+    const text = passages.map((p) => `[${p.label}]\n${p.text}`).join('\n\n');
+    return { mode: 'retrieval', prompt: answerUserPrompt(input.row.question, text, 'retrieval') };
   }
 
   async answer(input: AnswerInput, signal?: AbortSignal): Promise<AnswerOutcome> {
-    const context = this.contextFor(input);
+    const context = await this.contextFor(input, signal);
     if (!context) return failedOutcome(`the text of paper ${input.row.paper_id} is not available`);
+    const system = this.options.freeText
+      ? FREE_TEXT_PROMPT
+      : this.contract
+        ? CITATION_CONTRACT
+        : BASELINE_PROMPT;
     const result = await this.llm.generate({
       messages: [
-        { role: 'system', content: this.contract ? CITATION_CONTRACT : BASELINE_PROMPT },
-        {
-          role: 'user',
-          content: answerUserPrompt(
-            input.row.question,
-            context.text,
-            context.mode === 'full' ? 'full' : 'retrieval',
-          ),
-        },
+        { role: 'system', content: system },
+        { role: 'user', content: context.prompt },
       ],
       temperature: 0,
       maxTokens: this.options.maxTokens ?? 1500,

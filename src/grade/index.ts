@@ -33,6 +33,7 @@ export { isGradesText, parseGrades, readGrades } from './grades-io.js';
 export {
   METRIC_IDS,
   type MetricDefinition,
+  QA_METRICS,
   RESEARCHQA_METRICS,
   type ResearchqaMetricId,
 } from './metric-registry.js';
@@ -42,6 +43,7 @@ export {
   type GradingJob,
   gradeDeterministic,
 } from './parallel-grading.js';
+export * from './qa/index.js';
 export * from './qasper/index.js';
 export {
   AnchoredRubricJudge,

@@ -31,6 +31,7 @@ interface AnswerOptions extends LlmFlags {
   context: 'auto' | 'full' | 'retrieval';
   k: string;
   baseline: boolean;
+  freeText: boolean;
   out: string;
   qasperPredictions?: string;
   limit?: string;
@@ -64,13 +65,14 @@ function answererFor(opts: AnswerOptions, settings: LlmSettings, runtime: () => 
         'Drop --baseline.',
       );
     }
-    return new ExtractiveAnswerer({ k });
+    return new ExtractiveAnswerer({ k, freeText: opts.freeText });
   }
   refuseDryRun(settings, 'citegeist answer');
   return new LlmAnswerer(runtime().provider(model), {
     context: opts.context,
     k,
     baseline: opts.baseline,
+    freeText: opts.freeText,
   });
 }
 
@@ -83,6 +85,11 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
     .option('--context <mode>', 'auto (whole paper if it fits, else retrieval) | full | retrieval', 'auto')
     .option('-k <n>', 'passages in retrieval mode', '8')
     .option('--baseline', 'no citation contract (citation metrics then do not apply)', false)
+    .option(
+      '--free-text',
+      "plain-text answer from retrieved passages, no citation contract (RECIPER's generators; score with qa-eval)",
+      false,
+    )
     .requiredOption(
       '--out <file>',
       'run JSONL (resumed if it exists: kept rows are skipped, failed rows retried)',

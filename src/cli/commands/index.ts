@@ -13,6 +13,8 @@ import { registerLeaderboard } from './leaderboard.js';
 import { registerList } from './list.js';
 import { registerLlm } from './llm.js';
 import { registerMetaEvalFaithfulness } from './meta-eval-faithfulness.js';
+import { registerQaEval } from './qa-eval.js';
+import { registerQaGrid } from './qa-grid.js';
 import { registerQasperEval } from './qasper-eval.js';
 import { registerQuote } from './quote.js';
 import { registerRecipes } from './recipes.js';
@@ -44,6 +46,8 @@ export const COMMANDS: RegisterCommand[] = [
   registerGradeFaithfulness,
   registerMetaEvalFaithfulness,
   registerLeaderboard,
+  registerQaEval,
+  registerQaGrid,
   registerQasperEval,
   registerTrecEval,
   registerCompare,
