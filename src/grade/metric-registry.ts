@@ -44,6 +44,16 @@ export const RESEARCHQA_METRICS: readonly MetricDefinition[] = [
     kind: 'deterministic',
   },
   {
+    id: 'citation_accuracy_strict',
+    label: 'Citation accuracy (strict)',
+    description:
+      'Fraction of the model quotes that pass the strict quote matcher (exact, no-space or gapped; no prefix rules), so a quote whose text after the first 80 characters was changed does not count. No quotes → 1.',
+    higherIsBetter: true,
+    range: [0, 1],
+    reference: 'METHODS §1.2 (strict mode); reported beside the published citation accuracy',
+    kind: 'deterministic',
+  },
+  {
     id: 'refusal_correctness',
     label: 'Refusal correctness',
     description:
@@ -78,6 +88,7 @@ export type ResearchqaMetricId =
   | 'citation_precision'
   | 'section_coverage'
   | 'citation_accuracy'
+  | 'citation_accuracy_strict'
   | 'refusal_correctness'
   | 'factual_accuracy'
   | 'completeness';
