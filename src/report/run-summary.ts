@@ -36,9 +36,11 @@ export function buildRunSummary(input: RunSummaryInput): HtmlSummaryInput {
     const match = matchQuote(paper, quote, { mode: 'researchqa', nearest: false });
     const start = match.spans[0]?.start;
     if (!match.matched || start === undefined) return { found: false };
+    const prefixRule = match.rule === 'prefix' || match.rule === 'no-space-prefix';
     return {
       found: true,
       rule: match.rule,
+      prefixOnly: prefixRule && !matchQuote(paper, quote, { mode: 'strict', nearest: false }).matched,
       page: pageAt(doc, start),
       section: sectionAt(doc, start)?.heading ?? null,
     };

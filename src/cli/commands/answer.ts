@@ -9,7 +9,7 @@ import {
   runAnswers,
 } from '../../answer/index.js';
 import { CitegeistError } from '../../core/index.js';
-import { readDatasetStrict } from '../../generate/index.js';
+import { loadDatasetStrict } from '../../generate/index.js';
 import { preparePaper } from '../../text/index.js';
 import type { RegisterCommand } from '../context.js';
 import {
@@ -101,7 +101,9 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
       return runtime;
     });
     try {
-      let rows = readDatasetStrict(resolve(ctx.io.cwd, opts.dataset));
+      const read = await loadDatasetStrict(resolve(ctx.io.cwd, opts.dataset));
+      for (const w of read.warnings) ctx.io.err(`warning: ${w}\n`);
+      let rows = read.rows;
       if (opts.limit) rows = rows.slice(0, Number(opts.limit));
       const source = paperSource(paperSourceOf(ctx, opts), ctx.io.cwd);
       const contexts = new Map<string, Promise<PaperContext | null>>();
