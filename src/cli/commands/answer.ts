@@ -78,7 +78,10 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
   const command = program
     .command('answer')
     .description('answer a dataset with a model under the citation contract (or --model extractive, no LLM)')
-    .requiredOption('--dataset <file>', 'dataset (eval_dataset.json or JSONL)')
+    .requiredOption(
+      '--dataset <file>',
+      'dataset (eval_dataset.json, JSONL, or the hub export as JSON, JSONL or .parquet)',
+    )
     .option('--model <model>', 'extractive, or a model string (openai:gpt-4.1-mini, ollama:qwen2.5:7b, …)')
     .option('--context <mode>', 'auto (whole paper if it fits, else retrieval) | full | retrieval', 'auto')
     .option('-k <n>', 'passages in retrieval mode', '8')

@@ -174,8 +174,14 @@ export const registerGrade: RegisterCommand = (program, ctx) => {
     .description(
       'grade a run against a dataset: ResearchQA citation metrics, and the rubric judge with --judge',
     )
-    .requiredOption('--dataset <file>', 'dataset (eval_dataset.json or JSONL)')
-    .requiredOption('--run <file>', 'run (citegeist run JSONL, or the published results JSON list)')
+    .requiredOption(
+      '--dataset <file>',
+      'dataset (eval_dataset.json, JSONL, or the hub export as JSON, JSONL or .parquet)',
+    )
+    .requiredOption(
+      '--run <file>',
+      'run (citegeist run JSONL, or the published harness results eval_<model>[_baseline].json or its rows as a JSON list)',
+    )
     .option(
       '--match <mode>',
       'quote ↔ evidence alternative match: researchqa (difflib ≥ 0.5) | span',
