@@ -1,15 +1,21 @@
 import type { Span } from '../core/index.js';
-import { type MatchMode, type MatchRule, matchQuote, type PreparedPaper } from '../text/index.js';
+import {
+  type MatchMode,
+  type MatchRule,
+  matchQuote,
+  normalizeQuote,
+  noSpaceString,
+  type PreparedPaper,
+} from '../text/index.js';
 import type { PaperQuotes, QuoteCheck } from './citation-metrics.js';
 
 /**
  * The quote matcher over one prepared paper, with memoised results (a run repeats quotes and
- * every alternative is located once per paper, not once per row). `check` also runs the strict
- * matcher, for `citation_accuracy_strict`, unless the grader's mode is already strict.
+ * every alternative is located once per paper, not once per row). `check` also gives the strict
+ * rule of each quote, for `citation_accuracy_strict`.
  */
 export function paperQuotes(paper: PreparedPaper, mode: MatchMode): PaperQuotes {
   const located = new Map<string, { span: Span | null; rule: MatchRule }>();
-  const strictRules = new Map<string, MatchRule>();
   const find = (text: string) => {
     let found = located.get(text);
     if (found === undefined) {
@@ -27,22 +33,25 @@ export function paperQuotes(paper: PreparedPaper, mode: MatchMode): PaperQuotes 
     }
     return found;
   };
-  const strictRule = (quote: string, rule: MatchRule): MatchRule => {
-    if (mode === 'strict') return rule;
-    // Strict accepts (a) and (c) of the researchqa rules, tried in the same order.
-    if (rule === 'exact' || rule === 'no-space') return rule;
-    let out = strictRules.get(quote);
-    if (out === undefined) {
-      out = matchQuote(paper, quote, { mode: 'strict', nearest: false }).rule;
-      strictRules.set(quote, out);
-    }
-    return out;
-  };
   return {
     check: (quote): QuoteCheck => {
       const { rule } = find(quote);
-      return { rule, strictRule: strictRule(quote, rule) };
+      return { rule, strictRule: strictRule(paper, quote, rule) };
     },
     locate: (text) => find(text).span,
   };
+}
+
+/**
+ * The strict rule that accepts a quote, given the rule the grader's mode found: (a) exact or (c)
+ * no-space of METHODS §1.2, the published rule without its prefix rules (so strict accuracy never
+ * exceeds the published one, and the difference is exactly the prefix-only quotes); else `none`.
+ * The researchqa order is exact, prefix, no-space, no-space-prefix: only a `prefix` match leaves
+ * the no-space rule untried.
+ */
+export function strictRule(paper: PreparedPaper, quote: string, rule: MatchRule): MatchRule {
+  if (rule === 'exact' || rule === 'no-space') return rule;
+  if (rule !== 'prefix') return 'none';
+  const noSpace = noSpaceString(normalizeQuote(quote).text);
+  return noSpace.length >= 20 && paper.noSpaceIndex.indexOf(noSpace) >= 0 ? 'no-space' : 'none';
 }

@@ -1,6 +1,6 @@
 import type { DatasetRow, Document, RunRow } from '../core/index.js';
 import { pageAt, sectionAt } from '../core/index.js';
-import { type GradeRow, type ModelSummary, RESEARCHQA_METRICS } from '../grade/index.js';
+import { type GradeRow, type ModelSummary, RESEARCHQA_METRICS, strictRule } from '../grade/index.js';
 import { matchQuote, preparePaper } from '../text/index.js';
 import type { HtmlSummaryInput, SummaryCitation, SummaryModel, SummaryRow } from './html-summary.js';
 
@@ -36,11 +36,10 @@ export function buildRunSummary(input: RunSummaryInput): HtmlSummaryInput {
     const match = matchQuote(paper, quote, { mode: 'researchqa', nearest: false });
     const start = match.spans[0]?.start;
     if (!match.matched || start === undefined) return { found: false };
-    const prefixRule = match.rule === 'prefix' || match.rule === 'no-space-prefix';
     return {
       found: true,
       rule: match.rule,
-      prefixOnly: prefixRule && !matchQuote(paper, quote, { mode: 'strict', nearest: false }).matched,
+      prefixOnly: strictRule(paper, quote, match.rule) === 'none',
       page: pageAt(doc, start),
       section: sectionAt(doc, start)?.heading ?? null,
     };
