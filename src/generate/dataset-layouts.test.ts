@@ -55,6 +55,15 @@ describe('the hub export', () => {
     expect(read.rows).toEqual(expected);
   });
 
+  it('reads a JSON list of hub rows', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'citegeist-layout-')), 'hub.json');
+    const lines = readFileSync(fixture('eval_dataset.hub.jsonl'), 'utf8').trim().split('\n');
+    writeFileSync(path, `[${lines.join(',')}]`);
+    const read = readDataset(path);
+    expect([read.layout, read.errors]).toEqual(['hub export (JSON)', []]);
+    expect(read.rows).toEqual(expected);
+  });
+
   it('reads Parquet (absent columns are nulls there)', async () => {
     const read = await loadDataset(fixture('eval_dataset.hub.parquet'));
     expect([read.layout, read.format, read.errors]).toEqual(['hub export (Parquet)', 'parquet', []]);
