@@ -45,9 +45,9 @@ describe('the published eval_dataset.json layout', () => {
 });
 
 describe('the hub export', () => {
-  const fromJson = readDataset(fixture('eval_dataset.json')).rows;
-  // The export writes a null rubric as "" and keeps only the metadata_* copy of three fields.
-  const expected = fromJson.map((r) => ({ ...r, judge_rubric: r.judge_rubric ?? '' }));
+  // The export writes a null rubric as "" and keeps only the metadata_* copy of three fields: read
+  // back, the rows are those of eval_dataset.json.
+  const expected = readDataset(fixture('eval_dataset.json')).rows;
 
   it('reads JSONL (metadata_* columns folded back into metadata)', () => {
     const read = readDataset(fixture('eval_dataset.hub.jsonl'));
@@ -75,7 +75,7 @@ describe('the hub export', () => {
       /could not be read/,
     );
     const notParquet = join(mkdtempSync(join(tmpdir(), 'citegeist-layout-')), 'x.parquet');
-    writeDataset(notParquet.replace('.parquet', '.json'), fromJson);
+    writeDataset(notParquet.replace('.parquet', '.json'), expected);
     copyFileSync(notParquet.replace('.parquet', '.json'), notParquet);
     await expect(loadDataset(notParquet)).rejects.toMatchObject({ code: 'DATASET_BAD_PARQUET' });
   });

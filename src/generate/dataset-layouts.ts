@@ -37,8 +37,8 @@ export function isHubRow(value: unknown): boolean {
 }
 
 /**
- * A hub row back in the published row layout: `metadata_*` columns into `metadata`, and the
- * fields the export moved there copied back to the top level. `dropNulls` (Parquet, where an
+ * A hub row back in the published row layout: `metadata_*` columns into `metadata`, the fields
+ * the export moved there copied back to the top level, and an empty rubric back to null. `dropNulls` (Parquet, where an
  * absent column reads as null) leaves null `metadata_*` values out.
  */
 export function fromHubRow(value: Record<string, unknown>, dropNulls: boolean): Record<string, unknown> {
@@ -57,6 +57,8 @@ export function fromHubRow(value: Record<string, unknown>, dropNulls: boolean): 
       row[key] = metadata[key];
     }
   }
+  // The export writes a null rubric (lookup rows) as "": back to the generator's null.
+  if (row.judge_rubric === '') row.judge_rubric = null;
   row.metadata = metadata;
   return row;
 }
