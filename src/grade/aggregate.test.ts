@@ -13,6 +13,7 @@ const g = (
     'citation_precision',
     'section_coverage',
     'citation_accuracy',
+    'citation_accuracy_strict',
     'refusal_correctness',
     'factual_accuracy',
     'completeness',
@@ -28,6 +29,7 @@ const g = (
     citation_precision: null,
     section_coverage: null,
     citation_accuracy: null,
+    citation_accuracy_strict: null,
     refusal_correctness: null,
     factual_accuracy: null,
     completeness: null,
@@ -39,6 +41,7 @@ const g = (
     latency_seconds: 1,
     cost_usd: null,
     answer_failed: false,
+    citation_rules: [],
     ...values,
     ...extra,
   };

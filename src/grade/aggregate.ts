@@ -19,6 +19,11 @@ export interface MetricSummary {
 export interface GroupSummary {
   rows: number;
   answerFailures: number;
+  /**
+   * Citations checked by the quote matcher, and those it accepted only by a prefix rule (the strict
+   * matcher rejects them: text after the verbatim prefix may be wrong).
+   */
+  quotes: { checked: number; prefixOnly: number };
   latencySeconds: { n: number; mean: number | null; median: number | null };
   costUsd: number | null;
   metrics: Record<ResearchqaMetricId, MetricSummary>;
@@ -79,9 +84,11 @@ export function summarizeGroup(rows: readonly GradeRow[], options: AggregateOpti
   const costs = rows.map((r) => r.cost_usd).filter((x): x is number => x !== null);
   const metrics = {} as Record<ResearchqaMetricId, MetricSummary>;
   for (const id of METRIC_IDS) metrics[id] = summarizeMetric(rows, id, options);
+  const rules = rows.flatMap((r) => r.citation_rules);
   return {
     rows: rows.length,
     answerFailures: rows.filter((r) => r.answer_failed).length,
+    quotes: { checked: rules.length, prefixOnly: rules.filter((r) => r.prefix_only).length },
     latencySeconds: {
       n: latencies.length,
       mean: latencies.length ? latencies.reduce((a, b) => a + b, 0) / latencies.length : null,

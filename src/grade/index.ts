@@ -37,7 +37,7 @@ export {
   RESEARCHQA_METRICS,
   type ResearchqaMetricId,
 } from './metric-registry.js';
-export { paperQuotes } from './paper-quotes.js';
+export { paperQuotes, strictRule } from './paper-quotes.js';
 export {
   type DeterministicGradingOptions,
   type GradingJob,

@@ -45,6 +45,16 @@ export const RESEARCHQA_METRICS: readonly MetricDefinition[] = [
     kind: 'deterministic',
   },
   {
+    id: 'citation_accuracy_strict',
+    label: 'Citation accuracy (strict)',
+    description:
+      'Fraction of the model quotes found whole in the paper text: the published rule without its prefix rules (METHODS §1.2 strict rules exact and no-space), so a quote whose text after the first 80 characters was changed does not count. Never above citation accuracy. No quotes → 1.',
+    higherIsBetter: true,
+    range: [0, 1],
+    reference: 'METHODS §1.2 rules (a) and (c); reported beside the published citation accuracy',
+    kind: 'deterministic',
+  },
+  {
     id: 'refusal_correctness',
     label: 'Refusal correctness',
     description:
@@ -79,6 +89,7 @@ export type ResearchqaMetricId =
   | 'citation_precision'
   | 'section_coverage'
   | 'citation_accuracy'
+  | 'citation_accuracy_strict'
   | 'refusal_correctness'
   | 'factual_accuracy'
   | 'completeness';

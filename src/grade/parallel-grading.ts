@@ -10,14 +10,16 @@ import { Worker } from 'node:worker_threads';
 import type { DatasetRow, RunRow } from '../core/index.js';
 import type { MatchMode } from '../text/index.js';
 import type { CitationScores } from './citation-metrics.js';
+import { allFailed } from './citation-metrics.js';
 import {
   type AlternativeMatchMode,
   alternativeMatcher,
   type DeterministicOptions,
   gradeRowOf,
+  scoreOptions,
 } from './deterministic-grader.js';
 import type { GradeRow } from './grade-row.js';
-import { allFailed, type ScoringRow, scorePaperRows } from './score-paper-rows.js';
+import { type ScoringRow, scorePaperRows } from './score-paper-rows.js';
 
 /** One answer to grade against its dataset row. */
 export interface GradingJob {
@@ -97,6 +99,7 @@ export async function gradeDeterministic(
             scoringRows(jobs, groups[g]!),
             match,
             settings.quoteMode,
+            scoreOptions(settings.match),
           ),
         })
       : undefined,
@@ -144,6 +147,7 @@ function scoringRows(jobs: readonly GradingJob[], group: PaperGroup): ScoringRow
         question_type: row.question_type,
         expected_refusal: row.expected_refusal,
         expected_references: row.expected_references,
+        ...(row.evidence_layout ? { evidence_layout: row.evidence_layout } : {}),
       },
       answer: { citations: run.citations, contract: run.contract, error: run.error },
     };

@@ -4,9 +4,11 @@ import {
   type ResearchqaMetricId,
   type Spread,
 } from '../grade/index.js';
+import { pythonRound } from '../stats/index.js';
 import { renderTable } from '../text/index.js';
 
-const fmt = (x: number | null) => (x === null ? '–' : x.toFixed(3));
+// Python's round(x, 3), as the published summary rounds its means (an exact tie goes to even).
+const fmt = (x: number | null) => (x === null ? '–' : pythonRound(x, 3).toFixed(3));
 
 /** Rows whose first row is the header, as a left-aligned table without a rule line. */
 function pad(rows: string[][]): string {
@@ -41,6 +43,13 @@ export function renderLeaderboard(models: readonly ModelSummary[], spreads: read
           ? 'n/a (one model)'
           : '–'
         : `${fmt(s.spread)} (${s.best?.model} vs ${s.worst?.model})`,
+    ]);
+  }
+  if (models.some((m) => m.overall.quotes.checked > 0)) {
+    rows.push([
+      'Prefix-only quotes',
+      ...models.map((m) => `${m.overall.quotes.prefixOnly} of ${m.overall.quotes.checked}`),
+      'accepted by citation accuracy only because a prefix is verbatim',
     ]);
   }
   rows.push([

@@ -9,7 +9,7 @@ import {
   runAnswers,
 } from '../../answer/index.js';
 import { CitegeistError } from '../../core/index.js';
-import { readDatasetStrict } from '../../generate/index.js';
+import { loadDatasetStrict } from '../../generate/index.js';
 import { preparePaper } from '../../text/index.js';
 import type { RegisterCommand } from '../context.js';
 import {
@@ -80,7 +80,10 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
   const command = program
     .command('answer')
     .description('answer a dataset with a model under the citation contract (or --model extractive, no LLM)')
-    .requiredOption('--dataset <file>', 'dataset (eval_dataset.json or JSONL)')
+    .requiredOption(
+      '--dataset <file>',
+      'dataset (eval_dataset.json, JSONL, or the hub export as JSON, JSONL or .parquet)',
+    )
     .option('--model <model>', 'extractive, or a model string (openai:gpt-4.1-mini, ollama:qwen2.5:7b, …)')
     .option('--context <mode>', 'auto (whole paper if it fits, else retrieval) | full | retrieval', 'auto')
     .option('-k <n>', 'passages in retrieval mode', '8')
@@ -108,7 +111,9 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
       return runtime;
     });
     try {
-      let rows = readDatasetStrict(resolve(ctx.io.cwd, opts.dataset));
+      const read = await loadDatasetStrict(resolve(ctx.io.cwd, opts.dataset));
+      for (const w of read.warnings) ctx.io.err(`warning: ${w}\n`);
+      let rows = read.rows;
       if (opts.limit) rows = rows.slice(0, Number(opts.limit));
       const source = paperSource(paperSourceOf(ctx, opts), ctx.io.cwd);
       const contexts = new Map<string, Promise<PaperContext | null>>();

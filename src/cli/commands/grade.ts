@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CitegeistError, type DatasetRow } from '../../core/index.js';
-import { readDatasetStrict } from '../../generate/index.js';
+import { loadDatasetStrict } from '../../generate/index.js';
 import {
   type AlternativeMatchMode,
   AnchoredRubricJudge,
@@ -48,7 +48,9 @@ export async function gradeRunFiles(
 ): Promise<GradeRow[]> {
   checkEnum('--match', opts.match, ['researchqa', 'span']);
   checkEnum('--quote-mode', opts.quoteMode, ['researchqa', 'strict']);
-  const dataset = readDatasetStrict(resolve(ctx.io.cwd, opts.dataset));
+  const read = await loadDatasetStrict(resolve(ctx.io.cwd, opts.dataset));
+  for (const w of read.warnings) ctx.io.err(`warning: ${w}\n`);
+  const dataset = read.rows;
   const runs = runFiles.map((f) => {
     const run = readRun(resolve(ctx.io.cwd, f), opts.model ? { model: opts.model } : {});
     for (const e of run.errors.slice(0, 10)) ctx.io.err(`skipped ${e.where}: ${e.message}\n`);
@@ -172,8 +174,14 @@ export const registerGrade: RegisterCommand = (program, ctx) => {
     .description(
       'grade a run against a dataset: ResearchQA citation metrics, and the rubric judge with --judge',
     )
-    .requiredOption('--dataset <file>', 'dataset (eval_dataset.json or JSONL)')
-    .requiredOption('--run <file>', 'run (citegeist run JSONL, or the published results JSON list)')
+    .requiredOption(
+      '--dataset <file>',
+      'dataset (eval_dataset.json, JSONL, or the hub export as JSON, JSONL or .parquet)',
+    )
+    .requiredOption(
+      '--run <file>',
+      'run (citegeist run JSONL, or the published harness results eval_<model>[_baseline].json or its rows as a JSON list)',
+    )
     .option(
       '--match <mode>',
       'quote ↔ evidence alternative match: researchqa (difflib ≥ 0.5) | span',

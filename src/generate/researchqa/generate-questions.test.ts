@@ -67,6 +67,8 @@ describe('generatePaperQuestions', () => {
       domain: 'education',
     });
     expect(g.rows[3]).toMatchObject({ expected_refusal: true, false_premise: 'There is no RCT.' });
+    // The published shape: the rubric is one string of criteria, null on lookup rows.
+    expect(g.rows.map((r) => r.judge_rubric)).toEqual([null, '1. a\n2. b\n3. c', '1. a\n2. b\n3. c', null]);
     expect(g.dropped).toEqual({});
     expect(llm.calls).toHaveLength(1);
   });

@@ -50,7 +50,7 @@ export function rowsFromGeneration(paperId: string, g: Generation, domain: strin
         question: c.comprehension.question,
         expected_answer: c.comprehension.expected_answer,
         expected_references: groups(c.comprehension.evidence),
-        judge_rubric: c.comprehension.rubric,
+        judge_rubric: rubricString(c.comprehension.rubric),
         required_sections: [c.section_label],
       }),
     );
@@ -64,7 +64,7 @@ export function rowsFromGeneration(paperId: string, g: Generation, domain: strin
         question: m.question,
         expected_answer: m.expected_answer,
         expected_references: groups(m.evidence),
-        judge_rubric: m.rubric,
+        judge_rubric: rubricString(m.rubric),
         required_sections: m.evidence.map((e) => e.section_label),
         reasoning_chain: m.reasoning_chain,
       }),
@@ -85,6 +85,14 @@ export function rowsFromGeneration(paperId: string, g: Generation, domain: strin
     );
   });
   return rows;
+}
+
+/**
+ * The rubric as the published generator writes it: one string of criteria (generate_dataset.py,
+ * `judge_rubric: str`), here numbered one per line.
+ */
+function rubricString(items: readonly string[]): string {
+  return items.map((x, i) => `${i + 1}. ${x}`).join('\n');
 }
 
 interface FailedQuote {
