@@ -240,14 +240,14 @@ function formatNumber(x: number, float: boolean): string {
   return formatPythonFloat(x);
 }
 
-/** A string as `json.dumps` writes it with `ensure_ascii=True` (the default). */
-export function pythonJsonString(s: string): string {
+/** A string as `json.dumps` writes it (`ensure_ascii=True` by default). */
+export function pythonJsonString(s: string, ensureAscii = true): string {
   let out = '"';
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c === 0x22) out += '\\"';
     else if (c === 0x5c) out += '\\\\';
-    else if (c >= 0x20 && c < 0x7f) out += s[i];
+    else if ((c >= 0x20 && c < 0x7f) || (!ensureAscii && c >= 0x7f)) out += s[i];
     else if (c === 0x0a) out += '\\n';
     else if (c === 0x0d) out += '\\r';
     else if (c === 0x09) out += '\\t';
@@ -261,6 +261,8 @@ export function pythonJsonString(s: string): string {
 export interface PythonJsonOptions {
   /** `json.dumps(indent=n)`; undefined writes one line with `", "` and `": "` separators. */
   indent?: number;
+  /** `ensure_ascii` (default true); false writes non-ASCII characters as they are. */
+  ensureAscii?: boolean;
 }
 
 /**
@@ -270,36 +272,45 @@ export interface PythonJsonOptions {
  */
 export function stringifyPythonJson(value: unknown, options: PythonJsonOptions = {}): string {
   const pieces: string[] = [];
-  write(value, false, '', options.indent, pieces);
+  new Writer(options.indent, options.ensureAscii ?? true, pieces).write(value, false, '');
   return pieces.join('');
 }
 
-function write(value: unknown, float: boolean, pad: string, indent: number | undefined, out: string[]): void {
-  if (value === null || value === undefined) out.push('null');
-  else if (typeof value === 'boolean') out.push(value ? 'true' : 'false');
-  else if (typeof value === 'number') out.push(formatNumber(value, float));
-  else if (typeof value === 'string') out.push(pythonJsonString(value));
-  else if (Array.isArray(value)) {
-    if (value.length === 0) return void out.push('[]');
-    const inner = indent === undefined ? '' : `${pad}${' '.repeat(indent)}`;
-    out.push(indent === undefined ? '[' : `[\n${inner}`);
-    value.forEach((item, i) => {
-      if (i > 0) out.push(indent === undefined ? ', ' : `,\n${inner}`);
-      write(item, isFloatAt(value, i), inner, indent, out);
-    });
-    out.push(indent === undefined ? ']' : `\n${pad}]`);
-  } else if (typeof value === 'object') {
-    const entries = orderedEntries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    if (entries.length === 0) return void out.push('{}');
-    const inner = indent === undefined ? '' : `${pad}${' '.repeat(indent)}`;
-    out.push(indent === undefined ? '{' : `{\n${inner}`);
-    entries.forEach(([k, v], i) => {
-      if (i > 0) out.push(indent === undefined ? ', ' : `,\n${inner}`);
-      out.push(pythonJsonString(k), ': ');
-      write(v, isFloatAt(value, k), inner, indent, out);
-    });
-    out.push(indent === undefined ? '}' : `\n${pad}}`);
-  } else {
-    throw new TypeError(`stringifyPythonJson: cannot write a ${typeof value}`);
+class Writer {
+  constructor(
+    private readonly indent: number | undefined,
+    private readonly ascii: boolean,
+    private readonly out: string[],
+  ) {}
+
+  write(value: unknown, float: boolean, pad: string): void {
+    const { indent, out } = this;
+    if (value === null || value === undefined) out.push('null');
+    else if (typeof value === 'boolean') out.push(value ? 'true' : 'false');
+    else if (typeof value === 'number') out.push(formatNumber(value, float));
+    else if (typeof value === 'string') out.push(pythonJsonString(value, this.ascii));
+    else if (Array.isArray(value)) {
+      if (value.length === 0) return void out.push('[]');
+      const inner = indent === undefined ? '' : `${pad}${' '.repeat(indent)}`;
+      out.push(indent === undefined ? '[' : `[\n${inner}`);
+      value.forEach((item, i) => {
+        if (i > 0) out.push(indent === undefined ? ', ' : `,\n${inner}`);
+        this.write(item, isFloatAt(value, i), inner);
+      });
+      out.push(indent === undefined ? ']' : `\n${pad}]`);
+    } else if (typeof value === 'object') {
+      const entries = orderedEntries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+      if (entries.length === 0) return void out.push('{}');
+      const inner = indent === undefined ? '' : `${pad}${' '.repeat(indent)}`;
+      out.push(indent === undefined ? '{' : `{\n${inner}`);
+      entries.forEach(([k, v], i) => {
+        if (i > 0) out.push(indent === undefined ? ', ' : `,\n${inner}`);
+        out.push(pythonJsonString(k, this.ascii), ': ');
+        this.write(v, isFloatAt(value, k), inner);
+      });
+      out.push(indent === undefined ? '}' : `\n${pad}}`);
+    } else {
+      throw new TypeError(`stringifyPythonJson: cannot write a ${typeof value}`);
+    }
   }
 }

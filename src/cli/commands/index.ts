@@ -13,9 +13,14 @@ import { registerLeaderboard } from './leaderboard.js';
 import { registerList } from './list.js';
 import { registerLlm } from './llm.js';
 import { registerMetaEvalFaithfulness } from './meta-eval-faithfulness.js';
+import { registerMetaEvalRanking } from './meta-eval-ranking.js';
 import { registerQasperEval } from './qasper-eval.js';
 import { registerQuote } from './quote.js';
 import { registerRecipes } from './recipes.js';
+import { registerReportsCompare } from './reports-compare.js';
+import { registerReportsJudge } from './reports-judge.js';
+import { registerReportsScore } from './reports-score.js';
+import { registerReportsValidate } from './reports-validate.js';
 import { registerRetrieve } from './retrieve.js';
 import { registerSearch } from './search.js';
 import { registerShow } from './show.js';
@@ -43,6 +48,11 @@ export const COMMANDS: RegisterCommand[] = [
   registerGrade,
   registerGradeFaithfulness,
   registerMetaEvalFaithfulness,
+  registerReportsValidate,
+  registerReportsJudge,
+  registerReportsScore,
+  registerReportsCompare,
+  registerMetaEvalRanking,
   registerLeaderboard,
   registerQasperEval,
   registerTrecEval,

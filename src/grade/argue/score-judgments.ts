@@ -64,11 +64,17 @@ export interface ReadJudgmentsResult {
   reports: JudgedReportLine[];
   /** Earlier lines of the same (run, topic) replaced by a later one (a resumed or retried judge run). */
   superseded: number;
+  /** Lines that could not be read (e.g. torn by an interrupted run), with the reason. */
+  problems: { where: string; problem: string }[];
 }
 
-/** Reads a judgments JSONL; the last line of a (run, topic) wins. A malformed line is an error. */
+/**
+ * Reads a judgments JSONL; the last line of a (run, topic) wins. A line that cannot be read is
+ * reported in `problems` and the others are still read.
+ */
 export function parseJudgments(text: string, file: string): ReadJudgmentsResult {
   const byKey = new Map<string, JudgedReportLine>();
+  const problems: ReadJudgmentsResult['problems'] = [];
   let superseded = 0;
   let start = 0;
   let lineNo = 0;
@@ -80,18 +86,20 @@ export function parseJudgments(text: string, file: string): ReadJudgmentsResult 
     start = end + 1;
     if (line.trim() === '') continue;
     const where = location(file, lineNo);
-    let value: { report?: unknown; judgments?: unknown };
     try {
-      value = JSON.parse(line) as typeof value;
+      const value = JSON.parse(line) as { report?: unknown; judgments?: unknown };
+      const { runId, topicId } = idsOf(value?.report, where);
+      const sentences = checkSentences(value.judgments, where);
+      const key = `${runId}\u0000${topicId}`;
+      if (byKey.delete(key)) superseded++;
+      byKey.set(key, { runId, topicId, sentences, where });
     } catch (error) {
-      throw bad(where, `not JSON (${(error as Error).message})`);
+      const problem =
+        error instanceof CitegeistError ? error.problem : `not JSON (${(error as Error).message})`;
+      problems.push({ where, problem });
     }
-    const { runId, topicId } = idsOf(value?.report, where);
-    const key = `${runId}\u0000${topicId}`;
-    if (byKey.delete(key)) superseded++;
-    byKey.set(key, { runId, topicId, sentences: checkSentences(value.judgments, where), where });
   }
-  return { reports: [...byKey.values()], superseded };
+  return { reports: [...byKey.values()], superseded, problems };
 }
 
 export interface RunScores {
@@ -186,7 +194,7 @@ export function scoreJudgedReports(
   });
 }
 
-/** All TSV rows of several runs, run after run. */
+/** All TSV rows of several runs, run after run; a run with no scored topic has no rows (not zeros). */
 export function scoreRows(runs: readonly RunScores[]): ScoreRow[] {
-  return runs.flatMap((r) => argueRunRows(r.runId, r.topics));
+  return runs.filter((r) => r.topics.length > 0).flatMap((r) => argueRunRows(r.runId, r.topics));
 }
