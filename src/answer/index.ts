@@ -25,3 +25,13 @@ export {
 export { LlmAnswerer, type LlmAnswererOptions } from './llm-answerer.js';
 export { PaperContext } from './paper-context.js';
 export { isRefusal, type QasperPredictionLine, qasperPrediction } from './qasper-predictions.js';
+export {
+  ExtractiveReportWriter,
+  LlmReportWriter,
+  type ReportDraft,
+  type ReportSentenceDraft,
+  type ReportWriter,
+  type ReportWriterInput,
+  type RetrievalContext,
+  reportRunLine,
+} from './report-generator.js';

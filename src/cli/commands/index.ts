@@ -18,6 +18,7 @@ import { registerQasperEval } from './qasper-eval.js';
 import { registerQuote } from './quote.js';
 import { registerRecipes } from './recipes.js';
 import { registerReportsCompare } from './reports-compare.js';
+import { registerReportsGenerate } from './reports-generate.js';
 import { registerReportsJudge } from './reports-judge.js';
 import { registerReportsScore } from './reports-score.js';
 import { registerReportsValidate } from './reports-validate.js';
@@ -49,6 +50,7 @@ export const COMMANDS: RegisterCommand[] = [
   registerGradeFaithfulness,
   registerMetaEvalFaithfulness,
   registerReportsValidate,
+  registerReportsGenerate,
   registerReportsJudge,
   registerReportsScore,
   registerReportsCompare,
