@@ -215,6 +215,9 @@ const WORDS: [string, unknown][] = [
  * (`263.0`); otherwise in exponent notation with a signed two-digit exponent (`1e-05`, `1.5e+16`).
  */
 export function formatPythonFloat(x: number): string {
+  // Fast paths: where both languages write fixed notation they write the same shortest digits.
+  const abs = Math.abs(x);
+  if (abs >= 1e-4 && abs < 1e16) return Number.isInteger(x) ? `${x}.0` : String(x);
   if (Number.isNaN(x)) return 'nan';
   if (!Number.isFinite(x)) return x > 0 ? 'inf' : '-inf';
   if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';

@@ -21,10 +21,19 @@ export function nfkcLength(text: string): number {
   return n;
 }
 
-/** Python `len(s)`: the number of code points. */
+/** Python `len(s)`: the number of code points (UTF-16 units minus the second half of each pair). */
 export function codePointLength(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
   return n;
 }
 

@@ -42,27 +42,28 @@ export interface ReportCounts {
   unknownAnswers: number;
 }
 
-type Flags = {
-  attested: Map<string, boolean>;
+/** What one sentence's judgments say, read in one pass. */
+interface SentenceFlags {
+  /** Cited documents judged to attest the sentence (doc ids; few per sentence). */
+  attested: string[];
   requires: boolean | null;
   first: boolean | null;
   negative: boolean | null;
-};
+  /** The sentence matched at least one nugget answer. */
+  matched: boolean;
+}
 
 /** Reads one sentence's judgments into counts and the report's pool of matched answers. */
-function readSentence(
-  s: JudgedSentence,
-  pool: Map<string, Set<string>>,
-  c: ReportCounts,
-): Flags & { matched: boolean } {
-  const flags: Flags = { attested: new Map(), requires: null, first: null, negative: null };
-  let matched = false;
+function readSentence(s: JudgedSentence, pool: Map<string, Set<string>>, c: ReportCounts): SentenceFlags {
+  const flags: SentenceFlags = { attested: [], requires: null, first: null, negative: null, matched: false };
   for (const j of s.judgments) {
     const r = j.response as unknown as Record<string, unknown>;
     switch (j.judgment_type_id) {
       case JUDGMENT.attested:
-        if (r.is_attested === true) c.supportingCitations++;
-        if (j.provenance?.doc_id != null) flags.attested.set(j.provenance.doc_id, r.is_attested === true);
+        if (r.is_attested === true) {
+          c.supportingCitations++;
+          if (j.provenance?.doc_id != null) flags.attested.push(j.provenance.doc_id);
+        }
         break;
       case JUDGMENT.relevance:
         if (r.is_relevant === true) c.relevantCitations++;
@@ -72,7 +73,7 @@ function readSentence(
           const answers = pool.get(m.question_text) ?? new Set<string>();
           pool.set(m.question_text, answers);
           for (const a of m.matched_answer ?? []) answers.add(a);
-          if ((m.matched_answer ?? []).length > 0) matched = true;
+          if ((m.matched_answer ?? []).length > 0) flags.matched = true;
         }
         break;
       case JUDGMENT.requiresCitation:
@@ -87,7 +88,7 @@ function readSentence(
     }
   }
   c.failed += s.failed_judgments?.length ?? 0;
-  return { ...flags, matched };
+  return flags;
 }
 
 /** Counts one judged report against its request's nugget index. */
@@ -116,7 +117,7 @@ export function countReport(sentences: readonly JudgedSentence[], index: NuggetI
     const f = readSentence(s, pool, c);
     if (cited > 0) {
       c.sentencesWithCitationsOrRequiring++;
-      if (s.citations.every((d) => f.attested.get(d.doc_id) === true)) c.correctlyCitedSentences++;
+      if (s.citations.every((d) => f.attested.includes(d.doc_id))) c.correctlyCitedSentences++;
     } else if (f.negative === true) {
       c.sentencesWithCitationsOrRequiring++;
       if (f.matched) c.correctlyCitedSentences++;
