@@ -102,7 +102,7 @@ function scoreArgue(flags: ScoreFlags, ctx: CliContext): void {
     penalize_missing_topics: flags.penalizeMissingTopics,
     importance_weights: labelWeights,
     importance_labels_weighted_as_1: unweighted,
-    zero_denominator: 0,
+    ratio_with_zero_denominator: 0,
     superseded_lines: superseded,
     unreadable_lines: problems,
     runs: runs.map((r) => ({
