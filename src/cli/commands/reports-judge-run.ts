@@ -201,7 +201,11 @@ function printPlan(
   const plan = planJudging(todo, docs, maxDocChars);
   const estimate = lexical
     ? null
-    : estimateCost(modelId(parseModelString(settings.judge!)), plan.requests, { prices: settings.prices });
+    : estimateCost(modelId(parseModelString(settings.judge!)), plan.requests, {
+        prices: settings.prices,
+        // Judge replies are short JSON (a verdict, a quote): 200 tokens is generous.
+        expectedOutputTokens: 200,
+      });
   const result = {
     reports: plan.reports,
     sentences: plan.sentences,

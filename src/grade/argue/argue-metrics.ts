@@ -16,28 +16,7 @@
 import { numpyMean, numpyMedian, numpySum } from '../../stats/index.js';
 import type { ReportCounts } from './count-report.js';
 
-export const TOPIC_METRICS = [
-  'sentences',
-  'character_count',
-  'sentences_with_citations_or_requiring_citations',
-  'correctly_cited_sentences',
-  'nuggets',
-  'nuggets_weighted',
-  'correct_nuggets',
-  'correct_nuggets_weighted',
-  'citations',
-  'relevant_citations',
-  'supporting_citations',
-  'citation_relevance',
-  'citation_support',
-  'sentence_support',
-  'nugget_coverage',
-  'nugget_coverage_weighted',
-  'f1',
-  'f1_weighted',
-] as const;
-export type TopicMetric = (typeof TOPIC_METRICS)[number];
-
+/** The counts, in Auto-ARGUE's order (the `all` rows' and, after character_count, each topic's). */
 const COUNT_METRICS = [
   'sentences',
   'sentences_with_citations_or_requiring_citations',
@@ -62,6 +41,15 @@ export const RATIO_METRICS = [
   'f1_weighted',
 ] as const;
 export type RatioMetric = (typeof RATIO_METRICS)[number];
+
+/** Per topic: the counts (character_count second, as Auto-ARGUE writes it), then the ratios. */
+export const TOPIC_METRICS = [
+  'sentences',
+  'character_count',
+  ...COUNT_METRICS.slice(1),
+  ...RATIO_METRICS,
+] as const;
+export type TopicMetric = (typeof TOPIC_METRICS)[number];
 
 export const ALL_METRICS = [
   ...COUNT_METRICS,

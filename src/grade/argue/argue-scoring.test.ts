@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readNuggetBanks } from '../../core/index.js';
 import { allValues, topicValues } from './argue-metrics.js';
 import { argueRunRows, formatArgueTsv, parseArgueTsv } from './argue-tsv.js';
-import { countReport, type ReportCounts } from './count-report.js';
+import { countReport, emptyCounts, type ReportCounts } from './count-report.js';
 import { indexNuggetBank, type NuggetIndex } from './nugget-index.js';
 import { parseJudgments, scoreJudgedReports, scoreRows } from './score-judgments.js';
 
@@ -19,23 +19,7 @@ function indexes(labelWeights?: Record<string, number>): Map<string, NuggetIndex
   return out;
 }
 
-const counts = (c: Partial<ReportCounts>): ReportCounts => ({
-  sentences: 0,
-  characterCount: 0,
-  sentencesWithCitationsOrRequiring: 0,
-  correctlyCitedSentences: 0,
-  nuggets: 0,
-  nuggetsWeighted: 0,
-  correctNuggets: 0,
-  correctNuggetsWeighted: 0,
-  citations: 0,
-  relevantCitations: 0,
-  supportingCitations: 0,
-  failed: 0,
-  unknownQuestions: 0,
-  unknownAnswers: 0,
-  ...c,
-});
+const counts = (c: Partial<ReportCounts>): ReportCounts => ({ ...emptyCounts(0, 0), ...c });
 
 describe('counting a judged report (METHODS §5 step 6)', () => {
   const judged = parseJudgments(read('judgments.jsonl'), 'judgments.jsonl');

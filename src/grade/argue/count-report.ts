@@ -92,14 +92,15 @@ function readSentence(s: JudgedSentence, pool: Map<string, Set<string>>, c: Repo
 }
 
 /** Counts one judged report against its request's nugget index. */
-export function countReport(sentences: readonly JudgedSentence[], index: NuggetIndex): ReportCounts {
-  const c: ReportCounts = {
-    sentences: sentences.length,
+/** The counts of a report that says nothing, against a bank of this size (a missing report). */
+export function emptyCounts(nuggets: number, nuggetsWeighted: number): ReportCounts {
+  return {
+    sentences: 0,
     characterCount: 0,
     sentencesWithCitationsOrRequiring: 0,
     correctlyCitedSentences: 0,
-    nuggets: index.count,
-    nuggetsWeighted: index.weightedCount,
+    nuggets,
+    nuggetsWeighted,
     correctNuggets: 0,
     correctNuggetsWeighted: 0,
     citations: 0,
@@ -109,6 +110,11 @@ export function countReport(sentences: readonly JudgedSentence[], index: NuggetI
     unknownQuestions: 0,
     unknownAnswers: 0,
   };
+}
+
+export function countReport(sentences: readonly JudgedSentence[], index: NuggetIndex): ReportCounts {
+  const c = emptyCounts(index.count, index.weightedCount);
+  c.sentences = sentences.length;
   const pool = new Map<string, Set<string>>();
   for (const s of sentences) {
     c.characterCount += codePointLength(s.text);

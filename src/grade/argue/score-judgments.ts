@@ -5,7 +5,7 @@
  */
 import { CitegeistError, detectReportFormat, location, parseReport, quoteValue } from '../../core/index.js';
 import { argueRunRows, type ScoreRow, type TopicResult } from './argue-tsv.js';
-import { countReport, type ReportCounts } from './count-report.js';
+import { countReport, emptyCounts } from './count-report.js';
 import type { JudgedSentence } from './judgments.js';
 import type { NuggetIndex } from './nugget-index.js';
 
@@ -121,25 +121,6 @@ export interface ScoreOptions {
   penalizeMissingTopics?: boolean;
 }
 
-function emptyCounts(index: NuggetIndex): ReportCounts {
-  return {
-    sentences: 0,
-    characterCount: 0,
-    sentencesWithCitationsOrRequiring: 0,
-    correctlyCitedSentences: 0,
-    nuggets: index.count,
-    nuggetsWeighted: index.weightedCount,
-    correctNuggets: 0,
-    correctNuggetsWeighted: 0,
-    citations: 0,
-    relevantCitations: 0,
-    supportingCitations: 0,
-    failed: 0,
-    unknownQuestions: 0,
-    unknownAnswers: 0,
-  };
-}
-
 /** Scores judged reports run by run (runs in order of first appearance). */
 export function scoreJudgedReports(
   reports: readonly JudgedReportLine[],
@@ -187,7 +168,7 @@ export function scoreJudgedReports(
             `Topic ${quoteValue(topicId)} has no nugget bank, so a missing report cannot be scored 0.`,
             'Add its bank, or leave out --penalize-missing-topics.',
           );
-        out.topics.push({ topicId, counts: emptyCounts(index) });
+        out.topics.push({ topicId, counts: emptyCounts(index.count, index.weightedCount) });
       }
     }
     return out;

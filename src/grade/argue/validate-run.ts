@@ -115,6 +115,14 @@ function checkReport(r: Report, line: number, o: ValidateOptions, out: Validatio
     );
 }
 
+function formatError(line: number, error: unknown): ValidationMessage {
+  return {
+    level: 'error',
+    line,
+    text: `Format -- ${error instanceof CitegeistError ? error.problem : String(error)}`,
+  };
+}
+
 /** Validates a run file's text; never throws on a bad line (each becomes a message). */
 export function validateRun(
   text: string,
@@ -133,11 +141,7 @@ export function validateRun(
     try {
       value = parsePythonJson(raw, `${file} line ${line}`);
     } catch (error) {
-      out.push({
-        level: 'error',
-        line,
-        text: `Format -- ${error instanceof CitegeistError ? error.problem : String(error)}`,
-      });
+      out.push(formatError(line, error));
       continue;
     }
     const format = detectReportFormat(value) ?? 'ragtime';
@@ -152,11 +156,7 @@ export function validateRun(
     try {
       report = parseReport(value, `${file} line ${line}`, file);
     } catch (error) {
-      out.push({
-        level: 'error',
-        line,
-        text: `Format -- ${error instanceof CitegeistError ? error.problem : String(error)}`,
-      });
+      out.push(formatError(line, error));
       continue;
     }
     reports++;
