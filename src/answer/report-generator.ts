@@ -52,7 +52,7 @@ async function retrieved(ctx: RetrievalContext, request: ReportRequest): Promise
 }
 
 /** Keeps the leading sentences that fit the limit. */
-function fit(sentences: ReportSentenceDraft[], input: ReportWriterInput): ReportSentenceDraft[] {
+function keepWithinLimit(sentences: ReportSentenceDraft[], input: ReportWriterInput): ReportSentenceDraft[] {
   return sentences.slice(
     0,
     sentencesWithinLimit(
@@ -114,7 +114,7 @@ export class ExtractiveReportWriter implements ReportWriter {
       if (isRepeat) continue;
       const next = [...chosen, c];
       if (
-        fit(
+        keepWithinLimit(
           next.map((x) => ({ text: x.text, citations: [] })),
           input,
         ).length < next.length
@@ -199,7 +199,7 @@ export class LlmReportWriter implements ReportWriter {
         );
       return { text: s.text.trim(), citations: [...cites] };
     });
-    return { ok: true, sentences: fit(sentences, input) };
+    return { ok: true, sentences: keepWithinLimit(sentences, input) };
   }
 }
 

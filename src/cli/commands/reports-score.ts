@@ -11,14 +11,9 @@ import {
   argueIntervals,
   formatArgueTsv,
   formatNuggetizerMetrics,
-  indexNuggetBank,
-  type JudgedReportLine,
-  type NuggetIndex,
   nuggetizerGlobal,
   nuggetizerScores,
-  parseJudgments,
-  scoreJudgedReports,
-  scoreRows,
+  scoreInputs,
 } from '../../grade/index.js';
 import { renderArgueTable } from '../../report/index.js';
 import { VERSION } from '../../version.js';
@@ -58,28 +53,23 @@ export function parseWeights(value: string): Record<string, number> {
 function scoreArgue(flags: ScoreFlags, ctx: CliContext): void {
   const { io } = ctx;
   const labelWeights = flags.importanceWeights ? parseWeights(flags.importanceWeights) : {};
-  const indexes = new Map<string, NuggetIndex>();
-  for (const [id, loaded] of readBanks(io.cwd, flags.nuggets))
-    indexes.set(id, indexNuggetBank(loaded.bank, loaded.where, { labelWeights }));
-  const lines = new Map<string, JudgedReportLine>();
-  let superseded = 0;
-  const problems: { where: string; problem: string }[] = [];
-  for (const file of flags.judgments) {
-    const read = parseJudgments(readTextFile(resolve(io.cwd, file), 'judgments file'), file);
-    superseded += read.superseded;
-    problems.push(...read.problems);
-    for (const r of read.reports) {
-      const key = `${r.runId}\u0000${r.topicId}`;
-      if (lines.delete(key)) superseded++;
-      lines.set(key, r);
-    }
-  }
-  reportProblems(ctx, problems);
-  const requests = flags.requests ? readRequests(io.cwd, flags.requests) : null;
-  const runs = scoreJudgedReports([...lines.values()], indexes, {
-    expectedTopics: requests ? [...requests.keys()] : [...indexes.keys()],
+  const {
+    runs,
+    rows,
+    superseded,
+    problems,
+    unweightedLabels: unweighted,
+  } = scoreInputs({
+    judgments: flags.judgments.map((file) => ({
+      file,
+      text: readTextFile(resolve(io.cwd, file), 'judgments file'),
+    })),
+    banks: readBanks(io.cwd, flags.nuggets),
+    requests: flags.requests ? readRequests(io.cwd, flags.requests) : null,
     penalizeMissingTopics: flags.penalizeMissingTopics,
+    labelWeights,
   });
+  reportProblems(ctx, problems);
   if (runs.length === 0) {
     throw new CitegeistError(
       'NOTHING_TO_SCORE',
@@ -88,8 +78,7 @@ function scoreArgue(flags: ScoreFlags, ctx: CliContext): void {
     );
   }
   const out = resolve(io.cwd, flags.out);
-  writeFileSync(out, formatArgueTsv(scoreRows(runs)));
-  const unweighted = [...new Set([...indexes.values()].flatMap((i) => i.unweightedLabels))];
+  writeFileSync(out, formatArgueTsv(rows));
   const meta = {
     tool: 'citegeist',
     version: VERSION,
@@ -116,7 +105,6 @@ function scoreArgue(flags: ScoreFlags, ctx: CliContext): void {
     })),
   };
   writeFileSync(`${out}.meta.json`, `${JSON.stringify(meta, null, 2)}\n`);
-  const rows = scoreRows(runs);
   const report = runs.map((r) => ({
     run: r,
     intervals:

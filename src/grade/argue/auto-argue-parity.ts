@@ -9,8 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readNuggetBanks } from '../../core/index.js';
 import { formatArgueTsv, parseArgueTsv } from './argue-tsv.js';
-import { indexNuggetBank, type NuggetIndex } from './nugget-index.js';
-import { parseJudgments, scoreJudgedReports, scoreRows } from './score-judgments.js';
+import { scoreInputs } from './score-inputs.js';
 
 export const ARGUE_VIZ_COMMIT = 'ada21228f5fe166ee28fc3efc8a5305aecc47c45';
 

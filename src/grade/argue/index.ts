@@ -62,6 +62,7 @@ export {
   nuggetizerScores,
 } from './nuggetizer-scores.js';
 export type { Attestation, JudgeNugget, ReportJudge } from './report-judge.js';
+export { type ScoredInputs, type ScoreInputs, scoreInputs } from './score-inputs.js';
 export {
   type JudgedReportLine,
   parseJudgments,
