@@ -37,14 +37,16 @@ export interface ParityOutcome {
 /** Scores the published judgments with the published banks and compares with the published TSV. */
 export function compareWithAutoArgue(dir: string): ParityOutcome {
   const assets = join(dir, 'assets');
-  const banks = new Map<string, NuggetIndex>();
-  for (const [id, b] of readNuggetBanks(join(assets, 'example-nuggets')))
-    banks.set(id, indexNuggetBank(b.bank, b.where));
-  const judged = parseJudgments(
-    readFileSync(join(assets, 'example-report.judgments.jsonl'), 'utf8'),
-    'example-report.judgments.jsonl',
-  );
-  const ours = formatArgueTsv(scoreRows(scoreJudgedReports(judged.reports, banks)));
+  const { rows } = scoreInputs({
+    judgments: [
+      {
+        file: 'example-report.judgments.jsonl',
+        text: readFileSync(join(assets, 'example-report.judgments.jsonl'), 'utf8'),
+      },
+    ],
+    banks: readNuggetBanks(join(assets, 'example-nuggets')),
+  });
+  const ours = formatArgueTsv(rows);
   const published = readFileSync(join(assets, 'example-report.scores.tsv'), 'utf8');
   const a = parseArgueTsv(ours, 'ours');
   const b = parseArgueTsv(published, 'example-report.scores.tsv');
