@@ -106,13 +106,15 @@ export async function runReportsJudge(
           judge: judge.id,
           nuggets: o.nuggets,
           requests: o.requests,
-          docs: docs.source.description,
+          docs: o.docs,
+          docs_found: docs.source.description,
           limit: o.limit ?? 'per request',
           length_mode: lengthMode,
           max_doc_chars: lexical ? null : maxDocChars,
           inputs_sha256: hashInputs(io.cwd, [...o.runs, o.nuggets, o.requests]),
         },
-        ['inputs_sha256'],
+        // A resumed run may add documents (to retry citations that were not found) or runs.
+        ['inputs_sha256', 'docs_found'],
       );
       const failed = await judgeAll(todo, judge, docs.source, outPath, settings.concurrency, ctx);
       const summary = {

@@ -220,6 +220,25 @@ describe('citegeist reports (validate → judge → score → compare)', () => {
     expect(scored.out).toMatch(/no topic could be scored/);
     expect(existsSync(join(dir, 's.tsv'))).toBe(true);
     expect(readFileSync(join(dir, 's.tsv'), 'utf8')).toBe('run_id\trequest_id\tmetric\tvalue\n');
+    // Add the missing documents and rerun: exactly the reports with failures are judged again.
+    writeFileSync(join(dir, 'docs.jsonl'), readFileSync(join(workspace(), 'docs.jsonl')));
+    const retried = await cli(dir, judgeArgs('good.jsonl', 'j.jsonl'));
+    expect(retried.code).toBe(0);
+    expect(retried.out).toMatch(/judged 2 reports .* \(0 already in j\.jsonl\); 0 failed judgments/);
+    const rescored = await cli(dir, [
+      'reports',
+      'score',
+      '--judgments',
+      'j.jsonl',
+      '--nuggets',
+      'nuggets',
+      '--out',
+      's.tsv',
+    ]);
+    expect(rescored.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 's.tsv.meta.json'), 'utf8'))).toMatchObject({
+      superseded_lines: 2,
+    });
   });
 
   it('--dry-run with a model estimates calls, tokens and cost without calling it', async () => {
