@@ -109,6 +109,16 @@ async function cli(dir: string, argv: string[], env: Record<string, string> = {}
   return { code, out: stdout(), err: stderr() };
 }
 
+const scoreArgs = (judgments: string, out: string) => [
+  'reports',
+  'score',
+  '--judgments',
+  judgments,
+  '--nuggets',
+  'nuggets',
+  '--out',
+  out,
+];
 const judgeArgs = (run: string, out: string, judge = 'lexical') => [
   'reports',
   'judge',
@@ -158,18 +168,7 @@ describe('citegeist reports (validate → judge → score → compare)', () => {
     expect(again.out).toMatch(/judged 0 reports .* \(2 already in j\.jsonl\)/);
     expect(readFileSync(join(dir, 'j.jsonl'), 'utf8').trim().split('\n')).toHaveLength(2);
 
-    const scored = await cli(dir, [
-      'reports',
-      'score',
-      '--judgments',
-      'j.jsonl',
-      '--nuggets',
-      'nuggets',
-      '--out',
-      's.tsv',
-      '--iterations',
-      '200',
-    ]);
+    const scored = await cli(dir, [...scoreArgs('j.jsonl', 's.tsv'), '--iterations', '200']);
     expect(scored.code).toBe(0);
     expect(scored.out).toMatch(/run good: 2 topics/);
     expect(scored.out).toMatch(/nugget_coverage\s+0\.7500/);
@@ -182,7 +181,7 @@ describe('citegeist reports (validate → judge → score → compare)', () => {
     expect(Object.keys(meta.inputs_sha256)).toEqual(['j.jsonl', 'nuggets']);
 
     await cli(dir, judgeArgs('weak.jsonl', 'jw.jsonl'));
-    await cli(dir, ['reports', 'score', '--judgments', 'jw.jsonl', '--nuggets', 'nuggets', '--out', 'w.tsv']);
+    await cli(dir, scoreArgs('jw.jsonl', 'w.tsv'));
     const compared = await cli(dir, [
       'reports',
       'compare',
@@ -206,16 +205,7 @@ describe('citegeist reports (validate → judge → score → compare)', () => {
     const judged = await cli(dir, judgeArgs('good.jsonl', 'j.jsonl'));
     expect(judged.code).toBe(1);
     expect(judged.err).toMatch(/good\.jsonl line 1: 2 failed judgments/);
-    const scored = await cli(dir, [
-      'reports',
-      'score',
-      '--judgments',
-      'j.jsonl',
-      '--nuggets',
-      'nuggets',
-      '--out',
-      's.tsv',
-    ]);
+    const scored = await cli(dir, scoreArgs('j.jsonl', 's.tsv'));
     expect(scored.code).toBe(1);
     expect(scored.out).toMatch(/no topic could be scored/);
     expect(existsSync(join(dir, 's.tsv'))).toBe(true);
@@ -225,16 +215,7 @@ describe('citegeist reports (validate → judge → score → compare)', () => {
     const retried = await cli(dir, judgeArgs('good.jsonl', 'j.jsonl'));
     expect(retried.code).toBe(0);
     expect(retried.out).toMatch(/judged 2 reports .* \(0 already in j\.jsonl\); 0 failed judgments/);
-    const rescored = await cli(dir, [
-      'reports',
-      'score',
-      '--judgments',
-      'j.jsonl',
-      '--nuggets',
-      'nuggets',
-      '--out',
-      's.tsv',
-    ]);
+    const rescored = await cli(dir, scoreArgs('j.jsonl', 's.tsv'));
     expect(rescored.code).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, 's.tsv.meta.json'), 'utf8'))).toMatchObject({
       superseded_lines: 2,
