@@ -33,5 +33,7 @@ export {
   type ReportWriter,
   type ReportWriterInput,
   type RetrievalContext,
+  reportPrompt,
   reportRunLine,
+  retrievedPassages,
 } from './report-generator.js';

@@ -4,7 +4,9 @@ import {
   ExtractiveReportWriter,
   LlmReportWriter,
   type ReportWriter,
+  reportPrompt,
   reportRunLine,
+  retrievedPassages,
 } from '../../answer/index.js';
 import {
   CitegeistError,
@@ -13,16 +15,11 @@ import {
   readTextFile,
   stringifyPythonJson,
 } from '../../core/index.js';
+import { CHARS_PER_TOKEN, estimateCost, modelId, parseModelString } from '../../llm/index.js';
 import { VERSION } from '../../version.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION } from '../corpus-option.js';
-import {
-  addLlmOptions,
-  createLlmRuntime,
-  type LlmFlags,
-  refuseDryRun,
-  resolveLlmSettings,
-} from '../llm-options.js';
+import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } from '../llm-options.js';
 import { createProgress } from '../progress.js';
 import { checkResumeMeta } from '../resume-meta.js';
 import { MODES, openRetriever, parseMode } from '../retrieval-setup.js';
@@ -74,7 +71,6 @@ export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
     const { io } = ctx;
     const settings = resolveLlmSettings(flags, ctx.config(), io.cwd);
     const model = settings.model ?? 'extractive';
-    if (model !== 'extractive') refuseDryRun(settings, 'reports generate');
     const mode = parseMode(flags.mode);
     const lengthMode = parseLengthMode(flags.lengthMode);
     const requests = [...readRequests(io.cwd, flags.requests).values()];
@@ -90,6 +86,44 @@ export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
     const todo = requests.filter((r) => !done.has(r.id));
     const opened = await openRetriever(ctx, { mode, corpus: flags.corpus, embedder: flags.embedder });
     const retrieval = { retriever: opened.retriever, passages: opened.passages, k: flags.k };
+    if (settings.dryRun) {
+      const plan = [];
+      for (const request of model === 'extractive' ? [] : todo) {
+        const input = { request, limit: request.limit ?? flags.limit, lengthMode };
+        plan.push({ messages: reportPrompt(input, await retrievedPassages(retrieval, request)) });
+      }
+      // A report of `limit` characters is about limit / 4 tokens; JSON and citations about double it.
+      const expected = Math.ceil((flags.limit / CHARS_PER_TOKEN) * 2);
+      const est =
+        model === 'extractive'
+          ? null
+          : estimateCost(modelId(parseModelString(model)), plan, {
+              prices: settings.prices,
+              expectedOutputTokens: expected,
+            });
+      const result = {
+        run_id: runId,
+        requests: todo.length,
+        resumed: done.size,
+        model,
+        calls: plan.length,
+        ...(est
+          ? { input_tokens: est.inputTokens, output_tokens: est.outputTokens, cost_usd: est.costUsd }
+          : {}),
+      };
+      if (ctx.globals().json) io.out(`${JSON.stringify(result, null, 2)}\n`);
+      else {
+        io.out(
+          `dry run: ${todo.length} reports to write (${done.size} already in ${flags.out}), retrieval ${opened.retriever.id} k=${flags.k}\n`,
+        );
+        io.out(
+          est
+            ? `  ${model}: ${plan.length} calls, ${est.inputTokens} input + ${est.outputTokens} output tokens, ${est.costUsd === null ? 'no price' : `$${est.costUsd.toFixed(4)}`}\n`
+            : '  extractive: no model calls\n',
+        );
+      }
+      return;
+    }
     const runtime = model === 'extractive' ? null : createLlmRuntime(settings, io.env);
     try {
       const writer: ReportWriter = runtime
