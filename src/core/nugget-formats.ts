@@ -207,6 +207,24 @@ export function fromNuggetizer(record: NuggetizerRecord): NuggetBank {
   return bank;
 }
 
+/** A v3 bank of claims as a nuggetizer record (`{qid, query, nuggets: [{text, importance}]}`). */
+export function toNuggetizer(bank: NuggetBank): NuggetizerRecord {
+  return {
+    qid: bankQueryId(bank),
+    query: bank.title_query,
+    nuggets: nuggetEntries(bank).map(([key, n]) => {
+      if (isQuestion(n)) {
+        throw new CitegeistError(
+          'NUGGET_FORMAT_UNSUPPORTED',
+          `The bank of ${quoteValue(bank.query_id)} holds the question ${quoteValue(key)}; nuggetizer files hold statements only.`,
+          'Write this bank as nugget bank v3.',
+        );
+      }
+      return n.importance == null ? { text: n.claim } : { text: n.claim, importance: String(n.importance) };
+    }),
+  };
+}
+
 function claimsUnsupported(bank: NuggetBank, key: string, format: string): CitegeistError {
   return new CitegeistError(
     'NUGGET_FORMAT_UNSUPPORTED',
