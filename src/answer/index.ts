@@ -32,3 +32,15 @@ export { LlmAnswerer, type LlmAnswererOptions } from './llm-answerer.js';
 export { PaperContext } from './paper-context.js';
 export { type ContextPassage, corpusPassages, type PassageSource, paperPassages } from './passage-source.js';
 export { isRefusal, type QasperPredictionLine, qasperPrediction } from './qasper-predictions.js';
+export {
+  ExtractiveReportWriter,
+  LlmReportWriter,
+  type ReportDraft,
+  type ReportSentenceDraft,
+  type ReportWriter,
+  type ReportWriterInput,
+  type RetrievalContext,
+  reportPrompt,
+  reportRunLine,
+  retrievedPassages,
+} from './report-generator.js';

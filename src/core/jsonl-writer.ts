@@ -22,7 +22,12 @@ export class JsonlAppender {
   }
 
   append(row: unknown): void {
-    writeSync(this.fd, `${JSON.stringify(row)}\n`);
+    this.appendText(JSON.stringify(row));
+  }
+
+  /** Appends one already-serialised line (for writers with their own JSON style). */
+  appendText(line: string): void {
+    writeSync(this.fd, `${line}\n`);
     fsyncSync(this.fd);
   }
 

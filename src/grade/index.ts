@@ -8,6 +8,7 @@ export {
   spreads,
   summarizeGroup,
 } from './aggregate.js';
+export * from './argue/index.js';
 export {
   type AlternativeMatch,
   type AnsweredRow,

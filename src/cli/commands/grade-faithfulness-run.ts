@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CitegeistError, JsonlAppender, parseJsonl, readJsonlIds, readTextFile } from '../../core/index.js';
 import {
@@ -18,6 +18,7 @@ import { VERSION } from '../../version.js';
 import type { CliContext } from '../context.js';
 import type { LlmSettings } from '../llm-options.js';
 import { createProgress } from '../progress.js';
+import { checkResumeMeta } from '../resume-meta.js';
 import type { RuntimeFactory } from './grade-faithfulness.js';
 
 /** The command's own options (the shared LLM flags come resolved as LlmSettings). */
@@ -158,22 +159,6 @@ function printEstimate(
       );
     }
   }
-}
-
-/** Refuses to resume into an output graded with other settings (the scores would not be comparable). */
-function checkResumeMeta(path: string, meta: Record<string, unknown>): void {
-  const { version: _v, ...now } = meta;
-  if (existsSync(path)) {
-    const { version: _w, ...before } = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-    if (JSON.stringify(before) !== JSON.stringify(now)) {
-      throw new CitegeistError(
-        'OUTPUT_SETTINGS_MISMATCH',
-        `${path} records other settings than this run (${JSON.stringify(before)} vs ${JSON.stringify(now)}).`,
-        'Use a new --out file, or run with the settings recorded there.',
-      );
-    }
-  }
-  writeFileSync(path, `${JSON.stringify(meta, null, 2)}\n`);
 }
 
 /** The last parseable row per answer id in an output file (a retried failed answer supersedes it). */
