@@ -1,3 +1,4 @@
+import type { SettingValue } from '../core/index.js';
 import { createAnalyzer, DEFAULT_ANALYZER } from '../retrieve/index.js';
 import { splitSentences } from '../text/index.js';
 import { type Answerer, type AnswerInput, type AnswerOutcome, failedOutcome } from './answerer.js';
@@ -37,7 +38,17 @@ export class ExtractiveAnswerer implements Answerer {
   readonly contract = true;
   private readonly analyze = createAnalyzer(DEFAULT_ANALYZER);
 
-  constructor(private readonly options: ExtractiveOptions = {}) {}
+  readonly settings: Readonly<Record<string, SettingValue>>;
+
+  constructor(private readonly options: ExtractiveOptions = {}) {
+    this.settings = {
+      model: this.id,
+      retriever: 'bm25',
+      k: options.k ?? 8,
+      max_sentences: options.maxSentences ?? 2,
+      min_coverage: options.minCoverage ?? 0.34,
+    };
+  }
 
   async answer(input: AnswerInput): Promise<AnswerOutcome> {
     const started = performance.now();

@@ -1,3 +1,4 @@
+export { type AnswerEstimate, answerManifest, estimateAnswers } from './answer-manifest.js';
 export {
   type Answerer,
   type AnswerInput,
@@ -15,11 +16,13 @@ export {
 } from './evidence-parser.js';
 export { EXTRACTIVE_REFUSAL, ExtractiveAnswerer, type ExtractiveOptions } from './extractive-answerer.js';
 export {
-  compactRunFile,
   type HarnessOptions,
   type HarnessProgress,
   type HarnessResult,
+  inspectRunFileFor,
+  type RunTarget,
   runAnswers,
+  runFileOptions,
   runRowOf,
 } from './harness.js';
 export { LlmAnswerer, type LlmAnswererOptions } from './llm-answerer.js';

@@ -1,4 +1,5 @@
-import type { LlmProvider } from '../llm/index.js';
+import { type SettingValue, sha256Hex } from '../core/index.js';
+import type { GenerateRequest, LlmProvider } from '../llm/index.js';
 import { CHARS_PER_TOKEN } from '../llm/index.js';
 import {
   type Answerer,
@@ -27,6 +28,7 @@ export interface LlmAnswererOptions {
 export class LlmAnswerer implements Answerer {
   readonly id: string;
   readonly contract: boolean;
+  readonly settings: Readonly<Record<string, SettingValue>>;
 
   constructor(
     private readonly llm: LlmProvider,
@@ -34,6 +36,41 @@ export class LlmAnswerer implements Answerer {
   ) {
     this.id = llm.id;
     this.contract = !options.baseline;
+    this.settings = {
+      model: llm.id,
+      context: options.context ?? 'auto',
+      k: options.k ?? 8,
+      retriever: 'bm25',
+      contract: this.contract,
+      prompt: promptVersion(this.contract),
+      max_tokens: options.maxTokens ?? 1500,
+      temperature: 0,
+    };
+  }
+
+  /** The request sent for a row (null when the paper is missing): what `--dry-run` prices. */
+  request(input: AnswerInput, signal?: AbortSignal): { mode: ContextMode; request: GenerateRequest } | null {
+    const context = this.contextFor(input);
+    if (!context) return null;
+    return {
+      mode: context.mode,
+      request: {
+        messages: [
+          { role: 'system', content: this.contract ? CITATION_CONTRACT : BASELINE_PROMPT },
+          {
+            role: 'user',
+            content: answerUserPrompt(
+              input.row.question,
+              context.text,
+              context.mode === 'full' ? 'full' : 'retrieval',
+            ),
+          },
+        ],
+        temperature: 0,
+        maxTokens: this.options.maxTokens ?? 1500,
+        ...(signal ? { signal } : {}),
+      },
+    };
   }
 
   /** The context sent for a row, and which mode produced it. */
@@ -54,32 +91,18 @@ export class LlmAnswerer implements Answerer {
   }
 
   async answer(input: AnswerInput, signal?: AbortSignal): Promise<AnswerOutcome> {
-    const context = this.contextFor(input);
-    if (!context) return failedOutcome(`the text of paper ${input.row.paper_id} is not available`);
-    const result = await this.llm.generate({
-      messages: [
-        { role: 'system', content: this.contract ? CITATION_CONTRACT : BASELINE_PROMPT },
-        {
-          role: 'user',
-          content: answerUserPrompt(
-            input.row.question,
-            context.text,
-            context.mode === 'full' ? 'full' : 'retrieval',
-          ),
-        },
-      ],
-      temperature: 0,
-      maxTokens: this.options.maxTokens ?? 1500,
-      ...(signal ? { signal } : {}),
-    });
+    const planned = this.request(input, signal);
+    if (!planned) return failedOutcome(`the text of paper ${input.row.paper_id} is not available`);
+    const result = await this.llm.generate(planned.request);
     const meta = {
-      contextMode: context.mode,
+      contextMode: planned.mode,
       latencyMs: result.latencyMs,
       usage: result.usage
         ? { input_tokens: result.usage.inputTokens, output_tokens: result.usage.outputTokens }
         : null,
       costUsd: result.costUsd,
       retries: result.retries,
+      cached: result.cached,
     };
     if (!result.ok) {
       return {
@@ -97,4 +120,12 @@ export class LlmAnswerer implements Answerer {
       parsed.answer === '' && parsed.citations.length === 0 ? 'the model returned an empty reply' : null;
     return { ...meta, answer: parsed.answer, citations: parsed.citations, error, raw: result.text };
   }
+}
+
+/** A short hash of the prompts a run sends: a changed prompt is a different run. */
+function promptVersion(contract: boolean): string {
+  const user =
+    answerUserPrompt('{question}', '{context}', 'full') +
+    answerUserPrompt('{question}', '{context}', 'retrieval');
+  return sha256Hex((contract ? CITATION_CONTRACT : BASELINE_PROMPT) + user).slice(0, 12);
 }

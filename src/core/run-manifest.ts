@@ -88,7 +88,7 @@ export function defaultLabel(
   defaults: Record<string, SettingValue>,
 ): string {
   const differing = Object.keys(defaults)
-    .filter((k) => settings[k] !== defaults[k])
+    .filter((k) => k in settings && settings[k] !== defaults[k])
     .map((k) => `${k}=${settings[k] === null ? 'none' : String(settings[k])}`);
   return differing.length === 0 ? base : `${base} (${differing.join(', ')})`;
 }
@@ -163,6 +163,20 @@ export function hashItems(items: Iterable<[string, string | null]>): string {
     .sort()
     .join('\n');
   return sha256Hex(lines);
+}
+
+/** The `papers` input of a manifest: one hash over each paper's text (null: not found), and counts. */
+export function papersInput(texts: ReadonlyMap<string, string | null>, source: string): InputRef {
+  const hashes = [...texts].map(([id, text]): [string, string | null] => [
+    id,
+    text === null ? null : sha256Hex(text),
+  ]);
+  return {
+    sha256: hashItems(hashes),
+    source,
+    count: texts.size,
+    missing: hashes.filter(([, h]) => h === null).length,
+  };
 }
 
 /** JSON with object keys sorted at every level (a stable text for hashing and comparing). */
