@@ -4,9 +4,11 @@ import {
   describeIssues,
   location,
   parseJsonl,
+  type RunManifest,
   type RunRow,
   RunRowSchema,
   readTextFile,
+  takeManifest,
 } from '../core/index.js';
 
 export interface RunReadResult {
@@ -15,26 +17,32 @@ export interface RunReadResult {
   errors: { where: string; message: string }[];
   /** The model(s) found in the rows. */
   models: string[];
+  /** The run's manifest (null for published results and runs from before manifests). */
+  manifest: RunManifest | null;
 }
 
 /**
  * Reads a run: citegeist run JSONL (one RunRow per line), or the published ResearchQA results
  * layout — a JSON list of `{row_id, actual_answer, actual_citations: [{key, reference}],
  * latency_seconds}` (an optional `model` field is kept; otherwise the model is `model` option or
- * the file name without extension). Bad rows are returned as errors (file, line or index, field);
- * a row id repeated later replaces the earlier one (a resumed run retried it).
+ * the file name without extension). Bad rows are returned as errors (file, line or index, field).
+ * A run file that starts with a manifest holds one run: a row id repeated there is an error (the
+ * first row is kept); in files from before manifests a repeated id replaces the earlier row (a
+ * resumed run retried it).
  */
 export function readRun(path: string, options: { model?: string } = {}): RunReadResult {
   const text = readTextFile(path, 'run file');
   const trimmed = text.trimStart();
   const fallbackModel = options.model ?? basename(path).replace(/\.(jsonl?|json)$/i, '');
-  const out: RunReadResult = { format: 'citegeist', rows: [], errors: [], models: [] };
+  const out: RunReadResult = { format: 'citegeist', rows: [], errors: [], models: [], manifest: null };
   const byId = new Map<string, number>();
-  const add = (row: RunRow) => {
+  const add = (row: RunRow, where = path) => {
     const at = byId.get(row.row_id);
     if (at === undefined) {
       byId.set(row.row_id, out.rows.length);
       out.rows.push(row);
+    } else if (out.manifest) {
+      out.errors.push({ where, message: `row id "${row.row_id}" again: a run holds each row once` });
     } else {
       out.rows[at] = row;
     }
@@ -57,7 +65,9 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
       else add(row);
     }
   } else {
-    for (const entry of parseJsonl(text)) {
+    const { manifest, rows } = takeManifest(parseJsonl(text), path, false);
+    out.manifest = manifest;
+    for (const entry of rows) {
       const where = location(path, entry.line);
       if (!entry.ok) {
         out.errors.push({ where, message: `not JSON (${entry.error})` });
@@ -69,7 +79,7 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
           ? { ...value, model: fallbackModel }
           : value,
       );
-      if (parsed.success) add(parsed.data);
+      if (parsed.success) add(parsed.data, where);
       else out.errors.push({ where, message: `not a run row: ${describeIssues(parsed.error)}` });
     }
   }
