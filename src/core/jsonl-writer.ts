@@ -1,5 +1,6 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { writeAll } from './atomic-write.js';
 
 /**
  * Appends rows to a JSONL file as they complete, fsyncing each one so that a killed run loses at
@@ -22,7 +23,7 @@ export class JsonlAppender {
   }
 
   append(row: unknown): void {
-    writeSync(this.fd, `${JSON.stringify(row)}\n`);
+    writeAll(this.fd, `${JSON.stringify(row)}\n`);
     fsyncSync(this.fd);
   }
 
