@@ -1,8 +1,7 @@
 import {
-  CitegeistError,
   type DatasetRow,
-  describeIssues,
   inspectRunFile,
+  keepParsed,
   RunFile,
   type RunFileOptions,
   type RunManifest,
@@ -58,17 +57,7 @@ export function runFileOptions(manifest: RunManifest): RunFileOptions {
     idField: 'row_id',
     what: 'run file',
     command: 'citegeist answer',
-    keep: (value) => {
-      const row = RunRowSchema.safeParse(value);
-      if (!row.success) {
-        throw new CitegeistError(
-          'RUN_FILE_CORRUPT',
-          `Run row "${String(value.row_id)}" is not a valid run row (${describeIssues(row.error)}).`,
-          'The file was edited: write to a new file (another --out).',
-        );
-      }
-      return row.data.error === null;
-    },
+    keep: keepParsed(RunRowSchema, 'Run row', (row) => row.error === null),
   };
 }
 

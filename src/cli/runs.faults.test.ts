@@ -8,7 +8,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,7 +76,7 @@ afterAll(async () => {
   await server?.close();
   report.add(
     'Kill and resume',
-    `Each command is killed with SIGKILL ${KILLS} times at random moments (seed ${SEED}; every fourth kill in the first 600 ms — lock, manifest check, resume — the others after a random share of the remaining work), resumed each time, then run to the end. "Torn" counts kills that left a half-written last line, which the next resume removed.\n\n${markdownTable(
+    `Each command is killed with SIGKILL ${KILLS} times at random moments (seed ${SEED}; every fourth kill in the first 600 ms — lock, manifest check, resume — the others after a random share of the remaining work), resumed each time, then run to the end. "Torn" counts kills that left a half-written last line, which the next resume removed. Seconds are wall time on 2 cores at a load average of ${loadavg()[0]?.toFixed(1)}: they vary, the counts must not.\n\n${markdownTable(
       [
         'command',
         'kills (landed)',
@@ -161,93 +161,42 @@ describe('kill -9 and resume', () => {
   const ids = datasetIds(ROWS, PAPERS);
   let dir: string;
 
-  it(`answer: ${KILLS} kills of a ${ROWS}-row run, resumed each time: no row lost, duplicated or corrupt`, async () => {
-    dir = faultWorkspace(ROWS, PAPERS);
-    const run = join(dir, 'run.jsonl');
+  /** The kill campaign on a command that writes one manifest-headed JSONL file; returns its rows. */
+  async function campaignOnRunFile(command: string, argv: string[], file: string, kind: string) {
+    const path = join(dir, file);
     const { figures, last } = await killAndResume({
-      argv: [
-        'answer',
-        '--dataset',
-        'dataset.jsonl',
-        '--papers',
-        'papers',
-        '--model',
-        model,
-        '--out',
-        'run.jsonl',
-        '--concurrency',
-        '8',
-      ],
+      argv,
       cwd: dir,
-      progress: () => lineCount(run),
+      progress: () => lineCount(path),
       total: ROWS + 1,
-      inspect: () => readJsonlState(run),
+      inspect: () => readJsonlState(path),
       random,
     });
     expect(last.stderr()).not.toMatch(/error/i);
-    const state = readJsonlState(run);
+    const state = readJsonlState(path);
     const [manifest, ...rows] = state.values;
     const a = rowAccounting(rows, 'row_id', ids);
-    recordKills('answer', figures, rows.length, a.lost, a.duplicated, state.corrupt + Number(state.torn));
-    expect(manifest).toMatchObject({ citegeist_manifest: 1, kind: 'run' });
-    expect({ ...a, corrupt: state.corrupt, torn: state.torn }).toEqual({
-      duplicated: 0,
-      lost: 0,
-      extra: 0,
-      corrupt: 0,
-      torn: false,
-    });
+    recordKills(command, figures, rows.length, a.lost, a.duplicated, state.corrupt + Number(state.torn));
+    expect(manifest).toMatchObject({ citegeist_manifest: 1, kind });
+    const clean = { duplicated: 0, lost: 0, extra: 0, corrupt: 0, torn: false, corruptSeen: 0 };
+    expect({ ...a, corrupt: state.corrupt, torn: state.torn, corruptSeen: figures.corruptSeen }).toEqual(
+      clean,
+    );
+    expect(existsSync(`${path}.lock`)).toBe(false);
+    return rows;
+  }
+
+  it(`answer: ${KILLS} kills of a ${ROWS}-row run, resumed each time: no row lost, duplicated or corrupt`, async () => {
+    dir = faultWorkspace(ROWS, PAPERS);
+    const argv = `answer --dataset dataset.jsonl --papers papers --model ${model} --out run.jsonl --concurrency 8`;
+    const rows = await campaignOnRunFile('answer', argv.split(' '), 'run.jsonl', 'run');
     expect(rows.every((r) => r.error === null)).toBe(true);
-    expect(figures.corruptSeen).toBe(0);
-    expect(existsSync(`${run}.lock`)).toBe(false);
   });
 
   it(`grade --judge: ${KILLS} kills, resumed each time: every run row graded exactly once`, async () => {
-    const grades = join(dir, 'grades.jsonl');
-    const { figures, last } = await killAndResume({
-      argv: [
-        'grade',
-        '--dataset',
-        'dataset.jsonl',
-        '--papers',
-        'papers',
-        '--run',
-        'run.jsonl',
-        '--judge',
-        model,
-        '--out',
-        'grades.jsonl',
-        '--concurrency',
-        '8',
-      ],
-      cwd: dir,
-      progress: () => lineCount(grades),
-      total: ROWS + 1,
-      inspect: () => readJsonlState(grades),
-      random,
-    });
-    expect(last.stderr()).not.toMatch(/error/i);
-    const state = readJsonlState(grades);
-    const [manifest, ...rows] = state.values;
-    const a = rowAccounting(rows, 'row_id', ids);
-    recordKills(
-      'grade --judge',
-      figures,
-      rows.length,
-      a.lost,
-      a.duplicated,
-      state.corrupt + Number(state.torn),
-    );
-    expect(manifest).toMatchObject({ kind: 'grades' });
-    expect({ ...a, corrupt: state.corrupt, torn: state.torn }).toEqual({
-      duplicated: 0,
-      lost: 0,
-      extra: 0,
-      corrupt: 0,
-      torn: false,
-    });
+    const argv = `grade --dataset dataset.jsonl --papers papers --run run.jsonl --judge ${model} --out grades.jsonl --concurrency 8`;
+    const rows = await campaignOnRunFile('grade --judge', argv.split(' '), 'grades.jsonl', 'grades');
     expect(rows.every((r) => r.factual_accuracy === 4)).toBe(true);
-    expect(figures.corruptSeen).toBe(0);
   });
 
   it(`ingest: ${KILLS} kills while ingesting into one corpus, resumed each time: the corpus stays consistent`, async () => {
@@ -292,18 +241,9 @@ describe('kill -9 and resume', () => {
     const out = join(cwd, 'questions.jsonl');
     const progressFile = `${out}.papers.jsonl`;
     const { figures, last } = await killAndResume({
-      argv: [
-        'generate',
-        'questions',
-        '--papers',
-        'papers',
-        '--model',
-        model,
-        '--out',
-        'questions.jsonl',
-        '--concurrency',
-        '2',
-      ],
+      argv: `generate questions --papers papers --model ${model} --out questions.jsonl --concurrency 2`.split(
+        ' ',
+      ),
       cwd,
       progress: () => lineCount(progressFile),
       total: PAPERS + 1,
@@ -382,17 +322,7 @@ describe('two processes writing one file or one corpus at once', () => {
       if (command === 'grade') {
         const answer = startCli(
           MAIN,
-          [
-            'answer',
-            '--dataset',
-            'dataset.jsonl',
-            '--papers',
-            'papers',
-            '--model',
-            'extractive',
-            '--out',
-            'run.jsonl',
-          ],
+          `answer --dataset dataset.jsonl --papers papers --model extractive --out run.jsonl`.split(' '),
           cwd,
           {},
         );
@@ -514,77 +444,19 @@ describe('a sentinel API key is never written', () => {
       GEMINI_API_KEY: SENTINEL,
     };
     const commands = [
-      [
-        'answer',
-        '--dataset',
-        'dataset.jsonl',
-        '--papers',
-        'papers',
-        '--model',
-        keyedModel,
-        '--out',
-        'run.jsonl',
-      ],
-      [
-        'answer',
-        '--dataset',
-        'dataset.jsonl',
-        '--papers',
-        'papers',
-        '--model',
-        keyedModel,
-        '--out',
-        'run.jsonl',
-        '--debug',
-      ],
-      [
-        'grade',
-        '--dataset',
-        'dataset.jsonl',
-        '--papers',
-        'papers',
-        '--run',
-        'run.jsonl',
-        '--judge',
-        keyedModel,
-        '--out',
-        'grades.jsonl',
-      ],
-      [
-        'generate',
-        'questions',
-        '--papers',
-        'papers',
-        '--model',
-        keyedModel,
-        '--out',
-        'questions.jsonl',
-        '--debug',
-      ],
-      [
-        'grade',
-        'faithfulness',
-        '--answers',
-        'run.jsonl',
-        '--judge',
-        keyedModel,
-        '--out',
-        'faithfulness.jsonl',
-      ],
+      `answer --dataset dataset.jsonl --papers papers --model ${keyedModel} --out run.jsonl`.split(' '),
+      `answer --dataset dataset.jsonl --papers papers --model ${keyedModel} --out run.jsonl --debug`.split(
+        ' ',
+      ),
+      `grade --dataset dataset.jsonl --papers papers --run run.jsonl --judge ${keyedModel} --out grades.jsonl`.split(
+        ' ',
+      ),
+      `generate questions --papers papers --model ${keyedModel} --out questions.jsonl --debug`.split(' '),
+      `grade faithfulness --answers run.jsonl --judge ${keyedModel} --out faithfulness.jsonl`.split(' '),
       ['llm', 'ping', '--model', keyedModel, '--no-cache'],
-      [
-        'answer',
-        '--dataset',
-        'dataset.jsonl',
-        '--papers',
-        'papers',
-        '--model',
-        keyedModel,
-        '--out',
-        'run.jsonl',
-        '--dry-run',
-        '--json',
-      ],
+      `answer --dataset dataset.jsonl --papers papers --model ${keyedModel} --out run.jsonl --dry-run --json`.split(
+        ' ',
+      ),
     ];
     let output = '';
     for (const argv of commands) {

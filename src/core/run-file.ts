@@ -1,8 +1,10 @@
 import { closeSync, existsSync, fsyncSync, openSync, statSync } from 'node:fs';
+import type { z } from 'zod';
 import { writeAll, writeFileAtomic } from './atomic-write.js';
 import { CitegeistError, location } from './errors.js';
 import { FileLock } from './file-lock.js';
 import { type JsonlLine, parseJsonl, readTextFile } from './jsonl.js';
+import { describeIssues } from './parse.js';
 import { isManifestRecord, manifestDifferences, parseManifest, type RunManifest } from './run-manifest.js';
 
 type Row = Record<string, unknown>;
@@ -29,6 +31,28 @@ export interface RunFileState {
   /** Rows a resume removes to redo them (failed ones), plus a torn last line. */
   redo: number;
   torn: boolean;
+}
+
+/**
+ * A `keep` for `RunFileOptions` that first validates a row with `schema`: a row that does not parse
+ * was not written by this command, so it is an error (RUN_FILE_CORRUPT), never silently redone.
+ */
+export function keepParsed<T>(
+  schema: z.ZodType<T>,
+  what: string,
+  keep: (row: T) => boolean,
+): (row: Row) => boolean {
+  return (value) => {
+    const row = schema.safeParse(value);
+    if (!row.success) {
+      throw new CitegeistError(
+        'RUN_FILE_CORRUPT',
+        `${what} "${String(value.row_id ?? value.id)}" is not valid (${describeIssues(row.error)}).`,
+        'The file was edited: write to a new file (another --out).',
+      );
+    }
+    return keep(row.data);
+  };
 }
 
 /**

@@ -1,12 +1,11 @@
 import {
-  CitegeistError,
   canonicalJson,
   createManifest,
   type DatasetRow,
   defaultLabel,
-  describeIssues,
   type InputRef,
   inspectRunFile,
+  keepParsed,
   RunFile,
   type RunFileOptions,
   type RunManifest,
@@ -75,19 +74,10 @@ export function gradesFileOptions(manifest: RunManifest, run: readonly RunRow[])
     idField: 'row_id',
     what: 'grades file',
     command: 'citegeist grade',
-    keep: (value) => {
-      const row = GradeRowSchema.safeParse(value);
-      if (!row.success) {
-        throw new CitegeistError(
-          'RUN_FILE_CORRUPT',
-          `Grades row "${String(value.row_id)}" is not a valid grades row (${describeIssues(row.error)}).`,
-          'The file was edited: write to a new file (another --out).',
-        );
-      }
-      const g = row.data;
+    keep: keepParsed(GradeRowSchema, 'Grades row', (g) => {
       const failed = Object.values(g.status).includes('failed') && !g.answer_failed;
       return g.run_row_sha256 === hashes.get(g.row_id) && !failed;
-    },
+    }),
   };
 }
 
