@@ -41,6 +41,7 @@ export interface FaithfulnessOptions {
   repeats: number;
   rubric: string;
   out: string;
+  label?: string;
 }
 
 /** Reads the answers, grades the ones not yet in --out, appends each as it completes, prints the summary. */
@@ -146,6 +147,7 @@ function faithfulnessManifest(
   };
   return createManifest({
     kind: 'faithfulness',
+    label: o.label,
     defaultLabel: defaultLabel(`vetscore ${settings.verifier}`, settings, {
       p: DEFAULT_HARM_EXPONENT,
       mode: 'separate',

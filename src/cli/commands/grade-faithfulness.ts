@@ -53,7 +53,11 @@ export function gradeFaithfulnessCommand(runtime: RuntimeFactory): RegisterComma
         'harm rubric: veterinary, human-medicine, generic or a file',
         DEFAULT_HARM_RUBRIC,
       )
-      .option('--out <file>', 'per-answer results JSONL (resumable by answer id; required)');
+      .option('--out <file>', 'per-answer results JSONL (resumable by answer id; required)')
+      .option(
+        '--label <name>',
+        "the results' name (default: the verifier and the settings that differ from the defaults)",
+      );
     addLlmOptions(command, { model: false, judge: true })
       .exitOverride()
       .configureOutput({ writeOut: (s) => ctx.io.out(s), writeErr: (s) => ctx.io.err(s) })
