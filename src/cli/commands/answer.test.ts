@@ -185,3 +185,45 @@ describe('citegeist answer', () => {
     expect(readFileSync(join(dir, 'other.jsonl'), 'utf8')).toMatch(/someone-else/);
   });
 });
+
+describe('cache hits', () => {
+  it('are marked per row, counted in the summary and left out of latency and cost', async () => {
+    const dir = workspace();
+    server = await new FakeOpenAiServer({
+      replies: () => ({ text: `1,204 [^1].\n---EVIDENCE---\n@cite[1]\n"${SENTENCE}"\n---END-EVIDENCE---` }),
+    }).start();
+    const model = `openai-compatible:${server.url}/v1#test-model`;
+    const base = ['answer', '--dataset', 'd.jsonl', '--papers', 'papers', '--model', model];
+    expect(await runCli([...base, '--out', 'first.jsonl'], memoryIo({ cwd: dir }).io)).toBe(0);
+    const again = memoryIo({ cwd: dir });
+    expect(await runCli([...base, '--out', 'second.jsonl'], again.io)).toBe(0);
+    expect(again.stdout()).toMatch(/answered 2 rows \(0 failed, 0 kept from an earlier run, 2 from cache\)/);
+    expect(server.requests).toHaveLength(2);
+    const rows = readFileSync(join(dir, 'second.jsonl'), 'utf8').trim().split('\n').slice(1);
+    expect(rows.map((l) => (JSON.parse(l) as { cached: boolean }).cached)).toEqual([true, true]);
+    const graded = memoryIo({ cwd: dir });
+    const grade = [
+      'grade',
+      '--dataset',
+      'd.jsonl',
+      '--papers',
+      'papers',
+      '--run',
+      'second.jsonl',
+      '--out',
+      'g.jsonl',
+    ];
+    expect(await runCli([...grade, '--json'], graded.io)).toBe(0);
+    const summary = JSON.parse(graded.stdout()) as {
+      models: {
+        overall: { rows: number; cachedRows: number; latencySeconds: { n: number }; costUsd: null };
+      }[];
+    };
+    expect(summary.models[0]?.overall).toMatchObject({
+      rows: 2,
+      cachedRows: 2,
+      latencySeconds: { n: 0 },
+      costUsd: null,
+    });
+  });
+});
