@@ -183,6 +183,7 @@ describe('kill -9 and resume', () => {
       clean,
     );
     expect(existsSync(`${path}.lock`)).toBe(false);
+    expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
     return rows;
   }
 

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -131,5 +131,16 @@ describe('RunFile', () => {
     expect(() => RunFile.open(path, options())).toThrow(expect.objectContaining({ code: 'LOCK_HELD' }));
     out.close();
     expect(() => readFileSync(lockPathOf(path))).toThrow();
+  });
+});
+
+describe('RunFile leftovers', () => {
+  it('removes the temporary file of a rewrite a killed writer left, and nothing else', () => {
+    const path = file();
+    const dir = join(path, '..');
+    writeFileSync(join(dir, '.run.jsonl.0a1b2c3d.tmp'), 'half a rewrite');
+    writeFileSync(join(dir, 'notes.tmp'), 'mine');
+    RunFile.open(path, options()).close();
+    expect(readdirSync(dir).sort()).toEqual(['notes.tmp', 'run.jsonl']);
   });
 });

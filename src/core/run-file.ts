@@ -1,4 +1,5 @@
-import { closeSync, existsSync, fsyncSync, openSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { z } from 'zod';
 import { writeAll, writeFileAtomic } from './atomic-write.js';
 import { CitegeistError, location } from './errors.js';
@@ -168,6 +169,7 @@ export class RunFile {
   static open(path: string, options: RunFileOptions): RunFile {
     const lock = FileLock.acquire(path, options.command);
     try {
+      removeLeftovers(path);
       const state = inspectRunFile(path, options);
       const manifest = state.manifest ?? options.manifest;
       if (!state.manifest) {
@@ -205,4 +207,34 @@ export class RunFile {
     this.fd = null;
     this.lock.release();
   }
+}
+
+/**
+ * Temporary files a killed writer of `path` left (a rewrite cut short before its rename, a lock
+ * file cut short before its link): removed under the lock; lock temporaries only when a minute old,
+ * since another process may be about to link its own.
+ */
+function removeLeftovers(path: string): void {
+  const dir = dirname(path);
+  const rewrite = new RegExp(`^\\.${escapeRegExp(basename(path))}\\.[0-9a-f]{8}\\.tmp$`);
+  const lock = new RegExp(`^${escapeRegExp(basename(path))}\\.lock\\.[0-9a-f-]{36}\\.tmp$`);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const full = join(dir, name);
+    try {
+      if (rewrite.test(name) || (lock.test(name) && Date.now() - statSync(full).mtimeMs > 60_000))
+        unlinkSync(full);
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
