@@ -10,8 +10,8 @@ import {
   type LlmSettings,
   resolveLlmSettings,
 } from '../llm-options.js';
-import { gradeGroup } from './grade.js';
 import { type FaithfulnessOptions, runGradeFaithfulness } from './grade-faithfulness-run.js';
+import { gradeGroup } from './grade-researchqa.js';
 import { parseNumberOption } from './option-parsers.js';
 
 /** The models of one run, built from model strings with the run's policies (cache, limiter, budget). */
