@@ -2,7 +2,7 @@ import type { DatasetRow } from '../core/index.js';
 import { createManifest, defaultLabel, type InputRef, type RunManifest } from '../core/index.js';
 import { type CostEstimate, estimateCost, type PriceTable } from '../llm/index.js';
 import type { Answerer } from './answerer.js';
-import type { LlmAnswerer } from './llm-answerer.js';
+import type { AnswerPlanner } from './llm-answerer.js';
 import type { PaperContext } from './paper-context.js';
 
 /** Settings a default label leaves out while they have these values. */
@@ -14,7 +14,7 @@ const LABEL_DEFAULTS = { context: 'auto', k: 8, contract: true };
  * differ from the defaults, e.g. `openai:gpt-4.1-mini (k=3)`).
  */
 export function answerManifest(o: {
-  answerer: Answerer;
+  answerer: Pick<Answerer, 'id' | 'settings'>;
   label?: string | undefined;
   dataset: InputRef;
   papers: InputRef;
@@ -45,7 +45,7 @@ export interface AnswerEstimate extends CostEstimate {
  */
 export function estimateAnswers(
   rows: readonly DatasetRow[],
-  answerer: LlmAnswerer,
+  answerer: Pick<AnswerPlanner, 'id' | 'request'>,
   papers: (paperId: string) => PaperContext | null,
   prices: PriceTable,
 ): AnswerEstimate {

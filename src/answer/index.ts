@@ -25,6 +25,6 @@ export {
   runFileOptions,
   runRowOf,
 } from './harness.js';
-export { LlmAnswerer, type LlmAnswererOptions } from './llm-answerer.js';
+export { AnswerPlanner, LlmAnswerer, type LlmAnswererOptions } from './llm-answerer.js';
 export { PaperContext } from './paper-context.js';
 export { isRefusal, type QasperPredictionLine, qasperPrediction } from './qasper-predictions.js';

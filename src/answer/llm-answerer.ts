@@ -24,20 +24,24 @@ export interface LlmAnswererOptions {
   defaultContextWindow?: number;
 }
 
-/** Answers with an LLM under the citation contract of METHODS §2.3 (or without it: baseline). */
-export class LlmAnswerer implements Answerer {
+/**
+ * What an LLM answerer sends for each row, without a model to send it to: the requests, and the
+ * settings a run records. Needs only the model's id and context window, so `answer --dry-run` can
+ * price a run before any key is set.
+ */
+export class AnswerPlanner {
   readonly id: string;
   readonly contract: boolean;
   readonly settings: Readonly<Record<string, SettingValue>>;
 
   constructor(
-    private readonly llm: LlmProvider,
-    private readonly options: LlmAnswererOptions = {},
+    protected readonly model: Pick<LlmProvider, 'id' | 'contextWindow'>,
+    protected readonly options: LlmAnswererOptions = {},
   ) {
-    this.id = llm.id;
+    this.id = model.id;
     this.contract = !options.baseline;
     this.settings = {
-      model: llm.id,
+      model: model.id,
       context: options.context ?? 'auto',
       k: options.k ?? 8,
       retriever: 'bm25',
@@ -77,7 +81,7 @@ export class LlmAnswerer implements Answerer {
   contextFor(input: AnswerInput): { mode: ContextMode; text: string } | null {
     const paper = input.paper;
     if (!paper) return null;
-    const window = this.llm.contextWindow ?? this.options.defaultContextWindow ?? 32_000;
+    const window = this.model.contextWindow ?? this.options.defaultContextWindow ?? 32_000;
     const budgetChars = (window - (this.options.maxTokens ?? 1500) - 1000) * CHARS_PER_TOKEN;
     const mode = this.options.context ?? 'auto';
     if (mode === 'full' || (mode === 'auto' && paper.text.length <= budgetChars)) {
@@ -88,6 +92,16 @@ export class LlmAnswerer implements Answerer {
       .map(({ passage }) => `[${passage.sectionPath.join(' > ') || 'passage'}]\n${passage.text}`)
       .join('\n\n');
     return { mode: 'retrieval', text };
+  }
+}
+
+/** Answers with an LLM under the citation contract of METHODS §2.3 (or without it: baseline). */
+export class LlmAnswerer extends AnswerPlanner implements Answerer {
+  constructor(
+    private readonly llm: LlmProvider,
+    options: LlmAnswererOptions = {},
+  ) {
+    super(llm, options);
   }
 
   async answer(input: AnswerInput, signal?: AbortSignal): Promise<AnswerOutcome> {

@@ -152,6 +152,10 @@ describe('citegeist answer', () => {
     expect(estimate.inputTokens).toBeGreaterThan(2 * 100);
     expect(existsSync(join(dir, 'r.jsonl'))).toBe(false);
     expect(existsSync(join(dir, '.citegeist'))).toBe(false);
+    // A priced model, and no API key in the environment: the estimate needs none.
+    const priced = memoryIo({ cwd: dir });
+    expect(await runCli([...args, '--model', 'openai:gpt-4.1-mini', '--json'], priced.io)).toBe(0);
+    expect((JSON.parse(priced.stdout()) as { costUsd: number }).costUsd).toBeGreaterThan(0);
   });
 
   it('refuses to resume into a run made with other settings, and to write into a foreign file', async () => {

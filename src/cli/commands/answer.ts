@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   type Answerer,
+  AnswerPlanner,
   answerManifest,
   ExtractiveAnswerer,
   estimateAnswers,
@@ -20,6 +21,7 @@ import {
   writeFileAtomic,
 } from '../../core/index.js';
 import { readDatasetStrict } from '../../generate/index.js';
+import { modelId, parseModelString } from '../../llm/index.js';
 import { preparePaper } from '../../text/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';
@@ -47,8 +49,15 @@ interface AnswerOptions extends LlmFlags {
   label?: string;
 }
 
-/** The extractive answerer, or an LLM answerer whose provider comes from the run's shared runtime. */
-function answererFor(opts: AnswerOptions, settings: LlmSettings, runtime: () => LlmRuntime): Answerer {
+/**
+ * The extractive answerer, or an LLM answerer whose provider comes from the run's shared runtime;
+ * for `--dry-run`, an LLM answerer's planner (its requests, no provider, no key needed).
+ */
+function answererFor(
+  opts: AnswerOptions,
+  settings: LlmSettings,
+  runtime: () => LlmRuntime,
+): Answerer | AnswerPlanner {
   const model = settings.model;
   if (!model) {
     throw new CitegeistError(
@@ -77,12 +86,13 @@ function answererFor(opts: AnswerOptions, settings: LlmSettings, runtime: () => 
     }
     return new ExtractiveAnswerer({ k });
   }
-  return new LlmAnswerer(runtime().provider(model), {
-    context: opts.context,
-    k,
-    baseline: opts.baseline,
-  });
+  const options = { context: opts.context, k, baseline: opts.baseline };
+  if (settings.dryRun)
+    return new AnswerPlanner({ id: modelId(parseModelString(model)), contextWindow: null }, options);
+  return new LlmAnswerer(runtime().provider(model), options);
 }
+
+const isAnswerer = (x: Answerer | AnswerPlanner): x is Answerer => 'answer' in x;
 
 export const registerAnswer: RegisterCommand = (program, ctx) => {
   const command = program
@@ -111,8 +121,7 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
     const settings = resolveLlmSettings(opts, ctx.config(), ctx.io.cwd);
     let runtime: LlmRuntime | undefined;
     const answerer = answererFor(opts, settings, () => {
-      // A dry run builds the provider (for its context window) but opens no cache file.
-      runtime ??= createLlmRuntime(settings.dryRun ? { ...settings, cachePath: null } : settings, ctx.io.env);
+      runtime ??= createLlmRuntime(settings, ctx.io.env);
       return runtime;
     });
     try {
@@ -142,7 +151,7 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
         version: VERSION,
       });
       const out = resolve(ctx.io.cwd, opts.out);
-      if (settings.dryRun) {
+      if (settings.dryRun || !isAnswerer(answerer)) {
         printDryRun(ctx, opts, rows, answerer, context, settings, out, manifest);
         return;
       }
@@ -234,7 +243,7 @@ function printDryRun(
   ctx: CliContext,
   opts: AnswerOptions,
   rows: readonly DatasetRow[],
-  answerer: Answerer,
+  answerer: Answerer | AnswerPlanner,
   context: (id: string) => PaperContext | null,
   settings: LlmSettings,
   out: string,
@@ -244,7 +253,7 @@ function printDryRun(
   const done = new Set(state.kept.map((r) => r.row_id));
   const todo = rows.filter((r) => !done.has(r.row_id));
   const estimate =
-    answerer instanceof LlmAnswerer
+    answerer instanceof AnswerPlanner
       ? estimateAnswers(todo, answerer, context, settings.prices)
       : { rows: todo.length, calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
   const result = { dry_run: true, label: manifest.label, kept: rows.length - todo.length, ...estimate };

@@ -84,5 +84,8 @@ describe('generate questions --dry-run', () => {
     expect(JSON.parse(stdout())).toMatchObject({ dry_run: true, papers: 2, calls: 2, outputTokens: 16000 });
     expect(() => readFileSync(join(dir, 'd.jsonl'))).toThrow();
     expect(() => readFileSync(join(dir, 'd.jsonl.papers.jsonl'))).toThrow();
+    const priced = memoryIo({ cwd: dir });
+    expect(await runCli([...argv, '--model', 'openai:gpt-4.1-mini'], priced.io)).toBe(0);
+    expect((JSON.parse(priced.stdout()) as { costUsd: number }).costUsd).toBeGreaterThan(0);
   });
 });

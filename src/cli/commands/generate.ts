@@ -11,7 +11,7 @@ import {
   questionsManifest,
 } from '../../generate/index.js';
 import { readDocumentFile } from '../../ingest/index.js';
-import { estimateCost, type LlmProvider } from '../../llm/index.js';
+import { estimateCost, type LlmProvider, modelId, parseModelString } from '../../llm/index.js';
 import { CorpusStore, PapersDir } from '../../store/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';
@@ -112,27 +112,18 @@ export const registerGenerate: RegisterCommand = (program, ctx) => {
         'Add --corpus FILE, --manifest FILE or --papers DIR.',
       );
     const papers = opts.limit ? list.papers.slice(0, Number(opts.limit)) : list.papers;
-    // A dry run builds the provider (for its context window) but opens no cache file.
-    const runtime = createLlmRuntime(
-      settings.dryRun ? { ...settings, cachePath: null } : settings,
-      ctx.io.env,
-    );
-    const llm = runtime.provider(model);
     const out = resolve(ctx.io.cwd, opts.out);
-    const manifest = questionsManifest({
-      llm,
-      domain: opts.domain ?? '',
-      label: opts.label,
-      version: VERSION,
-    });
+    const manifestOf = (llm: Pick<LlmProvider, 'id' | 'contextWindow'>) =>
+      questionsManifest({ llm, domain: opts.domain ?? '', label: opts.label, version: VERSION });
     if (settings.dryRun) {
-      try {
-        await printGenerationEstimate(ctx, llm, papers, list.load, out, manifest, settings);
-      } finally {
-        runtime.close();
-      }
+      // Planning needs the model's id and context window only: no provider, no key, no cache file.
+      const info = { id: modelId(parseModelString(model)), contextWindow: null };
+      await printGenerationEstimate(ctx, info, papers, list.load, out, manifestOf(info), settings);
       return;
     }
+    const runtime = createLlmRuntime(settings, ctx.io.env);
+    const llm = runtime.provider(model);
+    const manifest = manifestOf(llm);
     const progress = createLazyProgress({ io: ctx.io, label: 'papers' });
     const result = await generateDataset(llm, papers, list.load, out, {
       manifest,
@@ -171,7 +162,7 @@ const EXPECTED_GENERATION_TOKENS = 8000;
 /** `generate questions --dry-run`: the first call of every paper left to do, priced; nothing called or written. */
 async function printGenerationEstimate(
   ctx: CliContext,
-  llm: LlmProvider,
+  llm: Pick<LlmProvider, 'id' | 'contextWindow'>,
   papers: { id: string }[],
   load: (id: string) => Promise<string | null>,
   out: string,
