@@ -104,6 +104,9 @@ function workspace(): string {
   return dir;
 }
 
+/** `grade` of model A's run into g.jsonl. */
+const gradeA = 'grade --dataset dataset.jsonl --papers papers --run a.jsonl --out g.jsonl'.split(' ');
+
 let server: FakeOpenAiServer | undefined;
 afterEach(async () => {
   await server?.close();
@@ -163,17 +166,7 @@ describe('citegeist grade and leaderboard', () => {
       },
     }).start();
     const { io, stderr } = memoryIo({ cwd: dir });
-    const args = [
-      'grade',
-      '--dataset',
-      'dataset.jsonl',
-      '--papers',
-      'papers',
-      '--run',
-      'a.jsonl',
-      '--out',
-      'g.jsonl',
-    ];
+    const args = gradeA;
     expect(
       await runCli(
         [...args, '--judge', `openai-compatible:${server.url}/v1#gpt-4o`, '--concurrency', '1'],
@@ -302,17 +295,7 @@ describe('grade writes rows as they complete and resumes like answer', () => {
 
   it('refuses to resume grading a run without a manifest whose file changed', async () => {
     const dir = workspace();
-    const args = [
-      'grade',
-      '--dataset',
-      'dataset.jsonl',
-      '--papers',
-      'papers',
-      '--run',
-      'a.jsonl',
-      '--out',
-      'g.jsonl',
-    ];
+    const args = gradeA;
     expect(await runCli(args, memoryIo({ cwd: dir }).io)).toBe(0);
     writeFileSync(
       join(dir, 'a.jsonl'),
@@ -326,17 +309,7 @@ describe('grade writes rows as they complete and resumes like answer', () => {
   it('honours quoteMode from the config file, and refuses to resume a grading made another way', async () => {
     const dir = workspace();
     writeFileSync(join(dir, 'citegeist.config.json'), JSON.stringify({ quoteMode: 'strict' }));
-    const args = [
-      'grade',
-      '--dataset',
-      'dataset.jsonl',
-      '--papers',
-      'papers',
-      '--run',
-      'a.jsonl',
-      '--out',
-      'g.jsonl',
-    ];
+    const args = gradeA;
     expect(await runCli(args, memoryIo({ cwd: dir }).io)).toBe(0);
     expect(rowsOf(join(dir, 'g.jsonl'))[0]).toMatchObject({ settings: { quote_mode: 'strict' } });
     const other = memoryIo({ cwd: dir });
@@ -349,17 +322,7 @@ describe('grade writes rows as they complete and resumes like answer', () => {
   it('--dry-run with --judge prices the judge calls and writes nothing', async () => {
     const dir = workspace();
     const { io, stdout } = memoryIo({ cwd: dir });
-    const args = [
-      'grade',
-      '--dataset',
-      'dataset.jsonl',
-      '--papers',
-      'papers',
-      '--run',
-      'a.jsonl',
-      '--out',
-      'g.jsonl',
-    ];
+    const args = gradeA;
     expect(await runCli([...args, '--judge', 'openai:gpt-4.1-mini', '--dry-run', '--json'], io)).toBe(0);
     expect(JSON.parse(stdout())).toMatchObject({ dry_run: true, rows: 3, calls: 3, outputTokens: 900 });
     expect(() => readFileSync(join(dir, 'g.jsonl'))).toThrow();
