@@ -76,7 +76,7 @@ afterAll(async () => {
   await server?.close();
   report.add(
     'Kill and resume',
-    `Each command is killed with SIGKILL ${KILLS} times at random moments (seed ${SEED}; every fourth kill in the first 600 ms — lock, manifest check, resume — the others after a random share of the remaining work), resumed each time, then run to the end. "Torn" counts kills that left a half-written last line, which the next resume removed. Seconds are wall time on 2 cores at a load average of ${loadavg()[0]?.toFixed(1)}: they vary, the counts must not.\n\n${markdownTable(
+    `Each command is killed with SIGKILL ${KILLS} times at random moments (seed ${SEED}; every fourth kill in the first 600 ms — lock, manifest check, resume — the others after a random share of the remaining work), resumed each time, then run to the end. "Torn" counts kills that left a half-written last line, which the next resume removed; for the run and grades files the campaign also cuts the last line short itself after every fifth kill (+ injected: the damage a power cut can leave), and the resume must repair it too. Seconds are wall time on 2 cores at a load average of ${loadavg()[0]?.toFixed(1)}: they vary, the counts must not.\n\n${markdownTable(
       [
         'command',
         'kills (landed)',
@@ -98,6 +98,8 @@ afterAll(async () => {
 interface KillFigures {
   landed: number;
   tornAfterKill: number;
+  /** Last lines cut short by the campaign itself (a power cut's damage), repaired by the resume. */
+  tornInjected: number;
   /** Non-JSON lines seen after any kill, the torn last line excluded: must be 0. */
   corruptSeen: number;
   seconds: number;
@@ -115,9 +117,11 @@ async function killAndResume(o: {
   total: number;
   inspect: () => { torn: boolean; corrupt: number };
   random: () => number;
+  /** After every fifth kill, cut the last line of this file short (what a power cut can leave). */
+  tearFile?: string;
 }): Promise<{ figures: KillFigures; last: CliProcess }> {
   const started = Date.now();
-  const f = { landed: 0, tornAfterKill: 0, corruptSeen: 0 };
+  const f = { landed: 0, tornAfterKill: 0, corruptSeen: 0, tornInjected: 0 };
   for (let i = 0; i < KILLS; i++) {
     const p = startCli(MAIN, o.argv, o.cwd, {});
     const done = o.progress();
@@ -130,10 +134,20 @@ async function killAndResume(o: {
     const state = o.inspect();
     if (state.torn) f.tornAfterKill++;
     f.corruptSeen += state.corrupt;
+    if (o.tearFile && i % 5 === 2 && !state.torn && tearLastLine(o.tearFile)) f.tornInjected++;
   }
   const last = startCli(MAIN, o.argv, o.cwd, {});
   await last.exited;
   return { figures: { ...f, seconds: (Date.now() - started) / 1000 }, last };
+}
+
+/** Cuts the file's last line in half (no newline after it); false when there is no row line to cut. */
+function tearLastLine(path: string): boolean {
+  const text = readFileSync(path, 'utf8');
+  const start = text.lastIndexOf('\n', text.length - 2) + 1;
+  if (start <= 0 || text.length - start < 4) return false;
+  writeFileSync(path, text.slice(0, start + Math.floor((text.length - start) / 2)));
+  return true;
 }
 
 function recordKills(
@@ -147,7 +161,7 @@ function recordKills(
   killRows.push([
     command,
     `${KILLS} (${f.landed})`,
-    f.tornAfterKill,
+    `${f.tornAfterKill} (+${f.tornInjected})`,
     rows,
     lost,
     duplicated,
@@ -171,6 +185,7 @@ describe('kill -9 and resume', () => {
       total: ROWS + 1,
       inspect: () => readJsonlState(path),
       random,
+      tearFile: path,
     });
     expect(last.stderr()).not.toMatch(/error/i);
     const state = readJsonlState(path);
