@@ -80,7 +80,7 @@ afterAll(async () => {
       [
         'command',
         'kills (landed)',
-        'torn after kill',
+        'torn after kill (+ injected)',
         'rows at the end',
         'lost',
         'duplicated',
