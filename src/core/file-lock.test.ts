@@ -61,7 +61,12 @@ describe('FileLock', () => {
   it('refuses an unreadable lock file rather than guessing', () => {
     const path = target();
     writeFileSync(lockPathOf(path), '{"pi');
-    expect(() => FileLock.acquire(path, 'x')).toThrow(expect.objectContaining({ code: 'LOCK_HELD' }));
+    expect(() => FileLock.acquire(path, 'x')).toThrow(
+      expect.objectContaining({
+        code: 'LOCK_HELD',
+        fix: expect.stringContaining(`delete ${lockPathOf(path)}`),
+      }),
+    );
   });
 
   it('notices when its lock was taken away, and release leaves another holder alone', () => {

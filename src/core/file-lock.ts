@@ -194,8 +194,10 @@ function lockHeld(target: string, path: string, holder: LockHolder | null): Cite
   return new CitegeistError(
     'LOCK_HELD',
     `${target} is being written by ${who}; two processes must not write one file.`,
-    holder && holder.host !== hostname()
-      ? `Wait for it to finish, or write to another file. If no process on ${holder.host} is writing it, delete ${path}.`
-      : `Wait for it to finish, or write to another file (e.g. another --out).`,
+    !holder
+      ? `Wait for it to finish, or write to another file. If no citegeist process is writing it, delete ${path}.`
+      : holder.host !== hostname()
+        ? `Wait for it to finish, or write to another file. If no process on ${holder.host} is writing it, delete ${path}.`
+        : `Wait for it to finish, or write to another file (e.g. another --out).`,
   );
 }
