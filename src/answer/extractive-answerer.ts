@@ -1,3 +1,4 @@
+import type { SettingValue } from '../core/index.js';
 import { createAnalyzer, DEFAULT_ANALYZER } from '../retrieve/index.js';
 import { splitSentences } from '../text/index.js';
 import { type Answerer, type AnswerInput, type AnswerOutcome, failedOutcome } from './answerer.js';
@@ -45,9 +46,19 @@ export class ExtractiveAnswerer implements Answerer {
   private readonly analyze = createAnalyzer(DEFAULT_ANALYZER);
   private readonly source: PassageSource;
 
+  readonly settings: Readonly<Record<string, SettingValue>>;
+
   constructor(private readonly options: ExtractiveOptions = {}) {
     this.contract = !options.freeText;
     this.source = options.passages ?? paperPassages;
+    this.settings = {
+      model: this.id,
+      retriever: options.passages?.id ?? 'bm25',
+      k: options.k ?? 8,
+      max_sentences: options.maxSentences ?? 2,
+      min_coverage: options.minCoverage ?? 0.34,
+      free_text: options.freeText ?? false,
+    };
   }
 
   async answer(input: AnswerInput, signal?: AbortSignal): Promise<AnswerOutcome> {

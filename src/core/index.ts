@@ -1,7 +1,9 @@
+export * from './atomic-write.js';
 export * from './csv.js';
 export * from './dataset.js';
 export * from './document.js';
 export * from './errors.js';
+export * from './file-lock.js';
 export * from './jsonl.js';
 export * from './jsonl-writer.js';
 export * from './nugget-bank.js';
@@ -14,5 +16,7 @@ export * from './report-length.js';
 export * from './report-request.js';
 export * from './report-run.js';
 export * from './run.js';
+export * from './run-file.js';
+export * from './run-manifest.js';
 export * from './section-label.js';
 export * from './verdict.js';

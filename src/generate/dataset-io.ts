@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import {
   CitegeistError,
   type DatasetRow,
@@ -7,6 +6,7 @@ import {
   location,
   parseJsonl,
   readTextFile,
+  writeFileAtomic,
 } from '../core/index.js';
 import {
   type DatasetLayout,
@@ -249,6 +249,6 @@ export function writeDataset(
   meta: DatasetMeta = {},
 ): 'json' | 'jsonl' {
   const format = path.toLowerCase().endsWith('.json') ? 'json' : 'jsonl';
-  writeFileSync(path, format === 'json' ? formatEvalDatasetJson(rows, meta) : formatDatasetJsonl(rows));
+  writeFileAtomic(path, format === 'json' ? formatEvalDatasetJson(rows, meta) : formatDatasetJsonl(rows));
   return format;
 }

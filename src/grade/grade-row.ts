@@ -42,5 +42,11 @@ export const GradeRowSchema = z.object({
       }),
     )
     .default([]),
+  /** The answer came from the response cache: counted as answered, left out of latency and cost. */
+  cached: z.boolean().default(false),
+  /** The run (or grading) label the row belongs to; null in files from before labels. */
+  label: z.string().nullable().default(null),
+  /** sha256 of the run row graded: a resume regrades a row whose answer changed. */
+  run_row_sha256: z.string().nullable().default(null),
 });
 export type GradeRow = z.infer<typeof GradeRowSchema>;

@@ -4,6 +4,7 @@ export {
   type GroupSummary,
   type MetricSummary,
   type ModelSummary,
+  runKey,
   type Spread,
   spreads,
   summarizeGroup,
@@ -30,7 +31,16 @@ export {
 } from './deterministic-grader.js';
 export { type GradeRow, GradeRowSchema } from './grade-row.js';
 export { type GradeRunOptions, type GradeRunResult, gradeRun } from './grade-run.js';
-export { isGradesText, parseGrades, readGrades } from './grades-io.js';
+export {
+  estimateJudging,
+  type GradeToFileResult,
+  type GradingSettings,
+  gradeRunToFile,
+  gradesFileOptions,
+  gradesManifest,
+  runRowHash,
+} from './grades-file.js';
+export { isGradesText, parseGrades, parseGradesFile, readGrades } from './grades-io.js';
 export {
   METRIC_IDS,
   type MetricDefinition,

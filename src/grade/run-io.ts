@@ -4,9 +4,11 @@ import {
   describeIssues,
   location,
   parseJsonl,
+  type RunManifest,
   type RunRow,
   RunRowSchema,
   readTextFile,
+  takeManifest,
 } from '../core/index.js';
 
 export interface RunReadResult {
@@ -20,6 +22,8 @@ export interface RunReadResult {
    * `mode`), when the run was one.
    */
   published?: Record<string, unknown>;
+  /** The run's manifest (null for published results and runs from before manifests). */
+  manifest: RunManifest | null;
 }
 
 /**
@@ -31,7 +35,9 @@ export interface RunReadResult {
  * else a row's `model`, else the file's `model_name`, else the file name (`eval_` and `.json`
  * removed); a baseline run (`mode: "baseline"` or a `_baseline` file) is read without the citation
  * contract and its model gets `_baseline`. Bad rows are returned as errors (file, line or index,
- * field); a row id repeated later replaces the earlier one (a resumed run retried it).
+ * field). A run file that starts with a manifest holds one run: a row id repeated there is an
+ * error (the first row is kept); in files from before manifests a repeated id replaces the earlier
+ * row (a resumed run retried it).
  */
 export function readRun(path: string, options: { model?: string } = {}): RunReadResult {
   const text = readTextFile(path, 'run file');
@@ -42,13 +48,15 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
     options.model ??
     (published ? `${published[1]}${published[2] ?? ''}` : name.replace(/\.(jsonl?|json)$/i, ''));
   let contract = !published?.[2];
-  const out: RunReadResult = { format: 'citegeist', rows: [], errors: [], models: [] };
+  const out: RunReadResult = { format: 'citegeist', rows: [], errors: [], models: [], manifest: null };
   const byId = new Map<string, number>();
-  const add = (row: RunRow) => {
+  const add = (row: RunRow, where = path) => {
     const at = byId.get(row.row_id);
     if (at === undefined) {
       byId.set(row.row_id, out.rows.length);
       out.rows.push(row);
+    } else if (out.manifest) {
+      out.errors.push({ where, message: `row id "${row.row_id}" again: a run holds each row once` });
     } else {
       out.rows[at] = row;
     }
@@ -85,7 +93,9 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
       else add(row);
     }
   } else {
-    for (const entry of parseJsonl(text)) {
+    const { manifest, rows } = takeManifest(parseJsonl(text), path, false);
+    out.manifest = manifest;
+    for (const entry of rows) {
       const where = location(path, entry.line);
       if (!entry.ok) {
         out.errors.push({ where, message: `not JSON (${entry.error})` });
@@ -97,7 +107,7 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
           ? { ...value, model: fallbackModel }
           : value,
       );
-      if (parsed.success) add(parsed.data);
+      if (parsed.success) add(parsed.data, where);
       else out.errors.push({ where, message: `not a run row: ${describeIssues(parsed.error)}` });
     }
   }

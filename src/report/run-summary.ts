@@ -70,7 +70,7 @@ export function buildRunSummary(input: RunSummaryInput): HtmlSummaryInput {
     });
   }
   const models: SummaryModel[] = input.models.map((m) => ({
-    model: m.model,
+    model: m.label,
     rows: m.overall.rows,
     answerFailures: m.overall.answerFailures,
     metrics: Object.fromEntries(

@@ -1,7 +1,7 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CitegeistError, type Document } from '../../core/index.js';
+import { CitegeistError, type Document, writeFileAtomic } from '../../core/index.js';
 import { readDatasetStrict } from '../../generate/index.js';
 import { type ModelSummary, readGrades, readRun } from '../../grade/index.js';
 import { buildRunSummary, renderHtmlSummary } from '../../report/index.js';
@@ -120,7 +120,7 @@ export const registerDemo: RegisterCommand = (program, ctx) => {
       const reportFiles = await runReportsDemo(ctx, step, { assets, out, corpus });
 
       const html = join(out, 'report.html');
-      writeFileSync(html, renderHtmlSummary(demoSummary(corpus, dataset, run, grades, model)));
+      writeFileAtomic(html, renderHtmlSummary(demoSummary(corpus, dataset, run, grades, model)));
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       ctx.io.out(`
 Done in ${seconds} s. Files in ${rel(out)}/:

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { readTextFile } from '../../core/index.js';
+import { readTextFile, writeFileAtomic } from '../../core/index.js';
 import {
   parseQaMetrics,
   parseReferences,
@@ -83,7 +83,7 @@ export const registerQaEval: RegisterCommand = (program, ctx) => {
     const seed = Number(opts.seed);
     const models = summarizeQaScores(result.rows, metrics, { seed });
     const out = resolve(ctx.io.cwd, opts.out);
-    writeFileSync(out, result.rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    writeFileAtomic(out, result.rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
     const summary = {
       tool: 'citegeist qa-eval',
       version: VERSION,
@@ -114,7 +114,7 @@ export const registerQaEval: RegisterCommand = (program, ctx) => {
       missing_rows: result.missingRows.length,
       models,
     };
-    writeFileSync(`${out.replace(/\.jsonl?$/i, '')}.summary.json`, `${JSON.stringify(summary, null, 2)}\n`);
+    writeFileAtomic(`${out.replace(/\.jsonl?$/i, '')}.summary.json`, `${JSON.stringify(summary, null, 2)}\n`);
     if (ctx.globals().json) ctx.io.out(`${JSON.stringify(summary, null, 2)}\n`);
     else ctx.io.out(`${renderQaSummary(models)}\n\n${result.rows.length} scored rows → ${opts.out}\n`);
   });

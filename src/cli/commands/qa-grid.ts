@@ -1,15 +1,23 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   type Answerer,
+  answerManifest,
   corpusPassages,
   ExtractiveAnswerer,
   LlmAnswerer,
   type PassageSource,
   runAnswers,
 } from '../../answer/index.js';
-import { CitegeistError, readTextFile } from '../../core/index.js';
-import { readDatasetStrict } from '../../generate/index.js';
+import {
+  CitegeistError,
+  type InputRef,
+  papersInput,
+  readTextFile,
+  sha256Hex,
+  writeFileAtomic,
+} from '../../core/index.js';
+import { loadDatasetStrict } from '../../generate/index.js';
 import {
   type GridCell,
   type GridRow,
@@ -118,7 +126,10 @@ async function runGrid(ctx: CliContext, flags: GridFlags): Promise<void> {
     .map((m) => m.trim())
     .filter(Boolean);
   const datasetPath = resolve(ctx.io.cwd, flags.dataset);
-  const rows = readDatasetStrict(datasetPath).slice(0, flags.limit ?? Number.MAX_SAFE_INTEGER);
+  const read = await loadDatasetStrict(datasetPath);
+  for (const w of read.warnings) ctx.io.err(`warning: ${w}\n`);
+  const rows = read.rows.slice(0, flags.limit ?? Number.MAX_SAFE_INTEGER);
+  const datasetSha256 = sha256Hex(readFileSync(datasetPath));
   const referencesPath = resolve(ctx.io.cwd, flags.references ?? flags.dataset);
   const refs = parseReferences(readTextFile(referencesPath, 'references file'), referencesPath);
   for (const e of refs.errors.slice(0, 10)) ctx.io.err(`skipped ${e.where}: ${e.message}\n`);
@@ -132,13 +143,14 @@ async function runGrid(ctx: CliContext, flags: GridFlags): Promise<void> {
   const index: Record<string, unknown> = {};
   try {
     for (const mode of modes) {
-      const source = await passageSource(ctx, flags, mode, index).catch((error: unknown) => {
+      const opened = await passageSource(ctx, flags, mode, index).catch((error: unknown) => {
         if (!(error instanceof CitegeistError) || error.code !== 'RECIPES_MISSING') throw error;
         skipped.push({ mode, reason: `${error.problem} ${error.fix}` });
         ctx.io.err(`${mode}: skipped — ${error.problem} ${error.fix}\n`);
         return null;
       });
-      if (!source) continue;
+      if (!opened) continue;
+      const { source } = opened;
       for (const model of models) {
         if (model !== 'extractive') runtime ??= createLlmRuntime(settings, ctx.io.env);
         const answerer: Answerer =
@@ -146,16 +158,28 @@ async function runGrid(ctx: CliContext, flags: GridFlags): Promise<void> {
             ? new LlmAnswerer(runtime.provider(model), { k: flags.k, freeText: true, passages: source })
             : new ExtractiveAnswerer({ k: flags.k, freeText: true, passages: source });
         const base = join(outDir, `${slug(mode)}__${slug(model)}`);
-        const run = await runAnswers(rows, answerer, async () => null, `${base}.jsonl`, {
-          concurrency: model === 'extractive' ? 1 : settings.concurrency,
+        const manifest = answerManifest({
+          answerer,
+          dataset: { sha256: datasetSha256, path: flags.dataset, rows: rows.length },
+          papers: opened.passages,
+          version: VERSION,
         });
+        const run = await runAnswers(
+          rows,
+          answerer,
+          async () => null,
+          { path: `${base}.jsonl`, manifest },
+          {
+            concurrency: model === 'extractive' ? 1 : settings.concurrency,
+          },
+        );
         const wanted = new Set(rows.map((r) => r.row_id));
         const scored = await scoreAnswers(
           run.rows.filter((r) => wanted.has(r.row_id)),
           refs.references,
           { metrics, stemmer: flags.stemmer, ...(bert ? { bertscore: bert.settings } : {}) },
         );
-        writeFileSync(`${base}.scores.jsonl`, scored.rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+        writeFileAtomic(`${base}.scores.jsonl`, scored.rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
         cells.push({ mode, model: answerer.id, rows: scored.rows });
         ctx.io.err(
           `${mode} × ${answerer.id}: ${run.answered} answered, ${run.skipped} kept, ${run.failed} failed; ${scored.unknownRows.length} without references\n`,
@@ -200,7 +224,7 @@ async function runGrid(ctx: CliContext, flags: GridFlags): Promise<void> {
     skipped,
     grid,
   };
-  writeFileSync(join(outDir, 'grid.summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  writeFileAtomic(join(outDir, 'grid.summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   if (ctx.globals().json) ctx.io.out(`${JSON.stringify(summary, null, 2)}\n`);
   else
     ctx.io.out(`${renderGrid(grid, metrics)}\n\n${cells.length} cells → ${flags.outDir}/grid.summary.json\n`);
@@ -212,7 +236,7 @@ async function passageSource(
   flags: GridFlags,
   mode: Mode,
   index: Record<string, unknown>,
-): Promise<PassageSource> {
+): Promise<{ source: PassageSource; passages: InputRef }> {
   const opened = await openRetriever(ctx, { corpus: flags.corpus, mode, embedder: flags.embedder });
   index.dir ??= opened.dir;
   index.passages ??= opened.saved.passages.length;
@@ -220,13 +244,17 @@ async function passageSource(
   const recipes = mode.startsWith('reciper')
     ? recipeTexts(new JsonlRecipeStore(recipesPathOf(opened.dir)))
     : null;
-  return corpusPassages(opened.retriever, (id) => {
+  const source = corpusPassages(opened.retriever, (id) => {
     const p = opened.passages.get(id);
     if (p) return { text: p.text, label: [p.title, ...p.sectionPath].filter(Boolean).join(' > ') };
     const docId = id.endsWith('#recipe') ? id.slice(0, -'#recipe'.length) : null;
     const recipe = docId ? recipes?.get(docId) : undefined;
     return recipe ? { text: recipe, label: `${docId} (recipe)` } : undefined;
   });
+  // The run's manifest hashes what the answers can draw on: every indexed passage (and recipe).
+  const texts = new Map<string, string | null>([...opened.passages].map(([id, p]) => [id, p.text]));
+  for (const [docId, recipe] of recipes ?? []) texts.set(`${docId}#recipe`, recipe);
+  return { source, passages: papersInput(texts, `index ${opened.dir}`) };
 }
 
 const signed = (x: number | null) => (x === null ? '' : `${x >= 0 ? '+' : ''}${x.toFixed(4)}`);

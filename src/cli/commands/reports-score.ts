@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   asNuggetizerRecord,
@@ -6,6 +5,7 @@ import {
   parseJsonl,
   quoteValue,
   readTextFile,
+  writeFileAtomic,
 } from '../../core/index.js';
 import {
   argueIntervals,
@@ -78,7 +78,7 @@ function scoreArgue(flags: ScoreFlags, ctx: CliContext): void {
     );
   }
   const out = resolve(io.cwd, flags.out);
-  writeFileSync(out, formatArgueTsv(rows));
+  writeFileAtomic(out, formatArgueTsv(rows));
   const meta = {
     tool: 'citegeist',
     version: VERSION,
@@ -104,7 +104,7 @@ function scoreArgue(flags: ScoreFlags, ctx: CliContext): void {
       unknown_answers: r.unknownAnswers,
     })),
   };
-  writeFileSync(`${out}.meta.json`, `${JSON.stringify(meta, null, 2)}\n`);
+  writeFileAtomic(`${out}.meta.json`, `${JSON.stringify(meta, null, 2)}\n`);
   const report = runs.map((r) => ({
     run: r,
     intervals:
@@ -197,7 +197,7 @@ export const registerReportsScore: RegisterCommand = (program, ctx) => {
           );
         return nuggetizerScores(asNuggetizerRecord(line.value, `${flags.assignments} line ${line.line}`));
       });
-      writeFileSync(resolve(ctx.io.cwd, flags.out), formatNuggetizerMetrics(scores));
+      writeFileAtomic(resolve(ctx.io.cwd, flags.out), formatNuggetizerMetrics(scores));
       const all = nuggetizerGlobal(scores);
       if (ctx.globals().json) ctx.io.out(`${JSON.stringify(all, null, 2)}\n`);
       else {

@@ -1,6 +1,6 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { CitegeistError, location, quoteValue } from '../../core/index.js';
+import { CitegeistError, location, quoteValue, writeFileAtomic } from '../../core/index.js';
 import { formatRun, type RankedResult } from '../../retrieve/index.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION } from '../corpus-option.js';
@@ -81,7 +81,7 @@ export const registerRetrieve: RegisterCommand = (program, ctx) => {
       } finally {
         progress.stop();
       }
-      writeFileSync(resolve(ctx.io.cwd, flags.out), formatRun(results, flags.runId ?? mode));
+      writeFileAtomic(resolve(ctx.io.cwd, flags.out), formatRun(results, flags.runId ?? mode));
       ctx.io.out(
         `wrote ${results.length} results for ${queries.length} queries to ${flags.out} (${opened.retriever.id})\n`,
       );
