@@ -25,7 +25,8 @@ interface Candidate {
 }
 
 /**
- * A non-LLM answerer: retrieves the top-k passages of the paper with BM25, scores their sentences
+ * A non-LLM answerer: retrieves the top-k passages of the paper (the paper's `PaperRetrieval`:
+ * the measured within-paper default when the corpus has an index, else BM25), scores their sentences
  * by the share of the question's content terms (stemmed, stop words removed) they contain, answers
  * with the best sentences and cites them verbatim under the citation contract. Yes/no questions
  * get "Yes" or "No" (negation in the best sentence → "No"). When no sentence reaches
@@ -42,7 +43,7 @@ export class ExtractiveAnswerer implements Answerer {
   async answer(input: AnswerInput): Promise<AnswerOutcome> {
     const started = performance.now();
     if (!input.paper) return failedOutcome(`the text of paper ${input.row.paper_id} is not available`);
-    const raw = this.reply(input);
+    const raw = await this.reply(input);
     const parsed = parseEvidenceReply(raw);
     return {
       answer: parsed.answer,
@@ -58,9 +59,9 @@ export class ExtractiveAnswerer implements Answerer {
   }
 
   /** The contract-format reply for a row. */
-  reply({ row, paper }: AnswerInput): string {
+  async reply({ row, paper }: AnswerInput): Promise<string> {
     const terms = new Set(this.analyze(row.question));
-    const candidates = paper && terms.size > 0 ? this.candidates(paper, row.question, terms) : [];
+    const candidates = paper && terms.size > 0 ? await this.candidates(paper, row.question, terms) : [];
     const best = candidates[0];
     if (!best || best.coverage < (this.options.minCoverage ?? 0.34)) return EXTRACTIVE_REFUSAL;
     const chosen = [best];
@@ -77,13 +78,13 @@ export class ExtractiveAnswerer implements Answerer {
     return `${answer}\n\n---EVIDENCE---\n${block}\n---END-EVIDENCE---`;
   }
 
-  private candidates(
+  private async candidates(
     paper: NonNullable<AnswerInput['paper']>,
     question: string,
     terms: Set<string>,
-  ): Candidate[] {
+  ): Promise<Candidate[]> {
     const out: Candidate[] = [];
-    const hits = paper.retrieve(question, this.options.k ?? 8);
+    const hits = await paper.retrieve(question, this.options.k ?? 8);
     for (const [rank, { passage }] of hits.entries()) {
       for (const span of splitSentences(passage.text)) {
         const text = passage.text.slice(span.start, span.end);
@@ -92,7 +93,7 @@ export class ExtractiveAnswerer implements Answerer {
         let matched = 0;
         for (const t of terms) if (words.has(t)) matched++;
         const coverage = matched / terms.size;
-        // Coverage first; the passage's BM25 rank breaks ties; long sentences pay a little.
+        // Coverage first; the passage's retrieval rank breaks ties; long sentences pay a little.
         out.push({ text, coverage, score: coverage + 0.05 / (rank + 1) - text.length / 1e5 });
       }
     }

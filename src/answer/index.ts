@@ -23,5 +23,5 @@ export {
   runRowOf,
 } from './harness.js';
 export { LlmAnswerer, type LlmAnswererOptions } from './llm-answerer.js';
-export { PaperContext } from './paper-context.js';
+export { PaperContext, type PaperRetrieval } from './paper-context.js';
 export { isRefusal, type QasperPredictionLine, qasperPrediction } from './qasper-predictions.js';

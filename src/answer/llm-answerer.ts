@@ -37,7 +37,7 @@ export class LlmAnswerer implements Answerer {
   }
 
   /** The context sent for a row, and which mode produced it. */
-  contextFor(input: AnswerInput): { mode: ContextMode; text: string } | null {
+  async contextFor(input: AnswerInput): Promise<{ mode: ContextMode; text: string } | null> {
     const paper = input.paper;
     if (!paper) return null;
     const window = this.llm.contextWindow ?? this.options.defaultContextWindow ?? 32_000;
@@ -46,7 +46,7 @@ export class LlmAnswerer implements Answerer {
     if (mode === 'full' || (mode === 'auto' && paper.text.length <= budgetChars)) {
       return { mode: 'full', text: paper.text };
     }
-    const hits = paper.retrieve(input.row.question, this.options.k ?? 8);
+    const hits = await paper.retrieve(input.row.question, this.options.k ?? 8);
     const text = hits
       .map(({ passage }) => `[${passage.sectionPath.join(' > ') || 'passage'}]\n${passage.text}`)
       .join('\n\n');
@@ -54,7 +54,7 @@ export class LlmAnswerer implements Answerer {
   }
 
   async answer(input: AnswerInput, signal?: AbortSignal): Promise<AnswerOutcome> {
-    const context = this.contextFor(input);
+    const context = await this.contextFor(input);
     if (!context) return failedOutcome(`the text of paper ${input.row.paper_id} is not available`);
     const result = await this.llm.generate({
       messages: [

@@ -22,6 +22,7 @@ import {
   resolveLlmSettings,
 } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
+import { openPaperRetrieval } from '../retrieval-setup.js';
 import { addPaperSourceOptions, paperSource, paperSourceOf } from './paper-source.js';
 
 interface AnswerOptions extends LlmFlags {
@@ -103,12 +104,18 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
     try {
       let rows = readDatasetStrict(resolve(ctx.io.cwd, opts.dataset));
       if (opts.limit) rows = rows.slice(0, Number(opts.limit));
-      const source = paperSource(paperSourceOf(ctx, opts), ctx.io.cwd);
+      const sourceOptions = paperSourceOf(ctx, opts);
+      const source = paperSource(sourceOptions, ctx.io.cwd);
+      const retrieval =
+        answerer.id !== 'extractive' && opts.context === 'full'
+          ? null
+          : openPaperRetrieval(ctx, sourceOptions);
+      if (retrieval?.note) ctx.io.err(`note: ${retrieval.note}\n`);
       const contexts = new Map<string, Promise<PaperContext | null>>();
       const papers = (id: string) => {
         let p = contexts.get(id);
         if (!p) {
-          p = source(id).then((doc) => (doc ? new PaperContext(doc) : null));
+          p = source(id).then((doc) => (doc ? new PaperContext(doc, retrieval?.retrieval) : null));
           contexts.set(id, p);
         }
         return p;

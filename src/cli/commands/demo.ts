@@ -88,8 +88,6 @@ export const registerDemo: RegisterCommand = (program, ctx) => {
         'hard negatives citation triplet loss',
         '--corpus',
         c,
-        '--mode',
-        'hybrid',
         '-k',
         '3',
       ]);

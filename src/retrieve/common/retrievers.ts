@@ -1,13 +1,22 @@
 import type { Embedder } from '../../llm/index.js';
 import type { DenseIndex } from '../dense/index.js';
-import type { Bm25Index } from '../lexical/index.js';
+import { type Bm25Index, type Rm3Options, rm3Expand } from '../lexical/index.js';
 import { type Retriever, type ScoredPassage, scoredPassage } from './retriever.js';
 
+/** BM25, optionally with RM3 pseudo-relevance feedback (`bm25+rm3`). */
 export class Bm25Retriever implements Retriever {
-  readonly id = 'bm25';
-  constructor(private readonly index: Bm25Index) {}
+  readonly id: string;
+  constructor(
+    private readonly index: Bm25Index,
+    private readonly rm3: Rm3Options | null = null,
+  ) {
+    this.id = rm3 ? 'bm25+rm3' : 'bm25';
+  }
   async retrieve(query: string, k: number): Promise<ScoredPassage[]> {
-    return this.index.search(query, k).map((h) => scoredPassage(h.id, h.score));
+    const hits = this.rm3
+      ? this.index.searchTerms(rm3Expand(this.index, query, this.rm3), k)
+      : this.index.search(query, k);
+    return hits.map((h) => scoredPassage(h.id, h.score));
   }
 }
 
