@@ -141,7 +141,7 @@ export async function openRetriever(
   const dense = openDense(dir, saved, embedder);
   const denseRetriever = new DenseRetriever(dense, embedder);
   const warning =
-    situation.embedder === 'embedded' && options.mode !== 'auto'
+    situation.embedder === 'embedded' && (mode === 'dense' || mode === 'hybrid')
       ? `${mode} retrieval with the embedded ${embedder.id.replace(/@.*/, '')} embedder ranks corpus-wide results worse than BM25 alone on QASPER dev (docs/retrieval.md); the default (--mode auto) uses BM25 alone. An embedding model (--embedder at index time) is what makes dense retrieval worthwhile.`
       : null;
   const common = { ...base, embedderId: embedder.id, warning };
@@ -171,9 +171,16 @@ export async function openRetriever(
       'Extract them first: `citegeist recipes extract --model <spec>` (needs a model).',
     );
   }
+  // The paragraph stream's candidates come from the measured corpus-wide default (BM25 alone with
+  // the embedded embedder); RECIPER then scores them by cosine as the method specifies.
+  const candidates = createRetriever(defaultRetrieval(situation), {
+    bm25: saved.bm25,
+    dense: denseRetriever,
+  });
   const retriever = await ReciperRetriever.build(embedder, saved.passages, recipes, {
     method: mode,
     paragraphIndex: dense,
+    paragraphCandidates: candidates,
   });
   return { ...common, retriever, mode, description: `${mode}: ${embedder.id}` };
 }

@@ -22,6 +22,7 @@ const FORMAT_VERSION = 1;
  */
 export class DenseIndex {
   private search_: VectorSearch;
+  private rows: Map<string, number> | undefined;
 
   constructor(
     readonly embedderId: string,
@@ -44,14 +45,15 @@ export class DenseIndex {
       : new ExactIndex(vectors, dimensions);
   }
 
-  /** Builds from unnormalised vectors (they are copied and L2-normalised). */
+  /** Builds from unnormalised vectors (they are copied and L2-normalised); `dimensions` when there may be none. */
   static fromVectors(
     embedderId: string,
     ids: readonly string[],
     vectors: readonly Float32Array[],
     mode: DenseMode = 'auto',
+    dimensions?: number,
   ): DenseIndex {
-    const d = vectors[0]?.length ?? 0;
+    const d = vectors[0]?.length ?? dimensions ?? 0;
     const data = new Float32Array(ids.length * d);
     vectors.forEach((v, i) => {
       data.set(v, i * d);
@@ -70,6 +72,20 @@ export class DenseIndex {
       .map((hits: VectorHit[]) =>
         hits.map((h) => ({ index: h.index, id: this.ids[h.index] as string, score: h.score })),
       );
+  }
+
+  /** Cosine of the query with the vectors of `ids` (unknown ids are skipped), in the given order. */
+  scoreIds(query: Float32Array, ids: readonly string[]): { index: number; id: string; score: number }[] {
+    this.rows ??= new Map(this.ids.map((id, i) => [id, i]));
+    const q = normalizeRows(Float32Array.from(query), this.dimensions);
+    const d = this.dimensions;
+    return ids.flatMap((id) => {
+      const index = this.rows?.get(id);
+      if (index === undefined) return [];
+      let score = 0;
+      for (let j = 0, o = index * d; j < d; j++) score += (this.vectors[o + j] as number) * (q[j] as number);
+      return [{ index, id, score }];
+    });
   }
 
   toBuffer(): Buffer {
