@@ -63,6 +63,7 @@ export class LsaEmbedder implements Embedder {
         avgLength: number;
       }
     | undefined;
+  private fittedMatrix: Csr | undefined;
 
   constructor(options: LsaOptions = {}) {
     this.options = {
@@ -87,6 +88,30 @@ export class LsaEmbedder implements Embedder {
     return this.model !== undefined;
   }
 
+  /**
+   * The passage embeddings of the texts `fit` was given, in order, from the term matrix the fit
+   * already built: the same vectors as `embed(texts, 'passage')` (same weights, same summation
+   * order) without tokenising the corpus a second time. Available once after each fit.
+   */
+  takeFittedEmbeddings(): Float32Array[] | null {
+    const matrix = this.fittedMatrix;
+    const model = this.model;
+    this.fittedMatrix = undefined;
+    if (!matrix || !model) return null;
+    const d = this.dimensions;
+    const out: Float32Array[] = [];
+    for (let r = 0; r < matrix.rows; r++) {
+      const v = new Float32Array(d);
+      for (let p = matrix.indptr[r] as number; p < (matrix.indptr[r + 1] as number); p++) {
+        const o = (matrix.indices[p] as number) * d;
+        const w = matrix.values[p] as number;
+        for (let c = 0; c < d; c++) v[c] = (v[c] as number) + w * (model.projection[o + c] as number);
+      }
+      out.push(normalize(v));
+    }
+    return out;
+  }
+
   /** Fits vocabulary, idf and the SVD on the corpus passages. */
   fit(texts: readonly string[]): this {
     const docs = texts.map(contentTerms);
@@ -107,6 +132,7 @@ export class LsaEmbedder implements Embedder {
     const avgLength = docs.reduce((sum, d) => sum + d.length, 0) / (docs.length || 1) || 1;
     const weigh = this.weigher(idf, avgLength, 'passage');
     const matrix = this.termMatrix(docs, vocab, weigh);
+    this.fittedMatrix = matrix;
     if (kept.length === 0 || docs.length === 0) {
       throw new CitegeistError(
         'LSA_EMPTY_CORPUS',
@@ -244,7 +270,7 @@ export class LsaEmbedder implements Embedder {
       cols: vocab.size,
       indptr,
       indices: Uint32Array.from(indices),
-      values: Float32Array.from(values),
+      values: Float64Array.from(values),
     };
   }
 }

@@ -6,7 +6,7 @@ export interface Csr {
   cols: number;
   indptr: Uint32Array;
   indices: Uint32Array;
-  values: Float32Array;
+  values: Float32Array | Float64Array;
 }
 
 /**

@@ -41,8 +41,18 @@ export async function buildIndex(
   const embedder = options.embedder?.embedder ?? null;
   let dense: DenseIndex | null = null;
   if (embedder) {
-    if (needsFitting(embedder)) embedder.fit(passages.map((p) => p.text));
-    dense = await embedAll(embedder, passages, options);
+    let fitted: Float32Array[] | null = null;
+    if (needsFitting(embedder)) {
+      embedder.fit(passages.map((p) => p.text));
+      fitted = embedder.takeFittedEmbeddings?.() ?? null;
+    }
+    dense = fitted
+      ? DenseIndex.fromVectors(
+          embedder.id,
+          passages.map((p) => p.id),
+          fitted,
+        )
+      : await embedAll(embedder, passages, options);
   }
   return {
     manifest: {
