@@ -250,18 +250,7 @@ async function main(): Promise<void> {
   // ---- the rule, and the shipped defaults run through the product's own retrievers ----------
   const embedder = denseVariants[0]?.[1]() as Embedder;
   if (needsFitting(embedder)) embedder.fit(passages.map((p) => p.text));
-  const corpusDense = new DenseRetriever(
-    DenseIndex.fromVectors(
-      embedder.id,
-      passages.map((p) => p.id),
-      await embedder.embed(
-        passages.map((p) => p.text),
-        'passage',
-      ),
-      'exact',
-    ),
-    embedder,
-  );
+  const corpusDense = await DenseRetriever.over(embedder, passages);
   const chosen: Record<RetrievalScope, Row> = { corpus: rows.corpus[0] as Row, paper: rows.paper[0] as Row };
   for (const scope of ['corpus', 'paper'] as const) {
     let pick = rows[scope].find((r) => r.level === 0) as Row;

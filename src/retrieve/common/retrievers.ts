@@ -1,5 +1,5 @@
 import type { Embedder } from '../../llm/index.js';
-import type { DenseIndex } from '../dense/index.js';
+import { DenseIndex } from '../dense/index.js';
 import { type Bm25Index, type Rm3Options, rm3Expand } from '../lexical/index.js';
 import { type Retriever, type ScoredPassage, scoredPassage } from './retriever.js';
 
@@ -28,6 +28,22 @@ export class DenseRetriever implements Retriever {
   ) {
     this.id = `dense:${embedder.id}`;
   }
+  /** Embeds the passages (role `passage`) into an exact dense index and retrieves over it. */
+  static async over(
+    embedder: Embedder,
+    passages: readonly { id: string; text: string }[],
+  ): Promise<DenseRetriever> {
+    const vectors = await embedder.embed(
+      passages.map((p) => p.text),
+      'passage',
+    );
+    const ids = passages.map((p) => p.id);
+    return new DenseRetriever(
+      DenseIndex.fromVectors(embedder.id, ids, vectors, 'exact', embedder.dimensions),
+      embedder,
+    );
+  }
+
   async retrieve(query: string, k: number): Promise<ScoredPassage[]> {
     const [q] = await this.embedder.embed([query], 'query');
     if (!q) return [];

@@ -1,6 +1,5 @@
 import type { Embedder } from '../../llm/index.js';
 import { DenseRetriever, type Retriever, type ScoredPassage } from '../common/index.js';
-import { DenseIndex } from '../dense/index.js';
 import { Bm25Index } from '../lexical/index.js';
 import { createRetriever, type RetrievalConfig } from './retrieval-defaults.js';
 
@@ -31,16 +30,9 @@ export class PaperRetriever implements Retriever {
   private async build(): Promise<Retriever> {
     const bm25 = Bm25Index.build(this.passages);
     if (!this.config.dense || !this.embedder) return createRetriever(this.config, { bm25 });
-    const vectors = await this.embedder.embed(
-      this.passages.map((p) => p.text),
-      'passage',
-    );
-    const index = DenseIndex.fromVectors(
-      this.embedder.id,
-      this.passages.map((p) => p.id),
-      vectors,
-      'exact',
-    );
-    return createRetriever(this.config, { bm25, dense: new DenseRetriever(index, this.embedder) });
+    return createRetriever(this.config, {
+      bm25,
+      dense: await DenseRetriever.over(this.embedder, this.passages),
+    });
   }
 }

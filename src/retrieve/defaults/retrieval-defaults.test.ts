@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FakeEmbedder } from '../../testing/index.js';
 import { Bm25Retriever, DenseRetriever } from '../common/index.js';
-import { DenseIndex } from '../dense/index.js';
 import { weightedFusion } from '../fusion/index.js';
 import { Bm25Index } from '../lexical/index.js';
 import { PaperRetriever } from './paper-retriever.js';
@@ -66,19 +65,7 @@ describe('createRetriever and PaperRetriever', () => {
   it('fuses min–max normalised BM25 and dense scores with the configured weights', async () => {
     const embedder = new FakeEmbedder(16);
     const bm25 = Bm25Index.build(passages);
-    const vectors = await embedder.embed(
-      passages.map((p) => p.text),
-      'passage',
-    );
-    const dense = new DenseRetriever(
-      DenseIndex.fromVectors(
-        embedder.id,
-        passages.map((p) => p.id),
-        vectors,
-        'exact',
-      ),
-      embedder,
-    );
+    const dense = await DenseRetriever.over(embedder, passages);
     const config = defaultRetrieval({ scope: 'paper', embedder: 'embedded' });
     const fused = await createRetriever(config, { bm25, dense }).retrieve('seawater membranes', 4);
     const expected = weightedFusion(
