@@ -53,7 +53,11 @@ describe('index → search → retrieve → trec-eval (two QASPER papers)', () =
       /^mode hybrid: BM25 fused with dense \(weighted, weights 0\.9\/0\.1\): hashed-64/,
     );
     expect(hybrid.err.match(/warning: /g)).toHaveLength(1);
-    expect(hybrid.err).toMatch(/worse than BM25 alone on QASPER dev/);
+    expect(hybrid.err).toMatch(/adds nothing measurable corpus-wide/);
+    const dense = await run(cwd, ['search', 'argumentation mining', '--mode', 'dense', '-k', '2']);
+    expect(
+      dense.err.match(/warning: dense retrieval with the embedded hashed-64[^\n]* far below BM25 alone/g),
+    ).toHaveLength(1);
 
     writeFileSync(
       join(cwd, 'q.jsonl'),
