@@ -9,9 +9,11 @@ import {
   DenseRetriever,
   defaultRetrieval,
   describeRetrieval,
+  describeStaleness,
   embedderKind,
   hybridRetrieval,
   indexExists,
+  indexStaleness,
   JsonlRecipeStore,
   loadEmbedderModel,
   loadIndex,
@@ -140,15 +142,7 @@ export async function openRetriever(
   const embedder = restoreEmbedder(saved, requested, ctx.io.env);
   const dense = openDense(dir, saved, embedder);
   const denseRetriever = new DenseRetriever(dense, embedder);
-  const name = embedder.id.replace(/@.*/, '');
-  const warning =
-    situation.embedder !== 'embedded'
-      ? null
-      : mode === 'dense'
-        ? `dense retrieval with the embedded ${name} embedder ranks corpus-wide results far below BM25 alone (for the default LSA: nDCG@10 0.057 against 0.138 on QASPER dev, docs/retrieval.md); the default (--mode auto) is BM25. An embedding model (index --embedder …) is what makes dense retrieval worthwhile.`
-        : mode === 'hybrid'
-          ? `hybrid retrieval with the embedded ${name} embedder adds nothing measurable corpus-wide (for the default LSA: +0.001 nDCG@10 over BM25 alone on QASPER dev, p = 0.64, docs/retrieval.md) and embeds every query; the default (--mode auto) is BM25.`
-          : null;
+  const warning = situation.embedder === 'embedded' ? embeddedWarning(mode, embedder.id) : null;
   const common = { ...base, embedderId: embedder.id, warning };
   if (config) {
     const retriever = createRetriever(config, { bm25: saved.bm25, dense: denseRetriever });
@@ -162,6 +156,34 @@ export async function openRetriever(
   if (mode === 'dense')
     return { ...common, retriever: denseRetriever, mode, description: `dense: ${embedder.id}` };
   if (mode !== 'reciper' && mode !== 'reciper-public') throw new Error(`unreachable mode ${mode}`);
+  // The paragraph stream's candidates come from the measured corpus-wide default (BM25 alone with
+  // the embedded embedder); RECIPER then scores them by cosine as the method specifies.
+  const candidates = createRetriever(defaultRetrieval(situation), {
+    bm25: saved.bm25,
+    dense: denseRetriever,
+  });
+  const retriever = await ReciperRetriever.build(embedder, saved.passages, recipesOf(dir, saved), {
+    method: mode,
+    paragraphIndex: dense,
+    paragraphCandidates: candidates,
+  });
+  return { ...common, retriever, mode, description: `${mode}: ${embedder.id}` };
+}
+
+/** The warning for dense or hybrid retrieval corpus-wide on an embedded embedder (measured figures). */
+function embeddedWarning(mode: Mode, embedderId: string): string | null {
+  const name = embedderId.replace(/@.*/, '');
+  if (mode === 'dense') {
+    return `dense retrieval with the embedded ${name} embedder ranks corpus-wide results far below BM25 alone (for the default LSA: nDCG@10 0.057 against 0.138 on QASPER dev, docs/retrieval.md); the default (--mode auto) is BM25. An embedding model (index --embedder …) is what makes dense retrieval worthwhile.`;
+  }
+  if (mode === 'hybrid') {
+    return `hybrid retrieval with the embedded ${name} embedder adds nothing measurable corpus-wide (for the default LSA: +0.001 nDCG@10 over BM25 alone on QASPER dev, p = 0.64, docs/retrieval.md) and embeds every query; the default (--mode auto) is BM25.`;
+  }
+  return null;
+}
+
+/** RECIPER's recipe view: the stored recipes with their papers' titles (refused when there are none). */
+function recipesOf(dir: string, saved: SavedIndex): { docId: string; title: string; text: string }[] {
   const store = new JsonlRecipeStore(recipesPathOf(dir));
   const titles = new Map(saved.passages.map((p) => [p.docId, p.title]));
   const recipes = [...recipeTexts(store)].map(([docId, text]) => ({
@@ -176,18 +198,7 @@ export async function openRetriever(
       'Extract them first: `citegeist recipes extract --model <spec>` (needs a model).',
     );
   }
-  // The paragraph stream's candidates come from the measured corpus-wide default (BM25 alone with
-  // the embedded embedder); RECIPER then scores them by cosine as the method specifies.
-  const candidates = createRetriever(defaultRetrieval(situation), {
-    bm25: saved.bm25,
-    dense: denseRetriever,
-  });
-  const retriever = await ReciperRetriever.build(embedder, saved.passages, recipes, {
-    method: mode,
-    paragraphIndex: dense,
-    paragraphCandidates: candidates,
-  });
-  return { ...common, retriever, mode, description: `${mode}: ${embedder.id}` };
+  return recipes;
 }
 
 /** How `answer` ranks passages within a paper, and what it says about it. */
@@ -201,12 +212,15 @@ export interface PaperRetrievalSetup {
 /**
  * The within-paper retrieval of `answer` and the extractive answerer: the measured default for
  * the index beside the corpus (`defaultRetrieval({ scope: 'paper' })`: BM25 fused with the
- * index's embedder), refusing an index that no longer matches the corpus (`INDEX_STALE`); BM25
- * alone when papers come from `--papers` or the corpus has no index.
+ * index's embedder); BM25 alone when papers come from `--papers` or the corpus has no index. An
+ * index that no longer matches the corpus is refused (`INDEX_STALE`) when every row retrieves
+ * (`strict`: `--context retrieval`, the extractive answerer); with `--context auto`, where only
+ * papers too long for the model retrieve, it is set aside with a note and BM25 ranks alone.
  */
 export function openPaperRetrieval(
   ctx: CliContext,
   source: { papers?: string; corpus?: string },
+  options: { strict: boolean },
 ): PaperRetrievalSetup {
   const bm25Only = (note: string | null): PaperRetrievalSetup => ({
     retrieval: { config: BM25_ALONE, embedder: null },
@@ -217,11 +231,20 @@ export function openPaperRetrieval(
   const dir = join(dirname(resolve(ctx.io.cwd, source.corpus)), 'index');
   if (!indexExists(dir)) {
     return bm25Only(
-      `the corpus has no index, so passages are ranked by BM25 alone; \`citegeist index\` enables the measured default (BM25 fused with the embedded LSA embedder: +0.04 nDCG@10 within a paper on QASPER dev, docs/retrieval.md)`,
+      'the corpus has no index, so passages are ranked by BM25 alone; `citegeist index` enables the measured default (BM25 fused with the embedded LSA embedder: +0.04 nDCG@10 within a paper on QASPER dev, docs/retrieval.md)',
     );
   }
   const manifest = readManifest(dir);
-  assertIndexFresh(dir, manifest, corpusDigests(ctx, source.corpus));
+  const digests = corpusDigests(ctx, source.corpus);
+  if (options.strict) assertIndexFresh(dir, manifest, digests);
+  else {
+    const stale = indexStaleness(manifest, digests);
+    if (stale) {
+      return bm25Only(
+        `the index does not match the corpus (${describeStaleness(stale)}), so passages of papers too long for the model are ranked by BM25 alone; run \`citegeist index\` to use the measured default`,
+      );
+    }
+  }
   const config = defaultRetrieval({ scope: 'paper', embedder: embedderKind(manifest.embedderSpec) });
   if (!config.dense) return bm25Only(null);
   const embedder = restoreEmbedder(

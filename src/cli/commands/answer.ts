@@ -106,10 +106,13 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
       if (opts.limit) rows = rows.slice(0, Number(opts.limit));
       const sourceOptions = paperSourceOf(ctx, opts);
       const source = paperSource(sourceOptions, ctx.io.cwd);
+      // Every row retrieves for the extractive answerer and --context retrieval; with auto, only
+      // papers too long for the model do (a stale index is then set aside with a note, not refused).
+      const everyRow = answerer.id === 'extractive' || opts.context === 'retrieval';
       const retrieval =
-        answerer.id !== 'extractive' && opts.context === 'full'
-          ? null
-          : openPaperRetrieval(ctx, sourceOptions);
+        everyRow || opts.context === 'auto'
+          ? openPaperRetrieval(ctx, sourceOptions, { strict: everyRow })
+          : null;
       if (retrieval?.note) ctx.io.err(`note: ${retrieval.note}\n`);
       const contexts = new Map<string, Promise<PaperContext | null>>();
       const papers = (id: string) => {

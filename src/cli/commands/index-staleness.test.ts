@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FakeOpenAiServer } from '../../testing/index.js';
 import { memoryIo } from '../io.js';
 import { runCli } from '../program.js';
 
@@ -56,6 +57,30 @@ describe('index staleness (a paper re-ingested under the same id with other text
     const answer = await run(cwd, answerArgs);
     expect(answer.code).toBe(1);
     expect(answer.err).toMatch(/INDEX_STALE/);
+    // With --context auto only papers too long for the model retrieve: the stale index is set
+    // aside with a note (BM25 alone), not refused.
+    const server = await new FakeOpenAiServer({
+      replies: () => ({
+        text: 'Humidity [^1].\n---EVIDENCE---\n@cite[1]\n"Perovskite solar cells degrade under humidity."\n---END-EVIDENCE---',
+      }),
+    }).start();
+    try {
+      const auto = await run(cwd, [
+        'answer',
+        '--dataset',
+        'data.jsonl',
+        '--model',
+        `openai-compatible:${server.url}/v1#m`,
+        '--out',
+        'auto.jsonl',
+      ]);
+      expect(auto.code, auto.err).toBe(0);
+      expect(auto.err).toMatch(
+        /note: the index does not match the corpus \(1 paper\(s\) changed since it was built \(alpha\)\)/,
+      );
+    } finally {
+      await server.close();
+    }
 
     const rebuilt = await run(cwd, ['index']);
     expect(rebuilt.err).toMatch(/rebuilding the index: 1 paper\(s\) changed since it was built \(alpha\)/);
