@@ -10,11 +10,18 @@ export interface Blas {
 }
 
 /**
- * Libraries tried, in order: OpenBLAS under its own names (Debian's `libopenblas0-pthread`), then
- * the system `libblas.so.3` when it is OpenBLAS (it exports `openblas_get_config`). The reference
- * netlib BLAS is not used: its unblocked sgemm is slower than usearch's SIMD scan.
+ * Libraries tried, in order: OpenBLAS under its own names (Debian's `libopenblas0-pthread`), the
+ * system `libblas.so.3` when it is OpenBLAS (it exports `openblas_get_config`), and Apple's
+ * Accelerate on macOS. The reference netlib BLAS is not used: its unblocked sgemm is slower than
+ * usearch's SIMD scan.
  */
-const CANDIDATES = ['libopenblas.so.0', 'libopenblas.so', 'libopenblas.dylib', 'libblas.so.3'];
+const CANDIDATES = [
+  'libopenblas.so.0',
+  'libopenblas.so',
+  'libopenblas.dylib',
+  'libblas.so.3',
+  '/System/Library/Frameworks/Accelerate.framework/Accelerate',
+];
 
 const ROW_MAJOR = 101;
 const NO_TRANS = 111;
