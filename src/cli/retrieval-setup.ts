@@ -150,11 +150,10 @@ export async function openRetriever(
       ...common,
       retriever,
       mode: 'hybrid',
-      description: `${describeRetrieval(config)}: ${embedder.id}`,
+      description: describeRetrieval(config),
     };
   }
-  if (mode === 'dense')
-    return { ...common, retriever: denseRetriever, mode, description: `dense: ${embedder.id}` };
+  if (mode === 'dense') return { ...common, retriever: denseRetriever, mode, description: 'dense alone' };
   if (mode !== 'reciper' && mode !== 'reciper-public') throw new Error(`unreachable mode ${mode}`);
   // The paragraph stream's candidates come from the measured corpus-wide default (BM25 alone with
   // the embedded embedder); RECIPER then scores them by cosine as the method specifies.
@@ -167,7 +166,7 @@ export async function openRetriever(
     paragraphIndex: dense,
     paragraphCandidates: candidates,
   });
-  return { ...common, retriever, mode, description: `${mode}: ${embedder.id}` };
+  return { ...common, retriever, mode, description: `${mode} (paragraph candidates: ${candidates.id})` };
 }
 
 /** The warning for dense or hybrid retrieval corpus-wide on an embedded embedder (measured figures). */

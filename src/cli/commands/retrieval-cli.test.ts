@@ -50,7 +50,7 @@ describe('index → search → retrieve → trec-eval (two QASPER papers)', () =
     // Dense or hybrid on the embedded embedder corpus-wide warns, once.
     const hybrid = await run(cwd, ['search', 'argumentation mining', '--mode', 'hybrid', '-k', '2']);
     expect(hybrid.out).toMatch(
-      /^mode hybrid: BM25 fused with dense \(weighted, weights 0\.9\/0\.1\): hashed-64/,
+      /^mode hybrid: BM25 fused with dense \(weighted, weights 0\.9\/0\.1\); embedder: hashed-64/,
     );
     expect(hybrid.err.match(/warning: /g)).toHaveLength(1);
     expect(hybrid.err).toMatch(/adds nothing measurable corpus-wide/);
@@ -76,7 +76,7 @@ describe('index → search → retrieve → trec-eval (two QASPER papers)', () =
     ]);
     expect(retrieved.code, retrieved.err).toBe(0);
     expect(retrieved.out).toMatch(
-      /\(mode hybrid: BM25 fused with dense \(weighted, weights 0\.9\/0\.1\): hashed-64/,
+      /\(mode hybrid: BM25 fused with dense \(weighted, weights 0\.9\/0\.1\); embedder: hashed-64/,
     );
     const runText = readFileSync(join(cwd, 'run.trec'), 'utf8');
     expect(runText.split('\n').filter(Boolean)).toHaveLength(10);
