@@ -15,12 +15,17 @@ const LABEL_DEFAULTS = { context: 'auto', k: 8, contract: true, free_text: false
  */
 export function answerManifest(o: {
   answerer: Pick<Answerer, 'id' | 'settings'>;
+  /** How passages are ranked within a paper when the answerer's own source does not say (the CLI's `openPaperRetrieval`). */
+  retriever?: string;
   label?: string | undefined;
   dataset: InputRef;
   papers: InputRef;
   version: string;
 }): RunManifest {
-  const settings = { ...o.answerer.settings };
+  const settings = {
+    ...o.answerer.settings,
+    ...(o.retriever && o.answerer.settings.retriever === 'bm25' ? { retriever: o.retriever } : {}),
+  };
   return createManifest({
     kind: 'run',
     label: o.label,

@@ -31,7 +31,8 @@ interface Candidate {
 }
 
 /**
- * A non-LLM answerer: retrieves the top-k passages (of the paper with BM25, or from a
+ * A non-LLM answerer: retrieves the top-k passages (of the paper through its `PaperRetrieval` —
+ * the measured within-paper default when the corpus has an index, else BM25 — or from a
  * `PassageSource` such as a whole corpus), scores their sentences
  * by the share of the question's content terms (stemmed, stop words removed) they contain, answers
  * with the best sentences and cites them verbatim under the citation contract. Yes/no questions
@@ -124,7 +125,7 @@ export class ExtractiveAnswerer implements Answerer {
         let matched = 0;
         for (const t of terms) if (words.has(t)) matched++;
         const coverage = matched / terms.size;
-        // Coverage first; the passage's BM25 rank breaks ties; long sentences pay a little.
+        // Coverage first; the passage's retrieval rank breaks ties; long sentences pay a little.
         out.push({ text, coverage, score: coverage + 0.05 / (rank + 1) - text.length / 1e5 });
       }
     }

@@ -34,6 +34,7 @@ import {
   resolveLlmSettings,
 } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
+import { openPaperRetrieval } from '../retrieval-setup.js';
 import { addPaperSourceOptions, describeSource, paperSource, paperSourceOf } from './paper-source.js';
 
 interface AnswerOptions extends LlmFlags {
@@ -143,16 +144,25 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
       // Every paper the dataset names is loaded (and hashed into the manifest) up front, so a
       // changed paper is noticed before a resume mixes answers from two versions of it.
       const docs = await loadDocuments(all, paperSource(sourceOptions, ctx.io.cwd));
+      // Every row retrieves for the extractive answerer and --context retrieval; with auto, only
+      // papers too long for the model do (a stale index is then set aside with a note, not refused).
+      const everyRow = answerer.id === 'extractive' || opts.context === 'retrieval';
+      const retrieval =
+        everyRow || opts.context === 'auto'
+          ? openPaperRetrieval(ctx, sourceOptions, { strict: everyRow })
+          : null;
+      if (retrieval?.note) ctx.io.err(`note: ${retrieval.note}\n`);
       const contexts = new Map<string, PaperContext | null>();
       const context = (id: string) => {
         if (!contexts.has(id)) {
           const doc = docs.get(id);
-          contexts.set(id, doc ? new PaperContext(doc) : null);
+          contexts.set(id, doc ? new PaperContext(doc, retrieval?.retrieval) : null);
         }
         return contexts.get(id) ?? null;
       };
       const manifest = answerManifest({
         answerer,
+        ...(retrieval ? { retriever: retrieval.description } : {}),
         label: opts.label,
         dataset: { sha256: sha256Hex(readFileSync(datasetPath)), path: opts.dataset, rows: all.length },
         papers: papersInput(

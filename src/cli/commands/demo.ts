@@ -89,8 +89,6 @@ export const registerDemo: RegisterCommand = (program, ctx) => {
         'hard negatives citation triplet loss',
         '--corpus',
         c,
-        '--mode',
-        'hybrid',
         '-k',
         '3',
       ]);

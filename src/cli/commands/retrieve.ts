@@ -61,15 +61,20 @@ export const registerRetrieve: RegisterCommand = (program, ctx) => {
     .description('run a batch of queries and write a TREC run file')
     .requiredOption('--queries <file>', 'JSONL with "id" and "query" per line')
     .requiredOption('--out <file>', 'TREC run file to write')
-    .option('--mode <mode>', `retrieval mode: ${MODES.join(', ')}`, 'hybrid')
+    .option(
+      '--mode <mode>',
+      `retrieval mode: ${MODES.join(', ')} (auto: the measured default for the index's embedder)`,
+      'auto',
+    )
     .option('-k <n>', 'results per query', parseIntOption('-k'), 100)
-    .option('--run-id <tag>', 'run tag (default: the mode)')
+    .option('--run-id <tag>', 'run tag (default: the mode that ran)')
     .option(...CORPUS_OPTION)
     .option('--embedder <spec>', 'embedder (must be the one the index was built with)')
     .action(async (flags: RetrieveFlags) => {
       const mode = parseMode(flags.mode);
       const queries = readQueries(resolve(ctx.io.cwd, flags.queries));
       const opened = await openRetriever(ctx, { mode, corpus: flags.corpus, embedder: flags.embedder });
+      if (opened.warning) ctx.io.err(`warning: ${opened.warning}\n`);
       const results: RankedResult[] = [];
       const progress = createProgress({ io: ctx.io, label: 'retrieving', total: queries.length });
       try {
@@ -81,9 +86,9 @@ export const registerRetrieve: RegisterCommand = (program, ctx) => {
       } finally {
         progress.stop();
       }
-      writeFileAtomic(resolve(ctx.io.cwd, flags.out), formatRun(results, flags.runId ?? mode));
+      writeFileAtomic(resolve(ctx.io.cwd, flags.out), formatRun(results, flags.runId ?? opened.mode));
       ctx.io.out(
-        `wrote ${results.length} results for ${queries.length} queries to ${flags.out} (${opened.retriever.id})\n`,
+        `wrote ${results.length} results for ${queries.length} queries to ${flags.out} (mode ${opened.mode}: ${opened.description}; embedder: ${opened.embedderId ?? 'none used'})\n`,
       );
     });
 };
