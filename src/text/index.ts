@@ -10,6 +10,9 @@ export type { MatchTokens, TokenKind } from './match-tokens.js';
 export type { NearestPassage } from './nearest-passage.js';
 export { type NormalizedText, normalizeQuote, normalizeText, toOriginalSpan } from './normalize.js';
 export {
+  MATCH_FORMS_VERSION,
+  type MatchForms,
+  matchForms,
   type NoSpaceText,
   noSpaceString,
   type PreparedPaper,

@@ -1,5 +1,12 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { noSpaceForm, noSpaceString, preparePaper } from './prepare-paper.js';
+import {
+  MATCH_FORMS_VERSION,
+  matchForms,
+  noSpaceForm,
+  noSpaceString,
+  preparePaper,
+} from './prepare-paper.js';
 
 describe('noSpaceForm', () => {
   it.each([
@@ -39,5 +46,57 @@ describe('preparePaper', () => {
     expect(paper.normalized.text).toBe('');
     expect(paper.tokenIndex.tokens.length).toBe(0);
     expect(paper.normalizedIndex.indexOf('anything at all here')).toBe(-1);
+  });
+});
+
+describe('matchForms', () => {
+  // Texts that exercise every normalisation rule: ligatures, folded quotes and dashes, collapsed
+  // whitespace, NFKD expansions, surrogate pairs, line-break hyphens, and plain ASCII.
+  const texts = [
+    '',
+    '   ',
+    'Plain ASCII text,\n\n  with  runs of   whitespace\tand a line-\nbreak hyphen.',
+    '  The \uFB01rst \u201Cquoted\u201D result \u2014 x\u00B2 = 4\u00A0m; Caf\u00E9 \u{1D400}BC \u{1F600}\n',
+    'sci- ence - well - known -\n- x',
+  ];
+
+  it.each(texts)('preparePaper(text, matchForms(text)) equals preparePaper(text) (%j)', (text) => {
+    const fresh = preparePaper(text);
+    const stored = preparePaper(text, matchForms(text));
+    expect(stored.normalized.text).toBe(fresh.normalized.text);
+    expect([...stored.normalized.offsets]).toEqual([...fresh.normalized.offsets]);
+    expect(stored.noSpace.text).toBe(fresh.noSpace.text);
+    expect([...stored.noSpace.toNormalized]).toEqual([...fresh.noSpace.toNormalized]);
+    expect(stored.tokenIndex.tokens.text).toEqual(fresh.tokenIndex.tokens.text);
+  });
+
+  it('stores the offsets as a few jumps', () => {
+    const forms = matchForms('A  b\n\nc \uFB01d');
+    expect(forms.normalized).toBe('a b c fid');
+    // a←0 " "←1 b←3 " "←4 c←6 " "←7 f←8 i←8 (ﬁ) d←9: jumps at b, c and i.
+    expect([...forms.jumps]).toEqual([0, 0, 2, 3, 4, 6, 7, 8]);
+  });
+
+  it('ignores forms of another version or that do not fit the text', () => {
+    const text = 'The \uFB01rst result.';
+    const forms = matchForms(text);
+    const stale = { ...forms, version: MATCH_FORMS_VERSION + 1, normalized: 'something else entirely' };
+    expect(preparePaper(text, stale).normalized.text).toBe('the first result.');
+    const foreign = matchForms(`${text} And a much longer paper around it, with more words.`);
+    expect(preparePaper(text, foreign).normalized.text).toBe('the first result.');
+  });
+
+  it(`has version ${MATCH_FORMS_VERSION} for the current normaliser (bump MATCH_FORMS_VERSION when this fails)`, () => {
+    // A digest of the forms of the texts above. When the normaliser or the no-space form changes,
+    // stored forms must be invalidated: bump MATCH_FORMS_VERSION and update the pinned digest.
+    const digest = createHash('sha256');
+    for (const text of texts) {
+      const forms = matchForms(text);
+      digest.update(`${forms.normalized}\u0000${forms.noSpace}\u0000${[...forms.jumps].join(',')}\u0001`);
+    }
+    expect({ version: MATCH_FORMS_VERSION, digest: digest.digest('hex').slice(0, 16) }).toEqual({
+      version: 1,
+      digest: '83ccb449238c9115',
+    });
   });
 });

@@ -68,7 +68,12 @@ export async function prepare(
   });
   const neededIds = new Set(runs.flatMap((r) => r.rows.map((x) => x.row_id)));
   const paperIds = dataset.filter((r) => allPapers || neededIds.has(r.row_id)).map((r) => r.paper_id);
-  const { texts, missing } = await loadPaperTexts(paperIds, paperSourceOf(ctx, opts), ctx.io.cwd);
+  const { texts, forms, missing } = await loadPaperTexts(
+    paperIds,
+    paperSourceOf(ctx, opts),
+    ctx.io.cwd,
+    (message) => ctx.io.err(`warning: ${message}\n`),
+  );
   if (missing.length > 0) {
     ctx.io.err(
       `${missing.length} paper(s) not found (their citation accuracy is "failed"): ${missing.slice(0, 5).join(', ')}\n`,
@@ -76,6 +81,7 @@ export async function prepare(
   }
   const grading: Grading = {
     paperText: (id) => texts.get(id) ?? null,
+    paperForms: (id) => forms.get(id) ?? null,
     match: opts.match,
     quoteMode,
     ...(opts.threads === undefined ? {} : { threads: opts.threads }),

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CitegeistError, type Document } from '../../core/index.js';
-import { PapersDir } from '../../store/index.js';
+import { type MatchingText, PAPERS_CACHE_PATH, PapersDir } from '../../store/index.js';
+import type { MatchForms } from '../../text/index.js';
 import type { CliContext } from '../context.js';
 import { corpusPath, openCorpus } from '../corpus-option.js';
 
@@ -39,24 +40,62 @@ export function describeSource(options: PaperSourceOptions): string {
   return options.corpus ? `corpus:${options.corpus}` : options.papers ? `papers:${options.papers}` : 'none';
 }
 
+/** The papers a grading reads: each one's text and the quote matcher's stored forms of it. */
+export interface PaperTexts {
+  texts: Map<string, string>;
+  /** Forms stored with the corpus or cached with a papers folder (absent: computed when grading). */
+  forms: Map<string, MatchForms>;
+  /** Ids not found. */
+  missing: string[];
+}
+
 /**
- * Loads the text of each paper id. Missing papers map to null (metrics that need the text are
- * then `failed`). Returns the texts and the ids not found.
+ * Loads the text of each paper id, with its match forms when the corpus (or the papers folder's
+ * cache) holds them. Missing papers map to null (metrics that need the text are then `failed`).
  */
 export async function loadPaperTexts(
   ids: Iterable<string>,
   options: PaperSourceOptions,
   cwd: string,
-): Promise<{ texts: Map<string, string>; missing: string[] }> {
-  const source = paperSource(options, cwd);
-  const texts = new Map<string, string>();
-  const missing: string[] = [];
-  for (const id of new Set(ids)) {
-    const doc = await source(id);
-    if (doc) texts.set(id, doc.text);
-    else missing.push(id);
+  warn: (message: string) => void = () => {},
+): Promise<PaperTexts> {
+  const source = matchingTextSource(options, cwd);
+  const out: PaperTexts = { texts: new Map(), forms: new Map(), missing: [] };
+  try {
+    for (const id of new Set(ids)) {
+      const paper = await source.get(id);
+      if (!paper) {
+        out.missing.push(id);
+        continue;
+      }
+      out.texts.set(id, paper.text);
+      if (paper.forms) out.forms.set(id, paper.forms);
+    }
+    const problem = source.problem();
+    if (problem) warn(`${problem}; papers are read without it`);
+  } finally {
+    source.close();
   }
-  return { texts, missing };
+  return out;
+}
+
+/** Paper texts with their match forms, from the corpus or a papers folder (see `paperSource`). */
+function matchingTextSource(options: PaperSourceOptions, cwd: string) {
+  checkSource(options);
+  if (options.corpus) {
+    const store = openCorpus(resolve(cwd, options.corpus));
+    return {
+      get: async (id: string): Promise<MatchingText | undefined> => store.matchingText(id),
+      problem: () => null,
+      close: () => store.close(),
+    };
+  }
+  const papers = openPapersDir(options, cwd);
+  return {
+    get: async (id: string) => (papers.fileOf(id) === undefined ? undefined : papers.matchingText(id)),
+    problem: () => papers.cacheProblem,
+    close: () => papers.close(),
+  };
 }
 
 /**
@@ -68,13 +107,7 @@ export function paperSource(
   options: PaperSourceOptions,
   cwd: string,
 ): (id: string) => Promise<Document | null> {
-  if (options.corpus && options.papers) {
-    throw new CitegeistError(
-      'BAD_OPTION',
-      'Both --corpus and --papers were given.',
-      'Give one source of papers: --corpus FILE or --papers DIR.',
-    );
-  }
+  checkSource(options);
   if (options.corpus) {
     const store = openCorpus(resolve(cwd, options.corpus));
     const cache = new Map<string, Document | null>();
@@ -83,14 +116,30 @@ export function paperSource(
       return cache.get(id) ?? null;
     };
   }
-  if (!options.papers) {
+  const papers = openPapersDir(options, cwd);
+  return async (id) => (papers.fileOf(id) === undefined ? null : papers.load(id));
+}
+
+function checkSource(options: PaperSourceOptions): void {
+  if (options.corpus && options.papers) {
+    throw new CitegeistError(
+      'BAD_OPTION',
+      'Both --corpus and --papers were given.',
+      'Give one source of papers: --corpus FILE or --papers DIR.',
+    );
+  }
+  if (!options.corpus && !options.papers) {
     throw new CitegeistError(
       'NO_PAPERS',
       'No paper source was given.',
       'Add --corpus FILE (papers ingested with `citegeist ingest`) or --papers DIR (files named <paper_id>.pdf|.txt|.md|.nxml…).',
     );
   }
-  const dir = resolve(cwd, options.papers);
+}
+
+/** The papers folder, with the workspace's cache of its documents (`.citegeist/papers-cache.sqlite`). */
+function openPapersDir(options: PaperSourceOptions, cwd: string): PapersDir {
+  const dir = resolve(cwd, options.papers ?? '');
   if (!existsSync(dir)) {
     throw new CitegeistError(
       'PAPERS_DIR_NOT_FOUND',
@@ -98,6 +147,5 @@ export function paperSource(
       'Check --papers.',
     );
   }
-  const papers = PapersDir.open(dir);
-  return async (id) => (papers.fileOf(id) === undefined ? null : papers.load(id));
+  return PapersDir.open(dir, { cache: resolve(cwd, PAPERS_CACHE_PATH) });
 }
