@@ -179,21 +179,33 @@ export function papersInput(texts: ReadonlyMap<string, string | null>, source: s
   };
 }
 
-/** JSON with object keys sorted at every level (a stable text for hashing and comparing). */
+/**
+ * JSON with object keys sorted at every level (a stable text for hashing and comparing): exactly
+ * `JSON.stringify` of a copy whose objects have their own enumerable keys in sorted order (so an
+ * object with `toJSON`, like a Date, is written as its own keys), built directly: a grades file
+ * hashes every run row with it.
+ */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortDeep(value));
+  return canonical(value) as string;
 }
 
-function sortDeep(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortDeep);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((k) => [k, sortDeep((value as Record<string, unknown>)[k])]),
-    );
+function canonical(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object') {
+    // undefined, functions and symbols have no JSON (left out of objects, null in arrays).
+    if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return undefined;
+    return JSON.stringify(value);
   }
-  return value;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += `${i > 0 ? ',' : ''}${canonical(value[i]) ?? 'null'}`;
+    return `${out}]`;
+  }
+  let out = '';
+  for (const key of Object.keys(value).sort()) {
+    const item = canonical((value as Record<string, unknown>)[key]);
+    if (item !== undefined) out += `${out === '' ? '' : ','}${JSON.stringify(key)}:${item}`;
+  }
+  return `{${out}}`;
 }
 
 function sortKeys<T>(record: Record<string, T>): Record<string, T> {

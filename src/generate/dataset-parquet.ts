@@ -1,6 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { parquetReadObjects } from 'hyparquet';
-import { compressors } from 'hyparquet-compressors';
 import { CitegeistError } from '../core/index.js';
 import { type DatasetReadResult, datasetFromEntries, readDataset, requireValidRows } from './dataset-io.js';
 import { plainJson } from './dataset-layouts.js';
@@ -21,6 +19,11 @@ export async function readParquetDataset(path: string): Promise<DatasetReadResul
       'Check the path and its permissions.',
     );
   }
+  // Loaded here, not at start-up: most datasets are JSON, and these modules take ~30 ms to load.
+  const [{ parquetReadObjects }, { compressors }] = await Promise.all([
+    import('hyparquet'),
+    import('hyparquet-compressors'),
+  ]);
   let records: Record<string, unknown>[];
   try {
     const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;

@@ -137,12 +137,19 @@ export function aggregateGrades(rows: readonly GradeRow[], options: AggregateOpt
         'Give each run once, and give runs made with different settings different labels (--label when answering or grading).',
       );
     }
+    const overall = summarizeGroup(list, options);
+    // A slice holding every row (one domain, say) is the overall summary: not bootstrapped again.
     const slice = (key: (r: GradeRow) => string) =>
-      Object.fromEntries([...groupBy(list, key)].map(([k, rs]) => [k, summarizeGroup(rs, options)]));
+      Object.fromEntries(
+        [...groupBy(list, key)].map(([k, rs]) => [
+          k,
+          rs.length === list.length ? overall : summarizeGroup(rs, options),
+        ]),
+      );
     out.push({
       label,
       model: [...new Set(list.map((r) => r.model))].join(', '),
-      overall: summarizeGroup(list, options),
+      overall,
       byType: slice((r) => r.question_type),
       byDomain: slice((r) => r.domain || '(none)'),
     });

@@ -63,12 +63,31 @@ export function runRowHash(row: RunRow): string {
   return sha256Hex(canonicalJson(row));
 }
 
+/** The hash of each run row by id, computed once and only for the rows asked about. */
+function runRowHashes(run: readonly RunRow[]): (rowId: string) => string | null {
+  const byId = new Map(run.map((r) => [r.row_id, r]));
+  const hashes = new Map<string, string>();
+  return (rowId) => {
+    let hash = hashes.get(rowId);
+    if (hash === undefined) {
+      const row = byId.get(rowId);
+      if (!row) return null;
+      hash = runRowHash(row);
+      hashes.set(rowId, hash);
+    }
+    return hash;
+  };
+}
+
 /**
  * How a grades file is opened: a row stays when it graded the run row as it is now and none of
  * its metrics failed (a failed judge call is retried; a failed answer's grade stays).
  */
-export function gradesFileOptions(manifest: RunManifest, run: readonly RunRow[]): RunFileOptions {
-  const hashes = new Map(run.map((r) => [r.row_id, runRowHash(r)]));
+export function gradesFileOptions(
+  manifest: RunManifest,
+  run: readonly RunRow[],
+  hashOf: (rowId: string) => string | null = runRowHashes(run),
+): RunFileOptions {
   return {
     manifest,
     idField: 'row_id',
@@ -76,7 +95,7 @@ export function gradesFileOptions(manifest: RunManifest, run: readonly RunRow[])
     command: 'citegeist grade',
     keep: keepParsed(GradeRowSchema, 'Grades row', (g) => {
       const failed = Object.values(g.status).includes('failed') && !g.answer_failed;
-      return g.run_row_sha256 === hashes.get(g.row_id) && !failed;
+      return g.run_row_sha256 === hashOf(g.row_id) && !failed;
     }),
   };
 }
@@ -101,11 +120,11 @@ export async function gradeRunToFile(
   target: { path: string; manifest: RunManifest },
   options: GradeRunOptions = {},
 ): Promise<GradeToFileResult> {
-  const file = RunFile.open(target.path, gradesFileOptions(target.manifest, run));
+  const hashOf = runRowHashes(run);
+  const file = RunFile.open(target.path, gradesFileOptions(target.manifest, run, hashOf));
   try {
     const kept = file.kept.map((r) => GradeRowSchema.parse(r));
     const done = new Set(kept.map((g) => g.row_id));
-    const hashes = new Map(run.map((r) => [r.row_id, runRowHash(r)]));
     const result = await gradeRun(
       dataset,
       run.filter((r) => !done.has(r.row_id)),
@@ -114,7 +133,7 @@ export async function gradeRunToFile(
         ...options,
         onRow: (g, n, total) => {
           g.label = file.manifest.label;
-          g.run_row_sha256 = hashes.get(g.row_id) ?? null;
+          g.run_row_sha256 = hashOf(g.row_id);
           file.append(g);
           options.onRow?.(g, n, total);
         },

@@ -1,21 +1,14 @@
 import type { Span } from '../core/index.js';
-import {
-  type MatchMode,
-  type MatchRule,
-  matchQuote,
-  normalizeQuote,
-  noSpaceString,
-  type PreparedPaper,
-} from '../text/index.js';
+import { type MatchMode, type MatchRule, matchQuote, type PreparedPaper } from '../text/index.js';
 import type { PaperQuotes, QuoteCheck } from './citation-metrics.js';
 
 /**
  * The quote matcher over one prepared paper, with memoised results (a run repeats quotes and
- * every alternative is located once per paper, not once per row). `check` also gives the strict
- * rule of each quote, for `citation_accuracy_strict`.
+ * every alternative is located once per paper, not once per row). `check` also gives the rule of
+ * each quote under the strict matcher, for `citation_accuracy_strict`.
  */
 export function paperQuotes(paper: PreparedPaper, mode: MatchMode): PaperQuotes {
-  const located = new Map<string, { span: Span | null; rule: MatchRule }>();
+  const located = new Map<string, { span: Span | null; rule: MatchRule; strict?: MatchRule }>();
   const find = (text: string) => {
     let found = located.get(text);
     if (found === undefined) {
@@ -35,23 +28,23 @@ export function paperQuotes(paper: PreparedPaper, mode: MatchMode): PaperQuotes 
   };
   return {
     check: (quote): QuoteCheck => {
-      const { rule } = find(quote);
-      return { rule, strictRule: strictRule(paper, quote, rule) };
+      const found = find(quote);
+      found.strict ??= mode === 'strict' ? found.rule : strictRule(paper, quote, found.rule);
+      return { rule: found.rule, strictRule: found.strict };
     },
     locate: (text) => find(text).span,
   };
 }
 
 /**
- * The strict rule that accepts a quote, given the rule the grader's mode found: (a) exact or (c)
- * no-space of METHODS §1.2, the published rule without its prefix rules (so strict accuracy never
- * exceeds the published one, and the difference is exactly the prefix-only quotes); else `none`.
- * The researchqa order is exact, prefix, no-space, no-space-prefix: only a `prefix` match leaves
- * the no-space rule untried.
+ * The rule of the strict matcher (METHODS §1.2: exact, no-space, then `gapped`) for a quote, given
+ * the rule the `researchqa` matcher found: its exact and no-space rules are the strict ones, so
+ * only a quote they did not accept is matched again (a `prefix` match left the no-space rule
+ * untried, and no researchqa rule is `gapped`). A quote accepted only by a prefix rule may be
+ * rejected (text after the verbatim prefix may be wrong), and one the researchqa rules reject may
+ * be accepted by `gapped` (a page header or a citation marker inside the quoted sentence).
  */
 export function strictRule(paper: PreparedPaper, quote: string, rule: MatchRule): MatchRule {
   if (rule === 'exact' || rule === 'no-space') return rule;
-  if (rule !== 'prefix') return 'none';
-  const noSpace = noSpaceString(normalizeQuote(quote).text);
-  return noSpace.length >= 20 && paper.noSpaceIndex.indexOf(noSpace) >= 0 ? 'no-space' : 'none';
+  return matchQuote(paper, quote, { mode: 'strict', nearest: false }).rule;
 }
