@@ -221,7 +221,7 @@ export class CorpusStore {
    */
   matchingText(id: string): MatchingText | undefined {
     const sql = this.formsTable
-      ? 'SELECT d.text, f.version, f.normalized, f.no_space, f.jumps FROM documents d LEFT JOIN match_forms f ON f.doc_id = d.id WHERE d.id = ?'
+      ? 'SELECT d.text, f.version, f.normalized, f.no_space, f.jumps, f.vocabulary, f.tokens FROM documents d LEFT JOIN match_forms f ON f.doc_id = d.id WHERE d.id = ?'
       : 'SELECT text FROM documents WHERE id = ?';
     const row = this.db.prepare(sql).get(id) as Row | undefined;
     if (!row) return undefined;

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
 import { CitegeistError, type Document, quoteValue } from '../core/index.js';
@@ -175,7 +175,8 @@ export class PapersDir {
         'Add the paper to the folder, or check the paper ids of the rows.',
       );
     }
-    return { file, bytes: new Uint8Array(await readFile(file)) };
+    // Read synchronously: for a paper-sized file that is several times cheaper than a promise.
+    return { file, bytes: new Uint8Array(readFileSync(file)) };
   }
 
   private async read(id: string): Promise<Document> {

@@ -8,7 +8,7 @@
  * schema's: adding it changes nothing else a corpus holds.
  */
 import type Database from 'better-sqlite3';
-import { MATCH_FORMS_VERSION, type MatchForms, matchForms } from '../text/index.js';
+import { MATCH_FORMS_VERSION, type MatchForms, matchForms, type StoredTokens } from '../text/index.js';
 
 export const MATCH_FORMS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS match_forms (
@@ -16,7 +16,9 @@ CREATE TABLE IF NOT EXISTS match_forms (
   version INTEGER NOT NULL,
   normalized TEXT NOT NULL,
   no_space TEXT NOT NULL,
-  jumps BLOB NOT NULL
+  jumps BLOB NOT NULL,
+  vocabulary TEXT NOT NULL,
+  tokens BLOB NOT NULL
 );
 `;
 
@@ -34,22 +36,57 @@ export function hasMatchFormsTable(db: Database.Database): boolean {
 export function writeMatchForms(db: Database.Database, id: string, text: string): void {
   const forms = matchForms(text);
   db.prepare(
-    'INSERT OR REPLACE INTO match_forms (doc_id, version, normalized, no_space, jumps) VALUES (?, ?, ?, ?, ?)',
-  ).run(id, forms.version, forms.normalized, forms.noSpace, Buffer.from(forms.jumps.buffer));
+    'INSERT OR REPLACE INTO match_forms (doc_id, version, normalized, no_space, jumps, vocabulary, tokens) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  ).run(
+    id,
+    forms.version,
+    forms.normalized,
+    forms.noSpace,
+    bytes(forms.jumps),
+    JSON.stringify(forms.tokens.vocabulary),
+    packTokens(forms.tokens),
+  );
 }
 
 /** The forms of a `match_forms` row (null when missing or of another version). */
 export function formsOfRow(row: Row | undefined): MatchForms | null {
   if (!row || Number(row.version) !== MATCH_FORMS_VERSION) return null;
-  const blob = row.jumps as Buffer;
-  // Copied into an aligned array of its own (the blob's buffer may be shared and unaligned).
-  const jumps = new Int32Array(blob.byteLength >> 2);
-  new Uint8Array(jumps.buffer).set(blob.subarray(0, jumps.byteLength));
   return {
     version: MATCH_FORMS_VERSION,
     normalized: String(row.normalized),
     noSpace: String(row.no_space),
-    jumps,
+    jumps: int32s(row.jumps as Buffer, 0, (row.jumps as Buffer).byteLength >> 2),
+    tokens: unpackTokens(JSON.parse(String(row.vocabulary)) as string[], row.tokens as Buffer),
+  };
+}
+
+function bytes(array: Int32Array | Uint8Array): Buffer {
+  return Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+}
+
+/** `count` int32s of a blob from byte `at`, copied into an aligned array of their own. */
+function int32s(blob: Buffer, at: number, count: number): Int32Array {
+  const out = new Int32Array(count);
+  new Uint8Array(out.buffer).set(blob.subarray(at, at + count * 4));
+  return out;
+}
+
+/** Tokens as one blob: start, end and id (int32 each), then kind, splitAt and breakAfter (a byte each). */
+function packTokens(t: StoredTokens): Buffer {
+  return Buffer.concat([t.start, t.end, t.ids, t.kind, t.splitAt, t.breakAfter].map(bytes));
+}
+
+function unpackTokens(vocabulary: string[], blob: Buffer): StoredTokens {
+  const n = blob.byteLength / 15;
+  const byte = (k: number) => new Uint8Array(blob.subarray(12 * n + k * n, 12 * n + (k + 1) * n));
+  return {
+    vocabulary,
+    start: int32s(blob, 0, n),
+    end: int32s(blob, 4 * n, n),
+    ids: int32s(blob, 8 * n, n),
+    kind: byte(0),
+    splitAt: byte(1),
+    breakAfter: byte(2),
   };
 }
 

@@ -4,6 +4,7 @@ export {
   type MatchOptions,
   type MatchRule,
   matchQuote,
+  matchQuoteModes,
   type QuoteMatch,
 } from './match-quote.js';
 export type { MatchTokens, TokenKind } from './match-tokens.js';
@@ -17,7 +18,6 @@ export {
   noSpaceString,
   type PreparedPaper,
   preparePaper,
-  type TokenIndex,
 } from './prepare-paper.js';
 export {
   type MatchingBlock,
@@ -28,4 +28,5 @@ export {
 } from './sequence-ratio.js';
 export { type Sentence, splitSentences } from './split-sentences.js';
 export { formatScore, renderTable, type TableColumn } from './text-table.js';
+export type { StoredTokens, TokenIndex } from './token-index.js';
 export { type Token, type TokenizeOptions, tokenize, tokenizeWithOffsets, WORD_PATTERN } from './tokenize.js';

@@ -8,9 +8,16 @@
  * computed once and stored with the paper (the corpus does at ingest); `preparePaper(text, forms)`
  * then skips normalisation. The rest is built lazily, on first use.
  */
-import { isHyphenSplit, type MatchTokens, matchTokens } from './match-tokens.js';
-import { codesToString, type NormalizedText, normalizeText, toOriginalSpan } from './normalize.js';
+import { codesToString, type NormalizedText, normalizeText } from './normalize.js';
 import { SubstringIndex } from './substring-index.js';
+import {
+  buildTokenIndex,
+  type StoredTokens,
+  storedTokens,
+  type TokenIndex,
+  tokenIndexFromStored,
+  usableTokens,
+} from './token-index.js';
 
 /** The no-space form of rule (c): drop `-` + whitespace (line-break hyphens), then all whitespace. */
 export interface NoSpaceText {
@@ -57,69 +64,6 @@ export function noSpaceString(normalized: string): string {
   return normalized.replace(/- /g, '').replace(/ /g, '');
 }
 
-/** Token ids and the token → positions index of a paper. */
-export interface TokenIndex {
-  readonly tokens: MatchTokens;
-  /** Vocabulary id of each token. */
-  readonly ids: Int32Array;
-  readonly vocabulary: ReadonlyMap<string, number>;
-  /** Positions of vocabulary id `x`: `positions[postingStart[x] .. postingStart[x+1])`, ascending. */
-  readonly postingStart: Int32Array;
-  readonly positions: Int32Array;
-  /** Words split by a line-break hyphen ("sci-ence"), joined ("science") → first token positions. */
-  readonly hyphenJoins: ReadonlyMap<string, number[]>;
-  /** `splitAt[i]` = 1 when tokens i, i+1, i+2 are a word split by a hyphen (`isHyphenSplit`). */
-  readonly splitAt: Uint8Array;
-  /** `breakAfter[i]` = 1 when the original text between tokens i and i+1 holds a line break. */
-  readonly breakAfter: Uint8Array;
-}
-
-/** Marks the tokens followed by a line break in the original text (before the next token). */
-function lineBreaksAfter(tokens: MatchTokens, normalized: NormalizedText): Uint8Array {
-  const out = new Uint8Array(tokens.length);
-  const { original } = normalized;
-  for (let i = 0; i + 1 < tokens.length; i++) {
-    if (tokens.end[i] === tokens.start[i + 1]) continue; // touching tokens: no whitespace between
-    const from = toOriginalSpan(normalized, tokens.start[i]!, tokens.end[i]!).end;
-    const to = normalized.offsets[tokens.start[i + 1]!]!;
-    const nl = original.indexOf('\n', from);
-    if (nl >= 0 && nl < to) out[i] = 1;
-  }
-  return out;
-}
-
-function buildTokenIndex(tokens: MatchTokens, normalized: NormalizedText): TokenIndex {
-  const vocabulary = new Map<string, number>();
-  const ids = new Int32Array(tokens.length);
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens.text[i]!;
-    let id = vocabulary.get(t);
-    if (id === undefined) {
-      id = vocabulary.size;
-      vocabulary.set(t, id);
-    }
-    ids[i] = id;
-  }
-  const postingStart = new Int32Array(vocabulary.size + 1);
-  for (let i = 0; i < ids.length; i++) postingStart[ids[i]! + 1]!++;
-  for (let x = 1; x <= vocabulary.size; x++) postingStart[x]! += postingStart[x - 1]!;
-  const fill = postingStart.slice(0, vocabulary.size);
-  const positions = new Int32Array(ids.length);
-  for (let i = 0; i < ids.length; i++) positions[fill[ids[i]!]!++] = i;
-  const hyphenJoins = new Map<string, number[]>();
-  const splitAt = new Uint8Array(tokens.length);
-  for (let i = 0; i + 2 < tokens.length; i++) {
-    if (tokens.text[i + 1] !== '-' || !isHyphenSplit(tokens, i)) continue;
-    splitAt[i] = 1;
-    const joined = tokens.text[i]! + tokens.text[i + 2]!;
-    const list = hyphenJoins.get(joined);
-    if (list) list.push(i);
-    else hyphenJoins.set(joined, [i]);
-  }
-  const breakAfter = lineBreaksAfter(tokens, normalized);
-  return { tokens, ids, vocabulary, postingStart, positions, hyphenJoins, splitAt, breakAfter };
-}
-
 /**
  * The storable part of a prepared paper: its normalised text, its no-space form, and the offset
  * map back to the original text as jumps (`normalizeText(text).offsets` is rebuilt from them).
@@ -135,16 +79,19 @@ export interface MatchForms {
    * whitespace run, an expansion such as ﬁ → "fi"); in between, offsets count up by one.
    */
   readonly jumps: Int32Array;
+  /** The stored part of the token index (the costliest part to build: ~1 ms for a paper). */
+  readonly tokens: StoredTokens;
 }
 
 /**
- * The version of `MatchForms`. Bump it whenever `normalizeText` or `noSpaceForm` would give another
- * result for some text: stored forms of an older version are then recomputed. (A test pins the
- * forms of a fixture to this version, so a change that forgets the bump fails it.)
+ * The version of `MatchForms`. Bump it whenever `normalizeText`, `noSpaceForm` or the token index
+ * (`matchTokens`, hyphen splits, line breaks) would give another result for some text: stored
+ * forms of an older version are then recomputed. (A test pins the forms of a fixture to this
+ * version, so a change that forgets the bump fails it.)
  */
 export const MATCH_FORMS_VERSION = 1;
 
-/** Computes the storable forms of a paper's text (normalisation and the no-space form). */
+/** Computes the storable forms of a paper's text (normalisation, no-space form, token index). */
 export function matchForms(text: string): MatchForms {
   const normalized = normalizeText(text);
   const { offsets } = normalized;
@@ -157,6 +104,7 @@ export function matchForms(text: string): MatchForms {
     normalized: normalized.text,
     noSpace: noSpaceForm(normalized.text).text,
     jumps: Int32Array.from(jumps),
+    tokens: storedTokens(buildTokenIndex(normalized)),
   };
 }
 
@@ -174,13 +122,21 @@ function offsetsFromJumps(jumps: Int32Array, length: number): Int32Array {
 function usable(forms: MatchForms | null | undefined, text: string): forms is MatchForms {
   if (!forms || forms.version !== MATCH_FORMS_VERSION) return false;
   const { jumps, normalized, noSpace } = forms;
-  if (normalized.length === 0) return jumps.length === 0 && noSpace.length === 0;
+  if (normalized.length === 0)
+    return jumps.length === 0 && noSpace.length === 0 && forms.tokens.ids.length === 0;
   // Jumps are ascending pairs inside both texts, the first at 0; the last offset is in the text.
   if (jumps.length < 2 || jumps.length % 2 !== 0 || jumps[0] !== 0) return false;
   const lastAt = jumps[jumps.length - 2]!;
   const lastOffset = jumps[jumps.length - 1]! + (normalized.length - 1 - lastAt);
-  return lastAt < normalized.length && lastOffset < text.length && noSpace.length <= normalized.length;
+  return (
+    lastAt < normalized.length &&
+    lastOffset < text.length &&
+    noSpace.length <= normalized.length &&
+    usableTokens(forms.tokens, normalized.length)
+  );
 }
+
+export type { TokenIndex } from './token-index.js';
 
 /** A paper normalised and indexed once; pass it to `matchQuote` for every quote. */
 export interface PreparedPaper {
@@ -191,6 +147,8 @@ export interface PreparedPaper {
   readonly normalizedIndex: SubstringIndex;
   readonly noSpaceIndex: SubstringIndex;
   readonly tokenIndex: TokenIndex;
+  /** Whether `tokenIndex` has been built (it is built on first use). */
+  readonly hasTokenIndex: boolean;
 }
 
 /**
@@ -204,7 +162,9 @@ export function preparePaper(text: string, forms?: MatchForms | null): PreparedP
   let normalized: NormalizedText;
   let noSpaceText: string;
   let noSpaceToNormalized: Int32Array | undefined;
+  let stored: StoredTokens | undefined;
   if (usable(forms, text)) {
+    stored = forms.tokens;
     let offsets: Int32Array | undefined;
     const { jumps } = forms;
     const length = forms.normalized.length;
@@ -238,8 +198,11 @@ export function preparePaper(text: string, forms?: MatchForms | null): PreparedP
     normalizedIndex: new SubstringIndex(normalized.text),
     noSpaceIndex: new SubstringIndex(noSpaceText),
     get tokenIndex(): TokenIndex {
-      tokenIndex ??= buildTokenIndex(matchTokens(normalized), normalized);
+      tokenIndex ??= stored ? tokenIndexFromStored(stored) : buildTokenIndex(normalized);
       return tokenIndex;
+    },
+    get hasTokenIndex(): boolean {
+      return tokenIndex !== undefined;
     },
   };
 }
