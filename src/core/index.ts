@@ -4,6 +4,7 @@ export * from './dataset.js';
 export * from './document.js';
 export * from './errors.js';
 export * from './file-lock.js';
+export * from './json-rows.js';
 export * from './jsonl.js';
 export * from './jsonl-writer.js';
 export * from './nugget-bank.js';

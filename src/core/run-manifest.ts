@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { z } from 'zod';
 import { CitegeistError, quoteValue } from './errors.js';
 
@@ -153,6 +154,19 @@ export function sha256Hex(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
+/** `sha256Hex` of a file's bytes, read in chunks (a large dataset is never held whole). */
+export function sha256File(path: string): string {
+  const hash = createHash('sha256');
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(1 << 20);
+    for (let n = readSync(fd, buffer); n > 0; n = readSync(fd, buffer)) hash.update(buffer.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
+  return hash.digest('hex');
+}
+
 /**
  * One hash over named items (papers by id, say): sha256 of the sorted `name NUL hash` lines, with
  * null for an item that is missing. Independent of the order the items were given in.
@@ -167,15 +181,20 @@ export function hashItems(items: Iterable<[string, string | null]>): string {
 
 /** The `papers` input of a manifest: one hash over each paper's text (null: not found), and counts. */
 export function papersInput(texts: ReadonlyMap<string, string | null>, source: string): InputRef {
-  const hashes = [...texts].map(([id, text]): [string, string | null] => [
-    id,
-    text === null ? null : sha256Hex(text),
-  ]);
+  const hashes = new Map(
+    [...texts].map(([id, text]): [string, string | null] => [id, text === null ? null : sha256Hex(text)]),
+  );
+  return papersInputOfHashes(hashes, source);
+}
+
+/** `papersInput` from each paper's `sha256Hex` of its text (null: missing), already computed. */
+export function papersInputOfHashes(hashes: ReadonlyMap<string, string | null>, source: string): InputRef {
+  const items = [...hashes];
   return {
-    sha256: hashItems(hashes),
+    sha256: hashItems(items),
     source,
-    count: texts.size,
-    missing: hashes.filter(([, h]) => h === null).length,
+    count: hashes.size,
+    missing: items.filter(([, h]) => h === null).length,
   };
 }
 

@@ -1,3 +1,4 @@
+export { type DatasetIndex, indexDataset, loadDatasetIndex, rowRef } from './dataset-index.js';
 export {
   type DatasetMeta,
   type DatasetReadResult,

@@ -2,6 +2,7 @@ import {
   canonicalJson,
   createManifest,
   type DatasetRow,
+  type DatasetRowRef,
   defaultLabel,
   type InputRef,
   inspectRunFile,
@@ -10,11 +11,14 @@ import {
   type RunFileOptions,
   type RunManifest,
   type RunRow,
+  type RunRowRef,
   sha256Hex,
 } from '../core/index.js';
 import { estimateCost, type PriceTable } from '../llm/index.js';
+import { GradesSummary } from './aggregate.js';
 import { GradeRowSchema } from './grade-row.js';
 import { type GradeRunOptions, type GradeRunResult, gradeRun } from './grade-run.js';
+import { wholeRow, wholeRun } from './parallel-grading.js';
 import { RUBRIC_SYSTEM_PROMPT, rubricUserPrompt } from './rubric-judge.js';
 
 /** The grading settings that change a grades row (the bootstrap seed only changes the summary). */
@@ -63,19 +67,12 @@ export function runRowHash(row: RunRow): string {
   return sha256Hex(canonicalJson(row));
 }
 
-/** The hash of each run row by id, computed once and only for the rows asked about. */
-function runRowHashes(run: readonly RunRow[]): (rowId: string) => string | null {
+/** The hash of a run row by id, computed only for the rows asked about. */
+function runRowHashes(run: readonly (RunRow | RunRowRef)[]): (rowId: string) => string | null {
   const byId = new Map(run.map((r) => [r.row_id, r]));
-  const hashes = new Map<string, string>();
   return (rowId) => {
-    let hash = hashes.get(rowId);
-    if (hash === undefined) {
-      const row = byId.get(rowId);
-      if (!row) return null;
-      hash = runRowHash(row);
-      hashes.set(rowId, hash);
-    }
-    return hash;
+    const row = byId.get(rowId);
+    return row ? runRowHash(wholeRun(row)) : null;
   };
 }
 
@@ -85,7 +82,7 @@ function runRowHashes(run: readonly RunRow[]): (rowId: string) => string | null 
  */
 export function gradesFileOptions(
   manifest: RunManifest,
-  run: readonly RunRow[],
+  run: readonly (RunRow | RunRowRef)[],
   hashOf: (rowId: string) => string | null = runRowHashes(run),
 ): RunFileOptions {
   return {
@@ -103,6 +100,13 @@ export function gradesFileOptions(
 export interface GradeToFileResult extends GradeRunResult {
   /** Rows kept from an earlier attempt (resume). */
   kept: number;
+  /**
+   * The summary of every row of the file (kept, then graded, in run order): built even when the
+   * rows themselves are not kept (`keep: false`, then `grades` is empty).
+   */
+  summary: GradesSummary;
+  /** Rows in the file (kept and graded). */
+  rows: number;
   manifest: RunManifest;
   tookOverFrom: { pid: number; command: string; started_at: string }[];
 }
@@ -114,8 +118,8 @@ export interface GradeToFileResult extends GradeRunResult {
  * `grades` holds every row of the file afterwards.
  */
 export async function gradeRunToFile(
-  dataset: readonly DatasetRow[],
-  run: readonly RunRow[],
+  dataset: readonly (DatasetRow | DatasetRowRef)[],
+  run: readonly (RunRow | RunRowRef)[],
   paperText: (paperId: string) => string | null,
   target: { path: string; manifest: RunManifest },
   options: GradeRunOptions = {},
@@ -125,24 +129,29 @@ export async function gradeRunToFile(
   try {
     const kept = file.kept.map((r) => GradeRowSchema.parse(r));
     const done = new Set(kept.map((g) => g.row_id));
+    const summary = new GradesSummary();
+    for (const g of kept) summary.add(g);
     const result = await gradeRun(
       dataset,
       run.filter((r) => !done.has(r.row_id)),
       paperText,
       {
         ...options,
-        onRow: (g, n, total) => {
+        onRow: (g, n, total, index, answer) => {
           g.label = file.manifest.label;
-          g.run_row_sha256 = hashOf(g.row_id);
+          g.run_row_sha256 = runRowHash(answer);
           file.append(g);
-          options.onRow?.(g, n, total);
+          summary.put(g, kept.length + index);
+          options.onRow?.(g, n, total, index, answer);
         },
       },
     );
     const missing = new Set(result.missingRows);
     return {
       ...result,
-      grades: [...kept, ...result.grades],
+      summary,
+      rows: summary.size,
+      grades: options.keep === false ? [] : [...kept, ...result.grades],
       missingRows: [...missing].filter((id) => !done.has(id)),
       kept: kept.length,
       manifest: file.manifest,
@@ -155,8 +164,8 @@ export async function gradeRunToFile(
 
 /** What `grade --judge --dry-run` reports: the judge calls the rows left to grade would make. */
 export function estimateJudging(
-  dataset: readonly DatasetRow[],
-  run: readonly RunRow[],
+  dataset: readonly (DatasetRow | DatasetRowRef)[],
+  run: readonly (RunRow | RunRowRef)[],
   target: { path: string; manifest: RunManifest },
   judge: string,
   prices: PriceTable,
@@ -169,12 +178,17 @@ export function estimateJudging(
   // Failed answers are not sent to the judge; the justification is short: 300 output tokens each.
   const requests = todo
     .filter((r) => r.error === null)
+    .map(wholeRun)
     .map((r) => ({
       messages: [
         { role: 'system' as const, content: RUBRIC_SYSTEM_PROMPT },
         {
           role: 'user' as const,
-          content: rubricUserPrompt({ row: byId.get(r.row_id)!, answer: r.answer, citations: r.citations }),
+          content: rubricUserPrompt({
+            row: wholeRow(byId.get(r.row_id)!),
+            answer: r.answer,
+            citations: r.citations,
+          }),
         },
       ],
     }));

@@ -1,6 +1,7 @@
 export {
   type AggregateOptions,
   aggregateGrades,
+  GradesSummary,
   type GroupSummary,
   type MetricSummary,
   type ModelSummary,
@@ -67,5 +68,6 @@ export {
   RubricScoresSchema,
   rubricUserPrompt,
 } from './rubric-judge.js';
+export { indexRun, type RunIndex } from './run-index.js';
 export { type RunReadResult, readRun } from './run-io.js';
 export * from './vetscore/index.js';

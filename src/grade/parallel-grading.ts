@@ -12,7 +12,13 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { DatasetRow, RunRow } from '../core/index.js';
+import {
+  citationCount,
+  type DatasetRow,
+  type DatasetRowRef,
+  type RunRow,
+  type RunRowRef,
+} from '../core/index.js';
 import type { MatchForms, MatchMode } from '../text/index.js';
 import type { CitationScores } from './citation-metrics.js';
 import { allFailed } from './citation-metrics.js';
@@ -26,10 +32,25 @@ import {
 import type { GradeRow } from './grade-row.js';
 import { type ScoringRow, scorePaperRows } from './score-paper-rows.js';
 
-/** One answer to grade against its dataset row. */
+/** One answer to grade against its dataset row (or a reference to it, read when graded). */
 export interface GradingJob {
-  row: DatasetRow;
-  run: RunRow;
+  row: DatasetRow | DatasetRowRef;
+  run: RunRow | RunRowRef;
+}
+
+/** Whether a job's row is a reference (`DatasetRowRef`) rather than the row. */
+export function isRowRef(row: DatasetRow | DatasetRowRef): row is DatasetRowRef {
+  return typeof (row as DatasetRowRef).load === 'function';
+}
+
+/** The whole dataset row of a job (read from its file when it is a reference). */
+export function wholeRow(row: DatasetRow | DatasetRowRef): DatasetRow {
+  return isRowRef(row) ? row.load() : row;
+}
+
+/** The whole run row of a job (read from its file when it is a reference). */
+export function wholeRun(run: RunRow | RunRowRef): RunRow {
+  return 'load' in run ? run.load() : run;
 }
 
 export interface DeterministicGradingOptions extends DeterministicOptions {
@@ -54,8 +75,16 @@ export interface DeterministicGradingOptions extends DeterministicOptions {
    * say): every row is then graded on worker threads, however few.
    */
   useThisThread?: boolean;
-  /** Called as each row's grade is ready (in completion order, with the row's input index). */
-  onRow?: (grade: GradeRow, index: number) => void;
+  /**
+   * Called as each row's grade is ready (in completion order, with the row's input index and the
+   * whole answer it graded, read once for scoring when the job held a reference).
+   */
+  onRow?: (grade: GradeRow, index: number, answer: RunRow) => void;
+  /**
+   * Keep the grades and return them (default true). false returns an empty list: the rows only go
+   * to `onRow` (a large grading that writes them out need not hold them all).
+   */
+  keep?: boolean;
   /** Told when a worker thread fails (its paper's rows are failed, or its work is done elsewhere). */
   onWorkerFailure?: (message: string) => void;
   /** Told which thread graded each paper's rows (0: this thread; else the worker's thread id). */
@@ -101,9 +130,21 @@ export async function gradeDeterministic(
   };
   const match = alternativeMatcher(settings.match);
   const groups = groupByPaper(jobs);
-  const grades: GradeRow[] = new Array(jobs.length);
+  const keep = options.keep ?? true;
+  const grades: GradeRow[] = keep ? new Array(jobs.length) : [];
   const threads = Math.max(1, options.threads ?? availableParallelism());
   const here = options.useThisThread ?? true;
+  // The answers of a group in flight, read once (from the run file, for references) for scoring
+  // and for `onRow`, and dropped when the group's grades are recorded.
+  const loaded = new Map<number, RunRow[]>();
+  const answers = (g: number): RunRow[] => {
+    let list = loaded.get(g);
+    if (!list) {
+      list = groups[g]!.indices.map((i) => wholeRun(jobs[i]!.run));
+      loaded.set(g, list);
+    }
+    return list;
+  };
   const paperOf = (g: number) => {
     const id = groups[g]!.paperId;
     return { text: paperText(id), forms: options.paperForms?.(id) ?? null };
@@ -111,13 +152,13 @@ export async function gradeDeterministic(
   await runPool(groups.length, here ? threads - 1 : threads, () => startWorker(settings), {
     size: (g) => groups[g]!.work,
     workerStartMs: options.workerStartMs ?? WORKER_START_MS,
-    request: (g) => ({ group: g, ...paperOf(g), rows: scoringRows(jobs, groups[g]!) }),
+    request: (g) => ({ group: g, ...paperOf(g), rows: scoringRows(jobs, groups[g]!, answers(g)) }),
     local: here
       ? (g) => ({
           group: g,
           scores: scorePaperRows(
             paperOf(g),
-            scoringRows(jobs, groups[g]!),
+            scoringRows(jobs, groups[g]!, answers(g)),
             match,
             settings.quoteMode,
             scoreOptions(settings.match),
@@ -127,12 +168,15 @@ export async function gradeDeterministic(
     onResponse: (response) => {
       const group = groups[response.group]!;
       if ('scores' in response) options.onPaper?.(group.paperId, response.thread ?? 0);
+      const answered = answers(response.group);
+      loaded.delete(response.group);
       for (const [k, i] of group.indices.entries()) {
         const job = jobs[i]!;
         const scores =
           'scores' in response ? response.scores[k]! : allFailed(`grading failed: ${response.error}`);
-        grades[i] = gradeRowOf(job.row, job.run, scores);
-        options.onRow?.(grades[i], i);
+        const grade = gradeRowOf(job.row, job.run, scores);
+        if (keep) grades[i] = grade;
+        options.onRow?.(grade, i, answered[k]!);
       }
     },
     onWorkerFailure: options.onWorkerFailure,
@@ -154,8 +198,9 @@ interface PaperGroup {
  */
 function jobWork({ row, run }: GradingJob): number {
   let alternatives = 0;
-  for (const g of row.expected_references) alternatives += g.alternatives.length;
-  return 1 + run.citations.length * (1 + alternatives);
+  if (isRowRef(row)) alternatives = row.alternatives;
+  else for (const g of row.expected_references) alternatives += g.alternatives.length;
+  return 1 + citationCount(run) * (1 + alternatives);
 }
 
 /** Jobs grouped by paper, the most work first (so the last groups to finish are small). */
@@ -172,9 +217,10 @@ function groupByPaper(jobs: readonly GradingJob[]): PaperGroup[] {
 }
 
 /** Only what the metrics read, so little is copied to a worker. */
-function scoringRows(jobs: readonly GradingJob[], group: PaperGroup): ScoringRow[] {
-  return group.indices.map((i) => {
-    const { row, run } = jobs[i]!;
+function scoringRows(jobs: readonly GradingJob[], group: PaperGroup, answers: RunRow[]): ScoringRow[] {
+  return group.indices.map((i, k) => {
+    const run = answers[k]!;
+    const row = wholeRow(jobs[i]!.row);
     return {
       row: {
         question_type: row.question_type,
@@ -332,9 +378,13 @@ export function runPool(
   });
 }
 
-/** A grading worker; from the TypeScript sources (tests, benchmarks) it starts through tsx. */
+/**
+ * A grading worker; from the TypeScript sources (tests, benchmarks) it starts through tsx. Its
+ * young generation is kept small (8 MB, against up to ~48 MB by default): a worker holds one
+ * paper's rows at a time, and the default would add tens of megabytes to a large grading's peak.
+ */
 function startWorker(settings: WorkerSettings): Worker {
   const fromSources = import.meta.url.endsWith('.ts');
   const entry = new URL(fromSources ? './grading-worker.dev.mjs' : './grading-worker.js', import.meta.url);
-  return new Worker(entry, { workerData: settings });
+  return new Worker(entry, { workerData: settings, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
 }

@@ -2,12 +2,14 @@ import { basename } from 'node:path';
 import {
   CitegeistError,
   describeIssues,
+  firstContentChar,
+  type JsonRowsFile,
   location,
-  parseJsonl,
   type RunManifest,
   type RunRow,
   RunRowSchema,
-  readTextFile,
+  readJsonlLines,
+  scanJsonRows,
   takeManifest,
 } from '../core/index.js';
 
@@ -40,8 +42,6 @@ export interface RunReadResult {
  * row (a resumed run retried it).
  */
 export function readRun(path: string, options: { model?: string } = {}): RunReadResult {
-  const text = readTextFile(path, 'run file');
-  const trimmed = text.trimStart();
   const name = basename(path);
   const published = /^eval_(.+?)(_baseline)?\.json$/i.exec(name);
   let fallbackModel =
@@ -61,25 +61,12 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
       out.rows[at] = row;
     }
   };
-  const envelope = trimmed.startsWith('{') ? resultsEnvelope(text) : null;
-  if (trimmed.startsWith('[') || envelope) {
+  const json = publishedRows(path);
+  if (json) {
     out.format = 'published';
-    let data: unknown = envelope;
-    if (!envelope) {
-      try {
-        data = JSON.parse(text);
-      } catch (error) {
-        throw new CitegeistError(
-          'RUN_NOT_JSON',
-          `The run file ${path} starts like a JSON list but does not parse (${(error as Error).message}).`,
-          'Fix the JSON, or give citegeist run JSONL.',
-        );
-      }
-    }
-    let rows = data as unknown[];
+    const { envelope, rows } = json;
     if (envelope) {
-      const { rows: list, summary: _summary, ...info } = envelope;
-      rows = list as unknown[];
+      const { summary: _summary, ...info } = envelope;
       out.published = info;
       const baseline = envelope.mode === 'baseline' || !contract;
       const model = typeof envelope.model_name === 'string' ? envelope.model_name : null;
@@ -93,7 +80,7 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
       else add(row);
     }
   } else {
-    const { manifest, rows } = takeManifest(parseJsonl(text), path, false);
+    const { manifest, rows } = takeManifest(readJsonlLines(path, 'run file'), path, false);
     out.manifest = manifest;
     for (const entry of rows) {
       const where = location(path, entry.line);
@@ -101,34 +88,40 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
         out.errors.push({ where, message: `not JSON (${entry.error})` });
         continue;
       }
-      const value = entry.value as Record<string, unknown> | null;
-      const parsed = RunRowSchema.safeParse(
-        value && typeof value === 'object' && value.model === undefined
-          ? { ...value, model: fallbackModel }
-          : value,
-      );
-      if (parsed.success) add(parsed.data, where);
-      else out.errors.push({ where, message: `not a run row: ${describeIssues(parsed.error)}` });
+      const row = citegeistRow(entry.value, fallbackModel);
+      if (typeof row === 'string') out.errors.push({ where, message: row });
+      else add(row, where);
     }
   }
   out.models = [...new Set(out.rows.map((r) => r.model))];
   return out;
 }
 
-/** The published results file `{run_id, …, rows: [...]}`, or null when the text is not one. */
-function resultsEnvelope(text: string): Record<string, unknown> | null {
+/**
+ * The rows of a run in the published layout: a JSON list, or the results object `{…, rows: [...]}`
+ * (its other fields as `envelope`); null when the file is neither (JSONL). Read row by row.
+ */
+function publishedRows(path: string): { envelope: Record<string, unknown> | null; rows: unknown[] } | null {
+  const first = firstContentChar(path, 'run file');
+  if (first !== '[' && first !== '{') return null;
+  const rows: unknown[] = [];
+  let file: JsonRowsFile;
   try {
-    const data = JSON.parse(text) as unknown;
-    if (typeof data === 'object' && data !== null && Array.isArray((data as { rows?: unknown }).rows)) {
-      return data as Record<string, unknown>;
-    }
-  } catch {
-    // Not one JSON object: JSONL.
+    file = scanJsonRows(path, 'json', (text) => rows.push(JSON.parse(text)), 'run file');
+  } catch (error) {
+    // An object that is not one JSON value with a rows list is JSONL (a run's manifest line, say).
+    if (first === '{') return null;
+    throw new CitegeistError(
+      'RUN_NOT_JSON',
+      `The run file ${path} starts like a JSON list but does not parse (${(error as Error).message}).`,
+      'Fix the JSON, or give citegeist run JSONL.',
+    );
   }
-  return null;
+  if (file.layout === 'list') return { envelope: null, rows };
+  return file.hasRows ? { envelope: file.fields, rows } : null;
 }
 
-function publishedRow(value: unknown, model: string, contract = true): RunRow | string {
+export function publishedRow(value: unknown, model: string, contract = true): RunRow | string {
   const v = (value ?? {}) as Record<string, unknown>;
   if (typeof v.row_id !== 'string' || v.row_id === '') return 'field "row_id": missing or not a string';
   if (v.actual_answer !== undefined && v.actual_answer !== null && typeof v.actual_answer !== 'string') {
@@ -153,4 +146,13 @@ function publishedRow(value: unknown, model: string, contract = true): RunRow | 
     contract,
     error: typeof v.error === 'string' && v.error !== '' ? v.error : null,
   });
+}
+
+/** A citegeist run JSONL line's value as a run row (its model defaulted), or why it is not one. */
+export function citegeistRow(value: unknown, model: string): RunRow | string {
+  const v = value as Record<string, unknown> | null;
+  const parsed = RunRowSchema.safeParse(
+    v && typeof v === 'object' && v.model === undefined ? { ...v, model } : v,
+  );
+  return parsed.success ? parsed.data : `not a run row: ${describeIssues(parsed.error)}`;
 }

@@ -83,6 +83,8 @@ export interface PapersDirOptions {
  */
 export class PapersDir {
   private readonly loaded = new Map<string, Promise<Document>>();
+  /** Cache keys of the papers `matchingText` found in the cache. */
+  private readonly cacheKeys = new Map<string, string>();
 
   private constructor(
     readonly dir: string,
@@ -154,11 +156,30 @@ export class PapersDir {
    */
   async matchingText(id: string): Promise<MatchingText> {
     const { file, bytes } = await this.bytesOf(id);
-    const cached = this.cache?.matchingText(file, contentHash(bytes));
-    if (cached) return cached;
-    const doc = await this.load(id);
-    // A paper read just now was cached with its forms (unless its file holds several documents).
-    return this.cache?.matchingText(file, contentHash(bytes)) ?? { text: doc.text, forms: null };
+    const hash = contentHash(bytes);
+    let cached = this.cache?.matchingText(file, hash);
+    if (!cached) {
+      const doc = await this.load(id);
+      // A paper read just now was cached with its forms (unless its file holds several documents).
+      cached = this.cache?.matchingText(file, hash);
+      if (!cached) return { text: doc.text, forms: null };
+    }
+    this.cacheKeys.set(id, cached.key);
+    return { text: cached.text, forms: cached.forms };
+  }
+
+  /**
+   * What `matchingText(id)` last gave, read again synchronously from the cache (undefined when it
+   * was not cached): the very text read then, even if the file changed since.
+   */
+  /** Whether `cachedMatchingText(id)` can read the paper again. */
+  isCached(id: string): boolean {
+    return this.cacheKeys.has(id);
+  }
+
+  cachedMatchingText(id: string): MatchingText | undefined {
+    const key = this.cacheKeys.get(id);
+    return key === undefined ? undefined : this.cache?.matchingTextOf(key);
   }
 
   /** Closes the cache. */

@@ -55,10 +55,19 @@ export class PapersCache {
     return doc && { ...doc, id };
   }
 
-  /** The text and match forms cached for `file` with this content hash, or undefined. */
-  matchingText(file: string, hash: string): MatchingText | undefined {
+  /**
+   * The text and match forms cached for `file` with this content hash, or undefined; `key` reads
+   * the same again (`matchingTextOf`) without the file.
+   */
+  matchingText(file: string, hash: string): (MatchingText & { key: string }) | undefined {
     const stored = this.storedId(file, hash);
-    return stored === undefined ? undefined : this.guard(() => this.store?.matchingText(stored));
+    const found = stored === undefined ? undefined : this.guard(() => this.store?.matchingText(stored));
+    return found && stored !== undefined ? { ...found, key: stored } : undefined;
+  }
+
+  /** What `matchingText` gave with this `key`, read again. */
+  matchingTextOf(key: string): MatchingText | undefined {
+    return this.guard(() => this.store?.matchingText(key));
   }
 
   /** Caches the document of `file` (its match forms are computed as it is stored). */

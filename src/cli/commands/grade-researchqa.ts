@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import {
   CitegeistError,
-  papersInput,
+  papersInputOfHashes,
   type RunManifest,
+  sha256File,
   sha256Hex,
   writeFileAtomic,
 } from '../../core/index.js';
@@ -37,6 +37,18 @@ async function gradeToFile(
   opts: GradeOptions & { run: string; out: string },
 ): Promise<void> {
   const p = await prepare(ctx, [opts.run], opts, true);
+  try {
+    await gradePrepared(ctx, p, opts);
+  } finally {
+    p.close();
+  }
+}
+
+async function gradePrepared(
+  ctx: CliContext,
+  p: Prepared,
+  opts: GradeOptions & { run: string; out: string },
+): Promise<void> {
   const run = p.runs[0]!;
   const out = resolve(ctx.io.cwd, opts.out);
   const manifest = gradesManifest({
@@ -48,11 +60,11 @@ async function gradeToFile(
       judge: p.settings.judge ? modelId(parseModelString(p.settings.judge, '--judge')) : null,
     },
     dataset: {
-      sha256: sha256Hex(readFileSync(resolve(ctx.io.cwd, opts.dataset))),
+      sha256: sha256File(resolve(ctx.io.cwd, opts.dataset)),
       path: opts.dataset,
       rows: p.dataset.length,
     },
-    papers: papersInput(p.texts, describeSource(paperSourceOf(ctx, opts))),
+    papers: papersInputOfHashes(p.paperHashes, describeSource(paperSourceOf(ctx, opts))),
     run: runInput(run.manifest, resolve(ctx.io.cwd, opts.run), opts.run),
     version: VERSION,
   });
@@ -67,6 +79,8 @@ async function gradeToFile(
         {
           ...gradeOptions(p, judge),
           ...options,
+          // The rows are in the file; the summary is built as they come (a large run is not held).
+          keep: false,
         },
       ),
     ),
@@ -76,13 +90,13 @@ async function gradeToFile(
       `note: resuming after ${t.command} (pid ${t.pid}, started ${t.started_at}) stopped without finishing\n`,
     );
   reportOutcome(ctx, run.models, result);
-  const summary = printSummary(ctx, result.grades, Number(opts.seed));
+  const summary = printSummary(ctx, result.summary, Number(opts.seed));
   const summaryFile = `${out.replace(/\.jsonl?$/i, '')}.summary.json`;
   const provenance = { manifest: result.manifest, bootstrap_seed: Number(opts.seed) };
   writeFileAtomic(summaryFile, `${JSON.stringify({ ...provenance, ...(summary as object) }, null, 2)}\n`);
   if (!ctx.globals().json) {
     const kept = result.kept > 0 ? ` (${result.kept} kept from an earlier run)` : '';
-    ctx.io.out(`\n${result.grades.length} graded rows${kept} → ${opts.out}\n`);
+    ctx.io.out(`\n${result.rows} graded rows${kept} → ${opts.out}\n`);
   }
 }
 
@@ -90,7 +104,7 @@ async function gradeToFile(
 function runInput(manifest: RunManifest | null, path: string, given: string) {
   return manifest
     ? { sha256: sha256Hex(manifest.run_id), path: given, label: manifest.label, run_id: manifest.run_id }
-    : { sha256: sha256Hex(readFileSync(path)), path: given };
+    : { sha256: sha256File(path), path: given };
 }
 
 /** `grade --dry-run`: the judge calls the rows left to grade would make (the citation metrics are free). */

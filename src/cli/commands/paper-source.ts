@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { CitegeistError, type Document } from '../../core/index.js';
+import { CitegeistError, type Document, sha256Hex } from '../../core/index.js';
 import { type MatchingText, PAPERS_CACHE_PATH, PapersDir } from '../../store/index.js';
 import type { MatchForms } from '../../text/index.js';
 import type { CliContext } from '../context.js';
@@ -40,52 +40,79 @@ export function describeSource(options: PaperSourceOptions): string {
   return options.corpus ? `corpus:${options.corpus}` : options.papers ? `papers:${options.papers}` : 'none';
 }
 
-/** The papers a grading reads: each one's text and the quote matcher's stored forms of it. */
-export interface PaperTexts {
-  texts: Map<string, string>;
-  /** Forms stored with the corpus or cached with a papers folder (absent: computed when grading). */
-  forms: Map<string, MatchForms>;
+/**
+ * The papers a grading reads, loaded when their rows are graded (so a run over hundreds of papers
+ * holds one or two at a time): each paper's text and the quote matcher's stored forms of it, and
+ * up front the hash of every text, for the grades manifest.
+ */
+export interface GradingPapers {
+  /** `sha256Hex` of each paper's text; null for a paper not found. */
+  hashes: Map<string, string | null>;
   /** Ids not found. */
   missing: string[];
+  /** A paper's text (null: not found). */
+  text(id: string): string | null;
+  /** The stored forms of a paper's text (null: none stored; computed when grading). */
+  forms(id: string): MatchForms | null;
+  close(): void;
 }
 
 /**
- * Loads the text of each paper id, with its match forms when the corpus (or the papers folder's
- * cache) holds them. Missing papers map to null (metrics that need the text are then `failed`).
+ * Reads every paper once (caching what a papers folder parses), hashes it, and keeps only what
+ * cannot be read again cheaply (a paper the folder's cache could not keep); see `GradingPapers`.
  */
-export async function loadPaperTexts(
+export async function loadGradingPapers(
   ids: Iterable<string>,
   options: PaperSourceOptions,
   cwd: string,
   warn: (message: string) => void = () => {},
-): Promise<PaperTexts> {
+): Promise<GradingPapers> {
   const source = matchingTextSource(options, cwd);
-  const out: PaperTexts = { texts: new Map(), forms: new Map(), missing: [] };
+  const hashes = new Map<string, string | null>();
+  const missing: string[] = [];
+  const kept = new Map<string, MatchingText>();
   try {
     for (const id of new Set(ids)) {
       const paper = await source.get(id);
-      if (!paper) {
-        out.missing.push(id);
-        continue;
-      }
-      out.texts.set(id, paper.text);
-      if (paper.forms) out.forms.set(id, paper.forms);
+      hashes.set(id, paper ? sha256Hex(paper.text) : null);
+      if (!paper) missing.push(id);
+      else if (!source.canReadAgain(id)) kept.set(id, paper);
     }
-    const problem = source.problem();
-    if (problem) warn(`${problem}; papers are read without it`);
-  } finally {
+  } catch (error) {
     source.close();
+    throw error;
   }
-  return out;
+  const problem = source.problem();
+  if (problem) warn(`${problem}; papers are read without it`);
+  // The last paper read: the grader asks for its text, then its forms.
+  let last: { id: string; paper: MatchingText | undefined } | null = null;
+  const read = (id: string) => {
+    if (last?.id !== id)
+      last = { id, paper: kept.get(id) ?? (hashes.get(id) ? source.again(id) : undefined) };
+    return last.paper;
+  };
+  return {
+    hashes,
+    missing,
+    text: (id) => read(id)?.text ?? null,
+    forms: (id) => read(id)?.forms ?? null,
+    close: () => source.close(),
+  };
 }
 
-/** Paper texts with their match forms, from the corpus or a papers folder (see `paperSource`). */
+/**
+ * Paper texts with their match forms, from the corpus or a papers folder (see `paperSource`):
+ * `get` reads a paper the first time, `again` reads it again synchronously where `canReadAgain`
+ * says the source can (the corpus, or the folder's cache).
+ */
 function matchingTextSource(options: PaperSourceOptions, cwd: string) {
   checkSource(options);
   if (options.corpus) {
     const store = openCorpus(resolve(cwd, options.corpus));
     return {
       get: async (id: string): Promise<MatchingText | undefined> => store.matchingText(id),
+      again: (id: string): MatchingText | undefined => store.matchingText(id),
+      canReadAgain: (_id: string) => true,
       problem: () => null,
       close: () => store.close(),
     };
@@ -93,6 +120,8 @@ function matchingTextSource(options: PaperSourceOptions, cwd: string) {
   const papers = openPapersDir(options, cwd);
   return {
     get: async (id: string) => (papers.fileOf(id) === undefined ? undefined : papers.matchingText(id)),
+    again: (id: string) => papers.cachedMatchingText(id),
+    canReadAgain: (id: string) => papers.isCached(id),
     problem: () => papers.cacheProblem,
     close: () => papers.close(),
   };
