@@ -45,14 +45,17 @@ class ChunkedFile {
   private start = 0;
   readonly size: number;
 
-  constructor(private readonly fd: number) {
+  constructor(
+    private readonly fd: number,
+    private readonly chunkSize = CHUNK,
+  ) {
     this.size = fstatSync(fd).size;
-    this.buffer = Buffer.allocUnsafe(Math.min(CHUNK, this.size));
+    this.buffer = Buffer.allocUnsafe(Math.min(chunkSize, this.size));
   }
 
-  /** Makes [from, from + CHUNK) (or to the end) the current chunk. */
+  /** Makes [from, from + chunkSize) (or to the end) the current chunk. */
   private load(from: number): void {
-    const length = Math.min(CHUNK, this.size - from);
+    const length = Math.min(this.chunkSize, this.size - from);
     let read = 0;
     while (read < length) read += readSync(this.fd, this.buffer, read, length - read, from + read);
     this.chunk = this.buffer.subarray(0, length);
@@ -200,10 +203,11 @@ export function scanJsonRows(
   as: 'json' | 'lines',
   visit: (text: string, place: RowPlace) => void,
   what = 'file',
+  chunkSize = CHUNK,
 ): JsonRowsFile {
   const fd = openFile(path, what);
   try {
-    const f = new ChunkedFile(fd);
+    const f = new ChunkedFile(fd, chunkSize);
     const start = contentStart(f);
     if (as === 'lines') {
       lines(f, start, visit);

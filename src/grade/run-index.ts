@@ -103,7 +103,7 @@ export function indexRun(path: string, options: { model?: string } = {}): RunInd
     rows.length = 0;
     byId.clear();
     out.errors.length = 0;
-    out.manifest = scanCitegeist(path, fallbackModel, out.errors, add);
+    scanCitegeist(path, fallbackModel, out, add);
     convert = (value) => citegeistRow(value, fallbackModel);
   }
   out.models = [...new Set(rows.map((r) => r.model))];
@@ -196,14 +196,17 @@ function scanPublished(
   return file;
 }
 
-/** Citegeist run JSONL, line by line into `add`; returns its manifest (as `takeManifest` reads it). */
+/**
+ * Citegeist run JSONL, line by line into `add`; its manifest (as `takeManifest` reads it) is set
+ * on `out` as soon as it is read (a repeated row id is an error in a file with one).
+ */
 function scanCitegeist(
   path: string,
   model: string,
-  errors: RunIndex['errors'],
+  out: Pick<RunIndex, 'errors' | 'manifest'>,
   add: (light: Light, where: string) => void,
-): RunIndex['manifest'] {
-  let manifest: RunIndex['manifest'] = null;
+): void {
+  const { errors } = out;
   let first = true;
   scanJsonRows(
     path,
@@ -228,7 +231,7 @@ function scanCitegeist(
           );
         }
         first = false;
-        manifest = parseManifest(value, where);
+        out.manifest = parseManifest(value, where);
         return;
       }
       first = false;
@@ -238,5 +241,4 @@ function scanCitegeist(
     },
     'run file',
   );
-  return manifest;
 }
