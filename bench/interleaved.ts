@@ -24,6 +24,29 @@ export function loadAverage(): string {
     .join(' ');
 }
 
+/** Min and median of some values (ms), as `interleaved` reports each step. */
+export function summarize(all: number[]): Timing {
+  const sorted = [...all].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median =
+    sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return { min: sorted[0] ?? Number.NaN, median, all };
+}
+
+/**
+ * Times `work` in this process: returns its wall time (ms) and records its CPU time (ms, user +
+ * system, all threads of the process) in `cpu`, so a step of `interleaved` reports both.
+ */
+export async function withCpu(cpu: number[], work: () => unknown): Promise<number> {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  await work();
+  const ms = performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  cpu.push((c.user + c.system) / 1000);
+  return ms;
+}
+
 /** Runs each named step once per pass, `passes` times, in the given order; times are in ms. */
 export async function interleaved(
   passes: number,
@@ -33,17 +56,7 @@ export async function interleaved(
   for (let p = 0; p < passes; p++) {
     for (const [name, step] of Object.entries(steps)) times[name]?.push(await step());
   }
-  return Object.fromEntries(
-    Object.entries(times).map(([name, all]) => {
-      const sorted = [...all].sort((a, b) => a - b);
-      const mid = sorted.length >> 1;
-      const median =
-        sorted.length % 2
-          ? (sorted[mid] as number)
-          : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-      return [name, { min: sorted[0] ?? Number.NaN, median, all }];
-    }),
-  );
+  return Object.fromEntries(Object.entries(times).map(([name, all]) => [name, summarize(all)]));
 }
 
 /** Milliseconds a synchronous function takes. */
