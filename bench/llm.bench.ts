@@ -3,7 +3,8 @@
  * in its own process) at concurrency 16 should take within 1.1× the ideal N·L/C; a second run of
  * the same calls is served from the SQLite cache and should be at least 50× faster. Interleaved
  * passes (`interleaved.ts`: min and median, load printed) with two baselines in each: timers alone
- * and bare HTTP round trips to the same server. BENCH_PASSES (default 3) sets the passes.
+ * and bare HTTP round trips to the same server (through citegeist's `node:http` client, and through
+ * Node's built-in fetch, which the vendors' SDKs use). BENCH_PASSES (default 3) sets the passes.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -92,7 +93,13 @@ export default async function (): Promise<void> {
     );
     const ideal = (N * LATENCY_MS) / CONCURRENCY;
     const fetchRaw = createNodeFetch();
-    const cpu = { raw: [] as number[], cold: [] as number[] };
+    const cpu = { raw: [] as number[], fetch: [] as number[], cold: [] as number[] };
+    const post = (client: typeof fetch, i: number) =>
+      client(`${url}/v1/chat/completions`, {
+        method: 'POST',
+        body: JSON.stringify({ model: 'raw', messages: [{ role: 'user', content: `raw ${i}` }] }),
+        headers: { 'content-type': 'application/json' },
+      }).then((res) => res.text());
     let cold = { ok: 0, cached: 0 };
     let hot = { ok: 0, cached: 0 };
     let pass = 0;
@@ -103,14 +110,14 @@ export default async function (): Promise<void> {
     const t = await interleaved(PASSES, {
       timers: async () => (await pool(N, () => new Promise((r) => setTimeout(r, LATENCY_MS)))).ms,
       raw: async () => {
-        const r = await pool(N, (i) =>
-          fetchRaw(`${url}/v1/chat/completions`, {
-            method: 'POST',
-            body: JSON.stringify({ model: 'raw', messages: [{ role: 'user', content: `raw ${i}` }] }),
-            headers: { 'content-type': 'application/json' },
-          }).then((res) => res.text()),
-        );
+        const r = await pool(N, (i) => post(fetchRaw as typeof fetch, i));
         cpu.raw.push(r.cpuPerCall);
+        return r.ms;
+      },
+      // The same round trips through Node's built-in fetch (undici), what the vendors' SDKs use.
+      fetch: async () => {
+        const r = await pool(N, (i) => post(globalThis.fetch, i));
+        cpu.fetch.push(r.cpuPerCall);
         return r.ms;
       },
       uncached: async () => {
@@ -140,7 +147,10 @@ export default async function (): Promise<void> {
       `  baseline, timers only: ${x(t.timers!.min)} ideal (median ${x(t.timers!.median)}): how this machine schedules right now`,
     );
     console.log(
-      `  baseline, bare HTTP:   ${x(t.raw!.min)} ideal (median ${x(t.raw!.median)}), client CPU ${summarize(cpu.raw).min.toFixed(3)} ms/call`,
+      `  baseline, bare HTTP:   ${x(t.raw!.min)} ideal (median ${x(t.raw!.median)}), client CPU ${summarize(cpu.raw).min.toFixed(3)} ms/call (median ${summarize(cpu.raw).median.toFixed(3)})`,
+    );
+    console.log(
+      `  bare HTTP, built-in fetch: ${x(t.fetch!.min)} ideal (median ${x(t.fetch!.median)}), client CPU ${summarize(cpu.fetch).min.toFixed(3)} ms/call (median ${summarize(cpu.fetch).median.toFixed(3)})`,
     );
     console.log(
       `  uncached: ${t.uncached!.min.toFixed(0)} ms = ${formatRatio(t.uncached!, idealTiming, { max: 1.1 })} of ideal; ${(t.uncached!.min / t.raw!.min).toFixed(3)}× bare HTTP; client CPU ${summarize(cpu.cold).min.toFixed(3)} ms/call; ${cold.ok}/${N} ok`,
