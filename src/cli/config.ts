@@ -32,11 +32,7 @@ export function loadConfig(cwd: string, explicit?: string): { config: Config; fi
   const file = explicit ? resolve(cwd, explicit) : CONFIG_FILES.map((f) => join(cwd, f)).find(existsSync);
   if (!file) return { config: {}, file: null };
   if (!existsSync(file)) {
-    throw new CitegeistError(
-      'CONFIG_NOT_FOUND',
-      `The config file ${file} does not exist.`,
-      'Check --config.',
-    );
+    throw new CitegeistError('FILE_NOT_FOUND', `The config file ${file} does not exist.`, 'Check --config.');
   }
   let raw: unknown;
   try {
@@ -44,7 +40,7 @@ export function loadConfig(cwd: string, explicit?: string): { config: Config; fi
     raw = file.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
     throw new CitegeistError(
-      'CONFIG_UNPARSEABLE',
+      'CONFIG_INVALID',
       `The config file ${file} could not be parsed: ${(error as Error).message}.`,
       'Fix its syntax (JSON or YAML).',
     );

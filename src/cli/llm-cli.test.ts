@@ -51,7 +51,7 @@ describe('citegeist llm ping', () => {
     [[], /--model is not set/],
     [['--model', 'openai:gpt-4.1'], /OPENAI_API_KEY is not set/],
     [['--model', 'gpt-4.1'], /has no provider prefix/],
-    [['--model', 'ollama:x', '--concurrency', '0'], /--concurrency "0" is not a positive whole number/],
+    [['--model', 'ollama:x', '--concurrency', '0'], /--concurrency must be a whole number at least 1, got "0"/],
   ])('refuses %j with problem and fix', async (args, message) => {
     const { io, stderr } = memoryIo({ cwd: mkdtempSync(join(tmpdir(), 'citegeist-ping-')) });
     expect(await runCli(['llm', 'ping', ...args], io)).toBe(1);
@@ -113,7 +113,7 @@ describe('resolveLlmSettings', () => {
   });
 
   it.each([
-    [{ budget: 'five' }, /--budget "five" is not an amount/],
+    [{ budget: 'five' }, /--budget must be a number at least 0, got "five"/],
     [{ budget: '-1' }, /--budget/],
     [{ concurrency: '2.5' }, /--concurrency/],
     [{ cache: false, cacheOnly: true }, /both given/],

@@ -1,6 +1,7 @@
 export * from './csv.js';
 export * from './dataset.js';
 export * from './document.js';
+export * from './error-codes.js';
 export * from './errors.js';
 export * from './jsonl.js';
 export * from './jsonl-writer.js';

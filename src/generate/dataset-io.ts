@@ -57,7 +57,7 @@ function readJsonDataset(path: string, text: string): DatasetReadResult {
     data = JSON.parse(text);
   } catch (error) {
     throw new CitegeistError(
-      'DATASET_NOT_JSON',
+      'INVALID_JSON',
       `The dataset ${path} starts like JSON but does not parse (${(error as Error).message}).`,
       'Fix the JSON, or give one row per line (JSONL).',
     );
@@ -65,7 +65,7 @@ function readJsonDataset(path: string, text: string): DatasetReadResult {
   const envelope = Array.isArray(data) ? { rows: data } : (data as Record<string, unknown>);
   if (!Array.isArray(envelope.rows)) {
     throw new CitegeistError(
-      'DATASET_NO_ROWS',
+      'UNKNOWN_LAYOUT',
       `The dataset ${path} is a JSON object without a "rows" list.`,
       'Use the eval_dataset.json layout {version, created_at, total_rows, rows: [...]} or a JSON list.',
     );
@@ -112,7 +112,7 @@ export function readDatasetStrict(path: string): DatasetRow[] {
   if (result.errors.length > 0) {
     const shown = result.errors.slice(0, 5).map((e) => `${e.where}: ${e.message}`);
     throw new CitegeistError(
-      'DATASET_INVALID_ROWS',
+      'DATASET_INVALID',
       `${result.errors.length} row(s) of ${path} are invalid: ${shown.join('; ')}.`,
       'Fix those rows (field names follow the ResearchQA eval_dataset.json layout).',
     );

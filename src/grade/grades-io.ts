@@ -15,7 +15,7 @@ export function parseGrades(path: string, text: string): GradeRow[] {
     const parsed = entry.ok ? GradeRowSchema.safeParse(entry.value) : null;
     if (!parsed?.success) {
       throw new CitegeistError(
-        'BAD_GRADES_ROW',
+        'INVALID_INPUT',
         `${path} line ${entry.line} is not a grades row.`,
         'Give grades files written by `citegeist grade`, or run files with --dataset.',
       );

@@ -46,7 +46,7 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
       data = JSON.parse(text);
     } catch (error) {
       throw new CitegeistError(
-        'RUN_NOT_JSON',
+        'INVALID_JSON',
         `The run file ${path} starts like a JSON list but does not parse (${(error as Error).message}).`,
         'Fix the JSON, or give citegeist run JSONL.',
       );

@@ -33,7 +33,7 @@ function parseJson(text: string, file: string): unknown {
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new CitegeistError(
-      'INGEST_MALFORMED_JSON',
+      'INVALID_JSON',
       `${file} is not valid JSON: ${message}.`,
       'The file is damaged or truncated: export or download it again.',
       { cause: error },
@@ -47,7 +47,7 @@ function jsonDocuments(text: string, ctx: IngestContext): Document[] {
   if (isQasper(value)) return qasperToDocuments(value as Record<string, unknown>, ctx);
   const keys = value && typeof value === 'object' ? Object.keys(value).slice(0, 5) : [];
   throw new CitegeistError(
-    'INGEST_UNSUPPORTED_JSON',
+    'INGEST_UNSUPPORTED_FORMAT',
     `${ctx.file} is JSON but neither QASPER (papers with "full_text") nor S2ORC ("pdf_parse.body_text"); its keys: ${quoteValue(keys)}.`,
     'Ingest QASPER native JSON, S2ORC JSON, or convert the papers to Markdown.',
   );
@@ -57,7 +57,7 @@ function jsonDocuments(text: string, ctx: IngestContext): Document[] {
 export async function readDocumentBytes(bytes: Uint8Array, ctx: IngestContext): Promise<Document[]> {
   if (bytes.length === 0) {
     throw new CitegeistError(
-      'INGEST_EMPTY_FILE',
+      'EMPTY_FILE',
       `${ctx.file} is empty (0 bytes).`,
       'Check the file was copied or downloaded completely.',
     );
@@ -97,7 +97,7 @@ export async function readDocumentFile(file: string, id = fileStem(file)): Promi
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new CitegeistError(
-      'INGEST_UNREADABLE',
+      'FILE_UNREADABLE',
       `${file} cannot be read (${code ?? String(error)}).`,
       code === 'ENOENT' ? 'Check the path.' : 'Check the file permissions.',
       { cause: error },

@@ -83,16 +83,16 @@ describe('CorpusStore', () => {
       summary.outcomes.map((o) => [o.file.split('/').at(-1), o.status === 'failed' ? o.code : o.status]),
     );
     expect(codes).toEqual({
-      'good.md': 'INGEST_EMPTY_FILE',
-      'empty.pdf': 'INGEST_EMPTY_FILE',
+      'good.md': 'EMPTY_FILE',
+      'empty.pdf': 'EMPTY_FILE',
       'truncated.pdf': 'INGEST_PDF_CORRUPT',
       'corrupt.pdf': 'INGEST_PDF_CORRUPT',
       'encrypted.pdf': 'INGEST_PDF_ENCRYPTED',
-      'image-only.pdf': 'INGEST_PDF_NO_TEXT',
-      'malformed.nxml': 'INGEST_MALFORMED_XML',
-      'malformed.json': 'INGEST_MALFORMED_JSON',
+      'image-only.pdf': 'INGEST_NO_TEXT',
+      'malformed.nxml': 'INVALID_XML',
+      'malformed.json': 'INVALID_JSON',
       'tiny.pdf': 'ingested',
-      'missing.pdf': 'INGEST_NOT_FOUND',
+      'missing.pdf': 'FILE_NOT_FOUND',
     });
     for (const o of summary.outcomes)
       if (o.status === 'failed') expect(o.problem).toContain(o.file.split('/').at(-1));

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
-import { isCitegeistError } from '../core/index.js';
+import { type ErrorCode, isCitegeistError } from '../core/index.js';
 import { EXTRACTOR_VERSION, fileStem, INGESTIBLE_EXTENSIONS, readDocumentBytes } from '../ingest/index.js';
 import type { CorpusStore } from './corpus-store.js';
 
@@ -13,7 +13,7 @@ export function contentHash(bytes: Uint8Array): string {
 export type IngestOutcome =
   | { status: 'ingested'; file: string; ids: string[]; replaced: boolean }
   | { status: 'unchanged'; file: string; ids: string[] }
-  | { status: 'failed'; file: string; code: string; problem: string; fix: string };
+  | { status: 'failed'; file: string; code: ErrorCode; problem: string; fix: string };
 
 export interface IngestSummary {
   ingested: number;
@@ -70,7 +70,7 @@ export async function ingestFile(store: CorpusStore, file: string): Promise<Inge
     return {
       status: 'failed',
       file,
-      code: code ? 'INGEST_UNREADABLE' : 'INGEST_FAILED',
+      code: code ? 'FILE_UNREADABLE' : 'INTERNAL',
       problem: `${file}: ${message}`,
       fix: code
         ? 'Check the path and its permissions.'
@@ -92,7 +92,7 @@ export async function ingestPaths(
   const outcomes: IngestOutcome[] = missing.map((file) => ({
     status: 'failed',
     file,
-    code: 'INGEST_NOT_FOUND',
+    code: 'FILE_NOT_FOUND',
     problem: `${file} does not exist.`,
     fix: 'Check the path.',
   }));

@@ -51,7 +51,7 @@ export async function loadDocument(pathOrId: string, options: LoadOptions = {}):
     const doc = store?.get(pathOrId);
     if (doc) return doc;
     throw new CitegeistError(
-      'DOCUMENT_NOT_FOUND',
+      'PAPER_NOT_FOUND',
       `${quoteValue(pathOrId)} is neither a file nor a document id in ${store ? `the corpus ${corpusPath}` : `a corpus (there is none at ${corpusPath})`}.`,
       store
         ? 'Run `citegeist list` to see the ids, or give a file path.'
@@ -84,7 +84,7 @@ export class PapersDir {
       names = readdirSync(dir).sort();
     } catch (error) {
       throw new CitegeistError(
-        'PAPERS_DIR_UNREADABLE',
+        'FILE_UNREADABLE',
         `Papers folder ${dir} cannot be read.`,
         'Check the --papers path.',
         {

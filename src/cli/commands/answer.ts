@@ -22,6 +22,7 @@ import {
   resolveLlmSettings,
 } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
+import { countOption } from './option-parsers.js';
 import { addPaperSourceOptions, paperSource, paperSourceOf } from './paper-source.js';
 
 interface AnswerOptions extends LlmFlags {
@@ -29,11 +30,11 @@ interface AnswerOptions extends LlmFlags {
   papers?: string;
   corpus?: string;
   context: 'auto' | 'full' | 'retrieval';
-  k: string;
+  k: number;
   baseline: boolean;
   out: string;
   qasperPredictions?: string;
-  limit?: string;
+  limit?: number;
 }
 
 /** The extractive answerer, or an LLM answerer whose provider comes from the run's shared runtime. */
@@ -41,7 +42,7 @@ function answererFor(opts: AnswerOptions, settings: LlmSettings, runtime: () => 
   const model = settings.model;
   if (!model) {
     throw new CitegeistError(
-      'NO_MODEL',
+      'MODEL_REQUIRED',
       'No model was given.',
       'Add --model extractive (no LLM needed) or a model string such as openai:gpt-4.1-mini or ollama:qwen2.5:7b.',
     );
@@ -53,9 +54,7 @@ function answererFor(opts: AnswerOptions, settings: LlmSettings, runtime: () => 
       'Use --context auto.',
     );
   }
-  const k = Number(opts.k);
-  if (!Number.isInteger(k) || k < 1)
-    throw new CitegeistError('BAD_OPTION', `-k ${opts.k} is not a positive integer.`, 'Use -k 8.');
+  const k = opts.k;
   if (model === 'extractive') {
     if (opts.baseline) {
       throw new CitegeistError(
@@ -81,7 +80,7 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
     .requiredOption('--dataset <file>', 'dataset (eval_dataset.json or JSONL)')
     .option('--model <model>', 'extractive, or a model string (openai:gpt-4.1-mini, ollama:qwen2.5:7b, …)')
     .option('--context <mode>', 'auto (whole paper if it fits, else retrieval) | full | retrieval', 'auto')
-    .option('-k <n>', 'passages in retrieval mode', '8')
+    .option('-k <n>', 'passages in retrieval mode', countOption('-k'), 8)
     .option('--baseline', 'no citation contract (citation metrics then do not apply)', false)
     .requiredOption(
       '--out <file>',
@@ -91,7 +90,7 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
       '--qasper-predictions <file>',
       'also write official QASPER predictions (rows imported from QASPER)',
     )
-    .option('--limit <n>', 'answer only the first n rows');
+    .option('--limit <n>', 'answer only the first n rows', countOption('--limit'));
   addPaperSourceOptions(command);
   addLlmOptions(command, { model: false }).action(async (opts: AnswerOptions) => {
     const settings = resolveLlmSettings(opts, ctx.config(), ctx.io.cwd);
@@ -102,7 +101,7 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
     });
     try {
       let rows = readDatasetStrict(resolve(ctx.io.cwd, opts.dataset));
-      if (opts.limit) rows = rows.slice(0, Number(opts.limit));
+      if (opts.limit !== undefined) rows = rows.slice(0, opts.limit);
       const source = paperSource(paperSourceOf(ctx, opts), ctx.io.cwd);
       const contexts = new Map<string, Promise<PaperContext | null>>();
       const papers = (id: string) => {

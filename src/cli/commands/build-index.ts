@@ -20,7 +20,7 @@ import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION, corpusPath, displayPath } from '../corpus-option.js';
 import { createProgress } from '../progress.js';
 import { indexDirOf } from '../retrieval-setup.js';
-import { parseIntOption } from './option-parsers.js';
+import { countOption } from './option-parsers.js';
 
 interface IndexFlags {
   corpus?: string;
@@ -47,7 +47,7 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
     .option(
       '--max-tokens <n>',
       'passage token budget (long paragraphs are split at sentences)',
-      parseIntOption('--max-tokens'),
+      countOption('--max-tokens'),
       256,
     )
     .option('--no-dense', 'build only the BM25 index')

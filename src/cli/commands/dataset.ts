@@ -15,11 +15,7 @@ export const registerDataset: RegisterCommand = (program, ctx) => {
     .requiredOption('--out <file>', 'output dataset (.jsonl, or .json for the eval_dataset.json layout)')
     .action((format: string, file: string, opts: { papers?: string; out: string }) => {
       if (format !== 'qasper') {
-        throw new CitegeistError(
-          'DATASET_UNKNOWN_FORMAT',
-          `Unknown import format "${format}".`,
-          'Supported: qasper.',
-        );
+        throw new CitegeistError('BAD_OPTION', `Unknown import format "${format}".`, 'Supported: qasper.');
       }
       const path = resolve(ctx.io.cwd, file);
       const papersDir = opts.papers ? resolve(ctx.io.cwd, opts.papers) : undefined;

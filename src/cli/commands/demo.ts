@@ -16,7 +16,7 @@ function demoAssets(): string {
   const assets = join(root, 'assets', 'demo');
   if (!existsSync(join(assets, 'dataset.jsonl'))) {
     throw new CitegeistError(
-      'DEMO_ASSETS_MISSING',
+      'ASSETS_MISSING',
       `The bundled demo files are not in ${assets}.`,
       'Reinstall citegeist (the package ships assets/demo).',
     );

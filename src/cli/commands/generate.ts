@@ -13,6 +13,7 @@ import {
   resolveLlmSettings,
 } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
+import { countOption } from './option-parsers.js';
 import { addPaperSourceOptions, paperSource } from './paper-source.js';
 
 interface GenerateCliOptions extends LlmFlags {
@@ -21,7 +22,7 @@ interface GenerateCliOptions extends LlmFlags {
   corpus?: string;
   domain?: string;
   out: string;
-  limit?: string;
+  limit?: number;
 }
 
 type PaperList = { papers: { id: string; domain: string }[]; load: (id: string) => Promise<string | null> };
@@ -29,7 +30,7 @@ type PaperList = { papers: { id: string; domain: string }[]; load: (id: string) 
 function fromManifest(path: string): PaperList {
   if (!existsSync(path))
     throw new CitegeistError(
-      'MANIFEST_NOT_FOUND',
+      'FILE_NOT_FOUND',
       `The manifest ${path} does not exist.`,
       'Run `citegeist collect openalex` first, or give --papers DIR.',
     );
@@ -74,14 +75,14 @@ export const registerGenerate: RegisterCommand = (program, ctx) => {
     .option('--manifest <file>', 'manifest.jsonl from `citegeist collect openalex` (papers and domains)')
     .option('--domain <name>', 'domain recorded on rows from --papers', '')
     .requiredOption('--out <file>', 'dataset JSONL (resumed per paper if it exists)')
-    .option('--limit <n>', 'only the first n papers');
+    .option('--limit <n>', 'only the first n papers', countOption('--limit'));
   addPaperSourceOptions(questions);
   addLlmOptions(questions).action(async (opts: GenerateCliOptions) => {
     const settings = resolveLlmSettings(opts, ctx.config(), ctx.io.cwd);
     const model = settings.model;
     if (!model || model === 'extractive') {
       throw new CitegeistError(
-        'GENERATION_NEEDS_MODEL',
+        'MODEL_REQUIRED',
         'Dataset generation needs an LLM: there is no honest non-LLM way to write questions and rubrics.',
         'Give --model with a model string (openai:gpt-4.1-mini, anthropic:…, gemini:…, ollama:qwen2.5:7b) and its API key in the environment.',
       );
@@ -95,11 +96,11 @@ export const registerGenerate: RegisterCommand = (program, ctx) => {
           : null;
     if (!list)
       throw new CitegeistError(
-        'NO_PAPERS',
+        'OPTION_REQUIRED',
         'No papers were given.',
         'Add --corpus FILE, --manifest FILE or --papers DIR.',
       );
-    const papers = opts.limit ? list.papers.slice(0, Number(opts.limit)) : list.papers;
+    const papers = opts.limit ? list.papers.slice(0, opts.limit) : list.papers;
     refuseDryRun(settings, 'Dataset generation');
     const runtime = createLlmRuntime(settings, ctx.io.env);
     const progress = createLazyProgress({ io: ctx.io, label: 'papers' });

@@ -43,7 +43,7 @@ export async function runGradeFaithfulness(
   const judge = settings.judge;
   if (!judge) {
     throw new CitegeistError(
-      'JUDGE_REQUIRED',
+      'MODEL_REQUIRED',
       'grade faithfulness needs a judge model and none was given.',
       'Pass --judge <model> (e.g. openai:gpt-4.1-mini) or set "judge" in citegeist.config.json.',
     );

@@ -120,9 +120,9 @@ describe('citegeist grade faithfulness', () => {
   });
 
   it.each([
-    [['--p', '-1'], /--p must be a number ≥ 0/],
-    [['--repeats', '1.5'], /--repeats must be an integer ≥ 1/],
-    [['--rubric', 'nope'], /RUBRIC_NOT_FOUND/],
+    [['--p', '-1'], /--p must be a number at least 0, got "-1"/],
+    [['--repeats', '1.5'], /--repeats must be a whole number at least 1, got "1.5"/],
+    [['--rubric', 'nope'], /FILE_NOT_FOUND/],
   ])('rejects %j', async (extra, error) => {
     const dir = workspace(rows.map((r) => JSON.stringify(r)));
     const { code, err } = await run([...args, ...extra], dir);
@@ -136,7 +136,7 @@ describe('citegeist grade faithfulness', () => {
       ['grade', 'faithfulness', '--answers', 'answers.jsonl', '--out', 'o.jsonl'],
       dir,
     );
-    expect(err).toMatch(/JUDGE_REQUIRED/);
+    expect(err).toMatch(/MODEL_REQUIRED/);
   });
 
   it('registers on an existing grade command instead of adding a second one', () => {

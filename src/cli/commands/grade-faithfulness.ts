@@ -11,7 +11,7 @@ import {
   resolveLlmSettings,
 } from '../llm-options.js';
 import { type FaithfulnessOptions, runGradeFaithfulness } from './grade-faithfulness-run.js';
-import { parseNumberOption } from './option-parsers.js';
+import { countOption, numberOption } from './option-parsers.js';
 
 /** The models of one run, built from model strings with the run's policies (cache, limiter, budget). */
 export interface FaithfulnessRuntime {
@@ -82,14 +82,14 @@ export function gradeFaithfulnessCommand(runtime: RuntimeFactory): RegisterComma
       .option(
         '--p <number>',
         'harm exponent p (0 = verification only)',
-        parseNumberOption('--p', 0, false),
+        numberOption('--p', { min: 0 }),
         DEFAULT_HARM_EXPONENT,
       )
       .option('--joint', 'ablation: one prompt for verdict and harm', false)
       .option(
         '--repeats <k>',
         'run the judges k times (majority verdict, median harm)',
-        parseNumberOption('--repeats', 1, true),
+        countOption('--repeats'),
         1,
       )
       .option(
@@ -105,7 +105,7 @@ export function gradeFaithfulnessCommand(runtime: RuntimeFactory): RegisterComma
         const { out, ...flags } = sharedFlags(self);
         if (!out) {
           throw new CitegeistError(
-            'OUT_REQUIRED',
+            'OPTION_REQUIRED',
             'grade faithfulness needs --out <file>.',
             'Pass --out results.jsonl.',
           );

@@ -203,7 +203,7 @@ describe('citegeist grade and leaderboard', () => {
     };
     const none = await grade(dir);
     expect(none.code).not.toBe(0);
-    expect(none.stderr).toMatch(/NO_PAPERS[\s\S]*--corpus FILE/);
+    expect(none.stderr).toMatch(/OPTION_REQUIRED[\s\S]*--corpus FILE/);
     // `citegeist ingest` into the default corpus, then grade with no paper flag.
     expect(await runCli(['ingest', 'papers'], memoryIo({ cwd: dir }).io)).toBe(0);
     const byDefault = await grade(dir);
@@ -244,6 +244,6 @@ describe('citegeist grade and leaderboard', () => {
     expect(stderr()).toMatch(/--match fuzzy is not one of researchqa, span/);
     const base = ['grade', '--dataset', 'dataset.jsonl', '--papers', 'papers', '--run', 'a.jsonl'];
     expect(await runCli([...base, '--out', 'x.jsonl', '--threads', '0'], io)).toBe(1);
-    expect(stderr()).toMatch(/--threads must be an integer of at least 1, got "0"/);
+    expect(stderr()).toMatch(/--threads must be a whole number at least 1, got "0"/);
   });
 });

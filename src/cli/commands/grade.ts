@@ -24,7 +24,7 @@ import {
   resolveLlmSettings,
 } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
-import { parseIntOption } from './option-parsers.js';
+import { parseIntOption, seedOption } from './option-parsers.js';
 import { addPaperSourceOptions, loadPaperTexts, paperSourceOf } from './paper-source.js';
 
 export interface GradeOptions extends Omit<LlmFlags, 'model'> {
@@ -35,7 +35,7 @@ export interface GradeOptions extends Omit<LlmFlags, 'model'> {
   quoteMode: 'researchqa' | 'strict';
   /** The model name for runs that record none (not an LLM: grading calls only the judge). */
   model?: string;
-  seed: string;
+  seed: number;
   /** Threads for the deterministic metrics (default: the machine's available parallelism). */
   threads?: number;
 }
@@ -186,7 +186,7 @@ export const registerGrade: RegisterCommand = (program, ctx) => {
       parseIntOption('--threads', 1),
     )
     .option('--model <name>', 'model name for runs that do not record one (published layout)')
-    .option('--seed <n>', 'bootstrap seed', '0')
+    .option('--seed <n>', 'bootstrap seed', seedOption('--seed'), 0)
     .requiredOption('--out <file>', 'grades JSONL (a summary JSON is written beside it)');
   addPaperSourceOptions(command);
   addLlmOptions(command, { model: false, judge: true }).action(
@@ -194,7 +194,7 @@ export const registerGrade: RegisterCommand = (program, ctx) => {
       const grades = await gradeRunFiles(ctx, [opts.run], opts);
       const out = resolve(ctx.io.cwd, opts.out);
       writeFileSync(out, grades.map((g) => `${JSON.stringify(g)}\n`).join(''));
-      const summary = printSummary(ctx, grades, Number(opts.seed));
+      const summary = printSummary(ctx, grades, opts.seed);
       writeFileSync(`${out.replace(/\.jsonl?$/i, '')}.summary.json`, `${JSON.stringify(summary, null, 2)}\n`);
       if (!ctx.globals().json) ctx.io.out(`\n${grades.length} graded rows → ${opts.out}\n`);
     },

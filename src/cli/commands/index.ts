@@ -5,6 +5,7 @@ import { registerCollect } from './collect.js';
 import { registerCompare } from './compare.js';
 import { registerDataset } from './dataset.js';
 import { registerDemo } from './demo.js';
+import { registerErrors } from './errors.js';
 import { registerGenerate } from './generate.js';
 import { registerGrade } from './grade.js';
 import { registerGradeFaithfulness } from './grade-faithfulness.js';
@@ -48,4 +49,5 @@ export const COMMANDS: RegisterCommand[] = [
   registerTrecEval,
   registerCompare,
   registerLlm,
+  registerErrors,
 ];

@@ -4,6 +4,7 @@ import { type GradeRow, isGradesText, parseGrades } from '../../grade/index.js';
 import type { RegisterCommand } from '../context.js';
 import { addLlmOptions } from '../llm-options.js';
 import { type GradeOptions, gradeRunFiles, printSummary } from './grade.js';
+import { seedOption } from './option-parsers.js';
 import { addPaperSourceOptions } from './paper-source.js';
 
 export const registerLeaderboard: RegisterCommand = (program, ctx) => {
@@ -14,7 +15,7 @@ export const registerLeaderboard: RegisterCommand = (program, ctx) => {
     .option('--dataset <file>', 'dataset, needed when run files are given')
     .option('--match <mode>', 'researchqa | span', 'researchqa')
     .option('--quote-mode <mode>', 'researchqa | strict', 'researchqa')
-    .option('--seed <n>', 'bootstrap seed', '0');
+    .option('--seed <n>', 'bootstrap seed', seedOption('--seed'), 0);
   addPaperSourceOptions(command);
   addLlmOptions(command, { model: false, judge: true }).action(
     async (files: string[], opts: Omit<GradeOptions, 'dataset'> & { dataset?: string }) => {
@@ -29,14 +30,14 @@ export const registerLeaderboard: RegisterCommand = (program, ctx) => {
       if (runFiles.length > 0) {
         if (!opts.dataset) {
           throw new CitegeistError(
-            'LEADERBOARD_NEEDS_DATASET',
+            'OPTION_REQUIRED',
             `${runFiles.join(', ')} are run files, which need grading.`,
             'Add --dataset D and --papers DIR, or pass grades files from `citegeist grade`.',
           );
         }
         grades.push(...(await gradeRunFiles(ctx, runFiles, { ...opts, dataset: opts.dataset })));
       }
-      printSummary(ctx, grades, Number(opts.seed));
+      printSummary(ctx, grades, opts.seed);
     },
   );
 };

@@ -11,7 +11,7 @@ import {
   readAnnotations,
 } from '../../grade/index.js';
 import type { RegisterCommand } from '../context.js';
-import { parseNumberOption } from './option-parsers.js';
+import { numberOption } from './option-parsers.js';
 
 interface Options {
   auto: string[];
@@ -62,13 +62,13 @@ export function metaEvalFaithfulnessCommand(harm?: HarmAggregator): RegisterComm
       .option(
         '--p <number>',
         'harm exponent for the combined segment score',
-        parseNumberOption('--p', 0, false),
+        numberOption('--p', { min: 0 }),
         DEFAULT_HARM_EXPONENT,
       )
       .option(
         '--iterations <n>',
         'bootstrap resamples for the CIs',
-        parseNumberOption('--iterations', 0, false),
+        numberOption('--iterations', { integer: true, min: 1 }),
         2000,
       )
       .exitOverride()

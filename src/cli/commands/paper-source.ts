@@ -80,18 +80,14 @@ export function paperSource(
   }
   if (!options.papers) {
     throw new CitegeistError(
-      'NO_PAPERS',
+      'OPTION_REQUIRED',
       'No paper source was given.',
       'Add --corpus FILE (papers ingested with `citegeist ingest`) or --papers DIR (files named <paper_id>.pdf|.txt|.md|.nxml…).',
     );
   }
   const dir = resolve(cwd, options.papers);
   if (!existsSync(dir)) {
-    throw new CitegeistError(
-      'PAPERS_DIR_NOT_FOUND',
-      `The papers folder ${dir} does not exist.`,
-      'Check --papers.',
-    );
+    throw new CitegeistError('FILE_NOT_FOUND', `The papers folder ${dir} does not exist.`, 'Check --papers.');
   }
   const papers = PapersDir.open(dir);
   return async (id) => (papers.fileOf(id) === undefined ? null : papers.load(id));

@@ -128,10 +128,10 @@ describe('citegeist quote', () => {
     ],
     [
       ['--paper', 'missing.md', '--quotes', 'quotes.txt'],
-      /DOCUMENT_NOT_FOUND.*"missing\.md" is neither a file/,
+      /PAPER_NOT_FOUND.*"missing\.md" is neither a file/,
     ],
-    [['--paper', 'paper.md', '--quotes', 'quotes.csv'], /QUOTES_FORMAT_UNSUPPORTED[\s\S]*fix: Give a \.txt/],
-    [['--paper', 'paper.md', '--quotes', 'quotes.txt', '--mode', 'fuzzy'], /QUOTE_MODE_INVALID.*"fuzzy"/],
+    [['--paper', 'paper.md', '--quotes', 'quotes.csv'], /UNKNOWN_LAYOUT[\s\S]*fix: Give a \.txt/],
+    [['--paper', 'paper.md', '--quotes', 'quotes.txt', '--mode', 'fuzzy'], /BAD_OPTION.*"fuzzy"/],
   ])('refuses bad input %j with problem and fix, exit 1', async (args, message) => {
     const cwd = workspace({
       'paper.md': PAPER,

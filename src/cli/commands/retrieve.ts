@@ -6,7 +6,7 @@ import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION } from '../corpus-option.js';
 import { createProgress } from '../progress.js';
 import { MODES, openRetriever, parseMode } from '../retrieval-setup.js';
-import { parseIntOption } from './option-parsers.js';
+import { countOption } from './option-parsers.js';
 
 interface RetrieveFlags {
   queries: string;
@@ -36,7 +36,7 @@ export function readQueries(path: string): { id: string; query: string }[] {
         row = JSON.parse(line) as Record<string, unknown>;
       } catch {
         throw new CitegeistError(
-          'QUERIES_BAD_LINE',
+          'INVALID_INPUT',
           `${location(path, i + 1)} is not JSON: ${quoteValue(line)}.`,
           'Write one JSON object per line.',
         );
@@ -45,7 +45,7 @@ export function readQueries(path: string): { id: string; query: string }[] {
       const query = row.query ?? row.question ?? row.text;
       if ((typeof id !== 'string' && typeof id !== 'number') || typeof query !== 'string') {
         throw new CitegeistError(
-          'QUERIES_BAD_LINE',
+          'INVALID_INPUT',
           `${location(path, i + 1, typeof query === 'string' ? 'id' : 'query')} is missing or not a string.`,
           'Each line needs "id" and "query" (or query_id/qid and question/text).',
         );
@@ -62,7 +62,7 @@ export const registerRetrieve: RegisterCommand = (program, ctx) => {
     .requiredOption('--queries <file>', 'JSONL with "id" and "query" per line')
     .requiredOption('--out <file>', 'TREC run file to write')
     .option('--mode <mode>', `retrieval mode: ${MODES.join(', ')}`, 'hybrid')
-    .option('-k <n>', 'results per query', parseIntOption('-k'), 100)
+    .option('-k <n>', 'results per query', countOption('-k'), 100)
     .option('--run-id <tag>', 'run tag (default: the mode)')
     .option(...CORPUS_OPTION)
     .option('--embedder <spec>', 'embedder (must be the one the index was built with)')

@@ -1,7 +1,7 @@
 import { formatTrecEval, trecEval } from '../../retrieve/index.js';
 import type { RegisterCommand } from '../context.js';
 import { readQrels, readRun } from './input-files.js';
-import { collect, parseIntOption } from './option-parsers.js';
+import { collect, numberOption, parseIntOption } from './option-parsers.js';
 
 interface TrecEvalFlags {
   q: boolean;
@@ -21,7 +21,11 @@ export const registerTrecEval: RegisterCommand = (program, ctx) => {
     .option('-q', 'also print per-topic values', false)
     .option('-c', 'average over all qrels topics (missing topics score 0)', false)
     .option('-l <level>', 'minimum grade that counts as relevant (default 1)', parseIntOption('-l'))
-    .option('-M <n>', 'evaluate only the top n documents per topic', parseIntOption('-M'))
+    .option(
+      '-M <n>',
+      'evaluate only the top n documents per topic',
+      numberOption('-M', { integer: true, min: 0 }),
+    )
     .option(
       '-m, --measure <measure>',
       'measure[.cutoffs], repeatable (map, P.5,10, ndcg_cut.10, recall, Rprec, bpref, success, ndcg, recip_rank, num_*; sets: official, all_trec). Default: official',

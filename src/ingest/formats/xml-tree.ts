@@ -39,7 +39,7 @@ export function parseXml(text: string, file: string): XmlElement {
   if (valid !== true) {
     const { msg, line, col } = valid.err;
     throw new CitegeistError(
-      'INGEST_MALFORMED_XML',
+      'INVALID_XML',
       `${file} line ${line}, column ${col} is not well-formed XML: ${msg}`,
       'The file is damaged or truncated: export or download it again.',
     );
@@ -55,7 +55,7 @@ export function parseXml(text: string, file: string): XmlElement {
   const root = convert(parser.parse(text) as RawNode[]).find((n): n is XmlElement => typeof n !== 'string');
   if (!root) {
     throw new CitegeistError(
-      'INGEST_MALFORMED_XML',
+      'INVALID_XML',
       `${file} has no XML root element.`,
       'Check that the file is XML.',
     );

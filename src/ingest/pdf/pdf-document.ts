@@ -52,7 +52,7 @@ export async function pdfToDocument(bytes: Uint8Array, ctx: IngestContext): Prom
   const layouts = layoutPages(content.pages);
   if (layouts.every((p) => p.lines.length === 0)) {
     throw new CitegeistError(
-      'INGEST_PDF_NO_TEXT',
+      'INGEST_NO_TEXT',
       `${ctx.file} has no text layer on any of its ${content.pages.length} page(s) (a scan, or images only).`,
       'Run OCR on it first (e.g. `ocrmypdf in.pdf out.pdf`) and ingest the result.',
     );

@@ -50,7 +50,7 @@ export async function openPdf(file: string, bytes: Uint8Array) {
   const lib = await pdfjs();
   if (bytes.length === 0) {
     throw new CitegeistError(
-      'INGEST_EMPTY_FILE',
+      'EMPTY_FILE',
       `${file} is empty (0 bytes).`,
       'Check the file was copied or downloaded completely.',
     );

@@ -66,7 +66,7 @@ export function trecEval(qrels: Qrels, run: Run, options: TrecEvalOptions = {}):
   }
   if (queries.length === 0) {
     throw new CitegeistError(
-      'TREC_NO_QUERIES',
+      'TREC_NO_TOPICS',
       'No topic has both judgements in the qrels and results in the run.',
       'Check that the topic ids in column 1 of both files match (or use -c to score missing topics as 0).',
     );
@@ -110,7 +110,7 @@ export function perQueryValues(result: TrecEvalResult, name: string): Map<string
 
 function measureError(arg: string, why: string): CitegeistError {
   return new CitegeistError(
-    'TREC_UNKNOWN_MEASURE',
+    'UNKNOWN_MEASURE',
     `Measure ${quoteValue(arg)}: ${why}.`,
     `Supported: ${MEASURES.map((m) => m.name).join(', ')} and the sets ${Object.keys(NICKNAMES).join(', ')}; cutoffs as in "P.5,10".`,
   );

@@ -50,11 +50,7 @@ function* contentLines(text: string): Generator<{ raw: string; line: number; fie
 }
 
 function malformed(file: string, line: number, what: string, raw: string, fix: string): CitegeistError {
-  return new CitegeistError(
-    'TREC_MALFORMED_LINE',
-    `${location(file, line)}: ${what}: ${quoteValue(raw)}.`,
-    fix,
-  );
+  return new CitegeistError('INVALID_INPUT', `${location(file, line)}: ${what}: ${quoteValue(raw)}.`, fix);
 }
 
 /**
@@ -131,7 +127,7 @@ export interface RankedResult {
 export function formatRun(results: Iterable<RankedResult>, runId: string): string {
   if (/\s/.test(runId) || runId === '') {
     throw new CitegeistError(
-      'TREC_BAD_RUN_ID',
+      'INVALID_INPUT',
       `Run id ${quoteValue(runId)} is empty or has whitespace.`,
       'Use a single word as run id.',
     );
@@ -140,7 +136,7 @@ export function formatRun(results: Iterable<RankedResult>, runId: string): strin
   for (const r of results) {
     if (/\s/.test(r.qid) || /\s/.test(r.docno) || r.qid === '' || r.docno === '') {
       throw new CitegeistError(
-        'TREC_BAD_ID',
+        'INVALID_INPUT',
         `Topic ${quoteValue(r.qid)} / document ${quoteValue(r.docno)} is empty or contains whitespace.`,
         'TREC files are whitespace separated; use ids without spaces.',
       );
@@ -161,7 +157,7 @@ export function formatRun(results: Iterable<RankedResult>, runId: string): strin
 function formatScore(score: number): string {
   if (!Number.isFinite(score)) {
     throw new CitegeistError(
-      'TREC_BAD_SCORE',
+      'INVALID_INPUT',
       `Score ${score} is not finite.`,
       'Scores must be finite numbers.',
     );

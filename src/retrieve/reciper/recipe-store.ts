@@ -46,7 +46,7 @@ export class JsonlRecipeStore implements RecipeStore {
         raw = JSON.parse(line);
       } catch {
         throw new CitegeistError(
-          'RECIPES_BAD_LINE',
+          'INVALID_INPUT',
           `${location(path, i + 1)} is not JSON.`,
           'Delete or fix that line; extraction resumes from the rest.',
         );
@@ -54,7 +54,7 @@ export class JsonlRecipeStore implements RecipeStore {
       const entry = raw as StoredRecipe;
       if (typeof entry?.docId !== 'string' || (entry.ok && !RecipeSchema.safeParse(entry.recipe).success)) {
         throw new CitegeistError(
-          'RECIPES_BAD_LINE',
+          'INVALID_INPUT',
           `${location(path, i + 1)} is not a stored recipe.`,
           'Delete or fix that line.',
         );
