@@ -51,7 +51,10 @@ describe('citegeist llm ping', () => {
     [[], /--model is not set/],
     [['--model', 'openai:gpt-4.1'], /OPENAI_API_KEY is not set/],
     [['--model', 'gpt-4.1'], /has no provider prefix/],
-    [['--model', 'ollama:x', '--concurrency', '0'], /--concurrency must be a whole number at least 1, got "0"/],
+    [
+      ['--model', 'ollama:x', '--concurrency', '0'],
+      /--concurrency must be a whole number at least 1, got "0"/,
+    ],
   ])('refuses %j with problem and fix', async (args, message) => {
     const { io, stderr } = memoryIo({ cwd: mkdtempSync(join(tmpdir(), 'citegeist-ping-')) });
     expect(await runCli(['llm', 'ping', ...args], io)).toBe(1);
