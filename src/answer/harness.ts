@@ -1,5 +1,5 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { type DatasetRow, JsonlAppender, type RunRow } from '../core/index.js';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { type DatasetRow, JsonlAppender, type RunRow, readTextFile } from '../core/index.js';
 import type { Answerer, AnswerOutcome } from './answerer.js';
 import type { PaperContext } from './paper-context.js';
 
@@ -36,7 +36,7 @@ export function compactRunFile(path: string, model: string): RunRow[] {
   if (!existsSync(path)) return [];
   const kept: RunRow[] = [];
   const seen = new Set<string>();
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
+  for (const line of readTextFile(path, 'run file being resumed').split('\n')) {
     if (line.trim() === '') continue;
     try {
       const row = JSON.parse(line) as RunRow;

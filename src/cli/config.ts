@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { CitegeistError, describeIssues } from '../core/index.js';
+import { CitegeistError, describeIssues, readTextFile } from '../core/index.js';
 
 /**
  * The workspace configuration (`citegeist.config.json` or `.yaml`). Flags override it; secrets come
@@ -36,7 +36,7 @@ export function loadConfig(cwd: string, explicit?: string): { config: Config; fi
   }
   let raw: unknown;
   try {
-    const text = readFileSync(file, 'utf8');
+    const text = readTextFile(file, 'config file', { maxBytes: 1 << 20 });
     raw = file.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
     throw new CitegeistError(

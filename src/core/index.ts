@@ -6,6 +6,7 @@ export * from './errors.js';
 export * from './jsonl.js';
 export * from './jsonl-writer.js';
 export * from './parse.js';
+export * from './read-input.js';
 export * from './run.js';
 export * from './section-label.js';
 export * from './verdict.js';

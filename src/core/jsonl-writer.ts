@@ -1,5 +1,6 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { readTextFile } from './read-input.js';
 
 /**
  * Appends rows to a JSONL file as they complete, fsyncing each one so that a killed run loses at
@@ -13,7 +14,7 @@ export class JsonlAppender {
     mkdirSync(dirname(path), { recursive: true });
     // A crash can leave a partial last line; terminate it so the next row starts on its own line.
     if (existsSync(path)) {
-      const text = readFileSync(path, 'utf8');
+      const text = readTextFile(path, 'file being resumed');
       this.fd = openSync(path, 'a');
       if (text.length > 0 && !text.endsWith('\n')) writeSync(this.fd, '\n');
     } else {
@@ -42,7 +43,7 @@ export function readJsonlIds(
 ) {
   const ids = new Set<string>();
   if (!existsSync(path)) return ids;
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
+  for (const line of readTextFile(path, 'file being resumed').split('\n')) {
     if (line.trim() === '') continue;
     try {
       const row = JSON.parse(line) as Record<string, unknown>;

@@ -1,5 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import { CitegeistError, type Document, quoteValue } from '../core/index.js';
+import { CitegeistError, type Document, decodeUtf8, quoteValue, readInputBytes } from '../core/index.js';
 import { detectFormat, fileStem } from './detect-format.js';
 import { jatsToDocument } from './formats/jats.js';
 import { isQasper, isS2orc, qasperToDocuments, s2orcToDocuments } from './formats/json-papers.js';
@@ -13,19 +12,6 @@ import { pdfToDocument } from './pdf/pdf-document.js';
  * re-ingests files whose bytes did not change.
  */
 export const EXTRACTOR_VERSION = 'ingest-1';
-
-function decodeText(bytes: Uint8Array, file: string): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
-  } catch (error) {
-    throw new CitegeistError(
-      'INGEST_NOT_UTF8',
-      `${file} is not UTF-8 text.`,
-      'Convert it to UTF-8 (e.g. `iconv -f latin1 -t utf-8`), or check that it is the file you meant.',
-      { cause: error },
-    );
-  }
-}
 
 function parseJson(text: string, file: string): unknown {
   try {
@@ -71,7 +57,7 @@ export async function readDocumentBytes(bytes: Uint8Array, ctx: IngestContext): 
     );
   }
   if (format === 'pdf') return [await pdfToDocument(bytes, ctx)];
-  const text = decodeText(bytes, ctx.file);
+  const text = decodeUtf8(bytes, ctx.file);
   let docs: Document[];
   if (format === 'jats') docs = [jatsToDocument(text, ctx)];
   else if (format === 'tei') docs = [teiToDocument(text, ctx)];
@@ -91,17 +77,6 @@ export async function readDocumentBytes(bytes: Uint8Array, ctx: IngestContext): 
 
 /** Reads one file into its document(s); the id defaults to the file's stem. */
 export async function readDocumentFile(file: string, id = fileStem(file)): Promise<Document[]> {
-  let bytes: Uint8Array;
-  try {
-    bytes = new Uint8Array(await readFile(file));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new CitegeistError(
-      'FILE_UNREADABLE',
-      `${file} cannot be read (${code ?? String(error)}).`,
-      code === 'ENOENT' ? 'Check the path.' : 'Check the file permissions.',
-      { cause: error },
-    );
-  }
+  const bytes = new Uint8Array(readInputBytes(file, { what: 'paper' }));
   return readDocumentBytes(bytes, { file, id });
 }

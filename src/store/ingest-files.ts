@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
-import { type ErrorCode, isCitegeistError } from '../core/index.js';
+import { type ErrorCode, isCitegeistError, readInputBytes } from '../core/index.js';
 import { EXTRACTOR_VERSION, fileStem, INGESTIBLE_EXTENSIONS, readDocumentBytes } from '../ingest/index.js';
 import type { CorpusStore } from './corpus-store.js';
 
@@ -54,7 +54,7 @@ export async function expandPaths(paths: readonly string[]): Promise<{ files: st
 export async function ingestFile(store: CorpusStore, file: string): Promise<IngestOutcome> {
   const path = resolve(file);
   try {
-    const bytes = new Uint8Array(await readFile(path));
+    const bytes = new Uint8Array(readInputBytes(path, { what: 'paper' }));
     const hash = contentHash(bytes);
     const stored = store.findByFile(path);
     if (stored && stored.contentHash === hash && stored.ids.length > 0)

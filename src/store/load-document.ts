@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
-import { CitegeistError, type Document, quoteValue } from '../core/index.js';
+import { CitegeistError, type Document, quoteValue, readInputBytes } from '../core/index.js';
 import { fileStem, INGESTIBLE_EXTENSIONS, readDocumentBytes } from '../ingest/index.js';
 import { CorpusStore } from './corpus-store.js';
 import { contentHash } from './ingest-files.js';
@@ -40,7 +39,7 @@ export async function loadDocument(pathOrId: string, options: LoadOptions = {}):
   try {
     const file = resolve(cwd, pathOrId);
     if (existsSync(file) && statSync(file).isFile()) {
-      const bytes = new Uint8Array(await readFile(file));
+      const bytes = new Uint8Array(readInputBytes(file, { what: 'paper' }));
       const stored = store?.findByFile(file);
       if (stored && stored.contentHash === contentHash(bytes) && stored.ids.length === 1) {
         const doc = store?.get(stored.ids[0]!);
@@ -135,7 +134,10 @@ export class PapersDir {
         'Add the paper to the folder, or check the paper ids of the rows.',
       );
     }
-    const docs = await readDocumentBytes(new Uint8Array(await readFile(file)), { file, id });
+    const docs = await readDocumentBytes(new Uint8Array(readInputBytes(file, { what: 'paper' })), {
+      file,
+      id,
+    });
     return docs.find((d) => d.id === id) ?? pickOne(docs, file);
   }
 }

@@ -1,3 +1,4 @@
+import { Option } from 'commander';
 import { compareRuns, formatComparison } from '../../retrieve/index.js';
 import type { RegisterCommand } from '../context.js';
 import { readQrels, readRun } from './input-files.js';
@@ -21,13 +22,12 @@ export const registerCompare: RegisterCommand = (program, ctx) => {
     .argument('<runA>', 'baseline run')
     .argument('<runB>', 'run compared against the baseline')
     .requiredOption('--qrels <file>', 'qrels file')
-    .option(
-      '-m, --measure <measure>',
-      'measure[.cutoffs], repeatable (default: map, ndcg_cut.10, P.10, recip_rank)',
-      collect,
-      [],
+    .addOption(
+      new Option('-m, --measure <measure>', 'measure[.cutoffs], repeatable')
+        .argParser(collect)
+        .default([], 'map, ndcg_cut.10, P.10, recip_rank'),
     )
-    .option('-l <level>', 'minimum grade that counts as relevant (default 1)', parseIntOption('-l'))
+    .option('-l <level>', 'minimum grade that counts as relevant (default: 1)', parseIntOption('-l'))
     .option('--iterations <n>', 'randomization test draws', countOption('--iterations'), 10_000)
     .option('--seed <n>', 'randomization test seed', seedOption('--seed'), 42)
     .option('--doc-level', 'roll passage ids "<docId>#<n>" up to documents (max score) before scoring', false)

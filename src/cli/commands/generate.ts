@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { CitegeistError } from '../../core/index.js';
+import { CitegeistError, location, parseJsonl, readTextFile } from '../../core/index.js';
 import { generateDataset, type ManifestEntry } from '../../generate/index.js';
 import { readDocumentFile } from '../../ingest/index.js';
 import { CorpusStore, PapersDir } from '../../store/index.js';
@@ -28,16 +28,17 @@ interface GenerateCliOptions extends LlmFlags {
 type PaperList = { papers: { id: string; domain: string }[]; load: (id: string) => Promise<string | null> };
 
 function fromManifest(path: string): PaperList {
-  if (!existsSync(path))
-    throw new CitegeistError(
-      'FILE_NOT_FOUND',
-      `The manifest ${path} does not exist.`,
-      'Run `citegeist collect openalex` first, or give --papers DIR.',
-    );
-  const entries = readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as ManifestEntry);
+  const entries = parseJsonl(readTextFile(path, 'manifest')).map((entry) => {
+    const e = entry.ok ? (entry.value as Partial<ManifestEntry> | null) : null;
+    if (typeof e?.openalex_id !== 'string' || typeof e.file !== 'string') {
+      throw new CitegeistError(
+        'INVALID_INPUT',
+        `${location(path, entry.line)} is not a manifest entry with "openalex_id" and "file".`,
+        'Give the manifest.jsonl written by `citegeist collect openalex`, or --papers DIR.',
+      );
+    }
+    return e as ManifestEntry;
+  });
   const files = new Map(entries.map((e) => [e.openalex_id, join(dirname(path), e.file)]));
   return {
     papers: entries.map((e) => ({ id: e.openalex_id, domain: e.domain })),

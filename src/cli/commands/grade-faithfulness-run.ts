@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CitegeistError, JsonlAppender, parseJsonl, readJsonlIds, readTextFile } from '../../core/index.js';
 import {
@@ -164,7 +164,10 @@ function printEstimate(
 function checkResumeMeta(path: string, meta: Record<string, unknown>): void {
   const { version: _v, ...now } = meta;
   if (existsSync(path)) {
-    const { version: _w, ...before } = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+    const { version: _w, ...before } = JSON.parse(readTextFile(path, 'settings file')) as Record<
+      string,
+      unknown
+    >;
     if (JSON.stringify(before) !== JSON.stringify(now)) {
       throw new CitegeistError(
         'OUTPUT_SETTINGS_MISMATCH',

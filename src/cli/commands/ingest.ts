@@ -33,7 +33,7 @@ export const registerIngest: RegisterCommand = (program, ctx) => {
               {
                 ok: outcome.status !== 'failed',
                 note: displayPath(ctx, outcome.file),
-                ...(outcome.status === 'failed' ? { problem: outcome.problem } : {}),
+                // a failure's problem and fix are printed once, in the list below the bar
               },
               total,
             );

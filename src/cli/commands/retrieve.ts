@@ -1,6 +1,6 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { CitegeistError, location, quoteValue } from '../../core/index.js';
+import { CitegeistError, location, quoteValue, readTextFile } from '../../core/index.js';
 import { formatRun, type RankedResult } from '../../retrieve/index.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION } from '../corpus-option.js';
@@ -20,14 +20,8 @@ interface RetrieveFlags {
 
 /** Reads `{"id": …, "query": …}` lines (also `query_id`/`qid`/`row_id` and `question`/`text`). */
 export function readQueries(path: string): { id: string; query: string }[] {
-  if (!existsSync(path))
-    throw new CitegeistError(
-      'FILE_NOT_FOUND',
-      `The queries file ${path} does not exist.`,
-      'Check --queries.',
-    );
   const out: { id: string; query: string }[] = [];
-  readFileSync(path, 'utf8')
+  readTextFile(path, 'queries file')
     .split('\n')
     .forEach((line, i) => {
       if (!line.trim()) return;

@@ -1,3 +1,4 @@
+import { Option } from 'commander';
 import { formatTrecEval, trecEval } from '../../retrieve/index.js';
 import type { RegisterCommand } from '../context.js';
 import { readQrels, readRun } from './input-files.js';
@@ -20,17 +21,19 @@ export const registerTrecEval: RegisterCommand = (program, ctx) => {
     .argument('<run>', 'run file: "topic Q0 docid rank score tag" per line')
     .option('-q', 'also print per-topic values', false)
     .option('-c', 'average over all qrels topics (missing topics score 0)', false)
-    .option('-l <level>', 'minimum grade that counts as relevant (default 1)', parseIntOption('-l'))
+    .option('-l <level>', 'minimum grade that counts as relevant (default: 1)', parseIntOption('-l'))
     .option(
       '-M <n>',
       'evaluate only the top n documents per topic',
       numberOption('-M', { integer: true, min: 0 }),
     )
-    .option(
-      '-m, --measure <measure>',
-      'measure[.cutoffs], repeatable (map, P.5,10, ndcg_cut.10, recall, Rprec, bpref, success, ndcg, recip_rank, num_*; sets: official, all_trec). Default: official',
-      collect,
-      [],
+    .addOption(
+      new Option(
+        '-m, --measure <measure>',
+        'measure[.cutoffs], repeatable (map, P.5,10, ndcg_cut.10, recall, Rprec, bpref, success, ndcg, recip_rank, num_*; sets: official, all_trec)',
+      )
+        .argParser(collect)
+        .default([], 'official'),
     )
     .option('--doc-level', 'roll passage ids "<docId>#<n>" up to documents (max score) before scoring', false)
     .action((qrelsFile: string, runFile: string, flags: TrecEvalFlags) => {

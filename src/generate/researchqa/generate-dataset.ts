@@ -1,5 +1,5 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { JsonlAppender, readJsonlIds } from '../../core/index.js';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { JsonlAppender, readJsonlIds, readTextFile } from '../../core/index.js';
 import type { LlmProvider } from '../../llm/index.js';
 import { type DropReason, generatePaperQuestions, type PaperGeneration } from './generate-questions.js';
 
@@ -98,7 +98,7 @@ export async function generateDataset(
 /** Rewrites `out` without the rows of papers that are not finished (and without torn lines). */
 function dropUnfinishedRows(out: string, finished: Set<string>): void {
   if (!existsSync(out)) return;
-  const kept = readFileSync(out, 'utf8')
+  const kept = readTextFile(out, 'dataset being resumed')
     .split('\n')
     .filter((line) => {
       try {

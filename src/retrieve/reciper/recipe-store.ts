@@ -1,6 +1,6 @@
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import type { Document } from '../../core/index.js';
-import { CitegeistError, location } from '../../core/index.js';
+import { CitegeistError, location, readTextFile } from '../../core/index.js';
 import type { LlmProvider } from '../../llm/index.js';
 import { extractRecipe, type Recipe, RecipeSchema, renderRecipe } from './recipe.js';
 
@@ -38,7 +38,7 @@ export class JsonlRecipeStore implements RecipeStore {
 
   constructor(readonly path: string) {
     if (!existsSync(path)) return;
-    const lines = readFileSync(path, 'utf8').split('\n');
+    const lines = readTextFile(path, 'recipes file').split('\n');
     lines.forEach((line, i) => {
       if (!line.trim()) return;
       let raw: unknown;
