@@ -14,6 +14,8 @@ export interface DatasetRowError {
   /** 1-based line (JSONL) or 0-based index in `rows` (JSON). */
   where: string;
   message: string;
+  /** Set when the row repeats an earlier row_id (the first one is kept). */
+  duplicate?: true;
 }
 
 export interface DatasetReadResult {
@@ -96,7 +98,11 @@ function addRow(out: DatasetReadResult, seen: Set<string>, value: unknown, where
     return;
   }
   if (seen.has(result.data.row_id)) {
-    out.errors.push({ where, message: `duplicate row_id "${result.data.row_id}" (the first one is kept)` });
+    out.errors.push({
+      where,
+      message: `duplicate row_id "${result.data.row_id}" (the first one is kept)`,
+      duplicate: true,
+    });
     return;
   }
   seen.add(result.data.row_id);

@@ -9,7 +9,6 @@ import {
   runAnswers,
 } from '../../answer/index.js';
 import { CitegeistError } from '../../core/index.js';
-import { readDatasetStrict } from '../../generate/index.js';
 import { preparePaper } from '../../text/index.js';
 import type { RegisterCommand } from '../context.js';
 import {
@@ -22,6 +21,7 @@ import {
   resolveLlmSettings,
 } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
+import { addCheckOption, readCheckedDataset } from './dataset-preflight.js';
 import { countOption } from './option-parsers.js';
 import { addPaperSourceOptions, paperSource, paperSourceOf } from './paper-source.js';
 
@@ -35,6 +35,7 @@ interface AnswerOptions extends LlmFlags {
   out: string;
   qasperPredictions?: string;
   limit?: number;
+  check: boolean;
 }
 
 /** The extractive answerer, or an LLM answerer whose provider comes from the run's shared runtime. */
@@ -92,6 +93,7 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
     )
     .option('--limit <n>', 'answer only the first n rows', countOption('--limit'));
   addPaperSourceOptions(command);
+  addCheckOption(command);
   addLlmOptions(command, { model: false }).action(async (opts: AnswerOptions) => {
     const settings = resolveLlmSettings(opts, ctx.config(), ctx.io.cwd);
     let runtime: LlmRuntime | undefined;
@@ -100,9 +102,9 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
       return runtime;
     });
     try {
-      let rows = readDatasetStrict(resolve(ctx.io.cwd, opts.dataset));
-      if (opts.limit !== undefined) rows = rows.slice(0, opts.limit);
       const source = paperSource(paperSourceOf(ctx, opts), ctx.io.cwd);
+      let rows = await readCheckedDataset(ctx, resolve(ctx.io.cwd, opts.dataset), source, opts.check);
+      if (opts.limit !== undefined) rows = rows.slice(0, opts.limit);
       const contexts = new Map<string, Promise<PaperContext | null>>();
       const papers = (id: string) => {
         let p = contexts.get(id);

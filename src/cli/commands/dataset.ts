@@ -1,8 +1,20 @@
 import { resolve } from 'node:path';
 import { CitegeistError } from '../../core/index.js';
-import { importQasper, readDataset, writeDataset } from '../../generate/index.js';
+import {
+  checkDataset,
+  formatDatasetProblems,
+  importQasper,
+  readDataset,
+  writeDataset,
+} from '../../generate/index.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { readJsonFile } from './input-files.js';
+import {
+  addPaperSourceOptions,
+  type PaperSourceOptions,
+  paperSource,
+  paperSourceOf,
+} from './paper-source.js';
 
 export const registerDataset: RegisterCommand = (program, ctx) => {
   const dataset = program.command('dataset').description('import and convert benchmark datasets');
@@ -23,6 +35,13 @@ export const registerDataset: RegisterCommand = (program, ctx) => {
         file: path,
         ...(papersDir ? { papersDir } : {}),
       });
+      if (result.rows.length === 0) {
+        throw new CitegeistError(
+          'NO_ROWS',
+          `${file} yielded no rows as ${format}${result.errors.length > 0 ? ` (${result.errors.length} question(s) could not be read, e.g. ${result.errors[0]?.where}: ${result.errors[0]?.message})` : ''}; nothing was written.`,
+          'Give the native QASPER JSON (e.g. qasper-dev-v0.3.json), or questions_validation.json with --papers.',
+        );
+      }
       writeDataset(resolve(ctx.io.cwd, opts.out), result.rows);
       const byType: Record<string, number> = {};
       for (const r of result.rows) byType[r.question_type] = (byType[r.question_type] ?? 0) + 1;
@@ -49,6 +68,29 @@ export const registerDataset: RegisterCommand = (program, ctx) => {
       });
       if (result.errors.length > 0) ctx.setExitCode(1);
     });
+  const check = dataset
+    .command('check')
+    .description(
+      'check a dataset before spending money: unreadable rows, duplicate row ids, empty questions, unknown paper ids, gold evidence the strict matcher cannot find (with the nearest passage)',
+    )
+    .argument('<dataset>', 'dataset (eval_dataset.json or JSONL)');
+  addPaperSourceOptions(check).action(async (file: string, opts: PaperSourceOptions) => {
+    const path = resolve(ctx.io.cwd, file);
+    const sourceOptions = paperSourceOf(ctx, opts);
+    const withPapers = Boolean(sourceOptions.corpus || sourceOptions.papers);
+    const result = await checkDataset(
+      readDataset(path),
+      withPapers ? { loadPaper: paperSource(sourceOptions, ctx.io.cwd) } : {},
+    );
+    report(ctx, { dataset: file, papers_checked: withPapers, ...result }, () => {
+      let text = `${file}: ${result.rows} rows over ${result.papers} papers; ${result.errors.length} error(s), ${result.warnings.length} warning(s)\n`;
+      if (withPapers)
+        text += `gold evidence groups found by the strict matcher: ${result.evidence.located} of ${result.evidence.groups}\n`;
+      else text += 'paper ids and gold evidence not checked: give --corpus or --papers\n';
+      return text + formatDatasetProblems([...result.errors, ...result.warnings]);
+    });
+    if (result.errors.length > 0) ctx.setExitCode(1);
+  });
   dataset
     .command('convert')
     .description('convert a dataset between eval_dataset.json and JSONL (by the output extension)')
@@ -56,6 +98,13 @@ export const registerDataset: RegisterCommand = (program, ctx) => {
     .argument('<out>', 'output (.json → eval_dataset.json layout, otherwise JSONL)')
     .action((input: string, output: string) => {
       const read = readDataset(resolve(ctx.io.cwd, input));
+      if (read.rows.length === 0) {
+        throw new CitegeistError(
+          'NO_ROWS',
+          `${input} yielded no dataset rows${read.errors.length > 0 ? ` (${read.errors.length} could not be read, e.g. ${read.errors[0]?.where}: ${read.errors[0]?.message})` : ''}; nothing was written.`,
+          'Check that it is a ResearchQA dataset (eval_dataset.json or JSONL rows).',
+        );
+      }
       const meta = {
         ...(read.version ? { version: read.version } : {}),
         ...(read.createdAt ? { createdAt: read.createdAt } : {}),

@@ -1,7 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CitegeistError, type DatasetRow } from '../../core/index.js';
-import { readDatasetStrict } from '../../generate/index.js';
 import {
   type AlternativeMatchMode,
   AnchoredRubricJudge,
@@ -24,8 +23,9 @@ import {
   resolveLlmSettings,
 } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
+import { addCheckOption, readCheckedDataset } from './dataset-preflight.js';
 import { parseIntOption, seedOption } from './option-parsers.js';
-import { addPaperSourceOptions, loadPaperTexts, paperSourceOf } from './paper-source.js';
+import { addPaperSourceOptions, loadPaperTexts, paperSource, paperSourceOf } from './paper-source.js';
 
 export interface GradeOptions extends Omit<LlmFlags, 'model'> {
   dataset: string;
@@ -38,6 +38,8 @@ export interface GradeOptions extends Omit<LlmFlags, 'model'> {
   seed: number;
   /** Threads for the deterministic metrics (default: the machine's available parallelism). */
   threads?: number;
+  /** false with --no-check: skip the dataset check. */
+  check?: boolean;
 }
 
 /** Grades run files against a dataset; shared by `grade` and `leaderboard`. */
@@ -48,7 +50,12 @@ export async function gradeRunFiles(
 ): Promise<GradeRow[]> {
   checkEnum('--match', opts.match, ['researchqa', 'span']);
   checkEnum('--quote-mode', opts.quoteMode, ['researchqa', 'strict']);
-  const dataset = readDatasetStrict(resolve(ctx.io.cwd, opts.dataset));
+  const dataset = await readCheckedDataset(
+    ctx,
+    resolve(ctx.io.cwd, opts.dataset),
+    paperSource(paperSourceOf(ctx, opts), ctx.io.cwd),
+    opts.check,
+  );
   const runs = runFiles.map((f) => {
     const run = readRun(resolve(ctx.io.cwd, f), opts.model ? { model: opts.model } : {});
     for (const e of run.errors.slice(0, 10)) ctx.io.err(`skipped ${e.where}: ${e.message}\n`);
@@ -70,7 +77,7 @@ export async function gradeRunFiles(
     ...(opts.threads === undefined ? {} : { threads: opts.threads }),
     onWorkerFailure: (message) => ctx.io.err(`warning: ${message}\n`),
   };
-  const { model: _runModel, threads: _threads, ...flags } = opts;
+  const { model: _runModel, threads: _threads, check: _check, ...flags } = opts;
   const settings = resolveLlmSettings(flags, ctx.config(), ctx.io.cwd);
   if (!settings.judge) return gradeAll(ctx, runs, dataset, grading, settings, undefined);
   refuseDryRun(settings, 'Grading with a judge');
@@ -189,6 +196,7 @@ export const registerGrade: RegisterCommand = (program, ctx) => {
     .option('--seed <n>', 'bootstrap seed', seedOption('--seed'), 0)
     .requiredOption('--out <file>', 'grades JSONL (a summary JSON is written beside it)');
   addPaperSourceOptions(command);
+  addCheckOption(command);
   addLlmOptions(command, { model: false, judge: true }).action(
     async (opts: GradeOptions & { run: string; out: string }) => {
       const grades = await gradeRunFiles(ctx, [opts.run], opts);

@@ -3,6 +3,7 @@ import { CitegeistError, readTextFile } from '../../core/index.js';
 import { type GradeRow, isGradesText, parseGrades } from '../../grade/index.js';
 import type { RegisterCommand } from '../context.js';
 import { addLlmOptions } from '../llm-options.js';
+import { addCheckOption } from './dataset-preflight.js';
 import { type GradeOptions, gradeRunFiles, printSummary } from './grade.js';
 import { seedOption } from './option-parsers.js';
 import { addPaperSourceOptions } from './paper-source.js';
@@ -17,6 +18,7 @@ export const registerLeaderboard: RegisterCommand = (program, ctx) => {
     .option('--quote-mode <mode>', 'researchqa | strict', 'researchqa')
     .option('--seed <n>', 'bootstrap seed', seedOption('--seed'), 0);
   addPaperSourceOptions(command);
+  addCheckOption(command);
   addLlmOptions(command, { model: false, judge: true }).action(
     async (files: string[], opts: Omit<GradeOptions, 'dataset'> & { dataset?: string }) => {
       const grades: GradeRow[] = [];

@@ -65,7 +65,7 @@ export function paperSource(
 ): (id: string) => Promise<Document | null> {
   if (options.corpus && options.papers) {
     throw new CitegeistError(
-      'BAD_OPTION',
+      'CONFLICTING_OPTIONS',
       'Both --corpus and --papers were given.',
       'Give one source of papers: --corpus FILE or --papers DIR.',
     );
