@@ -36,7 +36,7 @@ export function compactRunFile(path: string, model: string): RunRow[] {
   if (!existsSync(path)) return [];
   const kept: RunRow[] = [];
   const seen = new Set<string>();
-  for (const line of readTextFile(path, 'run file being resumed').split('\n')) {
+  for (const line of readTextFile(path, 'run file being resumed', { output: true }).split('\n')) {
     if (line.trim() === '') continue;
     try {
       const row = JSON.parse(line) as RunRow;

@@ -1,5 +1,11 @@
 import { CommanderError } from 'commander';
-import { CitegeistError, type ErrorCode, isCitegeistError, systemError } from '../core/index.js';
+import {
+  CitegeistError,
+  type ErrorCode,
+  isCitegeistError,
+  systemError,
+  tooDeepError,
+} from '../core/index.js';
 import type { CliIo } from './io.js';
 
 /** Commander's own usage errors, under the codes of the one table (exit code 2, as before). */
@@ -34,7 +40,9 @@ export function reportError(error: unknown, io: CliIo, debug: boolean): number {
     );
     return 2;
   }
-  const coded = isCitegeistError(error) ? error : systemError(error, undefined, 'file', opOf(error));
+  const coded = isCitegeistError(error)
+    ? error
+    : tooDeepError(systemError(error, undefined, 'file', opOf(error)), 'An input');
   if (coded instanceof CitegeistError) {
     io.err(`error [${coded.code}]: ${coded.problem}\n  fix: ${coded.fix}\n`);
     if (debug && coded.stack) io.err(`${coded.stack}\n`);

@@ -14,7 +14,7 @@ export class JsonlAppender {
     mkdirSync(dirname(path), { recursive: true });
     // A crash can leave a partial last line; terminate it so the next row starts on its own line.
     if (existsSync(path)) {
-      const text = readTextFile(path, 'file being resumed');
+      const text = readTextFile(path, 'file being resumed', { output: true });
       this.fd = openSync(path, 'a');
       if (text.length > 0 && !text.endsWith('\n')) writeSync(this.fd, '\n');
     } else {
@@ -43,7 +43,7 @@ export function readJsonlIds(
 ) {
   const ids = new Set<string>();
   if (!existsSync(path)) return ids;
-  for (const line of readTextFile(path, 'file being resumed').split('\n')) {
+  for (const line of readTextFile(path, 'file being resumed', { output: true }).split('\n')) {
     if (line.trim() === '') continue;
     try {
       const row = JSON.parse(line) as Record<string, unknown>;

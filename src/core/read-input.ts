@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { ErrorCode } from './error-codes.js';
 import { CitegeistError } from './errors.js';
 
@@ -15,6 +15,8 @@ export interface ReadOptions {
   what?: string;
   /** Refuse files larger than this (default MAX_INPUT_BYTES). */
   maxBytes?: number;
+  /** The file is an output being resumed: it must be a regular file (not /dev/full, a FIFO, …). */
+  output?: boolean;
 }
 
 /**
@@ -31,6 +33,13 @@ export function readInputBytes(path: string, options: ReadOptions = {}): Buffer 
     throw systemError(error, path, what, 'read');
   }
   try {
+    if (options.output && !fstatSync(fd).isFile()) {
+      throw new CitegeistError(
+        'OUTPUT_UNWRITABLE',
+        `The ${what} ${path} is not a regular file (a device, pipe or socket), so it cannot hold an output.`,
+        'Give a file path on a disk (not a special file such as /dev/full or /proc/…).',
+      );
+    }
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
@@ -167,4 +176,22 @@ export function systemError(
 
 function formatBytes(n: number): string {
   return n >= 1 << 20 ? `${Math.round(n / (1 << 20))} MiB` : `${n} bytes`;
+}
+
+/**
+ * A stack overflow or parser nesting limit met while reading `source` (a JSON or XML value nested
+ * thousands of levels deep) as a coded INPUT_TOO_DEEP; anything else is returned unchanged.
+ */
+export function tooDeepError(error: unknown, source: string): unknown {
+  const message = error instanceof Error ? error.message : '';
+  const deep =
+    (error instanceof RangeError && /call stack/i.test(message)) ||
+    /nested tags exceeded|too deep/i.test(message);
+  if (!deep) return error;
+  return new CitegeistError(
+    'INPUT_TOO_DEEP',
+    `${source} nests its values or elements deeper than citegeist follows (${message}).`,
+    'Check that it is the file you meant: papers and rows nest a few levels deep, not thousands.',
+    { cause: error },
+  );
 }

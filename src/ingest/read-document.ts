@@ -1,4 +1,11 @@
-import { CitegeistError, type Document, decodeUtf8, quoteValue, readInputBytes } from '../core/index.js';
+import {
+  CitegeistError,
+  type Document,
+  decodeUtf8,
+  quoteValue,
+  readInputBytes,
+  tooDeepError,
+} from '../core/index.js';
 import { detectFormat, fileStem } from './detect-format.js';
 import { jatsToDocument } from './formats/jats.js';
 import { isQasper, isS2orc, qasperToDocuments, s2orcToDocuments } from './formats/json-papers.js';
@@ -59,10 +66,14 @@ export async function readDocumentBytes(bytes: Uint8Array, ctx: IngestContext): 
   if (format === 'pdf') return [await pdfToDocument(bytes, ctx)];
   const text = decodeUtf8(bytes, ctx.file);
   let docs: Document[];
-  if (format === 'jats') docs = [jatsToDocument(text, ctx)];
-  else if (format === 'tei') docs = [teiToDocument(text, ctx)];
-  else if (format === 'json') docs = jsonDocuments(text, ctx);
-  else docs = [markdownToDocument(text, ctx)];
+  try {
+    if (format === 'jats') docs = [jatsToDocument(text, ctx)];
+    else if (format === 'tei') docs = [teiToDocument(text, ctx)];
+    else if (format === 'json') docs = jsonDocuments(text, ctx);
+    else docs = [markdownToDocument(text, ctx)];
+  } catch (error) {
+    throw tooDeepError(error, ctx.file);
+  }
   for (const doc of docs) {
     if (doc.text.trim() === '') {
       throw new CitegeistError(

@@ -98,7 +98,7 @@ export async function generateDataset(
 /** Rewrites `out` without the rows of papers that are not finished (and without torn lines). */
 function dropUnfinishedRows(out: string, finished: Set<string>): void {
   if (!existsSync(out)) return;
-  const kept = readTextFile(out, 'dataset being resumed')
+  const kept = readTextFile(out, 'dataset being resumed', { output: true })
     .split('\n')
     .filter((line) => {
       try {
