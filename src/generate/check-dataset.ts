@@ -13,7 +13,8 @@ export type DatasetProblemKind =
   | 'duplicate_row_id'
   | 'empty_question'
   | 'unknown_paper'
-  | 'unlocated_evidence';
+  | 'unlocated_evidence'
+  | 'missing_field';
 
 export interface DatasetProblem {
   kind: DatasetProblemKind;
@@ -67,6 +68,17 @@ export async function checkDataset(
       where: 'dataset',
       message: `no usable rows${read.errors.length > 0 ? ` (${read.errors.length} line(s) could not be read)` : ''}`,
     });
+  }
+  for (const [field, ids] of Object.entries(read.missingFields)) {
+    for (const id of ids) {
+      problems.push({
+        kind: 'missing_field',
+        severity: 'warning',
+        where: `row ${id}`,
+        row_id: id,
+        message: `has no "${field}" field: it is scored as an empty list (write [] to say so)`,
+      });
+    }
   }
   for (const row of read.rows) {
     if (row.question.trim() === '') {

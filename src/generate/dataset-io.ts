@@ -23,6 +23,11 @@ export interface DatasetReadResult {
   rows: DatasetRow[];
   /** Rows that failed to parse or validate; the others are still returned. */
   errors: DatasetRowError[];
+  /**
+   * Rows read without a field that changes their scores, by field (`expected_references`: scored as
+   * an empty list, as the published code does; commands warn and count them).
+   */
+  missingFields: Record<string, string[]>;
   /** `version` and `created_at` of an `eval_dataset.json` envelope. */
   version?: string;
   createdAt?: string;
@@ -72,7 +77,7 @@ function readJsonDataset(path: string, text: string): DatasetReadResult {
       'Use the eval_dataset.json layout {version, created_at, total_rows, rows: [...]} or a JSON list.',
     );
   }
-  const out: DatasetReadResult = { format: 'json', rows: [], errors: [] };
+  const out: DatasetReadResult = { format: 'json', rows: [], errors: [], missingFields: {} };
   if (typeof envelope.version === 'string') out.version = envelope.version;
   if (typeof envelope.created_at === 'string') out.createdAt = envelope.created_at;
   const seen = new Set<string>();
@@ -81,7 +86,7 @@ function readJsonDataset(path: string, text: string): DatasetReadResult {
 }
 
 function readJsonlDataset(path: string, text: string): DatasetReadResult {
-  const out: DatasetReadResult = { format: 'jsonl', rows: [], errors: [] };
+  const out: DatasetReadResult = { format: 'jsonl', rows: [], errors: [], missingFields: {} };
   const seen = new Set<string>();
   for (const entry of parseJsonl(text)) {
     const where = location(path, entry.line);
@@ -106,6 +111,10 @@ function addRow(out: DatasetReadResult, seen: Set<string>, value: unknown, where
     return;
   }
   seen.add(result.data.row_id);
+  // Adversarial rows have no evidence to cover (coverage does not apply), so only others count.
+  if (result.data.question_type !== 'adversarial' && !('expected_references' in (value as object))) {
+    (out.missingFields.expected_references ??= []).push(result.data.row_id);
+  }
   out.rows.push(result.data);
 }
 

@@ -15,6 +15,12 @@ export interface RunReadResult {
   errors: { where: string; message: string }[];
   /** The model(s) found in the rows. */
   models: string[];
+  /**
+   * Rows read without a field that changes their scores, by field: `citations` (citegeist layout) or
+   * `actual_citations` (published layout, missing or null). They are scored as an empty list, as the
+   * published code does, and the command warns and counts them.
+   */
+  missingFields: Record<string, string[]>;
 }
 
 /**
@@ -28,7 +34,10 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
   const text = readTextFile(path, 'run file');
   const trimmed = text.trimStart();
   const fallbackModel = options.model ?? basename(path).replace(/\.(jsonl?|json)$/i, '');
-  const out: RunReadResult = { format: 'citegeist', rows: [], errors: [], models: [] };
+  const out: RunReadResult = { format: 'citegeist', rows: [], errors: [], models: [], missingFields: {} };
+  const missing = (field: string, rowId: string) => {
+    (out.missingFields[field] ??= []).push(rowId);
+  };
   const byId = new Map<string, number>();
   const add = (row: RunRow) => {
     const at = byId.get(row.row_id);
@@ -54,7 +63,11 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
     for (const [i, value] of (data as unknown[]).entries()) {
       const row = publishedRow(value, fallbackModel);
       if (typeof row === 'string') out.errors.push({ where: `${path} [${i}]`, message: row });
-      else add(row);
+      else {
+        const cites = (value as Record<string, unknown>).actual_citations;
+        if (cites === undefined || cites === null) missing('actual_citations', row.row_id);
+        add(row);
+      }
     }
   } else {
     for (const entry of parseJsonl(text)) {
@@ -69,8 +82,11 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
           ? { ...value, model: fallbackModel }
           : value,
       );
-      if (parsed.success) add(parsed.data);
-      else out.errors.push({ where, message: `not a run row: ${describeIssues(parsed.error)}` });
+      if (parsed.success) {
+        if (value && !('citations' in value) && parsed.data.error === null)
+          missing('citations', parsed.data.row_id);
+        add(parsed.data);
+      } else out.errors.push({ where, message: `not a run row: ${describeIssues(parsed.error)}` });
     }
   }
   out.models = [...new Set(out.rows.map((r) => r.model))];

@@ -103,7 +103,7 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
     });
     try {
       const source = paperSource(paperSourceOf(ctx, opts), ctx.io.cwd);
-      let rows = await readCheckedDataset(ctx, resolve(ctx.io.cwd, opts.dataset), source, opts.check);
+      let { rows } = await readCheckedDataset(ctx, resolve(ctx.io.cwd, opts.dataset), source, opts.check);
       if (opts.limit !== undefined) rows = rows.slice(0, opts.limit);
       const contexts = new Map<string, Promise<PaperContext | null>>();
       const papers = (id: string) => {

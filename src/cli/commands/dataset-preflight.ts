@@ -19,7 +19,7 @@ export async function readCheckedDataset(
   path: string,
   loadPaper: ((id: string) => Promise<Document | null>) | undefined,
   check = true,
-): Promise<DatasetRow[]> {
+): Promise<{ rows: DatasetRow[]; missingFields: Record<string, string[]> }> {
   const read = readDataset(path);
   const result = await checkDataset(read, check && loadPaper ? { loadPaper } : {});
   const errors = check
@@ -37,5 +37,24 @@ export async function readCheckedDataset(
       `dataset check: ${result.warnings.length} warning(s), e.g. ${result.warnings[0]?.where}: ${result.warnings[0]?.message} (\`citegeist dataset check\` lists them)\n`,
     );
   }
-  return read.rows;
+  return { rows: read.rows, missingFields: read.missingFields };
+}
+
+/**
+ * Warns about rows read without a field that changes their scores (scored as an empty list, as the
+ * published code does) and adds them to `counts` (field → row ids) for the summary.
+ */
+export function warnMissingFields(
+  ctx: CliContext,
+  what: string,
+  missing: Record<string, string[]>,
+  counts: Record<string, string[]>,
+): void {
+  for (const [field, ids] of Object.entries(missing)) {
+    if (ids.length === 0) continue;
+    (counts[field] ??= []).push(...ids);
+    ctx.io.err(
+      `warning: ${ids.length} ${what} row(s) have no "${field}" field and are scored as if it were an empty list (e.g. ${ids.slice(0, 3).join(', ')}); write [] where that is meant\n`,
+    );
+  }
 }

@@ -173,7 +173,7 @@ describe('citegeist grade and leaderboard', () => {
         [...args, '--judge', `openai-compatible:${server.url}/v1#gpt-4o`, '--concurrency', '1'],
         io,
       ),
-    ).toBe(0);
+    ).toBe(1); // a judge failure is a failed row: exit 1, as `answer` does
     expect(stderr()).toMatch(
       /warning: Judge .*gpt-4o and system openai:gpt-x are both from the openai family/,
     );
@@ -184,6 +184,59 @@ describe('citegeist grade and leaderboard', () => {
       .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(grades.map((g) => g.factual_accuracy)).toEqual([4, null, 4]);
     expect(grades[1]?.status).toMatchObject({ factual_accuracy: 'failed' });
+  });
+
+  it('exits 1 with JUDGE_FAILED when every judge call failed', async () => {
+    const dir = workspace();
+    server = await new FakeOpenAiServer({ replies: () => ({ status: 400, message: 'bad request' }) }).start();
+    const { io, stderr } = memoryIo({ cwd: dir });
+    const code = await runCli(
+      [
+        'grade',
+        '--dataset',
+        'dataset.jsonl',
+        '--papers',
+        'papers',
+        '--run',
+        'a.jsonl',
+        '--out',
+        'g.jsonl',
+      ].concat(['--judge', `openai-compatible:${server.url}/v1#m`]),
+      io,
+    );
+    expect(code).toBe(1);
+    expect(stderr()).toMatch(/error \[JUDGE_FAILED\]: every one of the 3 judge call\(s\) failed/);
+  });
+
+  it('warns about and counts rows without citations or expected_references; reads files with a BOM', async () => {
+    const dir = workspace();
+    const bom = '\uFEFF';
+    const rows = readFileSync(join(dir, 'dataset.jsonl'), 'utf8')
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    delete rows[0].expected_references;
+    writeFileSync(join(dir, 'dataset.jsonl'), bom + rows.map((r) => JSON.stringify(r)).join('\r\n'));
+    const run = readFileSync(join(dir, 'a.jsonl'), 'utf8')
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    delete run[1].citations;
+    writeFileSync(join(dir, 'a.jsonl'), bom + run.map((r) => JSON.stringify(r)).join('\n'));
+    const published = JSON.parse(readFileSync(join(dir, 'model-b.json'), 'utf8'));
+    published[0].actual_citations = null;
+    writeFileSync(join(dir, 'model-b.json'), bom + JSON.stringify(published));
+    const { io, stderr } = memoryIo({ cwd: dir });
+    const base = ['grade', '--dataset', 'dataset.jsonl', '--papers', 'papers'];
+    expect(await runCli([...base, '--run', 'a.jsonl', '--out', 'a.g.jsonl'], io)).toBe(0);
+    expect(await runCli([...base, '--run', 'model-b.json', '--out', 'b.g.jsonl'], io)).toBe(0);
+    expect(stderr()).toMatch(
+      /warning: 1 dataset row\(s\) have no "expected_references" field .*p1_chunk0_lookup/,
+    );
+    expect(stderr()).toMatch(/warning: 1 run row\(s\) have no "citations" field .*p1_multihop0/);
+    expect(stderr()).toMatch(/warning: 1 run row\(s\) have no "actual_citations" field .*p1_chunk0_lookup/);
+    const summary = JSON.parse(readFileSync(join(dir, 'a.g.summary.json'), 'utf8'));
+    expect(summary.missing_fields).toEqual({ expected_references: 1, citations: 1 });
+    const b = JSON.parse(readFileSync(join(dir, 'b.g.summary.json'), 'utf8'));
+    expect(b.missing_fields).toEqual({ expected_references: 1, actual_citations: 1 });
   });
 
   it('finds the papers without --papers/--corpus: the configured corpus, else the workspace default', async () => {

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { CitegeistError, type DatasetRow } from '../../core/index.js';
+import { CitegeistError, type DatasetRow, ERROR_CODES } from '../../core/index.js';
 import {
   type AlternativeMatchMode,
   AnchoredRubricJudge,
@@ -23,7 +23,7 @@ import {
   resolveLlmSettings,
 } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
-import { addCheckOption, readCheckedDataset } from './dataset-preflight.js';
+import { addCheckOption, readCheckedDataset, warnMissingFields } from './dataset-preflight.js';
 import { parseIntOption, seedOption } from './option-parsers.js';
 import { addPaperSourceOptions, loadPaperTexts, paperSource, paperSourceOf } from './paper-source.js';
 
@@ -47,19 +47,24 @@ export async function gradeRunFiles(
   ctx: CliContext,
   runFiles: string[],
   opts: GradeOptions,
+  /** Filled with the rows that lack a score-changing field, by field (for the summary). */
+  missingFields: Record<string, string[]> = {},
 ): Promise<GradeRow[]> {
   checkEnum('--match', opts.match, ['researchqa', 'span']);
   checkEnum('--quote-mode', opts.quoteMode, ['researchqa', 'strict']);
-  const dataset = await readCheckedDataset(
+  const checked = await readCheckedDataset(
     ctx,
     resolve(ctx.io.cwd, opts.dataset),
     paperSource(paperSourceOf(ctx, opts), ctx.io.cwd),
     opts.check,
   );
+  const dataset = checked.rows;
+  warnMissingFields(ctx, 'dataset', checked.missingFields, missingFields);
   const runs = runFiles.map((f) => {
     const run = readRun(resolve(ctx.io.cwd, f), opts.model ? { model: opts.model } : {});
     for (const e of run.errors.slice(0, 10)) ctx.io.err(`skipped ${e.where}: ${e.message}\n`);
     if (run.errors.length > 0) ctx.setExitCode(1);
+    warnMissingFields(ctx, 'run', run.missingFields, missingFields);
     return run;
   });
   const neededIds = new Set(runs.flatMap((r) => r.rows.map((x) => x.row_id)));
@@ -143,8 +148,15 @@ async function gradeAll(
         `${run.models.join(', ')}: ${result.missingRows.length} dataset row(s) have no answer in the run\n`,
       );
     }
-    if (result.judgeFailures > 0)
-      ctx.io.err(`${result.judgeFailures} judge failure(s) (recorded as failed, not 0)\n`);
+    if (result.judgeFailures > 0) {
+      // A judge failure is a failed row, as a failed answer is in `answer`: the exit code says so.
+      ctx.setExitCode(1);
+      ctx.io.err(
+        result.judgeFailures >= result.grades.filter((g) => g.judge).length
+          ? `error [JUDGE_FAILED]: every one of the ${result.judgeFailures} judge call(s) failed (recorded as failed, not 0)\n  fix: ${ERROR_CODES.JUDGE_FAILED.fix}\n`
+          : `${result.judgeFailures} judge failure(s) (recorded as failed, not 0)\n`,
+      );
+    }
     all.push(...result.grades);
   }
   return all;
@@ -199,12 +211,20 @@ export const registerGrade: RegisterCommand = (program, ctx) => {
   addCheckOption(command);
   addLlmOptions(command, { model: false, judge: true }).action(
     async (opts: GradeOptions & { run: string; out: string }) => {
-      const grades = await gradeRunFiles(ctx, [opts.run], opts);
+      const missingFields: Record<string, string[]> = {};
+      const grades = await gradeRunFiles(ctx, [opts.run], opts, missingFields);
       const out = resolve(ctx.io.cwd, opts.out);
       writeFileSync(out, grades.map((g) => `${JSON.stringify(g)}\n`).join(''));
-      const summary = printSummary(ctx, grades, opts.seed);
+      const summary = {
+        ...(printSummary(ctx, grades, opts.seed) as object),
+        // rows scored without a field that changes their scores (as an empty list): field → count
+        missing_fields: Object.fromEntries(Object.entries(missingFields).map(([f, ids]) => [f, ids.length])),
+      };
       writeFileSync(`${out.replace(/\.jsonl?$/i, '')}.summary.json`, `${JSON.stringify(summary, null, 2)}\n`);
       if (!ctx.globals().json) ctx.io.out(`\n${grades.length} graded rows → ${opts.out}\n`);
+      const unscored = Object.values(missingFields).reduce((n, ids) => n + ids.length, 0);
+      if (unscored > 0 && !ctx.globals().json)
+        ctx.io.out(`${unscored} row(s) lacked a score-changing field (missing_fields in the summary)\n`);
     },
   );
 };
