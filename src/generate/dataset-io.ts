@@ -113,7 +113,9 @@ function addRow(out: DatasetReadResult, seen: Set<string>, value: unknown, where
   seen.add(result.data.row_id);
   // Adversarial rows have no evidence to cover (coverage does not apply), so only others count.
   if (result.data.question_type !== 'adversarial' && !('expected_references' in (value as object))) {
-    (out.missingFields.expected_references ??= []).push(result.data.row_id);
+    const ids = out.missingFields.expected_references ?? [];
+    ids.push(result.data.row_id);
+    out.missingFields.expected_references = ids;
   }
   out.rows.push(result.data);
 }

@@ -36,7 +36,9 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
   const fallbackModel = options.model ?? basename(path).replace(/\.(jsonl?|json)$/i, '');
   const out: RunReadResult = { format: 'citegeist', rows: [], errors: [], models: [], missingFields: {} };
   const missing = (field: string, rowId: string) => {
-    (out.missingFields[field] ??= []).push(rowId);
+    const ids = out.missingFields[field] ?? [];
+    ids.push(rowId);
+    out.missingFields[field] = ids;
   };
   const byId = new Map<string, number>();
   const add = (row: RunRow) => {

@@ -52,7 +52,7 @@ export function warnMissingFields(
 ): void {
   for (const [field, ids] of Object.entries(missing)) {
     if (ids.length === 0) continue;
-    (counts[field] ??= []).push(...ids);
+    counts[field] = [...(counts[field] ?? []), ...ids];
     ctx.io.err(
       `warning: ${ids.length} ${what} row(s) have no "${field}" field and are scored as if it were an empty list (e.g. ${ids.slice(0, 3).join(', ')}); write [] where that is meant\n`,
     );
