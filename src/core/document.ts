@@ -20,6 +20,11 @@ export const DocumentMetaSchema = z.object({
   abstract: z.string().optional(),
   /** Path or name of the file the document was read from. */
   file: z.string().optional(),
+  /**
+   * Set when part of the source could not be read (damaged PDF pages, unmapped glyphs): what was
+   * lost, so that a document with holes is never mistaken for a complete one.
+   */
+  damaged: z.string().optional(),
 });
 export type DocumentMeta = z.infer<typeof DocumentMetaSchema>;
 

@@ -11,7 +11,14 @@ export function contentHash(bytes: Uint8Array): string {
 }
 
 export type IngestOutcome =
-  | { status: 'ingested'; file: string; ids: string[]; replaced: boolean }
+  | {
+      status: 'ingested';
+      file: string;
+      ids: string[];
+      replaced: boolean;
+      /** What could not be read, when part of the file is damaged (stored flagged in `meta.damaged`). */
+      damaged?: string;
+    }
   | { status: 'unchanged'; file: string; ids: string[] }
   | { status: 'failed'; file: string; code: ErrorCode; problem: string; fix: string };
 
@@ -19,6 +26,8 @@ export interface IngestSummary {
   ingested: number;
   unchanged: number;
   failed: number;
+  /** Ingested files with unreadable parts (stored, flagged as damaged). */
+  damaged: number;
   outcomes: IngestOutcome[];
 }
 
@@ -61,7 +70,11 @@ export async function ingestFile(store: CorpusStore, file: string): Promise<Inge
       return { status: 'unchanged', file, ids: stored.ids };
     const docs = await readDocumentBytes(bytes, { file, id: fileStem(file) });
     const ids = store.upsertFile(path, hash, docs);
-    return { status: 'ingested', file, ids, replaced: stored !== undefined };
+    const damaged = docs
+      .map((d) => d.meta.damaged)
+      .filter((d) => d !== undefined)
+      .join('; ');
+    return { status: 'ingested', file, ids, replaced: stored !== undefined, ...(damaged ? { damaged } : {}) };
   } catch (error) {
     if (isCitegeistError(error))
       return { status: 'failed', file, code: error.code, problem: error.problem, fix: error.fix };
@@ -103,5 +116,12 @@ export async function ingestPaths(
     onProgress?.(i + 1, files.length, outcome);
   }
   const count = (s: IngestOutcome['status']) => outcomes.filter((o) => o.status === s).length;
-  return { ingested: count('ingested'), unchanged: count('unchanged'), failed: count('failed'), outcomes };
+  const damaged = outcomes.filter((o) => o.status === 'ingested' && o.damaged !== undefined).length;
+  return {
+    ingested: count('ingested'),
+    unchanged: count('unchanged'),
+    failed: count('failed'),
+    damaged,
+    outcomes,
+  };
 }

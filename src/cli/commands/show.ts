@@ -24,6 +24,7 @@ function outline(doc: Document): string {
     `source ${doc.source}${meta.file ? `, file ${meta.file}` : ''}`,
     ...(meta.doi ? [`doi ${meta.doi}`] : []),
     ...(meta.licence ? [`licence ${meta.licence}`] : []),
+    ...(meta.damaged ? [`DAMAGED: ${meta.damaged}`] : []),
     `${doc.pages.length} pages, ${doc.sections.length} sections, ${doc.paragraphs.length} paragraphs, ${doc.text.length} characters, ${doc.furniture.length} furniture lines`,
     '',
   ];

@@ -97,10 +97,38 @@ export async function pdfToDocument(bytes: Uint8Array, ctx: IngestContext): Prom
     }
   }
   touchUpTo(layouts.length);
-  return builder.build({
+  const doc = builder.build({
     id: ctx.id,
     title: content.info.title ?? title,
     source: 'pdf',
     meta: { file: ctx.file },
   });
+  const damage = damageNote(content, doc.text);
+  if (damage) doc.meta.damaged = damage;
+  return doc;
+}
+
+/** Share of characters above which unmapped glyphs (U+FFFD, private use) flag the text as damaged. */
+const UNMAPPED_SHARE = 0.005;
+
+/**
+ * What could not be read: pages whose content stream is damaged, and glyphs without a Unicode
+ * mapping (pdfjs gives U+FFFD or private-use code points: the text there is gibberish).
+ */
+function damageNote(
+  content: { unreadable: { page: number; reason: string }[] },
+  text: string,
+): string | undefined {
+  const notes: string[] = [];
+  if (content.unreadable.length > 0) {
+    const pages = content.unreadable.map((u) => u.page);
+    notes.push(
+      `${pages.length} page(s) unreadable (${pages.slice(0, 10).join(', ')}${pages.length > 10 ? ', …' : ''}: ${content.unreadable[0]?.reason})`,
+    );
+  }
+  const unmapped = text.match(/[\uFFFD\uE000-\uF8FF]/g)?.length ?? 0;
+  if (unmapped > 20 && unmapped / Math.max(1, text.length) > UNMAPPED_SHARE) {
+    notes.push(`${unmapped} of ${text.length} characters have no Unicode mapping (text there is unreadable)`);
+  }
+  return notes.length > 0 ? notes.join('; ') : undefined;
 }

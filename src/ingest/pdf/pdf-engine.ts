@@ -24,6 +24,8 @@ export interface PdfPageItems {
 
 export interface PdfContent {
   pages: PdfPageItems[];
+  /** Pages whose content could not be decoded (a damaged stream): kept empty, with the reason. */
+  unreadable: { page: number; reason: string }[];
   info: { title?: string; author?: string; subject?: string; keywords?: string };
 }
 
@@ -89,11 +91,22 @@ export async function readPdfContent(file: string, bytes: Uint8Array): Promise<P
   const doc = await openPdf(file, bytes);
   try {
     const pages: PdfPageItems[] = [];
+    const unreadable: PdfContent['unreadable'] = [];
     for (let n = 1; n <= doc.numPages; n++) {
-      const page = await doc.getPage(n);
+      let page: Awaited<ReturnType<typeof doc.getPage>>;
+      let content: Awaited<ReturnType<typeof page.getTextContent>>;
+      try {
+        page = await doc.getPage(n);
+        // No normalisation: ligatures such as U+FB01 stay as printed (the quote normaliser folds them).
+        content = await page.getTextContent({ disableNormalization: true });
+      } catch (error) {
+        // One damaged page (a bad content stream) must not lose the others: it is kept empty and
+        // reported, and the document is stored flagged as damaged.
+        unreadable.push({ page: n, reason: error instanceof Error ? error.message : String(error) });
+        pages.push({ number: n, width: 0, height: 0, items: [] });
+        continue;
+      }
       const [x0, y0, x1, y1] = page.view as [number, number, number, number];
-      // No normalisation: ligatures such as U+FB01 stay as printed (the quote normaliser folds them).
-      const content = await page.getTextContent({ disableNormalization: true });
       const items: PdfItem[] = [];
       for (const raw of content.items) {
         if (!('str' in raw)) continue;
@@ -125,7 +138,10 @@ export async function readPdfContent(file: string, bytes: Uint8Array): Promise<P
       const v = str(info[key]);
       if (v !== undefined) out[k] = v;
     }
-    return { pages, info: out };
+    if (unreadable.length === doc.numPages && doc.numPages > 0) {
+      throw pdfOpenError(file, new Error(unreadable[0]?.reason ?? 'no page could be read'));
+    }
+    return { pages, unreadable, info: out };
   } catch (error) {
     if (error instanceof CitegeistError) throw error;
     throw pdfOpenError(file, error);
