@@ -48,7 +48,8 @@ describe('the error-code table', () => {
       .map((f) => readFileSync(f, 'utf8'))
       .join('\n');
     const unused = Object.keys(ERROR_CODES).filter(
-      (code) => !inSource.has(code) && !new RegExp(`'${code}'|ERROR_CODES\\.${code}\\b|\\[${code}\\]`).test(text),
+      (code) =>
+        !inSource.has(code) && !new RegExp(`'${code}'|ERROR_CODES\\.${code}\\b|\\[${code}\\]`).test(text),
     );
     expect(unused).toEqual([]);
     for (const info of Object.values(ERROR_CODES)) {

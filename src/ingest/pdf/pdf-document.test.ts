@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Document, findSectionsByLabel } from '../../core/index.js';
-import { sharedDataPath } from '../../testing/shared-data.js';
+import { sharedDataPath, skipWithoutSharedData } from '../../testing/index.js';
 import { readDocumentFile } from '../read-document.js';
 
 const pdf = async (name: string) => (await readDocumentFile(sharedDataPath('papers', 'pdf', name)))[0]!;
@@ -69,7 +69,8 @@ describe('PDF extraction', () => {
     });
   });
 
-  it('keeps printed ligatures in the text (EACL 2023 paper)', async () => {
+  it('keeps printed ligatures in the text (EACL 2023 paper)', async (ctx) => {
+    skipWithoutSharedData(['papers', 'pdf', '2023.eacl-main.121.pdf'])(ctx);
     const doc = await pdf('2023.eacl-main.121.pdf');
     expect(doc.text).toMatch(/\uFB01ne-grained/);
     expect(doc.sections.map((s) => s.heading)).toContain(
