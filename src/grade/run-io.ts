@@ -28,7 +28,8 @@ export interface RunReadResult {
  * layout — a JSON list of `{row_id, actual_answer, actual_citations: [{key, reference}],
  * latency_seconds}` (an optional `model` field is kept; otherwise the model is `model` option or
  * the file name without extension). Bad rows are returned as errors (file, line or index, field);
- * a row id repeated later replaces the earlier one (a resumed run retried it).
+ * a row id repeated later replaces the earlier one only when that one failed (a resumed run retried
+ * it); a repeat of an answered row is an error (the first is kept).
  */
 export function readRun(path: string, options: { model?: string } = {}): RunReadResult {
   const text = readTextFile(path, 'run file');
@@ -46,9 +47,12 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
     if (at === undefined) {
       byId.set(row.row_id, out.rows.length);
       out.rows.push(row);
+    } else if (out.rows[at]!.error !== null) {
+      out.rows[at] = row; // a retry of a failed row (a resumed run) replaces it
     } else {
-      out.rows[at] = row;
+      return `duplicate row_id "${row.row_id}": an answered row is never replaced (the first one is kept)`;
     }
+    return undefined;
   };
   if (trimmed.startsWith('[')) {
     out.format = 'published';
@@ -66,9 +70,10 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
       const row = publishedRow(value, fallbackModel);
       if (typeof row === 'string') out.errors.push({ where: `${path} [${i}]`, message: row });
       else {
+        const duplicate = add(row);
         const cites = (value as Record<string, unknown>).actual_citations;
-        if (cites === undefined || cites === null) missing('actual_citations', row.row_id);
-        add(row);
+        if (duplicate) out.errors.push({ where: `${path} [${i}]`, message: duplicate });
+        else if (cites === undefined || cites === null) missing('actual_citations', row.row_id);
       }
     }
   } else {
@@ -85,9 +90,10 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
           : value,
       );
       if (parsed.success) {
-        if (value && !('citations' in value) && parsed.data.error === null)
+        const duplicate = add(parsed.data);
+        if (duplicate) out.errors.push({ where, message: duplicate });
+        else if (value && !('citations' in value) && parsed.data.error === null)
           missing('citations', parsed.data.row_id);
-        add(parsed.data);
       } else out.errors.push({ where, message: `not a run row: ${describeIssues(parsed.error)}` });
     }
   }

@@ -63,7 +63,8 @@ export const registerDataset: RegisterCommand = (program, ctx) => {
           text += `${result.unlocatedEvidence} evidence paragraph(s) not found in their paper (section label left empty)\n`;
         if (result.missingPapers.length > 0)
           text += `${result.missingPapers.length} paper(s) not found in --papers: ${result.missingPapers.slice(0, 5).join(', ')}\n`;
-        for (const e of result.errors.slice(0, 10)) text += `skipped ${e.where}: ${e.message}\n`;
+        for (const e of result.errors.slice(0, 10))
+          text += `skipped [INVALID_INPUT] ${e.where}: ${e.message}\n`;
         return text;
       });
       if (result.errors.length > 0) ctx.setExitCode(1);
@@ -112,7 +113,8 @@ export const registerDataset: RegisterCommand = (program, ctx) => {
       const format = writeDataset(resolve(ctx.io.cwd, output), read.rows, meta);
       report(ctx, { rows: read.rows.length, format, errors: read.errors, out: output }, () => {
         let text = `wrote ${read.rows.length} rows as ${format} → ${output}\n`;
-        for (const e of read.errors.slice(0, 10)) text += `skipped ${e.where}: ${e.message}\n`;
+        for (const e of read.errors.slice(0, 10))
+          text += `skipped [INVALID_INPUT] ${e.where}: ${e.message}\n`;
         return text;
       });
       if (read.errors.length > 0) ctx.setExitCode(1);

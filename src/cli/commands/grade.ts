@@ -62,7 +62,14 @@ export async function gradeRunFiles(
   warnMissingFields(ctx, 'dataset', checked.missingFields, missingFields);
   const runs = runFiles.map((f) => {
     const run = readRun(resolve(ctx.io.cwd, f), opts.model ? { model: opts.model } : {});
-    for (const e of run.errors.slice(0, 10)) ctx.io.err(`skipped ${e.where}: ${e.message}\n`);
+    if (run.rows.length === 0) {
+      throw new CitegeistError(
+        'NO_ROWS',
+        `The run file ${f} holds no run rows${run.errors.length > 0 ? ` (${run.errors.length} line(s) could not be read, e.g. ${run.errors[0]?.where}: ${run.errors[0]?.message})` : ''}.`,
+        'Give the JSONL written by `citegeist answer`, or a published results JSON list.',
+      );
+    }
+    for (const e of run.errors.slice(0, 10)) ctx.io.err(`skipped [INVALID_INPUT] ${e.where}: ${e.message}\n`);
     if (run.errors.length > 0) ctx.setExitCode(1);
     warnMissingFields(ctx, 'run', run.missingFields, missingFields);
     return run;
