@@ -90,7 +90,9 @@ async function ingestBatch(
     else if (batchCrash || !o || o.code === 'INTERNAL') outcome = 'crash';
     else if (o.status === 'failed') outcome = o.code && o.code in ERROR_CODES && o.fix ? 'refused' : 'crash';
     else outcome = f.mustRefuse && !(f.damagedOk && o.damaged) ? 'silent' : 'accepted';
-    tally.add(category, outcome, { ...result, ms: result.ms / files.length, err: JSON.stringify(o) }, f.name);
+    const err =
+      o?.status === 'failed' ? `  FAILED     ${f.name}: [${o.code}] ${JSON.stringify(o)}` : JSON.stringify(o);
+    tally.add(category, outcome, { ...result, ms: result.ms / files.length, out: '', err }, f.name);
   }
 }
 

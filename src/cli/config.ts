@@ -37,7 +37,7 @@ export function loadConfig(cwd: string, explicit?: string): { config: Config; fi
   let raw: unknown;
   try {
     const text = readTextFile(file, 'config file', { maxBytes: 1 << 20 });
-    raw = file.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+    raw = file.endsWith('.json') ? JSON.parse(text) : parseYaml(text, { logLevel: 'error' });
   } catch (error) {
     throw new CitegeistError(
       'CONFIG_INVALID',

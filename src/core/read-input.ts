@@ -33,7 +33,11 @@ export function readInputBytes(path: string, options: ReadOptions = {}): Buffer 
     throw systemError(error, path, what, 'read');
   }
   try {
-    if (options.output && !fstatSync(fd).isFile()) {
+    const stat = fstatSync(fd);
+    if (stat.isDirectory()) {
+      throw new CitegeistError('FILE_IS_DIRECTORY', `The ${what} ${path} is a folder.`, 'Give a file path.');
+    }
+    if (options.output && !stat.isFile()) {
       throw new CitegeistError(
         'OUTPUT_UNWRITABLE',
         `The ${what} ${path} is not a regular file (a device, pipe or socket), so it cannot hold an output.`,
