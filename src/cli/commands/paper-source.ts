@@ -90,5 +90,14 @@ export function paperSource(
     throw new CitegeistError('FILE_NOT_FOUND', `The papers folder ${dir} does not exist.`, 'Check --papers.');
   }
   const papers = PapersDir.open(dir);
-  return async (id) => (papers.fileOf(id) === undefined ? null : papers.load(id));
+  // Each paper is read once per source (the dataset check and the run share it: a PDF is parsed once).
+  const cache = new Map<string, Promise<Document | null>>();
+  return (id) => {
+    let doc = cache.get(id);
+    if (!doc) {
+      doc = papers.fileOf(id) === undefined ? Promise.resolve(null) : papers.load(id);
+      cache.set(id, doc);
+    }
+    return doc;
+  };
 }
