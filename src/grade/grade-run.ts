@@ -21,6 +21,8 @@ export interface GradeRunResult {
   /** Dataset rows the run has no answer for. */
   missingRows: string[];
   judgeFailures: number;
+  /** Rows sent to the judge (failed answers are not): with `judgeFailures`, "every call failed". */
+  judgeCalls: number;
 }
 
 /**
@@ -53,6 +55,7 @@ export async function gradeRun(
     },
   });
   let judgeFailures = 0;
+  const judgeCalls = judge ? jobs.filter((j) => !j.run.error).length : 0;
   if (judge) {
     let next = 0;
     const lane = async () => {
@@ -72,6 +75,7 @@ export async function gradeRun(
     unknownRows,
     missingRows: dataset.filter((r) => !answered.has(r.row_id)).map((r) => r.row_id),
     judgeFailures,
+    judgeCalls,
   };
 }
 

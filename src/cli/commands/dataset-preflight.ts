@@ -1,6 +1,11 @@
 import type { Command } from 'commander';
-import { CitegeistError, type DatasetRow, type Document } from '../../core/index.js';
-import { checkDataset, formatDatasetProblems, readDataset } from '../../generate/index.js';
+import { CitegeistError, type Document } from '../../core/index.js';
+import {
+  checkDataset,
+  type DatasetReadResult,
+  formatDatasetProblems,
+  loadDataset,
+} from '../../generate/index.js';
 import type { CliContext } from '../context.js';
 
 /** Adds `--no-check` to a command that runs the dataset check first (`answer`, `grade`). */
@@ -11,7 +16,8 @@ export function addCheckOption(command: Command): Command {
 /**
  * Reads a dataset for a run and checks it first (`citegeist dataset check`), so that unknown paper
  * ids, empty questions, duplicate row ids or an empty file stop the command before any model is
- * called. Warnings (gold evidence the strict matcher cannot find) are summed up on stderr. With
+ * called. Any layout `loadDataset` reads (Parquet included); how the file was read (an earlier
+ * layout) and the check's warnings (gold evidence the strict matcher cannot find) go to stderr. With
  * `check: false` only unreadable rows stop it, as before.
  */
 export async function readCheckedDataset(
@@ -19,8 +25,9 @@ export async function readCheckedDataset(
   path: string,
   loadPaper: ((id: string) => Promise<Document | null>) | undefined,
   check = true,
-): Promise<{ rows: DatasetRow[]; missingFields: Record<string, string[]> }> {
-  const read = readDataset(path);
+): Promise<DatasetReadResult> {
+  const read = await loadDataset(path);
+  for (const w of read.warnings) ctx.io.err(`warning: ${w}\n`);
   const result = await checkDataset(read, check && loadPaper ? { loadPaper } : {});
   const errors = check
     ? result.errors
@@ -37,7 +44,7 @@ export async function readCheckedDataset(
       `dataset check: ${result.warnings.length} warning(s), e.g. ${result.warnings[0]?.where}: ${result.warnings[0]?.message} (\`citegeist dataset check\` lists them)\n`,
     );
   }
-  return { rows: read.rows, missingFields: read.missingFields };
+  return read;
 }
 
 /**

@@ -2,9 +2,10 @@ import { resolve } from 'node:path';
 import { CitegeistError } from '../../core/index.js';
 import {
   checkDataset,
+  datasetMeta,
   formatDatasetProblems,
   importQasper,
-  readDataset,
+  loadDataset,
   writeDataset,
 } from '../../generate/index.js';
 import type { CliContext, RegisterCommand } from '../context.js';
@@ -74,13 +75,18 @@ export const registerDataset: RegisterCommand = (program, ctx) => {
     .description(
       'check a dataset before spending money: unreadable rows, duplicate row ids, empty questions, unknown paper ids, gold evidence the strict matcher cannot find (with the nearest passage)',
     )
-    .argument('<dataset>', 'dataset (eval_dataset.json or JSONL)');
+    .argument(
+      '<dataset>',
+      'dataset (eval_dataset.json, JSONL, or the hub export as JSON, JSONL or .parquet)',
+    );
   addPaperSourceOptions(check).action(async (file: string, opts: PaperSourceOptions) => {
     const path = resolve(ctx.io.cwd, file);
     const sourceOptions = paperSourceOf(ctx, opts);
     const withPapers = Boolean(sourceOptions.corpus || sourceOptions.papers);
+    const read = await loadDataset(path);
+    for (const w of read.warnings) ctx.io.err(`warning: ${w}\n`);
     const result = await checkDataset(
-      readDataset(path),
+      read,
       withPapers ? { loadPaper: paperSource(sourceOptions, ctx.io.cwd) } : {},
     );
     report(ctx, { dataset: file, papers_checked: withPapers, ...result }, () => {
@@ -95,24 +101,30 @@ export const registerDataset: RegisterCommand = (program, ctx) => {
   dataset
     .command('convert')
     .description('convert a dataset between eval_dataset.json and JSONL (by the output extension)')
-    .argument('<in>', 'dataset (.json eval_dataset layout or .jsonl)')
+    .argument('<in>', 'dataset (eval_dataset.json, JSONL, or the hub export as JSON, JSONL or .parquet)')
     .argument('<out>', 'output (.json → eval_dataset.json layout, otherwise JSONL)')
-    .action((input: string, output: string) => {
-      const read = readDataset(resolve(ctx.io.cwd, input));
+    .action(async (input: string, output: string) => {
+      const read = await loadDataset(resolve(ctx.io.cwd, input));
       if (read.rows.length === 0) {
         throw new CitegeistError(
           'NO_ROWS',
           `${input} yielded no dataset rows${read.errors.length > 0 ? ` (${read.errors.length} could not be read, e.g. ${read.errors[0]?.where}: ${read.errors[0]?.message})` : ''}; nothing was written.`,
-          'Check that it is a ResearchQA dataset (eval_dataset.json or JSONL rows).',
+          'Check that it is a ResearchQA dataset (eval_dataset.json, JSONL rows, or the hub export).',
         );
       }
-      const meta = {
-        ...(read.version ? { version: read.version } : {}),
-        ...(read.createdAt ? { createdAt: read.createdAt } : {}),
+      const format = writeDataset(resolve(ctx.io.cwd, output), read.rows, datasetMeta(read));
+      const summary = {
+        rows: read.rows.length,
+        layout: read.layout,
+        evidence_layout: read.evidenceLayout,
+        format,
+        errors: read.errors,
+        warnings: read.warnings,
+        out: output,
       };
-      const format = writeDataset(resolve(ctx.io.cwd, output), read.rows, meta);
-      report(ctx, { rows: read.rows.length, format, errors: read.errors, out: output }, () => {
-        let text = `wrote ${read.rows.length} rows as ${format} → ${output}\n`;
+      for (const w of read.warnings) ctx.io.err(`warning: ${w}\n`);
+      report(ctx, summary, () => {
+        let text = `wrote ${read.rows.length} rows as ${format} → ${output} (read as ${read.layout})\n`;
         for (const e of read.errors.slice(0, 10))
           text += `skipped [INVALID_INPUT] ${e.where}: ${e.message}\n`;
         return text;

@@ -78,7 +78,7 @@ describe('citegeist grade faithfulness', () => {
     const { code, out, err } = await run(args, dir);
     expect(code).toBe(1); // one input row skipped
     expect(err).toMatch(/skipped answers\.jsonl line 3: not JSON/);
-    const written = readFileSync(join(dir, 'out.jsonl'), 'utf8')
+    const [manifest, ...written] = readFileSync(join(dir, 'out.jsonl'), 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
@@ -90,10 +90,7 @@ describe('citegeist grade faithfulness', () => {
     );
     expect(out).toMatch(/answers\s+2 \(scored 2/);
     expect(out).toMatch(/w=5 contradicted\s+a §1\.0\s+The meloxicam dose is 2 mg\/kg\./);
-    expect(JSON.parse(readFileSync(join(dir, 'out.jsonl.meta.json'), 'utf8'))).toMatchObject({
-      p: 1,
-      mode: 'separate',
-    });
+    expect(manifest).toMatchObject({ kind: 'faithfulness', settings: { p: 1, mode: 'separate' } });
   });
 
   it('resumes by answer id and retries only failed answers', async () => {
@@ -116,7 +113,7 @@ describe('citegeist grade faithfulness', () => {
     await run(args, dir);
     const { code, err } = await run([...args.slice(0, -2), '--p', '2'], dir);
     expect(code).toBe(1);
-    expect(err).toMatch(/OUTPUT_SETTINGS_MISMATCH/);
+    expect(err).toMatch(/RUN_MANIFEST_MISMATCH/);
   });
 
   it.each([

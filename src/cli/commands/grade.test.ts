@@ -104,6 +104,9 @@ function workspace(): string {
   return dir;
 }
 
+/** `grade` of model A's run into g.jsonl. */
+const gradeA = 'grade --dataset dataset.jsonl --papers papers --run a.jsonl --out g.jsonl'.split(' ');
+
 let server: FakeOpenAiServer | undefined;
 afterEach(async () => {
   await server?.close();
@@ -118,10 +121,16 @@ describe('citegeist grade and leaderboard', () => {
     expect(await runCli(['grade', ...base, '--run', 'a.jsonl', '--out', 'a.grades.jsonl'], io)).toBe(0);
     expect(await runCli(['grade', ...base, '--run', 'model-b.json', '--out', 'b.grades.jsonl'], io)).toBe(0);
     expect(stderr()).toBe('');
-    const b = readFileSync(join(dir, 'b.grades.jsonl'), 'utf8')
+    const [manifest, ...b] = readFileSync(join(dir, 'b.grades.jsonl'), 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
+    // A published-layout run has no manifest: the grades record the run file's hash instead.
+    expect(manifest).toMatchObject({
+      kind: 'grades',
+      label: 'model-b',
+      inputs: { run: { path: 'model-b.json' } },
+    });
     expect(
       b.map((g) => [g.row_id, g.model, g.section_coverage, g.citation_accuracy, g.refusal_correctness]),
     ).toEqual([
@@ -157,17 +166,7 @@ describe('citegeist grade and leaderboard', () => {
       },
     }).start();
     const { io, stderr } = memoryIo({ cwd: dir });
-    const args = [
-      'grade',
-      '--dataset',
-      'dataset.jsonl',
-      '--papers',
-      'papers',
-      '--run',
-      'a.jsonl',
-      '--out',
-      'g.jsonl',
-    ];
+    const args = gradeA;
     expect(
       await runCli(
         [...args, '--judge', `openai-compatible:${server.url}/v1#gpt-4o`, '--concurrency', '1'],
@@ -178,12 +177,17 @@ describe('citegeist grade and leaderboard', () => {
       /warning: Judge .*gpt-4o and system openai:gpt-x are both from the openai family/,
     );
     expect(stderr()).toMatch(/1 judge failure\(s\)/);
+    // Rows are written as they are judged (completion order), after the manifest.
     const grades = readFileSync(join(dir, 'g.jsonl'), 'utf8')
       .trim()
       .split('\n')
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(grades.map((g) => g.factual_accuracy)).toEqual([4, null, 4]);
-    expect(grades[1]?.status).toMatchObject({ factual_accuracy: 'failed' });
+      .slice(1)
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .sort((a, b) => String(a.row_id).localeCompare(String(b.row_id)));
+    expect(grades.map((g) => g.factual_accuracy).sort()).toEqual([4, 4, null]);
+    expect(grades.filter((g) => g.factual_accuracy === null)[0]?.status).toMatchObject({
+      factual_accuracy: 'failed',
+    });
   });
 
   it('exits 1 with JUDGE_FAILED when every judge call failed', async () => {
@@ -251,7 +255,7 @@ describe('citegeist grade and leaderboard', () => {
         code,
         stderr: stderr(),
         accuracy: () =>
-          JSON.parse(readFileSync(join(cwd, 'g.jsonl'), 'utf8').split('\n')[0]!).citation_accuracy,
+          JSON.parse(readFileSync(join(cwd, 'g.jsonl'), 'utf8').split('\n')[1]!).citation_accuracy,
       };
     };
     const none = await grade(dir);
@@ -298,5 +302,121 @@ describe('citegeist grade and leaderboard', () => {
     const base = ['grade', '--dataset', 'dataset.jsonl', '--papers', 'papers', '--run', 'a.jsonl'];
     expect(await runCli([...base, '--out', 'x.jsonl', '--threads', '0'], io)).toBe(1);
     expect(stderr()).toMatch(/--threads must be a whole number at least 1, got "0"/);
+  });
+});
+
+describe('grade writes rows as they complete and resumes like answer', () => {
+  const rowsOf = (path: string) =>
+    readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+  it('keeps the rows graded from unchanged answers and regrades a changed one', async () => {
+    const dir = workspace();
+    const answer = ['answer', '--dataset', 'dataset.jsonl', '--papers', 'papers', '--model', 'extractive'];
+    expect(await runCli([...answer, '--out', 'r.jsonl'], memoryIo({ cwd: dir }).io)).toBe(0);
+    const args = [
+      'grade',
+      '--dataset',
+      'dataset.jsonl',
+      '--papers',
+      'papers',
+      '--run',
+      'r.jsonl',
+      '--out',
+      'g.jsonl',
+    ];
+    expect(await runCli(args, memoryIo({ cwd: dir }).io)).toBe(0);
+    // One answer changes (as when \`answer\` retried a failed row): only that row is regraded.
+    const run = readFileSync(join(dir, 'r.jsonl'), 'utf8').split('\n');
+    const changed = JSON.parse(run[2]!) as { row_id: string; answer: string };
+    run[2] = JSON.stringify({ ...changed, answer: 'changed' });
+    writeFileSync(join(dir, 'r.jsonl'), run.join('\n'));
+    const again = memoryIo({ cwd: dir });
+    expect(await runCli(args, again.io), again.stderr()).toBe(0);
+    expect(again.stdout()).toMatch(/3 graded rows \(2 kept from an earlier run\)/);
+    const [manifest, ...rows] = rowsOf(join(dir, 'g.jsonl'));
+    expect(manifest).toMatchObject({
+      kind: 'grades',
+      label: 'extractive',
+      inputs: { run: { label: 'extractive' } },
+    });
+    expect(rows.map((r) => r.row_id).at(-1)).toBe(changed.row_id);
+    expect(rows.every((r) => r.label === 'extractive' && typeof r.run_row_sha256 === 'string')).toBe(true);
+  });
+
+  it('refuses to resume grading a run without a manifest whose file changed', async () => {
+    const dir = workspace();
+    const args = gradeA;
+    expect(await runCli(args, memoryIo({ cwd: dir }).io)).toBe(0);
+    writeFileSync(
+      join(dir, 'a.jsonl'),
+      readFileSync(join(dir, 'a.jsonl'), 'utf8').replace('"answer":"a"', '"answer":"b"'),
+    );
+    const again = memoryIo({ cwd: dir });
+    expect(await runCli(args, again.io)).toBe(1);
+    expect(again.stderr()).toMatch(/RUN_MANIFEST_MISMATCH[\s\S]*run: content sha256/);
+  });
+
+  it('honours quoteMode from the config file, and refuses to resume a grading made another way', async () => {
+    const dir = workspace();
+    writeFileSync(join(dir, 'citegeist.config.json'), JSON.stringify({ quoteMode: 'strict' }));
+    const args = gradeA;
+    expect(await runCli(args, memoryIo({ cwd: dir }).io)).toBe(0);
+    expect(rowsOf(join(dir, 'g.jsonl'))[0]).toMatchObject({ settings: { quote_mode: 'strict' } });
+    const other = memoryIo({ cwd: dir });
+    expect(await runCli([...args, '--quote-mode', 'researchqa'], other.io)).toBe(1);
+    expect(other.stderr()).toMatch(
+      /RUN_MANIFEST_MISMATCH[\s\S]*quote_mode: "strict" in the file, "researchqa" now/,
+    );
+  });
+
+  it('--dry-run with --judge prices the judge calls and writes nothing', async () => {
+    const dir = workspace();
+    const { io, stdout } = memoryIo({ cwd: dir });
+    const args = gradeA;
+    expect(await runCli([...args, '--judge', 'openai:gpt-4.1-mini', '--dry-run', '--json'], io)).toBe(0);
+    expect(JSON.parse(stdout())).toMatchObject({ dry_run: true, rows: 3, calls: 3, outputTokens: 900 });
+    expect(() => readFileSync(join(dir, 'g.jsonl'))).toThrow();
+  });
+
+  it('is a command group: options before `faithfulness` are an error, not ignored', async () => {
+    const { io, stderr } = memoryIo({ cwd: workspace() });
+    const argv = [
+      'grade',
+      '--dataset',
+      'dataset.jsonl',
+      'faithfulness',
+      '--answers',
+      'a.jsonl',
+      '--judge',
+      'openai:m',
+      '--out',
+      'f.jsonl',
+    ];
+    expect(await runCli(argv, io)).toBe(1);
+    expect(stderr()).toMatch(/BAD_OPTION[\s\S]*before the subcommand "faithfulness"/);
+  });
+
+  it('leaderboard keeps two runs of one model apart by label and refuses one run given twice', async () => {
+    const dir = workspace();
+    const base = ['--dataset', 'dataset.jsonl', '--papers', 'papers', '--model', 'extractive'];
+    expect(await runCli(['answer', ...base, '--out', 'k8.jsonl'], memoryIo({ cwd: dir }).io)).toBe(0);
+    expect(await runCli(['answer', ...base, '-k', '3', '--out', 'k3.jsonl'], memoryIo({ cwd: dir }).io)).toBe(
+      0,
+    );
+    const lb = memoryIo({ cwd: dir });
+    const board = ['leaderboard', '--dataset', 'dataset.jsonl', '--papers', 'papers', 'k8.jsonl', 'k3.jsonl'];
+    expect(await runCli([...board, '--json'], lb.io)).toBe(0);
+    const models = (JSON.parse(lb.stdout()) as { models: { label: string; overall: { rows: number } }[] })
+      .models;
+    expect(models.map((m) => [m.label, m.overall.rows])).toEqual([
+      ['extractive', 3],
+      ['extractive (k=3)', 3],
+    ]);
+    const twice = memoryIo({ cwd: dir });
+    expect(await runCli([...board, 'k8.jsonl'], twice.io)).toBe(1);
+    expect(twice.stderr()).toMatch(/DUPLICATE_ROW_IDS/);
   });
 });

@@ -34,16 +34,19 @@ export interface PaperSourceOptions {
   corpus?: string;
 }
 
+/** How a manifest names a paper source (`corpus:<file>` or `papers:<dir>`, as given). */
+export function describeSource(options: PaperSourceOptions): string {
+  return options.corpus ? `corpus:${options.corpus}` : options.papers ? `papers:${options.papers}` : 'none';
+}
+
 /**
- * Loads the text of each paper id. Missing papers map to null (metrics that need the text are
- * then `failed`). Returns the texts and the ids not found.
+ * Loads the text of each paper id from a `paperSource` loader. Missing papers map to null (metrics
+ * that need the text are then `failed`). Returns the texts and the ids not found.
  */
 export async function loadPaperTexts(
   ids: Iterable<string>,
-  options: PaperSourceOptions,
-  cwd: string,
+  source: (id: string) => Promise<Document | null>,
 ): Promise<{ texts: Map<string, string>; missing: string[] }> {
-  const source = paperSource(options, cwd);
   const texts = new Map<string, string>();
   const missing: string[] = [];
   for (const id of new Set(ids)) {

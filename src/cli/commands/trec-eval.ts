@@ -1,5 +1,15 @@
+import { resolve } from 'node:path';
 import { Option } from 'commander';
-import { formatTrecEval, trecEval } from '../../retrieve/index.js';
+import { CitegeistError, readTextFile } from '../../core/index.js';
+import {
+  formatTrecEval,
+  parsePrefs,
+  parseQrelsJg,
+  parseQrelsPrefs,
+  parseZScores,
+  type RelInfo,
+  trecEval,
+} from '../../retrieve/index.js';
 import type { RegisterCommand } from '../context.js';
 import { readQrels, readRun } from './input-files.js';
 import { collect, numberOption, parseIntOption } from './option-parsers.js';
@@ -7,45 +17,107 @@ import { collect, numberOption, parseIntOption } from './option-parsers.js';
 interface TrecEvalFlags {
   q: boolean;
   c: boolean;
+  n: boolean;
+  J: boolean;
   l?: number;
   M?: number;
+  N?: number;
+  R: string;
+  T: string;
+  Z?: string;
   measure: string[];
   docLevel: boolean;
+}
+
+/** The judgements file in trec_eval's `-R` format (formats.c, te_rel_info_format). */
+function readRelInfo(cwd: string, file: string, format: string): RelInfo {
+  const text = () => readTextFile(resolve(cwd, file), 'judgements file');
+  switch (format) {
+    case 'qrels':
+      return { format: 'qrels', qrels: readQrels(cwd, file) };
+    case 'qrels_jg':
+      return { format: 'qrels_jg', qrelsJg: parseQrelsJg(text(), file) };
+    case 'prefs':
+      return { format: 'prefs', prefs: parsePrefs(text(), file) };
+    case 'qrels_prefs':
+      return { format: 'prefs', prefs: parseQrelsPrefs(text(), file) };
+    default:
+      throw new CitegeistError(
+        'BAD_OPTION',
+        `-R ${format} is not a judgements format trec_eval reads.`,
+        'Use -R qrels (default), qrels_jg, prefs or qrels_prefs.',
+      );
+  }
 }
 
 export const registerTrecEval: RegisterCommand = (program, ctx) => {
   program
     .command('trec-eval')
-    .description('score a TREC run against qrels; output identical to trec_eval 10.0')
-    .argument('<qrels>', 'qrels file: "topic iter docid grade" per line')
+    .description(
+      "score a TREC run against judgements like trec_eval 10.0 (output byte-identical on trec_eval's own test suite: 15 of 15 commands; see docs/fidelity.md)",
+    )
+    .argument('<rel_info>', 'judgements: qrels "topic iter docid grade" (or the -R format)')
     .argument('<run>', 'run file: "topic Q0 docid rank score tag" per line')
     .option('-q', 'also print per-topic values', false)
-    .option('-c', 'average over all qrels topics (missing topics score 0)', false)
-    .option('-l <level>', 'minimum grade that counts as relevant (default: 1)', parseIntOption('-l'))
+    .addOption(
+      new Option(
+        '-m, --measure <measure>',
+        'measure[.params] or set, repeatable: official, all_trec, set, all_prefs, prefs, qrels_jg, or any trec_eval 10.0 measure such as map, P.5,10, ndcg_cut.10, ndcg.1=3,2=9, relstring.20, Rprec_mult.0.5,1',
+      )
+        .argParser(collect)
+        .default([], 'official'),
+    )
+    .option(
+      '-c',
+      'average over every judged topic; a topic missing from the run is scored as trec_eval scores it',
+      false,
+    )
+    .option('-l <level>', 'minimum grade that counts as relevant (default 1)', parseIntOption('-l'))
+    .option('-n', 'no summary lines', false)
     .option(
       '-M <n>',
       'evaluate only the top n documents per topic',
       numberOption('-M', { integer: true, min: 0 }),
     )
-    .addOption(
-      new Option(
-        '-m, --measure <measure>',
-        'measure[.cutoffs], repeatable (map, P.5,10, ndcg_cut.10, recall, Rprec, bpref, success, ndcg, recip_rank, num_*; sets: official, all_trec)',
-      )
-        .argParser(collect)
-        .default([], 'official'),
+    .option('-J', 'drop unjudged documents from each ranking first (rarely what you want)', false)
+    .option(
+      '-N <n>',
+      'documents in the collection (for the utility measure)',
+      numberOption('-N', { integer: true, min: 0 }),
     )
+    .option('-R <format>', 'judgements format: qrels, qrels_jg, prefs, qrels_prefs', 'qrels')
+    .option('-T <format>', 'run format: trec_results (the only one trec_eval has)', 'trec_results')
+    .option('-Z <file>', 'print z-scores against "topic measure mean stddev" lines of this file')
     .option('--doc-level', 'roll passage ids "<docId>#<n>" up to documents (max score) before scoring', false)
-    .action((qrelsFile: string, runFile: string, flags: TrecEvalFlags) => {
-      const qrels = readQrels(ctx.io.cwd, qrelsFile);
+    .action((relFile: string, runFile: string, flags: TrecEvalFlags) => {
+      if (flags.T !== 'trec_results') {
+        throw new CitegeistError(
+          'BAD_OPTION',
+          `-T ${flags.T} is not a run format trec_eval reads.`,
+          'Use -T trec_results (the default).',
+        );
+      }
+      const rel = readRelInfo(ctx.io.cwd, relFile, flags.R);
       const run = readRun(ctx.io.cwd, runFile, flags.docLevel);
-      const result = trecEval(qrels, run, {
+      const zscores = flags.Z
+        ? parseZScores(readTextFile(resolve(ctx.io.cwd, flags.Z), 'z-score file'), flags.Z)
+        : undefined;
+      const result = trecEval(rel, run, {
         measures: flags.measure.length ? flags.measure : ['official'],
         complete: flags.c,
+        judgedOnly: flags.J,
         ...(flags.l !== undefined ? { relevanceLevel: flags.l } : {}),
         ...(flags.M !== undefined ? { maxDocsPerTopic: flags.M } : {}),
+        ...(flags.N !== undefined ? { numDocsInColl: flags.N } : {}),
+        ...(zscores ? { zscores } : {}),
       });
       if (ctx.globals().json) ctx.io.out(`${JSON.stringify(result, null, 2)}\n`);
-      else ctx.io.out(formatTrecEval(result, { perQuery: flags.q }));
+      else ctx.io.out(formatTrecEval(result, { perQuery: flags.q, summary: !flags.n }));
+      const unscored = result.unscoredTopics.length;
+      if (unscored > 0) {
+        ctx.io.err(
+          `trec-eval: ${unscored} judged topic${unscored === 1 ? ' has' : 's have'} no results in the run and ${unscored === 1 ? 'is' : 'are'} not scored (trec_eval's documented rule; -c scores ${unscored === 1 ? 'it' : 'them'}). trec_eval 10.0 itself re-scores the preceding topic instead; see docs/retrieval.md.\n`,
+        );
+      }
     });
 };

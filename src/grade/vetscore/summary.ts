@@ -1,5 +1,5 @@
 import { bootstrapCI } from '../../stats/index.js';
-import type { AnswerGrade, UnsupportedClaim } from './grade-answer.js';
+import { type AnswerGrade, coverageRate, type UnsupportedClaim } from './grade-answer.js';
 
 /** The batch summary of `grade faithfulness`: n, mean score with its CI, coverage and failures. */
 export interface FaithfulnessSummary {
@@ -16,7 +16,7 @@ export interface FaithfulnessSummary {
   claims: number;
   claims_scored: number;
   claims_failed: number;
-  /** claims_scored / claims over all answers. */
+  /** claims_scored / (claims + segments_failed) over all answers (a failed segment is not covered). */
   coverage: number | null;
   /** Run-to-run agreement pooled over answers (only with repeats). */
   agreement?: { claims: number; verification_identical: number | null; harm_identical: number | null };
@@ -40,7 +40,11 @@ export function summarizeFaithfulness(grades: AnswerGrade[]): FaithfulnessSummar
     claims,
     claims_scored: claimsScored,
     claims_failed: claims - claimsScored,
-    coverage: claims === 0 ? null : claimsScored / claims,
+    coverage: coverageRate(
+      claimsScored,
+      claims,
+      sum((g) => g.coverage.segments_failed),
+    ),
   };
   const withAgreement = grades.filter((g) => g.agreement !== undefined);
   if (withAgreement.length > 0) {
@@ -79,7 +83,12 @@ export function renderFaithfulnessSummary(s: FaithfulnessSummary): string {
     ['answers', `${s.answers} (scored ${s.scored}, not applicable ${s.not_applicable}, failed ${s.failed})`],
     ['mean score', s.ci ? `${fmt(s.mean_score)}  95% CI [${fmt(s.ci.lower)}, ${fmt(s.ci.upper)}]` : 'n/a'],
     ['claims', `${s.claims} (scored ${s.claims_scored}, failed ${s.claims_failed})`],
-    ['coverage', s.coverage === null ? 'n/a' : `${(s.coverage * 100).toFixed(1)}% of claims scored`],
+    [
+      'coverage',
+      s.coverage === null
+        ? 'n/a'
+        : `${(s.coverage * 100).toFixed(1)}% of claims scored (a segment whose decomposition failed counts as one claim not scored)`,
+    ],
     ['segments', `${s.segments} (decomposition failed ${s.segments_failed})`],
   ];
   if (s.agreement) {

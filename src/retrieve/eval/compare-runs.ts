@@ -44,7 +44,9 @@ export function compareRuns(
   const b = trecEval(qrels, runB, evalOptions);
   const iterations = options.iterations ?? 10_000;
   const seed = options.seed ?? 42;
-  const names = (a.queries[0]?.values ?? []).filter((v) => !v.integer).map((v) => v.name);
+  const names = (a.queries[0]?.values ?? [])
+    .filter((v) => !v.integer && v.text === undefined)
+    .map((v) => v.name);
   if (names.length === 0) {
     throw new CitegeistError(
       'UNKNOWN_MEASURE',

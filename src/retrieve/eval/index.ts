@@ -1,16 +1,31 @@
 export { compareBytes } from './byte-order.js';
+export { formatFixed, formatFixed4 } from './c-format.js';
 export {
   type CompareOptions,
   compareRuns,
   formatComparison,
   type MeasureComparison,
 } from './compare-runs.js';
-export { formatFixed4, formatTrecEval } from './format-trec-eval.js';
+export { formatTrecEval } from './format-trec-eval.js';
+export { type ResolvedMeasure, resolveMeasures } from './measure-params.js';
+export type { MeasureDef } from './measures/measure-def.js';
+export { MEASURES, NICKNAMES } from './measures/measure-table.js';
+export {
+  type JudgmentGroup,
+  type PrefEntry,
+  type Prefs,
+  parsePrefs,
+  parseQrelsJg,
+  parseQrelsPrefs,
+  parseZScores,
+  type QrelsJg,
+  type ZScores,
+} from './rel-info-files.js';
 export { compareRunEntries, formResRels, type ResRels } from './res-rels.js';
 export { docIdOfPassage, rollUpRun } from './roll-up.js';
 export {
   perQueryValues,
-  resolveMeasures,
+  type RelInfo,
   type TrecEvalOptions,
   type TrecEvalResult,
   type TrecValue,
@@ -26,4 +41,3 @@ export {
   type Run,
   type RunEntry,
 } from './trec-files.js';
-export { MEASURES, type MeasureDef, NICKNAMES } from './trec-measures.js';

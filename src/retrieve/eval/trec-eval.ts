@@ -1,74 +1,206 @@
-import { CitegeistError, quoteValue } from '../../core/index.js';
-import { formResRels } from './res-rels.js';
-import type { Qrels, Run, RunEntry } from './trec-files.js';
-import { MEASURES, type MeasureDef, type MeasureParams, NICKNAMES } from './trec-measures.js';
+import { CitegeistError } from '../../core/index.js';
+import { type ResolvedMeasure, resolveMeasures } from './measure-params.js';
+import type { ResRelsJg, TopicView } from './measures/measure-def.js';
+import { formPrefsCounts, type ResultsPrefs } from './prefs-counts.js';
+import type { JudgmentGroup, PrefEntry, Prefs, QrelsJg, ZScores } from './rel-info-files.js';
+import { mergeJudgements, type ResRels, rankRun } from './res-rels.js';
+import type { Qrels, QrelsEntry, Run, RunEntry } from './trec-files.js';
+
+/** Judgements in one of trec_eval's `-R` formats. */
+export type RelInfo =
+  | { format: 'qrels'; qrels: Qrels }
+  | { format: 'qrels_jg'; qrelsJg: QrelsJg }
+  | { format: 'prefs'; prefs: Prefs };
 
 export interface TrecEvalOptions {
   /** Measures as on trec_eval's command line: `map`, `P.5,10`, `ndcg_cut.10`, `official`. Default `official`. */
   measures?: readonly string[];
-  /** `-c`: average over every qrels topic; a topic missing from the run scores 0. */
+  /** `-c`: average over every judged topic; a topic missing from the run is scored as trec_eval does. */
   complete?: boolean;
   /** `-l`: the minimum grade that counts as relevant (default 1). */
   relevanceLevel?: number;
   /** `-M`: evaluate only the top n documents per topic. */
   maxDocsPerTopic?: number;
+  /** `-J`: drop unjudged documents from the ranking before scoring. */
+  judgedOnly?: boolean;
+  /** `-N`: documents in the collection (the fourth utility coefficient needs it). */
+  numDocsInColl?: number;
+  /** `-Z`: print z-scores against these per-topic means and deviations instead of raw values. */
+  zscores?: ZScores;
 }
 
-/** One printed value: `name` as trec_eval prints it (`P_10`), integer values print without decimals. */
+/** One printed value: `name` as trec_eval prints it (`P_10`); `text` for runid and relstring. */
 export interface TrecValue {
   name: string;
   value: number;
   integer: boolean;
-  /** Set for `runid`, whose value is text. */
   text?: string;
 }
 
 export interface TrecEvalResult {
-  /** Evaluated topics in trec_eval's order (byte order of topic ids), with their values. */
+  /** Evaluated topics in trec_eval's order (byte order of topic ids), with their per-topic values. */
   queries: { qid: string; values: TrecValue[] }[];
   /** The `all` lines. */
   summary: TrecValue[];
   numQueries: number;
   runId: string;
+  /** Values are z-scores (`-Z`): printed with a `Z` prefix and four decimals. */
+  zscores: boolean;
+  /** Judged topics without results that were not scored (only without -c). */
+  unscoredTopics: string[];
 }
 
-interface Resolved {
-  def: MeasureDef;
-  params: MeasureParams;
-  names: string[];
+/** trec_eval.c scores a judged topic missing from the run (-c) as this one unjudged document. */
+const BOGUS: readonly RunEntry[] = [{ docno: 'ceci_nest_pas_un_docno', sim: 1 }];
+/** get_zscores.c / convert_zscores.c: printed when a topic or measure has no mean. */
+const MISSING_ZSCORE = -1000000;
+
+function relTopics(rel: RelInfo): Map<string, unknown> {
+  return rel.format === 'qrels'
+    ? rel.qrels.topics
+    : rel.format === 'qrels_jg'
+      ? rel.qrelsJg.topics
+      : rel.prefs.topics;
 }
 
-/** trec_eval 10.0 evaluation of a run against qrels (see docs/retrieval.md for the exact semantics). */
-export function trecEval(qrels: Qrels, run: Run, options: TrecEvalOptions = {}): TrecEvalResult {
-  const measures = resolveMeasures(options.measures ?? ['official']);
-  const level = options.relevanceLevel ?? 1;
-  const sums = measures.map((m) => m.names.map(() => 0));
+function checkInputs(measures: ResolvedMeasure[], format: RelInfo['format']): void {
+  for (const m of measures) {
+    const need = m.def.input;
+    if (need === 'any' || need === format) continue;
+    throw new CitegeistError(
+      'CONFLICTING_OPTIONS',
+      `Measure ${m.def.name} needs ${need} judgements, but the judgements were read as ${format} (trec_eval cannot calculate it either).`,
+      need === 'prefs'
+        ? 'Read the judgements with -R prefs or -R qrels_prefs.'
+        : `Read the judgements with -R ${need}, or ask for measures of the ${format} format (sets: official, all_trec for qrels; all_prefs for prefs; qrels_jg for qrels_jg).`,
+    );
+  }
+}
+
+/** The views of one topic, each built at most once (form_res_rels.c and friends cache per topic). */
+function topicView(
+  qid: string,
+  judgements: unknown,
+  entries: readonly RunEntry[],
+  options: Required<Omit<TrecEvalOptions, 'zscores' | 'measures'>>,
+): TopicView {
+  const settings = {
+    relevanceLevel: options.relevanceLevel,
+    maxDocs: options.maxDocsPerTopic,
+    judgedOnly: options.judgedOnly,
+  };
+  let ranked: RunEntry[] | undefined;
+  let rr: ResRels | undefined;
+  let jg: ResRelsJg | undefined;
+  let prefs: ResultsPrefs | undefined;
+  const rankedRun = () => (ranked ??= rankRun(qid, entries, settings.maxDocs));
+  return {
+    relevanceLevel: options.relevanceLevel,
+    numDocsInColl: options.numDocsInColl,
+    resRels: () => (rr ??= mergeJudgements(qid, judgements as QrelsEntry[], rankedRun(), settings)),
+    resRelsJg: () =>
+      (jg ??= (judgements as JudgmentGroup[]).map((g) =>
+        mergeJudgements(qid, g.entries, rankedRun(), settings),
+      )),
+    prefs: () => (prefs ??= formPrefsCounts(qid, judgements as PrefEntry[], entries, settings.maxDocs)),
+  };
+}
+
+/** Relevant judgements (grade > 0) over every judged topic: m_num_rel.c's summary under -c. */
+function allJudgedRelevant(rel: RelInfo): number {
+  let n = 0;
+  if (rel.format === 'qrels')
+    for (const list of rel.qrels.topics.values()) for (const q of list) n += q.rel > 0 ? 1 : 0;
+  else if (rel.format === 'qrels_jg') {
+    for (const groups of rel.qrelsJg.topics.values())
+      for (const g of groups) for (const q of g.entries) n += q.rel > 0 ? 1 : 0;
+  } else {
+    throw new CitegeistError(
+      'CONFLICTING_OPTIONS',
+      'num_rel with -c needs qrels or qrels_jg judgements (m_num_rel.c stops here too).',
+      'Drop num_rel or -c for preference judgements.',
+    );
+  }
+  return n;
+}
+
+/**
+ * trec_eval 10.0 (trec_eval.c main loop): every judged topic with results (with -c, every judged
+ * topic) is scored by every requested measure; values are optionally turned into z-scores, then
+ * summed for the summary, which each measure finishes its own way (mean, sum, geometric mean…).
+ */
+export function trecEval(
+  judgements: Qrels | RelInfo,
+  run: Run,
+  options: TrecEvalOptions = {},
+): TrecEvalResult {
+  const rel: RelInfo = 'format' in judgements ? judgements : { format: 'qrels', qrels: judgements };
+  const measures = resolveMeasures(options.measures?.length ? options.measures : ['official']);
+  checkInputs(measures, rel.format);
+  const settings = {
+    complete: options.complete ?? false,
+    relevanceLevel: options.relevanceLevel ?? 1,
+    maxDocsPerTopic: options.maxDocsPerTopic ?? Number.POSITIVE_INFINITY,
+    judgedOnly: options.judgedOnly ?? false,
+    numDocsInColl: options.numDocsInColl ?? 0,
+  };
+  if (settings.complete && run.topics.size === 0) {
+    throw new CitegeistError(
+      'NO_ROWS',
+      'The run has no result lines.',
+      'Check the run file (trec_eval cannot read an empty one either).',
+    );
+  }
+  const sums = measures.map((m) => new Array<number>(m.names.length).fill(0));
   const queries: TrecEvalResult['queries'] = [];
-  for (const [qid, judgements] of qrels.topics) {
+  const unscoredTopics: string[] = [];
+  for (const [qid, judged] of relTopics(rel)) {
     let entries: readonly RunEntry[] | undefined = run.topics.get(qid);
-    const missing = entries === undefined;
-    if (missing) {
-      if (!options.complete) continue;
-      // trec_eval scores a missing topic as a ranking of one unjudged document, then zeroes num_ret.
-      entries = [{ docno: 'ceci_nest_pas_un_docno', sim: 1 }];
+    const bogus = entries === undefined;
+    if (bogus) {
+      if (!settings.complete) {
+        // trec_eval's documented rule. The 10.0 trec_eval.c instead re-scores the previous
+        // topic here (it has no `continue`); see docs/retrieval.md, deliberate differences.
+        unscoredTopics.push(qid);
+        continue;
+      }
+      entries = BOGUS;
     }
-    const rr = formResRels(qid, judgements, entries as RunEntry[], level, options.maxDocsPerTopic);
+    const view = topicView(qid, judged, entries as RunEntry[], settings);
+    const zrow = options.zscores?.topics.get(qid);
     const values: TrecValue[] = [];
     measures.forEach((m, mi) => {
-      const computed = m.def.compute(rr, { relevanceLevel: level, params: m.params });
-      if (missing && m.def.name === 'num_ret') computed[0] = 0;
-      computed.forEach((v, vi) => {
+      const computed = m.def.compute(view, m.params, m.names.length);
+      let text = m.def.text ? `'${m.def.text(view, m.params)}'` : undefined;
+      m.names.forEach((name, vi) => {
+        let v = computed[vi] ?? 0;
+        if (bogus) {
+          // trec_eval.c zeroes what the stand-in document would otherwise count.
+          if (name === 'num_ret' || name === 'utility' || name === 'rbp_resid' || name.startsWith('unj'))
+            v = 0;
+          if (name === 'relstring') text = "''";
+        }
+        if (options.zscores) {
+          const z = zrow?.get(name);
+          v = !z ? MISSING_ZSCORE : z.stddev ? (v - z.mean) / z.stddev : v === z.mean ? 0 : MISSING_ZSCORE;
+        }
         (sums[mi] as number[])[vi] = ((sums[mi] as number[])[vi] as number) + v;
-        if (m.def.perQuery) values.push({ name: m.names[vi] as string, value: v, integer: m.def.integer });
+        if (m.def.perTopic)
+          values.push({
+            name,
+            value: v,
+            integer: m.def.integer ?? false,
+            ...(text !== undefined ? { text } : {}),
+          });
       });
     });
     queries.push({ qid, values });
   }
   if (queries.length === 0) {
     throw new CitegeistError(
-      'TREC_NO_TOPICS',
-      'No topic has both judgements in the qrels and results in the run.',
-      'Check that the topic ids in column 1 of both files match (or use -c to score missing topics as 0).',
+      'NOTHING_IN_COMMON',
+      'No topic has both judgements and results in the run.',
+      'Check that the topic ids in column 1 of both files match (or use -c to score missing topics).',
     );
   }
   const n = queries.length;
@@ -76,7 +208,7 @@ export function trecEval(qrels: Qrels, run: Run, options: TrecEvalOptions = {}):
   measures.forEach((m, mi) => {
     m.names.forEach((name, vi) => {
       const sum = (sums[mi] as number[])[vi] as number;
-      const integer = m.def.integer;
+      const integer = m.def.integer ?? false;
       switch (m.def.summary) {
         case 'runid':
           summary.push({ name, value: 0, integer: false, text: run.runId });
@@ -87,15 +219,28 @@ export function trecEval(qrels: Qrels, run: Run, options: TrecEvalOptions = {}):
         case 'sum':
           summary.push({ name, value: sum, integer });
           break;
-        case 'gm':
+        case 'num_rel':
+          summary.push({ name, value: settings.complete ? allJudgedRelevant(rel) : sum, integer });
+          break;
+        case 'geometric':
           summary.push({ name, value: Math.exp(sum / n), integer });
           break;
-        default:
+        case 'mean':
           summary.push({ name, value: sum / n, integer });
+          break;
+        default:
+          break;
       }
     });
   });
-  return { queries, summary, numQueries: n, runId: run.runId };
+  return {
+    queries,
+    summary,
+    numQueries: n,
+    runId: run.runId,
+    zscores: options.zscores !== undefined,
+    unscoredTopics,
+  };
 }
 
 /** The per-topic values of one printed measure name (e.g. `ndcg_cut_10`), for paired comparisons. */
@@ -106,73 +251,4 @@ export function perQueryValues(result: TrecEvalResult, name: string): Map<string
     if (v) out.set(q.qid, v.value);
   }
   return out;
-}
-
-function measureError(arg: string, why: string): CitegeistError {
-  return new CitegeistError(
-    'UNKNOWN_MEASURE',
-    `Measure ${quoteValue(arg)}: ${why}.`,
-    `Supported: ${MEASURES.map((m) => m.name).join(', ')} and the sets ${Object.keys(NICKNAMES).join(', ')}; cutoffs as in "P.5,10".`,
-  );
-}
-
-/** Resolves `-m` arguments into measures in trec_eval's print order (first parameters given win). */
-export function resolveMeasures(args: readonly string[]): Resolved[] {
-  const marked = new Set<string>();
-  const paramText = new Map<string, string>();
-  for (const arg of args) {
-    const dot = arg.indexOf('.');
-    const name = dot >= 0 ? arg.slice(0, dot) : arg;
-    if (dot >= 0) {
-      const text = arg.slice(dot + 1);
-      if (text === '') throw measureError(arg, 'empty parameter list after "."');
-      if (!paramText.has(name)) paramText.set(name, text);
-    }
-    const nick = NICKNAMES[name];
-    if (nick) for (const m of nick) marked.add(m);
-    else if (MEASURES.some((m) => m.name === name)) marked.add(name);
-    else throw measureError(arg, 'not a measure citegeist implements');
-  }
-  return MEASURES.filter((m) => marked.has(m.name)).map((def) => {
-    const params = parseParams(def, paramText.get(def.name) ?? null);
-    return { def, params, names: valueNames(def, params) };
-  });
-}
-
-function parseParams(def: MeasureDef, text: string | null): MeasureParams {
-  const none: MeasureParams = { cutoffs: def.defaults, pairs: [], printable: null };
-  if (text === null || def.params === 'none') return none;
-  const parts = text.split(',');
-  if (def.params === 'gain-pairs') {
-    const pairs = parts.map((p) => {
-      const m = /^(-?\d+)=([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)$/.exec(p);
-      if (!m) throw measureError(`${def.name}.${text}`, `malformed pair ${quoteValue(p)} (want level=gain)`);
-      return { level: Number(m[1]), gain: Number(m[2]) };
-    });
-    return { cutoffs: [], pairs, printable: text };
-  }
-  const integer = def.params === 'long-cutoffs';
-  const cutoffs = parts.map((p) => {
-    const ok = integer ? /^\d+$/.test(p) : /^(?:\d+\.?\d*|\.\d+)$/.test(p);
-    if (!ok)
-      throw measureError(
-        `${def.name}.${text}`,
-        `cutoff ${quoteValue(p)} is not a ${integer ? 'positive integer' : 'number'}`,
-      );
-    return Number(p);
-  });
-  cutoffs.sort((a, b) => a - b);
-  if (integer && (cutoffs[0] as number) <= 0)
-    throw measureError(`${def.name}.${text}`, 'cutoffs must be positive');
-  for (let i = 1; i < cutoffs.length; i++) {
-    if (cutoffs[i] === cutoffs[i - 1]) throw measureError(`${def.name}.${text}`, 'duplicate cutoffs');
-  }
-  return { cutoffs, pairs: [], printable: text };
-}
-
-function valueNames(def: MeasureDef, params: MeasureParams): string[] {
-  if (def.params === 'long-cutoffs') return params.cutoffs.map((c) => `${def.name}_${c}`);
-  if (def.params === 'double-cutoffs') return params.cutoffs.map((c) => `${def.name}_${c.toFixed(2)}`);
-  if (def.params === 'gain-pairs' && params.printable) return [`${def.name}_${params.printable}`];
-  return [def.name];
 }
