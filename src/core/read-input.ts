@@ -79,6 +79,25 @@ export function readTextFile(path: string, what = 'file', options: Omit<ReadOpti
   return decodeUtf8(bytes, `The ${what} ${path}`);
 }
 
+/**
+ * Reads and parses a JSON file with the size guard: not JSON is INVALID_JSON naming the file and the
+ * parse error, a value nested thousands of levels deep INPUT_TOO_DEEP.
+ */
+export function readJsonFile(path: string, what = 'file', options: Omit<ReadOptions, 'what'> = {}): unknown {
+  const text = readTextFile(path, what, options);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    const deep = tooDeepError(error, `The ${what} ${path}`);
+    if (deep !== error) throw deep;
+    throw new CitegeistError(
+      'INVALID_JSON',
+      `The ${what} ${path} is not valid JSON (${(error as Error).message}).`,
+      'Check that the file is complete JSON (JSONL files need the matching command or option).',
+    );
+  }
+}
+
 /** Decodes UTF-8 (dropping a BOM), or throws NOT_UTF8 naming the first bad line of `source`. */
 export function decodeUtf8(bytes: Uint8Array, source: string): string {
   if (!isUtf8(bytes)) {

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { CitegeistError } from '../../core/index.js';
+import { CitegeistError, readJsonFile } from '../../core/index.js';
 import {
   checkDataset,
   datasetMeta,
@@ -9,7 +9,6 @@ import {
   writeDataset,
 } from '../../generate/index.js';
 import type { CliContext, RegisterCommand } from '../context.js';
-import { readJsonFile } from './input-files.js';
 import {
   addPaperSourceOptions,
   type PaperSourceOptions,

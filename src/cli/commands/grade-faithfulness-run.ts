@@ -68,7 +68,7 @@ export async function runGradeFaithfulness(
   const answersPath = resolve(io.cwd, o.answers);
   const answersText = readTextFile(answersPath, 'answers file');
   const { inputs, problems } = readFaithfulnessInputs(answersText);
-  for (const p of problems) io.err(`skipped ${o.answers} ${p.where}: ${p.problem}\n`);
+  for (const p of problems) io.err(`skipped [INVALID_INPUT] ${o.answers} ${p.where}: ${p.problem}\n`);
   const rubric = loadHarmRubric(o.rubric, io.cwd);
   const outPath = resolve(io.cwd, o.out);
   const mode = o.joint ? ('joint' as const) : ('separate' as const);

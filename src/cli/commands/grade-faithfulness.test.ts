@@ -77,7 +77,7 @@ describe('citegeist grade faithfulness', () => {
     const dir = workspace([...rows.map((r) => JSON.stringify(r)), '{broken']);
     const { code, out, err } = await run(args, dir);
     expect(code).toBe(1); // one input row skipped
-    expect(err).toMatch(/skipped answers\.jsonl line 3: not JSON/);
+    expect(err).toMatch(/skipped \[INVALID_INPUT\] answers\.jsonl line 3: not JSON/);
     const [manifest, ...written] = readFileSync(join(dir, 'out.jsonl'), 'utf8')
       .trim()
       .split('\n')

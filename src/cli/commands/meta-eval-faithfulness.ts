@@ -36,7 +36,7 @@ export function readGradeFile(path: string, warn: (s: string) => void, label = p
   for (const line of rows) {
     const row = line.ok ? (line.value as AnswerGrade) : null;
     if (!row || typeof row.id !== 'string' || !Array.isArray(row.segments)) {
-      warn(`skipped ${label} line ${line.line}: not a grade faithfulness row\n`);
+      warn(`skipped [INVALID_INPUT] ${label} line ${line.line}: not a grade faithfulness row\n`);
       continue;
     }
     byId.set(row.id, row);
@@ -84,7 +84,7 @@ export function metaEvalFaithfulnessCommand(harm?: HarmAggregator): RegisterComm
           o.human,
           o.format,
         );
-        for (const p of problems) warn(`skipped ${o.human} line ${p.line}: ${p.problem}\n`);
+        for (const p of problems) warn(`skipped [INVALID_INPUT] ${o.human} line ${p.line}: ${p.problem}\n`);
         const report = metaEvaluateFaithfulness(runs, annotations, {
           p: o.p,
           iterations: o.iterations,

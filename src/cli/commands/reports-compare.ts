@@ -3,7 +3,7 @@ import { CitegeistError, quoteValue, readTextFile } from '../../core/index.js';
 import { compareArgueRuns, parseArgueTsv, type ScoreRow } from '../../grade/index.js';
 import { formatComparison } from '../../retrieve/index.js';
 import type { RegisterCommand } from '../context.js';
-import { collect, parseIntOption } from './option-parsers.js';
+import { collect, countOption, seedOption } from './option-parsers.js';
 import { reportsCommand } from './reports-inputs.js';
 
 interface CompareFlags {
@@ -51,8 +51,8 @@ export const registerReportsCompare: RegisterCommand = (program, ctx) => {
       collect,
       [],
     )
-    .option('--iterations <n>', 'randomization test draws', parseIntOption('--iterations', 1), 10_000)
-    .option('--seed <n>', 'randomization test seed', parseIntOption('--seed'), 42)
+    .option('--iterations <n>', 'randomization test draws', countOption('--iterations'), 10_000)
+    .option('--seed <n>', 'randomization test seed', seedOption('--seed'), 42)
     .action((fileA: string, fileB: string, flags: CompareFlags) => {
       const rowsA = parseArgueTsv(readTextFile(resolve(ctx.io.cwd, fileA), 'scores TSV'), fileA);
       const rowsB = parseArgueTsv(readTextFile(resolve(ctx.io.cwd, fileB), 'scores TSV'), fileB);

@@ -23,7 +23,7 @@ import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } fr
 import { createProgress } from '../progress.js';
 import { checkResumeMeta } from '../resume-meta.js';
 import { MODES, openRetriever, parseMode } from '../retrieval-setup.js';
-import { parseIntOption } from './option-parsers.js';
+import { countOption } from './option-parsers.js';
 import { readRequests, reportsCommand } from './reports-inputs.js';
 import { parseLengthMode } from './reports-validate.js';
 
@@ -61,10 +61,10 @@ export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
     .requiredOption('--out <file>', 'run JSONL (appended per request; rerun to resume)')
     .option(...CORPUS_OPTION)
     .option('--mode <mode>', `retrieval: ${MODES.join(', ')}`, 'bm25')
-    .option('-k <n>', 'passages retrieved per request', parseIntOption('-k', 1), 20)
+    .option('-k <n>', 'passages retrieved per request', countOption('-k'), 20)
     .option('--run-id <id>', 'run id (default: citegeist-<model>-<mode>)')
     .option('--team-id <id>', 'team id in the run metadata', 'citegeist')
-    .option('--limit <n>', 'length limit for requests that set none', parseIntOption('--limit', 1), 2000)
+    .option('--limit <n>', 'length limit for requests that set none', countOption('--limit'), 2000)
     .option('--length-mode <mode>', 'count the limit in NFKC characters or words', 'characters')
     .option('--embedder <spec>', 'embedder (must be the one the index was built with)');
   addLlmOptions(command).action(async (flags: GenerateFlags) => {

@@ -3,7 +3,7 @@ import { DEFAULT_MAX_DOC_CHARS } from '../../grade/index.js';
 import type { RegisterCommand } from '../context.js';
 import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } from '../llm-options.js';
 import type { RuntimeFactory } from './grade-faithfulness.js';
-import { collect, parseIntOption } from './option-parsers.js';
+import { collect, countOption, parseIntOption } from './option-parsers.js';
 import { reportsCommand } from './reports-inputs.js';
 import { type JudgeOptions, runReportsJudge } from './reports-judge-run.js';
 
@@ -40,7 +40,7 @@ export function reportsJudgeCommand(runtime: RuntimeFactory): RegisterCommand {
       .option(
         '--limit <n>',
         "length limit for every report (default: each request's own limit)",
-        parseIntOption('--limit', 1),
+        countOption('--limit'),
       )
       .option('--length-mode <mode>', 'count the limit in NFKC characters or in words', 'characters')
       .option(

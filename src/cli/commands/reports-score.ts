@@ -18,7 +18,7 @@ import {
 import { renderArgueTable } from '../../report/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';
-import { collect, parseIntOption } from './option-parsers.js';
+import { collect, countOption, seedOption } from './option-parsers.js';
 import { hashInputs, readBanks, readRequests, reportProblems, reportsCommand } from './reports-inputs.js';
 
 interface ScoreFlags {
@@ -171,8 +171,8 @@ export const registerReportsScore: RegisterCommand = (program, ctx) => {
       'weights of importance labels (numeric importances are used as they are)',
     )
     .requiredOption('--out <file>', 'scores TSV')
-    .option('--iterations <n>', 'bootstrap resamples for the CIs', parseIntOption('--iterations', 1), 2000)
-    .option('--seed <n>', 'bootstrap seed', parseIntOption('--seed'), 42)
+    .option('--iterations <n>', 'bootstrap resamples for the CIs', countOption('--iterations'), 2000)
+    .option('--seed <n>', 'bootstrap seed', seedOption('--seed'), 42)
     .action((flags: ScoreFlags) => scoreArgue(flags, ctx));
 
   reports

@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { CitegeistError, quoteValue } from '../../core/index.js';
+import { CitegeistError, quoteValue, readJsonFile } from '../../core/index.js';
 import { loadOptional, type ModuleImporter } from '../optional-module.js';
 import type { EncodedText, TokenEncoder } from '../token-encoder.js';
 import { TRANSFORMERS_VERSION } from './transformers.js';
@@ -67,16 +67,7 @@ export function readModelConfig(folder: string): ModelConfig {
       'Point --bertscore-model at a local transformers.js (ONNX) model folder: config.json, tokenizer files, onnx/model.onnx.',
     );
   }
-  let config: ModelConfig;
-  try {
-    config = JSON.parse(readFileSync(file, 'utf8')) as ModelConfig;
-  } catch (error) {
-    throw new CitegeistError(
-      'INVALID_JSON',
-      `${file} is not JSON (${(error as Error).message}).`,
-      'Check the model folder.',
-    );
-  }
+  const config = readJsonFile(file, 'model config') as ModelConfig;
   const type = config.model_type;
   if (!(ENCODER_MODEL_TYPES as readonly string[]).includes(type ?? '')) {
     throw new CitegeistError(
@@ -210,7 +201,7 @@ export class TransformersTokenEncoder implements TokenEncoder {
 function readJson(file: string): Record<string, unknown> {
   if (!existsSync(file)) return {};
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    return readJsonFile(file, 'tokenizer config') as Record<string, unknown>;
   } catch {
     return {};
   }

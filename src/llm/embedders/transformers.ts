@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { CitegeistError } from '../../core/index.js';
+import { CitegeistError, readJsonFile } from '../../core/index.js';
 import type { Embedder, EmbedRole } from '../embedder.js';
 import { loadOptional, type ModuleImporter } from '../optional-module.js';
 import { normalize } from './tokenize.js';
@@ -150,7 +150,7 @@ function readDimensions(folder: string): number {
       'Point transformers:<folder> at a local ONNX model folder (e.g. a downloaded Xenova/bge-small-en-v1.5).',
     );
   }
-  const config = JSON.parse(readFileSync(file, 'utf8')) as {
+  const config = readJsonFile(file, 'model config') as {
     hidden_size?: number;
     dim?: number;
     d_model?: number;
