@@ -56,7 +56,9 @@ describe('inputs that used to end in an uncoded error', () => {
     [answer('/proc'), 'FILE_IS_DIRECTORY'],
     [answer('/proc/version'), 'OUTPUT_UNWRITABLE'],
     [answer('/dev/full'), 'OUTPUT_UNWRITABLE'],
-    [answer('deep.jsonl'), 'INPUT_TOO_DEEP'],
+    // A file being resumed that holds a 10,000-deep value: without a manifest it is not a run file
+    // citegeist wrote, and it is refused before any of its rows is read.
+    [answer('deep.jsonl'), 'RUN_FILE_FOREIGN'],
     [['grade', '--dataset', 'd.jsonl', '--papers', 'papers', '--run', 'run', '--out', '.'], 'NO_ROWS'],
     [['show', 'deep.nxml'], 'INPUT_TOO_DEEP'],
     [['show', 'doctype.nxml'], 'INVALID_XML'],

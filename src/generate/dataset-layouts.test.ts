@@ -72,7 +72,7 @@ describe('the hub export', () => {
 
   it('names a file that is not Parquet', async () => {
     await expect(loadDataset(fixture('W4000000001.txt').replace(/\.txt$/, '.txt.parquet'))).rejects.toThrow(
-      /could not be read/,
+      /does not exist/,
     );
     const notParquet = join(mkdtempSync(join(tmpdir(), 'citegeist-layout-')), 'x.parquet');
     writeDataset(notParquet.replace('.parquet', '.json'), expected);

@@ -64,10 +64,11 @@ describe('citegeist demo', () => {
       const html = readFileSync(join(cwd, 'demo-output', 'report.html'), 'utf8');
       expect(html).toContain('steps with failures');
       expect(html).toMatch(/Failed: .*context length exceeded/);
+      // The grades file: its manifest, then one row per question (the failed answer included).
       const grades = readFileSync(join(cwd, 'demo-output', 'grades.jsonl'), 'utf8')
         .trim()
         .split('\n');
-      expect(grades).toHaveLength(12);
+      expect(grades).toHaveLength(1 + 12);
     } finally {
       await server.close();
     }

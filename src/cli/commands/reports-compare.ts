@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { Option } from 'commander';
 import { CitegeistError, quoteValue, readTextFile } from '../../core/index.js';
 import { compareArgueRuns, parseArgueTsv, type ScoreRow } from '../../grade/index.js';
 import { formatComparison } from '../../retrieve/index.js';
@@ -45,11 +46,10 @@ export const registerReportsCompare: RegisterCommand = (program, ctx) => {
     .argument('<scoresB>', 'scores TSV compared against the baseline')
     .option('--run-a <id>', 'run of A to compare (when the TSV holds several)')
     .option('--run-b <id>', 'run of B to compare')
-    .option(
-      '-m, --metric <name>',
-      'per-topic metric, repeatable (default: sentence_support, nugget_coverage, f1, citation_support)',
-      collect,
-      [],
+    .addOption(
+      new Option('-m, --metric <name>', 'per-topic metric, repeatable')
+        .argParser(collect)
+        .default([], 'sentence_support, nugget_coverage, f1, citation_support'),
     )
     .option('--iterations <n>', 'randomization test draws', countOption('--iterations'), 10_000)
     .option('--seed <n>', 'randomization test seed', seedOption('--seed'), 42)

@@ -56,7 +56,7 @@ export const registerRetrieve: RegisterCommand = (program, ctx) => {
     .requiredOption('--out <file>', 'TREC run file to write')
     .option(
       '--mode <mode>',
-      `retrieval mode: ${MODES.join(', ')} (auto: the measured default for the index's embedder)`,
+      `retrieval mode: ${MODES.join(', ')} (auto: the mode measured best for the index's embedder)`,
       'auto',
     )
     .option('-k <n>', 'results per query', countOption('-k'), 100)

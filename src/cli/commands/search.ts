@@ -24,7 +24,7 @@ export const registerSearch: RegisterCommand = (program, ctx) => {
     .argument('<query>', 'the question or keywords')
     .option(
       '--mode <mode>',
-      `retrieval mode: ${MODES.join(', ')} (auto: the measured default for the index's embedder, docs/retrieval.md)`,
+      `retrieval mode: ${MODES.join(', ')} (auto: the mode measured best for the index's embedder, docs/retrieval.md)`,
       'auto',
     )
     .option('-k <n>', 'results to show', countOption('-k'), 10)
