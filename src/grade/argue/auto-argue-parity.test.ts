@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sharedDataPath } from '../../testing/index.js';
+import { sharedDataPath, skipWithoutSharedData } from '../../testing/index.js';
 import { argueVizDir, compareWithAutoArgue } from './auto-argue-parity.js';
 
 // Auto-ARGUE's published judgments, banks and scores (hltcoe/argue-viz @ ada21228) carry no licence,
@@ -10,17 +10,16 @@ import { argueVizDir, compareWithAutoArgue } from './auto-argue-parity.js';
 const dir = argueVizDir(process.env, sharedDataPath());
 
 describe("scoring Auto-ARGUE's published judgments", () => {
-  it.skipIf(!dir)(
-    'reproduces example-report.scores.tsv: every value to 1e-9, names and order, byte for byte',
-    () => {
-      const outcome = compareWithAutoArgue(dir!);
-      expect(outcome.rows).toBe(369);
-      expect(outcome.sameKeys).toBe(outcome.rows);
-      expect(outcome.beyondTolerance).toBe(0);
-      expect(outcome.maxAbsDiff).toBeLessThanOrEqual(1e-9);
-      expect(outcome.byteIdentical).toBe(true);
-    },
-  );
+  it('reproduces example-report.scores.tsv: every value to 1e-9, names and order, byte for byte', (ctx) => {
+    // ARGUE-viz's published example (../shared/data/argue-viz, or $ARGUE_VIZ_DIR).
+    if (!dir) skipWithoutSharedData(['argue-viz', 'assets', 'example-report.scores.tsv'])(ctx);
+    const outcome = compareWithAutoArgue(dir!);
+    expect(outcome.rows).toBe(369);
+    expect(outcome.sameKeys).toBe(outcome.rows);
+    expect(outcome.beyondTolerance).toBe(0);
+    expect(outcome.maxAbsDiff).toBeLessThanOrEqual(1e-9);
+    expect(outcome.byteIdentical).toBe(true);
+  });
 
   it('the comparison runs on a folder laid out like argue-viz, and notices a changed value', () => {
     const fixtures = join(import.meta.dirname, '__fixtures__');
