@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sharedDataPath, skipWithoutSharedData } from '../../testing/index.js';
+import { sharedDataPath } from '../../testing/index.js';
 import { argueVizDir, compareWithAutoArgue } from './auto-argue-parity.js';
 
 // Auto-ARGUE's published judgments, banks and scores (hltcoe/argue-viz @ ada21228) carry no licence,
@@ -11,8 +11,10 @@ const dir = argueVizDir(process.env, sharedDataPath());
 
 describe("scoring Auto-ARGUE's published judgments", () => {
   it('reproduces example-report.scores.tsv: every value to 1e-9, names and order, byte for byte', (ctx) => {
-    // ARGUE-viz's published example (../shared/data/argue-viz, or $ARGUE_VIZ_DIR).
-    if (!dir) skipWithoutSharedData(['argue-viz', 'assets', 'example-report.scores.tsv'])(ctx);
+    if (!dir)
+      ctx.skip(
+        "needs Auto-ARGUE's published example: ARGUE_VIZ_DIR=<a checkout of hltcoe/argue-viz> (no licence, so neither bundled nor in ../shared/data)",
+      );
     const outcome = compareWithAutoArgue(dir!);
     expect(outcome.rows).toBe(369);
     expect(outcome.sameKeys).toBe(outcome.rows);
