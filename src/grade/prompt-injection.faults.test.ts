@@ -4,12 +4,13 @@
  * text is ever interpreted, so `grade` (no judge) must give every row the same scores as without
  * the payload. 300 generated payloads (fast-check, fixed seed) through the CLI in-process.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCase, writeReliabilitySection } from '../testing/fault-campaign.js';
+import { readGrades } from './grades-io.js';
 
 const SEED = 20_261_202;
 const METHODS = 'We collected 1,204 survey responses from teachers in three districts between 2019 and 2021.';
@@ -81,6 +82,8 @@ const summary = { cases: 0, changed: 0, rows: 0 };
 async function grade(dir: string, paper: string, run: typeof RUN): Promise<Record<string, unknown>[]> {
   writeFileSync(join(dir, 'papers', 'p1.md'), paper);
   writeFileSync(join(dir, 'run.jsonl'), run.map((r) => JSON.stringify(r)).join('\n'));
+  // A grades file holds one grading of one paper version: each case grades into a new one.
+  rmSync(join(dir, 'g.jsonl'), { force: true });
   const result = await runCase(
     [
       'grade',
@@ -97,11 +100,13 @@ async function grade(dir: string, paper: string, run: typeof RUN): Promise<Recor
     dir,
   );
   expect(result.code, result.err).toBe(0);
-  return readFileSync(join(dir, 'g.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Record<string, unknown>)
-    .map((g) => Object.fromEntries(METRICS.map((m) => [m, g[m]])));
+  return readGrades(join(dir, 'g.jsonl')).map(
+    (g) =>
+      Object.fromEntries(METRICS.map((m) => [m, (g as Record<string, unknown>)[m]])) as Record<
+        string,
+        unknown
+      >,
+  );
 }
 
 describe('prompt injection never changes a deterministic metric', () => {
