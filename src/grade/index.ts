@@ -27,6 +27,15 @@ export {
   gradeRowOf,
   setMetric,
 } from './deterministic-grader.js';
+export {
+  type EvidenceTally,
+  type GroundingOptions,
+  groundSupport,
+  mergeTallies,
+  renderEvidenceTally,
+  type SupportGrounding,
+  tallyEvidence,
+} from './evidence-grounding.js';
 export { type GradeRow, GradeRowSchema } from './grade-row.js';
 export { type GradeRunOptions, type GradeRunResult, gradeRun } from './grade-run.js';
 export { isGradesText, parseGrades, readGrades } from './grades-io.js';
