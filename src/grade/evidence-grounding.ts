@@ -82,12 +82,16 @@ export function mergeTallies(lists: Iterable<readonly EvidenceTally[]>): Evidenc
 }
 
 /** Terminal lines: per judge model, the verdicts that claimed support and how many are unverified. */
-export function renderEvidenceTally(tallies: readonly EvidenceTally[], trusted: boolean): string[] {
+export function renderEvidenceTally(
+  tallies: readonly EvidenceTally[],
+  trusted: boolean,
+  what = 'verdicts claiming support',
+): string[] {
   const counted = trusted
     ? 'counted as supported: --trust-unlocated-evidence'
     : 'counted as unsupported; --trust-unlocated-evidence counts them as supported';
   return tallies.map(
     (t) =>
-      `${t.judge}: ${t.unverified} of ${t.claimed_support} verdicts claiming support unverified (quote not found in the cited text; ${counted})`,
+      `${t.judge}: ${t.unverified} of ${t.claimed_support} ${what} unverified (quote not found in the cited text; ${counted})`,
   );
 }

@@ -59,9 +59,18 @@ export {
   type JudgeResult,
   RUBRIC_SYSTEM_PROMPT,
   type RubricInput,
+  type RubricJudgment,
   type RubricScores,
   RubricScoresSchema,
   rubricUserPrompt,
 } from './rubric-judge.js';
+export {
+  cappedAccuracy,
+  type GroundedRubricItem,
+  groundRubricVerdict,
+  type RubricEvidenceItem,
+  type RubricGrounding,
+  tallyRubricEvidence,
+} from './rubric-judge-grounding.js';
 export { type RunReadResult, readRun } from './run-io.js';
 export * from './vetscore/index.js';

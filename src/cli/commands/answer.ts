@@ -121,18 +121,11 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
           ? 1
           : settings.concurrency;
       const progress = createLazyProgress({ io: ctx.io, label: 'answered' });
+      // Tokens and cost as the server reported them, per call (none for the extractive answerer).
+      runtime?.onCall((call) => progress.call(call));
       const result = await runAnswers(rows, answerer, papers, out, {
         concurrency,
-        onProgress: (p, row) =>
-          progress.tick(
-            {
-              ok: row.error === null,
-              inputTokens: row.usage?.input_tokens ?? 0,
-              outputTokens: row.usage?.output_tokens ?? 0,
-              costUsd: row.cost_usd,
-            },
-            p.total,
-          ),
+        onProgress: (p, row) => progress.tick({ ok: row.error === null }, p.total),
       }).finally(() => progress.stop());
       if (opts.qasperPredictions) {
         const byId = new Map(rows.map((r) => [r.row_id, r]));

@@ -103,6 +103,7 @@ export const registerGenerate: RegisterCommand = (program, ctx) => {
     refuseDryRun(settings, 'Dataset generation');
     const runtime = createLlmRuntime(settings, ctx.io.env);
     const progress = createLazyProgress({ io: ctx.io, label: 'papers' });
+    runtime.onCall((call) => progress.call(call));
     const result = await generateDataset(
       runtime.provider(model),
       papers,
@@ -115,7 +116,6 @@ export const registerGenerate: RegisterCommand = (program, ctx) => {
           progress.tick(
             {
               ok: g.error === null,
-              costUsd: g.costUsd,
               note: g.paperId,
               ...(g.error ? { problem: `${g.paperId}: ${g.error}` } : {}),
             },

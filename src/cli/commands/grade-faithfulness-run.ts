@@ -30,6 +30,8 @@ export interface FaithfulnessOptions {
   repeats: number;
   rubric: string;
   out: string;
+  /** Count supported verdicts whose evidence quote is not in the excerpts as supported. */
+  trustUnlocatedEvidence: boolean;
 }
 
 /** Reads the answers, grades the ones not yet in --out, appends each as it completes, prints the summary. */
@@ -83,12 +85,25 @@ export async function runGradeFaithfulness(
       repeats: o.repeats,
       rubric: rubric.name,
       judges: { decomposer: decomposer.id, verifier: verifier.id, harm: harmJudge.id },
+      // Unverified support counts differently with the flag: scores with and without it differ.
+      trust_unlocated_evidence: o.trustUnlocatedEvidence,
     });
     const appender = new JsonlAppender(outPath);
     out = appender;
     await gradeFaithfulnessBatch(
       todo,
-      { p: o.p, mode, repeats: o.repeats, rubric: rubric.text, verifier, harmJudge, decomposer, call: {} },
+      {
+        p: o.p,
+        mode,
+        repeats: o.repeats,
+        rubric: rubric.text,
+        verifier,
+        harmJudge,
+        decomposer,
+        trustUnlocatedEvidence: o.trustUnlocatedEvidence,
+        // Every judge call's usage as the server reported it, for the progress line.
+        call: { onCall: (meta) => progress.call(meta) },
+      },
       {
         concurrency: settings.concurrency,
         onGrade: (g) => {

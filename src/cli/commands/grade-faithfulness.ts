@@ -97,6 +97,10 @@ export function gradeFaithfulnessCommand(runtime: RuntimeFactory): RegisterComma
         'harm rubric: veterinary, human-medicine, generic or a file',
         DEFAULT_HARM_RUBRIC,
       )
+      .option(
+        '--trust-unlocated-evidence',
+        'count "supported" verdicts whose evidence quote is not in the cited excerpts as supported (default: unsupported)',
+      )
       .option('--out <file>', 'per-answer results JSONL (resumable by answer id; required)');
     addLlmOptions(command, { model: false, judge: true })
       .exitOverride()
@@ -111,7 +115,14 @@ export function gradeFaithfulnessCommand(runtime: RuntimeFactory): RegisterComma
           );
         }
         const settings = resolveLlmSettings(flags, ctx.config(), ctx.io.cwd);
-        await runGradeFaithfulness({ ...options, out }, settings, runtime, ctx);
+        // `grade` knows the flag too (for the rubric judge), so it may have parsed it there.
+        const trust = Boolean(options.trustUnlocatedEvidence || self.parent?.opts().trustUnlocatedEvidence);
+        await runGradeFaithfulness(
+          { ...options, out, trustUnlocatedEvidence: trust },
+          settings,
+          runtime,
+          ctx,
+        );
       });
   };
 }

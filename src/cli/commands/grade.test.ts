@@ -152,11 +152,18 @@ describe('citegeist grade and leaderboard', () => {
         return call === 2
           ? { status: 400, message: 'bad request' }
           : {
-              text: '{"factual_accuracy": 4, "completeness": 5, "justification": "2 claims, one minor error"}',
+              // Support quoted from row 1 (answer "1,204 [^1]", expected "1,204"): found there,
+              // not in row 3 (answer "The paper has no RCT.").
+              text: JSON.stringify({
+                factual_accuracy: 4,
+                completeness: 5,
+                justification: '2 claims, one minor error',
+                evidence: [{ claim: '1,204', expected_quote: '1,204' }],
+              }),
             };
       },
     }).start();
-    const { io, stderr } = memoryIo({ cwd: dir });
+    const { io, stderr, stdout } = memoryIo({ cwd: dir });
     const args = [
       'grade',
       '--dataset',
@@ -182,8 +189,46 @@ describe('citegeist grade and leaderboard', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(grades.map((g) => g.factual_accuracy)).toEqual([4, null, 4]);
+    // Row 3's claim of support is not in its answer: unverified, so it counts as no support (1).
+    expect(grades.map((g) => g.factual_accuracy)).toEqual([4, null, 1]);
     expect(grades[1]?.status).toMatchObject({ factual_accuracy: 'failed' });
+    expect(grades[0]?.judge_grounding).toMatchObject({
+      judge_factual_accuracy: 4,
+      unverified: 0,
+      evidence: [{ status: 'located', span: { key: 'expected_answer', start: 0, end: 5, text: '1,204' } }],
+    });
+    expect(grades[2]?.judge_grounding).toMatchObject({
+      judge_factual_accuracy: 4,
+      factual_accuracy: 1,
+      unverified: 1,
+      evidence: [{ status: 'unverified', reason: 'claim-not-in-answer' }],
+    });
+    expect(stdout()).toMatch(
+      /rubric judge openai-compatible:.*#gpt-4o: 1 of 2 claims counted consistent with the expected answer unverified \(quote not found in the cited text; counted as unsupported/,
+    );
+    const summary = JSON.parse(readFileSync(join(dir, 'g.summary.json'), 'utf8'));
+    expect(summary.judge_evidence).toEqual([
+      { judge: expect.stringMatching(/#gpt-4o$/), claimed_support: 2, located: 1, unverified: 1 },
+    ]);
+    expect(stderr()).toMatch(
+      /judged: 3\/3 done, 1 failed, took \d+s, 3 model calls \(1 failed\), [1-9][\d,]* tokens/,
+    );
+
+    // With the flag the judge's score stands; the grounding still says what was not found.
+    call = 0;
+    const trusted = memoryIo({ cwd: dir });
+    const judge = ['--judge', `openai-compatible:${server.url}/v1#gpt-4o`, '--concurrency', '1'];
+    const withFlag = [...args, ...judge, '--trust-unlocated-evidence', '--no-cache'];
+    expect(await runCli(withFlag, trusted.io)).toBe(0);
+    const again = readFileSync(join(dir, 'g.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map(
+        (l) => JSON.parse(l) as { factual_accuracy: number | null; judge_grounding: { unverified: number } },
+      );
+    expect(again.map((g) => g.factual_accuracy)).toEqual([4, null, 4]);
+    expect(again[2]?.judge_grounding.unverified).toBe(1);
+    expect(trusted.stdout()).toMatch(/counted as supported: --trust-unlocated-evidence/);
   });
 
   it('finds the papers without --papers/--corpus: the configured corpus, else the workspace default', async () => {

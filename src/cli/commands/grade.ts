@@ -10,7 +10,9 @@ import {
   type GradeRunOptions,
   gradeRun,
   readRun,
+  renderEvidenceTally,
   spreads,
+  tallyRubricEvidence,
 } from '../../grade/index.js';
 import { circularityWarnings } from '../../llm/index.js';
 import { renderBreakdown, renderLeaderboard } from '../../report/index.js';
@@ -23,7 +25,7 @@ import {
   refuseDryRun,
   resolveLlmSettings,
 } from '../llm-options.js';
-import { createLazyProgress } from '../progress.js';
+import { createLazyProgress, type ModelCall } from '../progress.js';
 import { parseIntOption } from './option-parsers.js';
 import { addPaperSourceOptions, loadPaperTexts, paperSourceOf } from './paper-source.js';
 
@@ -38,6 +40,8 @@ export interface GradeOptions extends Omit<LlmFlags, 'model'> {
   seed: string;
   /** Threads for the deterministic metrics (default: the machine's available parallelism). */
   threads?: number;
+  /** Count the rubric judge's unverified support as support (`--trust-unlocated-evidence`). */
+  trustUnlocatedEvidence?: boolean;
 }
 
 /** Grades run files against a dataset; shared by `grade` and `leaderboard`. */
@@ -70,19 +74,21 @@ export async function gradeRunFiles(
     ...(opts.threads === undefined ? {} : { threads: opts.threads }),
     onWorkerFailure: (message) => ctx.io.err(`warning: ${message}\n`),
   };
-  const { model: _runModel, threads: _threads, ...flags } = opts;
+  const { model: _runModel, threads: _threads, trustUnlocatedEvidence, ...flags } = opts;
   const settings = resolveLlmSettings(flags, ctx.config(), ctx.io.cwd);
   if (!settings.judge) return gradeAll(ctx, runs, dataset, grading, settings, undefined);
   refuseDryRun(settings, 'Grading with a judge');
   const runtime = createLlmRuntime(settings, ctx.io.env);
   try {
-    const judge = new AnchoredRubricJudge(runtime.provider(settings.judge));
+    const judge = new AnchoredRubricJudge(runtime.provider(settings.judge), {
+      trustUnlocatedEvidence: trustUnlocatedEvidence === true,
+    });
     for (const w of circularityWarnings(
       [judge],
       runs.flatMap((r) => r.models),
     ))
       ctx.io.err(`warning: ${w}\n`);
-    return await gradeAll(ctx, runs, dataset, grading, settings, judge);
+    return await gradeAll(ctx, runs, dataset, grading, settings, judge, (l) => runtime.onCall(l));
   } finally {
     runtime.close();
   }
@@ -103,6 +109,7 @@ async function gradeAll(
   { paperText, ...grading }: Grading,
   settings: LlmSettings,
   judge: AnchoredRubricJudge | undefined,
+  onCall?: (listener: (call: ModelCall) => void) => void,
 ): Promise<GradeRow[]> {
   const all: GradeRow[] = [];
   for (const run of runs) {
@@ -112,8 +119,9 @@ async function gradeAll(
     const progress = judge
       ? createLazyProgress({ io: ctx.io, label: 'judged' })
       : large
-        ? createLazyProgress({ io: ctx.io, label: 'graded', tokens: false })
+        ? createLazyProgress({ io: ctx.io, label: 'graded' })
         : null;
+    if (progress) onCall?.((call) => progress.call(call));
     const result = await gradeRun(dataset, run.rows, paperText, {
       ...grading,
       ...(judge ? { judge } : {}),
@@ -157,13 +165,23 @@ function checkEnum(flag: string, value: string, allowed: string[]): void {
 export function printSummary(ctx: CliContext, grades: GradeRow[], seed: number): unknown {
   const models = aggregateGrades(grades, { seed });
   const spread = spreads(models);
+  // The rubric judge's claims of support that could not be shown, per judge model.
+  const evidence = tallyRubricEvidence(grades);
+  const judgeEvidence = evidence.length > 0 ? { judge_evidence: evidence } : {};
   if (ctx.globals().json) {
-    ctx.io.out(`${JSON.stringify({ models, spreads: spread }, null, 2)}\n`);
+    ctx.io.out(`${JSON.stringify({ models, spreads: spread, ...judgeEvidence }, null, 2)}\n`);
   } else {
     ctx.io.out(renderLeaderboard(models, spread));
     ctx.io.out(`\n${renderBreakdown(models, 'byType')}`);
+    const trusted = grades.some((g) => g.judge_grounding?.trust_unlocated_evidence === true);
+    const lines = renderEvidenceTally(
+      evidence,
+      trusted,
+      'claims counted consistent with the expected answer',
+    );
+    for (const line of lines) ctx.io.out(`\nrubric judge ${line}\n`);
   }
-  return { models, spreads: spread };
+  return { models, spreads: spread, ...judgeEvidence };
 }
 
 export const registerGrade: RegisterCommand = (program, ctx) => {
@@ -187,6 +205,10 @@ export const registerGrade: RegisterCommand = (program, ctx) => {
     )
     .option('--model <name>', 'model name for runs that do not record one (published layout)')
     .option('--seed <n>', 'bootstrap seed', '0')
+    .option(
+      '--trust-unlocated-evidence',
+      "count the judge's claims of support whose quotes are not found as support (default: they count as errors)",
+    )
     .requiredOption('--out <file>', 'grades JSONL (a summary JSON is written beside it)');
   addPaperSourceOptions(command);
   addLlmOptions(command, { model: false, judge: true }).action(

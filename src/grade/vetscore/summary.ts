@@ -1,4 +1,5 @@
 import { bootstrapCI } from '../../stats/index.js';
+import { isEmptyQuote } from '../../text/index.js';
 import { type EvidenceTally, mergeTallies, renderEvidenceTally } from '../evidence-grounding.js';
 import type { AnswerGrade, UnsupportedClaim } from './grade-answer.js';
 
@@ -116,8 +117,12 @@ export function renderUnsupported(list: ReturnType<typeof unsupportedAcross>, li
     const line = `  w=${u.w} ${u.verdict ?? ''}  ${u.answer} §${u.segment}.${u.claim}  ${u.text}`;
     if (u.verdict !== 'unverified') return line;
     // An unverified verdict: the judge's quote was not found; show what the excerpts say nearest to it.
-    const near = u.nearest ? `[${u.nearest.key}] "${clip(u.nearest.text)}"` : 'none (no quote given)';
-    return `${line}\n      quote not found: "${clip(u.evidence_quote ?? '')}"; nearest passage ${near}`;
+    if (u.evidence_quote == null || isEmptyQuote(u.evidence_quote))
+      return `${line}\n      no evidence quote given`;
+    const near = u.nearest
+      ? `nearest passage [${u.nearest.key}] "${clip(u.nearest.text)}"`
+      : 'no excerpt shares a word with it';
+    return `${line}\n      quote not found: "${clip(u.evidence_quote)}"; ${near}`;
   });
   const more = list.length > limit ? `\n  … ${list.length - limit} more in the output file` : '';
   return `unsupported claims by harm (${list.length}):\n${lines.join('\n')}${more}\n`;
