@@ -85,13 +85,15 @@ export function mergeTallies(lists: Iterable<readonly EvidenceTally[]>): Evidenc
 export function renderEvidenceTally(
   tallies: readonly EvidenceTally[],
   trusted: boolean,
-  what = 'verdicts claiming support',
+  words: { what?: string; where?: string } = {},
 ): string[] {
+  const what = words.what ?? 'verdicts claiming support';
+  const where = words.where ?? 'the cited text';
   const counted = trusted
     ? 'counted as supported: --trust-unlocated-evidence'
     : 'counted as unsupported; --trust-unlocated-evidence counts them as supported';
   return tallies.map(
     (t) =>
-      `${t.judge}: ${t.unverified} of ${t.claimed_support} ${what} unverified (quote not found in the cited text; ${counted})`,
+      `${t.judge}: ${t.unverified} of ${t.claimed_support} ${what} unverified (quote missing or not found in ${where}; ${counted})`,
   );
 }

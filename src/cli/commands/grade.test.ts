@@ -204,7 +204,7 @@ describe('citegeist grade and leaderboard', () => {
       evidence: [{ status: 'unverified', reason: 'claim-not-in-answer' }],
     });
     expect(stdout()).toMatch(
-      /rubric judge openai-compatible:.*#gpt-4o: 1 of 2 claims counted consistent with the expected answer unverified \(quote not found in the cited text; counted as unsupported/,
+      /rubric judge openai-compatible:.*#gpt-4o: 1 of 2 claims counted consistent with the expected answer unverified \(quote missing or not found in the answer or the expected answer; counted as unsupported/,
     );
     const summary = JSON.parse(readFileSync(join(dir, 'g.summary.json'), 'utf8'));
     expect(summary.judge_evidence).toEqual([

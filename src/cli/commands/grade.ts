@@ -174,11 +174,10 @@ export function printSummary(ctx: CliContext, grades: GradeRow[], seed: number):
     ctx.io.out(renderLeaderboard(models, spread));
     ctx.io.out(`\n${renderBreakdown(models, 'byType')}`);
     const trusted = grades.some((g) => g.judge_grounding?.trust_unlocated_evidence === true);
-    const lines = renderEvidenceTally(
-      evidence,
-      trusted,
-      'claims counted consistent with the expected answer',
-    );
+    const lines = renderEvidenceTally(evidence, trusted, {
+      what: 'claims counted consistent with the expected answer',
+      where: 'the answer or the expected answer',
+    });
     for (const line of lines) ctx.io.out(`\nrubric judge ${line}\n`);
   }
   return { models, spreads: spread, ...judgeEvidence };

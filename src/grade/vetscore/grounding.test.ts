@@ -170,7 +170,7 @@ describe('the batch summary', () => {
     ]);
     const text = renderFaithfulnessSummary(summary);
     expect(text).toMatch(
-      /unverified\s+fake:judge: 3 of 5 verdicts claiming support unverified \(quote not found in the cited text; counted as unsupported/,
+      /unverified\s+fake:judge: 3 of 5 verdicts claiming support unverified \(quote missing or not found in the cited text; counted as unsupported/,
     );
     expect(text).toMatch(/unverified\s+fake:other: 3 of 5/);
     const listed = renderUnsupported(unsupportedAcross([a]));
