@@ -14,7 +14,11 @@ export const registerLeaderboard: RegisterCommand = (program, ctx) => {
     .option('--dataset <file>', 'dataset, needed when run files are given')
     .option('--match <mode>', 'researchqa | span', 'researchqa')
     .option('--quote-mode <mode>', 'researchqa | strict', 'researchqa')
-    .option('--seed <n>', 'bootstrap seed', '0');
+    .option('--seed <n>', 'bootstrap seed', '0')
+    .option(
+      '--trust-unlocated-evidence',
+      "with --judge: count the judge's unlocated claims of support as support",
+    );
   addPaperSourceOptions(command);
   addLlmOptions(command, { model: false, judge: true }).action(
     async (files: string[], opts: Omit<GradeOptions, 'dataset'> & { dataset?: string }) => {
