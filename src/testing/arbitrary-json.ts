@@ -57,8 +57,11 @@ function ofType(type: string, schema: Schema, random: RandomSource): unknown {
       return words(random, 2, 12);
     case 'integer':
       return integer(schema, random);
-    case 'number':
-      return integer(schema, random) + random();
+    case 'number': {
+      const lo = typeof schema.minimum === 'number' ? schema.minimum : 0;
+      const hi = typeof schema.maximum === 'number' ? schema.maximum : lo + 100;
+      return lo + random() * (hi - lo);
+    }
     case 'boolean':
       return random() < 0.5;
     case 'null':

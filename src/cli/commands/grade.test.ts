@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeOpenAiServer } from '../../testing/index.js';
+import { arbitraryReplies, FakeOpenAiServer } from '../../testing/index.js';
 import { memoryIo } from '../io.js';
 import { runCli } from '../program.js';
 
@@ -229,6 +229,39 @@ describe('citegeist grade and leaderboard', () => {
     expect(again.map((g) => g.factual_accuracy)).toEqual([4, null, 4]);
     expect(again[2]?.judge_grounding.unverified).toBe(1);
     expect(trusted.stdout()).toMatch(/counted as supported: --trust-unlocated-evidence/);
+  });
+
+  it('a judge answering schema-valid but arbitrary JSON shows no support: its factual accuracy counts as 1', async () => {
+    const dir = workspace();
+    server = await new FakeOpenAiServer({ replies: arbitraryReplies(3) }).start();
+    const { io, stdout } = memoryIo({ cwd: dir });
+    const judge = `openai-compatible:${server.url}/v1#arbitrary`;
+    const argv = ['--json', 'grade', '--dataset', 'dataset.jsonl', '--papers', 'papers', '--run', 'a.jsonl'];
+    expect(await runCli([...argv, '--out', 'g.jsonl', '--judge', judge, '--no-cache'], io)).toBe(0);
+    type Row = {
+      factual_accuracy: number | null;
+      judge_grounding: { judge_factual_accuracy: number; claimed_support: number; unverified: number };
+    };
+    const grades = readFileSync(join(dir, 'g.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Row);
+    expect(grades).toHaveLength(3);
+    for (const g of grades) {
+      expect(g.judge_grounding.unverified).toBe(g.judge_grounding.claimed_support);
+      expect(g.factual_accuracy).toBe(1);
+    }
+    // The arbitrary judge did claim support (scores above 1), and all of it is reported unverified.
+    expect(grades.some((g) => g.judge_grounding.judge_factual_accuracy > 1)).toBe(true);
+    const claimed = grades.reduce((a, g) => a + g.judge_grounding.claimed_support, 0);
+    expect(JSON.parse(stdout()).judge_evidence).toEqual([
+      {
+        judge: expect.stringMatching(/#arbitrary$/),
+        claimed_support: claimed,
+        located: 0,
+        unverified: claimed,
+      },
+    ]);
   });
 
   it('finds the papers without --papers/--corpus: the configured corpus, else the workspace default', async () => {
