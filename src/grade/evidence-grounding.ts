@@ -1,13 +1,13 @@
 /**
  * The one policy for judge verdicts that claim support (VETSCORE verification, the rubric judge,
  * ARGUE attestation and nugget matching): a claim of support stands only where its evidence quote
- * is found in the text the judge was shown (`EvidenceLocator`, strict quote matcher). A supported
+ * is found in the text the judge was shown (`QuoteLocator`, strict quote matcher). A supported
  * verdict whose quote is missing or cannot be located is `unverified`: it keeps the nearest passage
  * as a diagnostic and counts as unsupported in the score, unless the user passes
  * `--trust-unlocated-evidence` (then it counts as the judge said, and is still reported as
  * unverified). A judge that cannot show where the support is has not shown support.
  */
-import type { EvidenceLocation, GroundedSpan, NearestEvidence } from '../text/index.js';
+import type { GroundedSpan, NearestEvidence, QuoteLocation } from '../text/index.js';
 
 export interface GroundingOptions {
   /** Count unverified support as support (`--trust-unlocated-evidence`; default false). */
@@ -28,7 +28,7 @@ export interface SupportGrounding {
 }
 
 /** Applies the policy to one located (or not) quote of a verdict that claims support. */
-export function groundSupport(location: EvidenceLocation, options: GroundingOptions = {}): SupportGrounding {
+export function groundSupport(location: QuoteLocation, options: GroundingOptions = {}): SupportGrounding {
   if (location.status === 'located') {
     return { status: 'located', span: location.span, nearest: null, counts: true };
   }

@@ -15,12 +15,7 @@
  * at all (every item unverified, or a score above 1 with no item) → 1 ("the core claim … is
  * fabricated"). Completeness (omissions) is not a claim of support and is left as the judge gave it.
  */
-import {
-  type EvidenceLocation,
-  EvidenceLocator,
-  type GroundedSpan,
-  type NearestEvidence,
-} from '../text/index.js';
+import { type GroundedSpan, type NearestEvidence, type QuoteLocation, QuoteLocator } from '../text/index.js';
 import type { EvidenceTally, GroundingOptions } from './evidence-grounding.js';
 
 /** One claim the judge counted as consistent with the expected answer, as it quoted it. */
@@ -64,12 +59,12 @@ function groundItem(
   item: RubricEvidenceItem,
   answer: string,
   expected: string,
-  locator: EvidenceLocator,
+  locator: QuoteLocator,
 ): GroundedRubricItem {
   const quote = item.expected_quote?.trim() || null;
   const inAnswer = locator.locate(item.claim, [{ key: ANSWER, text: answer }]);
   const inExpected = locator.locate(quote, [{ key: EXPECTED, text: expected }]);
-  const span = (l: EvidenceLocation) => (l.status === 'located' ? l.span : null);
+  const span = (l: QuoteLocation) => (l.status === 'located' ? l.span : null);
   const base = {
     claim: item.claim,
     expected_quote: quote,
@@ -103,9 +98,9 @@ export function cappedAccuracy(score: number, claimed: number, unverified: numbe
 export function groundRubricVerdict(
   scores: { factual_accuracy: number; evidence?: readonly RubricEvidenceItem[] | null | undefined },
   texts: { answer: string; expectedAnswer: string },
-  options: GroundingOptions & { locator?: EvidenceLocator } = {},
+  options: GroundingOptions & { locator?: QuoteLocator } = {},
 ): RubricGrounding {
-  const locator = options.locator ?? new EvidenceLocator(4);
+  const locator = options.locator ?? new QuoteLocator(4);
   const evidence = (scores.evidence ?? []).map((item) =>
     groundItem(item, texts.answer, texts.expectedAnswer, locator),
   );

@@ -1,13 +1,13 @@
 /** text/: normalisation with offset maps, the quote matcher, the difflib port, tokenizer, sentences. */
 
 export {
-  type EvidenceLocation,
-  EvidenceLocator,
   type EvidenceSource,
   type GroundedSpan,
   isEmptyQuote,
   locateEvidence,
   type NearestEvidence,
+  type QuoteLocation,
+  QuoteLocator,
 } from './locate-evidence.js';
 export {
   type MatchMode,

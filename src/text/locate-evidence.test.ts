@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EvidenceLocator, isEmptyQuote, locateEvidence } from './locate-evidence.js';
+import { isEmptyQuote, locateEvidence, QuoteLocator } from './locate-evidence.js';
 
 const sources = [
   { key: '1', text: 'Cats lack glucuronidation.' },
@@ -101,7 +101,7 @@ describe('locateEvidence (strict quote matcher, shared normaliser)', () => {
   });
 
   it('a locator prepares each text once and stays within its capacity', () => {
-    const locator = new EvidenceLocator(2);
+    const locator = new QuoteLocator(2);
     for (let i = 0; i < 5; i++) {
       expect(locator.locate(`word${i}`, [{ key: String(i), text: `a word${i} b` }]).status).toBe('located');
     }

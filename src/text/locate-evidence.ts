@@ -43,7 +43,7 @@ export interface NearestEvidence {
   readonly similarity: number;
 }
 
-export type EvidenceLocation =
+export type QuoteLocation =
   | { readonly status: 'located'; readonly span: GroundedSpan }
   | { readonly status: 'unverified'; readonly nearest: NearestEvidence | null }
   | { readonly status: 'no-quote' };
@@ -53,7 +53,7 @@ export function isEmptyQuote(quote: string | null | undefined): boolean {
   return quote == null || normalizeQuote(quote).text.length === 0;
 }
 
-function located(key: string, source: string, match: QuoteMatch): EvidenceLocation {
+function located(key: string, source: string, match: QuoteMatch): QuoteLocation {
   const spans = match.spans.map((s) => ({ start: s.start, end: s.end }));
   const start = spans[0]!.start;
   const end = spans[spans.length - 1]!.end;
@@ -65,7 +65,7 @@ function located(key: string, source: string, match: QuoteMatch): EvidenceLocati
  * Locates evidence quotes, preparing each source text once (a bounded cache keyed by the text, so
  * the same excerpt quoted by many verdicts is normalised and indexed once).
  */
-export class EvidenceLocator {
+export class QuoteLocator {
   private readonly prepared = new Map<string, PreparedPaper>();
 
   constructor(private readonly capacity = 256) {}
@@ -83,7 +83,7 @@ export class EvidenceLocator {
    * Looks for `quote` in each source in order and returns the first match; when none matches, the
    * nearest passage over all sources (the most similar; the earlier source on a tie).
    */
-  locate(quote: string | null | undefined, sources: readonly EvidenceSource[]): EvidenceLocation {
+  locate(quote: string | null | undefined, sources: readonly EvidenceSource[]): QuoteLocation {
     if (quote == null || isEmptyQuote(quote)) return { status: 'no-quote' };
     let nearest: NearestEvidence | null = null;
     for (const source of sources) {
@@ -98,10 +98,10 @@ export class EvidenceLocator {
   }
 }
 
-/** One-off `EvidenceLocator.locate` (prepare-once caching only within the call). */
+/** One-off `QuoteLocator.locate` (prepare-once caching only within the call). */
 export function locateEvidence(
   quote: string | null | undefined,
   sources: readonly EvidenceSource[],
-): EvidenceLocation {
-  return new EvidenceLocator(sources.length + 1).locate(quote, sources);
+): QuoteLocation {
+  return new QuoteLocator(sources.length + 1).locate(quote, sources);
 }

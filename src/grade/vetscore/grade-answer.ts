@@ -1,5 +1,5 @@
 import type { LlmProvider } from '../../llm/index.js';
-import { EvidenceLocator, type NearestEvidence } from '../../text/index.js';
+import { type NearestEvidence, QuoteLocator } from '../../text/index.js';
 import { type EvidenceTally, tallyEvidence } from '../evidence-grounding.js';
 import { riskWeightedScore } from './aggregate.js';
 import { decomposeSegment } from './decompose.js';
@@ -82,7 +82,7 @@ export async function gradeAnswer(
   settings: FaithfulnessSettings,
 ): Promise<AnswerGrade> {
   // One locator per answer unless the caller shares one: the claims of a segment quote the same excerpts.
-  const s = settings.locator ? settings : { ...settings, locator: new EvidenceLocator() };
+  const s = settings.locator ? settings : { ...settings, locator: new QuoteLocator() };
   const segments = segmentAnswer(input.answer, input.sources);
   const results = await Promise.all(
     segments.map(async (segment): Promise<SegmentResult> => {

@@ -1,5 +1,5 @@
 import type { LlmProvider } from '../../llm/index.js';
-import type { EvidenceLocator, GroundedSpan, NearestEvidence } from '../../text/index.js';
+import type { GroundedSpan, NearestEvidence, QuoteLocator } from '../../text/index.js';
 import { type HarmJudgment, type HarmLevel, rateHarm } from './harm.js';
 import { judgeJointly } from './joint.js';
 import type { CallOptions } from './llm-call.js';
@@ -18,7 +18,7 @@ export interface JudgeSettings {
   /** Count supported verdicts whose evidence quote is not in the excerpts as supported (default false). */
   trustUnlocatedEvidence?: boolean;
   /** Prepares each excerpt once for locating evidence quotes (a new one per claim when absent). */
-  locator?: EvidenceLocator;
+  locator?: QuoteLocator;
 }
 
 /** One claim as written to the output: `scored` (v and w set) or `failed` (a judge broke; never 0). */

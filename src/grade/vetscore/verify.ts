@@ -1,5 +1,5 @@
 import type { LlmProvider } from '../../llm/index.js';
-import { EvidenceLocator, type GroundedSpan, type NearestEvidence } from '../../text/index.js';
+import { type GroundedSpan, type NearestEvidence, QuoteLocator } from '../../text/index.js';
 import { type GroundingOptions, groundSupport } from '../evidence-grounding.js';
 import { type CallOptions, callModel } from './llm-call.js';
 import { type Verification, VerificationSchema, verifyPrompt } from './prompts/index.js';
@@ -25,7 +25,7 @@ export interface VerificationJudgment {
 
 /** How verdicts are grounded: the policy, and a locator that prepares each excerpt once. */
 export interface VerifyOptions extends GroundingOptions {
-  locator?: EvidenceLocator;
+  locator?: QuoteLocator;
 }
 
 export type JudgeOutcome<T> = { ok: true; value: T } | { ok: false; reason: string; raw: string };
@@ -53,7 +53,7 @@ export function toVerification(
   const base = { rationale: value.rationale, evidenceQuote: quote, span: null, nearest: null };
   if (value.verdict !== 'supported') return { ...base, verdict: value.verdict, v: 0 };
   const grounding = groundSupport(
-    (options.locator ?? new EvidenceLocator(excerpts.length + 1)).locate(quote, excerpts),
+    (options.locator ?? new QuoteLocator(excerpts.length + 1)).locate(quote, excerpts),
     options,
   );
   return {
