@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],
-    exclude: ['src/**/*.live.test.ts', 'node_modules/**', 'dist/**'],
+    exclude: ['src/**/*.live.test.ts', '**/*.faults.test.ts', 'node_modules/**', 'dist/**'],
     reporters: ['default', './scripts/summary-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -25,3 +25,18 @@ export function answerUserPrompt(question: string, context: string, mode: 'full'
   const what = mode === 'full' ? 'The paper' : 'Passages retrieved from the paper';
   return `${what}:\n<<<PAPER\n${context}\nPAPER>>>\n\nQuestion: ${question}`;
 }
+
+/**
+ * The system prompt of `--free-text` answers: RECIPER's downstream setting, a short answer from
+ * retrieved context with no citation contract, scored against reference answers (ROUGE, BERTScore).
+ */
+export const FREE_TEXT_PROMPT = `You answer questions about scientific papers using only the context you are given. Answer the question directly and concisely, in one to three sentences of plain text, without citations or markup. If the context does not contain the answer, say so.`;
+
+/** The user message of a `--free-text` answer over retrieved passages (possibly from several papers). */
+export function freeTextUserPrompt(
+  question: string,
+  passages: readonly { label: string; text: string }[],
+): string {
+  const context = passages.map((p, i) => `[${i + 1}] ${p.label}\n${p.text}`).join('\n\n');
+  return `Context:\n<<<CONTEXT\n${context}\nCONTEXT>>>\n\nQuestion: ${question}`;
+}

@@ -1,3 +1,4 @@
+export { type AnswerEstimate, answerManifest, estimateAnswers } from './answer-manifest.js';
 export {
   type Answerer,
   type AnswerInput,
@@ -5,7 +6,13 @@ export {
   type ContextMode,
   failedOutcome,
 } from './answerer.js';
-export { answerUserPrompt, BASELINE_PROMPT, CITATION_CONTRACT } from './contract-prompt.js';
+export {
+  answerUserPrompt,
+  BASELINE_PROMPT,
+  CITATION_CONTRACT,
+  FREE_TEXT_PROMPT,
+  freeTextUserPrompt,
+} from './contract-prompt.js';
 export {
   markerKeys,
   type ParsedReply,
@@ -15,13 +22,28 @@ export {
 } from './evidence-parser.js';
 export { EXTRACTIVE_REFUSAL, ExtractiveAnswerer, type ExtractiveOptions } from './extractive-answerer.js';
 export {
-  compactRunFile,
   type HarnessOptions,
   type HarnessProgress,
   type HarnessResult,
+  inspectRunFileFor,
+  type RunTarget,
   runAnswers,
+  runFileOptions,
   runRowOf,
 } from './harness.js';
-export { LlmAnswerer, type LlmAnswererOptions } from './llm-answerer.js';
-export { PaperContext } from './paper-context.js';
+export { AnswerPlanner, LlmAnswerer, type LlmAnswererOptions } from './llm-answerer.js';
+export { PaperContext, type PaperRetrieval } from './paper-context.js';
+export { type ContextPassage, corpusPassages, type PassageSource, paperPassages } from './passage-source.js';
 export { isRefusal, type QasperPredictionLine, qasperPrediction } from './qasper-predictions.js';
+export {
+  ExtractiveReportWriter,
+  LlmReportWriter,
+  type ReportDraft,
+  type ReportSentenceDraft,
+  type ReportWriter,
+  type ReportWriterInput,
+  type RetrievalContext,
+  reportPrompt,
+  reportRunLine,
+  retrievedPassages,
+} from './report-generator.js';

@@ -1,10 +1,11 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { writeAll } from './atomic-write.js';
 
 /**
  * Appends rows to a JSONL file as they complete, fsyncing each one so that a killed run loses at
- * most the row being written. A torn last line (from a crash mid-write) is ignored by `readJsonlIds`
- * and overwritten on resume.
+ * most the row being written. A torn last line (from a crash mid-write) is terminated, so the next
+ * row starts on its own line; files that must hold one run use `RunFile`, which removes it instead.
  */
 export class JsonlAppender {
   private fd: number;
@@ -22,35 +23,16 @@ export class JsonlAppender {
   }
 
   append(row: unknown): void {
-    writeSync(this.fd, `${JSON.stringify(row)}\n`);
+    this.appendText(JSON.stringify(row));
+  }
+
+  /** Appends one already-serialised line (for writers with their own JSON style). */
+  appendText(line: string): void {
+    writeAll(this.fd, `${line}\n`);
     fsyncSync(this.fd);
   }
 
   close(): void {
     closeSync(this.fd);
   }
-}
-
-/**
- * The values of `field` in the parseable rows of an existing JSONL file (for resuming a run without
- * duplicating rows). Missing file → empty set.
- */
-export function readJsonlIds(
-  path: string,
-  field: string,
-  accept?: (row: Record<string, unknown>) => boolean,
-) {
-  const ids = new Set<string>();
-  if (!existsSync(path)) return ids;
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    if (line.trim() === '') continue;
-    try {
-      const row = JSON.parse(line) as Record<string, unknown>;
-      const id = row[field];
-      if (typeof id === 'string' && (!accept || accept(row))) ids.add(id);
-    } catch {
-      // a torn line from an interrupted run: its row will be redone
-    }
-  }
-  return ids;
 }

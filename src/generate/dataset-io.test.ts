@@ -36,8 +36,18 @@ describe('dataset IO', () => {
     const path = join(dir(), 'eval_dataset.json');
     writeDataset(path, rows, { version: '1.0', createdAt: '2026-01-01T00:00:00Z' });
     const data = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-    expect(Object.keys(data)).toEqual(['version', 'created_at', 'total_rows', 'rows']);
+    // generate_dataset.py load_dataset / save_dataset (khoj-ai/openpaper, 0db211cc).
+    expect(Object.keys(data)).toEqual([
+      'version',
+      'created_at',
+      'source_manifest',
+      'total_rows',
+      'total_papers_processed',
+      'rows',
+      'errors',
+    ]);
     expect(data.total_rows).toBe(2);
+    expect(data.total_papers_processed).toBe(1);
   });
 
   it('reads a bare JSON list and a one-row JSONL file that is a single object', () => {

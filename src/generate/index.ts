@@ -1,12 +1,16 @@
 export {
+  type DatasetMeta,
   type DatasetReadResult,
   type DatasetRowError,
+  datasetMeta,
   formatDatasetJsonl,
   formatEvalDatasetJson,
   readDataset,
   readDatasetStrict,
   writeDataset,
 } from './dataset-io.js';
+export { type DatasetLayout, toPublishedRow } from './dataset-layouts.js';
+export { loadDataset, loadDatasetStrict, readParquetDataset } from './dataset-parquet.js';
 export { type MarkdownSection, markdownSections, sectionLabelAt } from './markdown-sections.js';
 export * from './openalex/index.js';
 export { importQasper, type QasperImportResult } from './qasper-dataset.js';

@@ -1,11 +1,21 @@
 import type { Citation, DatasetRow, EvidenceGroup, Span, Verdict } from '../core/index.js';
 import { failed, notApplicable, scored } from '../core/index.js';
-import { sequenceRatioAtLeast } from '../text/index.js';
+import { pythonRound } from '../stats/index.js';
+import { type MatchRule, sequenceRatioAtLeast } from '../text/index.js';
+import { flatLayoutScores } from './flat-layout-metrics.js';
+
+/** The quote matcher's verdict on one quote: the rule in the grader's mode, and in strict mode. */
+export interface QuoteCheck {
+  /** The rule that matched in the grader's quote mode (`none`: not found). */
+  rule: MatchRule;
+  /** The strict rule that matched (exact or no-space: the published rule without prefixes; else `none`). */
+  strictRule: MatchRule;
+}
 
 /** The paper a row is about, as the citation metrics need it (prepared once per paper). */
 export interface PaperQuotes {
-  /** Does the quote pass the quote matcher against the paper text (mode chosen by the caller)? */
-  passes(quote: string): boolean;
+  /** Which rules of the quote matcher accept the quote against the paper text. */
+  check(quote: string): QuoteCheck;
   /** Where the quote (or an evidence alternative) is in the paper text; null when not found. */
   locate(text: string): Span | null;
 }
@@ -13,12 +23,25 @@ export interface PaperQuotes {
 /** Decides whether a model quote matches an evidence alternative. */
 export type AlternativeMatch = (quote: string, alternative: string, paper: PaperQuotes | null) => boolean;
 
-/** The four deterministic ResearchQA metrics of one row, each tri-state. */
+/** Per citation of an answer: the quote matcher's rule in the grader's mode and in strict mode. */
+export interface CitationRule {
+  key: string;
+  rule: MatchRule;
+  strict_rule: MatchRule;
+  /** Accepted only because a prefix of the quote is verbatim (the strict matcher rejects it). */
+  prefix_only: boolean;
+}
+
+/** The deterministic ResearchQA metrics of one row, each tri-state, and the rule per citation. */
 export interface CitationScores {
   citation_precision: Verdict<number>;
   section_coverage: Verdict<number>;
   citation_accuracy: Verdict<number>;
+  /** Citation accuracy by the strict rules only (exact, no-space: no prefix rules). */
+  citation_accuracy_strict: Verdict<number>;
   refusal_correctness: Verdict<number>;
+  /** One entry per citation, in answer order (empty when the quotes were not checked). */
+  citation_rules: CitationRule[];
 }
 
 export interface AnsweredRow {
@@ -29,72 +52,159 @@ export interface AnsweredRow {
   error?: string | null;
 }
 
-/** Whether a row is graded only by refusal correctness (METHODS §2.4). */
-export function isRefusalRow(row: Pick<DatasetRow, 'question_type' | 'expected_refusal'>): boolean {
-  return row.question_type === 'adversarial' && row.expected_refusal !== false;
+export interface ScoreOptions {
+  /**
+   * Round precision, coverage and both accuracies to 3 decimals per row, as Python's `round()`
+   * does (the published grader rounds before averaging; `researchqa` match mode).
+   */
+  round?: boolean;
 }
 
-/** Groups that have at least one non-empty alternative (the others are dropped). */
-export function usableGroups(groups: readonly EvidenceGroup[]): EvidenceGroup[] {
-  return groups
-    .map((g) => ({ ...g, alternatives: g.alternatives.filter((a) => a.trim() !== '') }))
-    .filter((g) => g.alternatives.length > 0);
+/** The row fields the metrics read. */
+export type ScoredRow = Pick<
+  DatasetRow,
+  'question_type' | 'expected_refusal' | 'expected_references' | 'evidence_layout'
+>;
+
+/**
+ * Whether a row is graded only by refusal correctness. The published grader tests
+ * `result.get("expected_refusal", True)` on a results row, and its harness always copies the key
+ * (`"expected_refusal": row.get("expected_refusal")`), so a row without a value (null) is graded
+ * like any other row: khoj-ai/openpaper server/evals/run_benchmark.py (0db211cc),
+ * `compute_citation_metrics` and `_run_single_row`.
+ */
+export function isRefusalRow(row: Pick<DatasetRow, 'question_type' | 'expected_refusal'>): boolean {
+  return row.question_type === 'adversarial' && row.expected_refusal === true;
 }
 
 /**
- * METHODS §2.4, exactly. `paper` is null when the paper text is unavailable: the metrics that need
- * it (citation accuracy, refusal correctness, span matching) are then `failed`, never 0.
+ * The evidence groups the metrics use: every group with a non-empty `alternatives` list, its
+ * alternatives as they are (an empty or blank alternative stays and simply matches nothing), as
+ * the published `_evidence_groups` keeps them (run_benchmark.py, 0db211cc).
+ */
+export function usableGroups(groups: readonly EvidenceGroup[]): EvidenceGroup[] {
+  return groups.filter((g) => g.alternatives.length > 0);
+}
+
+const NOT_CHECKED: CitationRule[] = [];
+
+/**
+ * METHODS §2.4, as the published grader computes it (`compute_citation_metrics`). `paper` is null
+ * when the paper text is unavailable: the metrics that need it (both accuracies, refusal
+ * correctness, span matching) are then `failed`, never 0. Rows read from the earlier flat-list
+ * dataset layout are graded as that version's grader did (`flat-layout-metrics.ts`).
  */
 export function citationScores(
-  row: Pick<DatasetRow, 'question_type' | 'expected_refusal' | 'expected_references'>,
+  row: ScoredRow,
   answer: AnsweredRow,
   paper: PaperQuotes | null,
   match: AlternativeMatch,
+  options: ScoreOptions = {},
 ): CitationScores {
-  if (answer.error) {
-    const f = failed<number>(`the answer failed: ${answer.error}`);
-    return { citation_precision: f, section_coverage: f, citation_accuracy: f, refusal_correctness: f };
-  }
+  if (answer.error) return allFailed(`the answer failed: ${answer.error}`);
   if (!answer.contract) {
     const na = notApplicable<number>('baseline run without the citation contract');
-    return { citation_precision: na, section_coverage: na, citation_accuracy: na, refusal_correctness: na };
-  }
-  const quotes = answer.citations.map((c) => c.quote);
-  const noPaper = failed<number>('the paper text is not available');
-  if (isRefusalRow(row)) {
-    const na = notApplicable<number>('adversarial row expecting a refusal');
-    let refusal: Verdict<number>;
-    if (quotes.length === 0) refusal = scored(1);
-    else refusal = paper ? scored(quotes.every((q) => paper.passes(q)) ? 1 : 0) : noPaper;
     return {
       citation_precision: na,
       section_coverage: na,
       citation_accuracy: na,
+      citation_accuracy_strict: na,
+      refusal_correctness: na,
+      citation_rules: NOT_CHECKED,
+    };
+  }
+  const quotes = answer.citations.map((c) => c.quote);
+  const rules = paper ? citationRules(answer.citations, paper) : NOT_CHECKED;
+  const round = (x: Verdict<number>): Verdict<number> =>
+    options.round && x.status === 'scored' ? scored(pythonRound(x.value, 3)) : x;
+  if (row.evidence_layout === 'flat') {
+    const s = flatLayoutScores(row, quotes, rules, paper !== null, match, paper);
+    return {
+      ...s,
+      citation_precision: round(s.citation_precision),
+      section_coverage: round(s.section_coverage),
+      citation_accuracy: round(s.citation_accuracy),
+      citation_accuracy_strict: round(s.citation_accuracy_strict),
+      citation_rules: rules,
+    };
+  }
+  if (isRefusalRow(row)) {
+    const na = notApplicable<number>('adversarial row expecting a refusal');
+    let refusal: Verdict<number>;
+    if (quotes.length === 0) refusal = scored(1);
+    else refusal = paper ? scored(rules.every((r) => r.rule !== 'none') ? 1 : 0) : noPaper();
+    return {
+      citation_precision: na,
+      section_coverage: na,
+      citation_accuracy: na,
+      citation_accuracy_strict: na,
       refusal_correctness: refusal,
+      citation_rules: rules,
     };
   }
   const groups = usableGroups(row.expected_references);
-  const accuracy: Verdict<number> =
-    quotes.length === 0
-      ? scored(1)
-      : paper
-        ? scored(quotes.filter((q) => paper.passes(q)).length / quotes.length)
-        : noPaper;
   const hits = matchHits(quotes, groups, paper, match);
   const fraction = (found: boolean[]): Verdict<number> =>
     hits.error ? failed(hits.error) : scored(found.filter(Boolean).length / found.length);
   return {
     // No quotes: precision 1 (nothing wrong was cited). No groups: coverage 1, precision 0.
-    citation_precision:
+    citation_precision: round(
       quotes.length === 0 ? scored(1) : groups.length === 0 ? scored(0) : fraction(hits.quotes),
-    section_coverage: groups.length === 0 ? scored(1) : fraction(hits.groups),
-    citation_accuracy: accuracy,
+    ),
+    section_coverage: round(groups.length === 0 ? scored(1) : fraction(hits.groups)),
+    ...accuracies(quotes.length, rules, paper !== null, round),
     refusal_correctness: notApplicable('not an adversarial row expecting a refusal'),
+    citation_rules: rules,
   };
 }
 
+/** Both citation accuracies (no quotes → 1; no paper → failed). */
+export function accuracies(
+  quoteCount: number,
+  rules: readonly CitationRule[],
+  havePaper: boolean,
+  round: (x: Verdict<number>) => Verdict<number> = (x) => x,
+): Pick<CitationScores, 'citation_accuracy' | 'citation_accuracy_strict'> {
+  if (quoteCount === 0) return { citation_accuracy: scored(1), citation_accuracy_strict: scored(1) };
+  if (!havePaper) return { citation_accuracy: noPaper(), citation_accuracy_strict: noPaper() };
+  const share = (ok: (r: CitationRule) => boolean) => round(scored(rules.filter(ok).length / quoteCount));
+  return {
+    citation_accuracy: share((r) => r.rule !== 'none'),
+    citation_accuracy_strict: share((r) => r.strict_rule !== 'none'),
+  };
+}
+
+function noPaper(): Verdict<number> {
+  return failed('the paper text is not available');
+}
+
+/** Every metric failed with one reason. */
+export function allFailed(reason: string): CitationScores {
+  const f = failed<number>(reason);
+  return {
+    citation_precision: f,
+    section_coverage: f,
+    citation_accuracy: f,
+    citation_accuracy_strict: f,
+    refusal_correctness: f,
+    citation_rules: NOT_CHECKED,
+  };
+}
+
+function citationRules(citations: readonly Citation[], paper: PaperQuotes): CitationRule[] {
+  return citations.map((c) => {
+    const { rule, strictRule } = paper.check(c.quote);
+    return {
+      key: c.key,
+      rule,
+      strict_rule: strictRule,
+      prefix_only: rule !== 'none' && strictRule === 'none',
+    };
+  });
+}
+
 /** Which quotes match some evidence group, and which groups some quote matches. */
-interface Hits {
+export interface Hits {
   quotes: boolean[];
   groups: boolean[];
   /** Set when the matcher failed (the metrics built on the hits are then `failed`). */
@@ -102,24 +212,27 @@ interface Hits {
 }
 
 /**
- * The quote × group matches that precision and coverage need. Pairs are tried alternative by
- * alternative, each alternative against every quote in turn (the difflib port keeps an
- * alternative's tables while it stays the same), and a pair is skipped once its quote and its group
- * are both known to match: the metrics only need the two hit lists.
+ * The quote × group matches that precision and coverage need. Pairs are tried quote by quote, each
+ * quote against every alternative in turn (the difflib port keeps the tables of its `b`, the quote,
+ * while it stays the same), and a pair is skipped once its quote and its group are both known to
+ * match: the metrics only need the two hit lists.
  */
-function matchHits(
+export function matchHits(
   quotes: readonly string[],
   groups: readonly EvidenceGroup[],
   paper: PaperQuotes | null,
   match: AlternativeMatch,
 ): Hits {
   const hits: Hits = { quotes: quotes.map(() => false), groups: groups.map(() => false), error: null };
-  for (let g = 0; g < groups.length; g++) {
-    for (const alternative of groups[g]!.alternatives) {
-      for (let q = 0; q < quotes.length; q++) {
-        if (hits.quotes[q] && hits.groups[g]) continue;
+  for (let q = 0; q < quotes.length; q++) {
+    for (let g = 0; g < groups.length; g++) {
+      if (hits.quotes[q] && hits.groups[g]) continue;
+      for (const alternative of groups[g]!.alternatives) {
         try {
-          if (match(quotes[q]!, alternative, paper)) hits.quotes[q] = hits.groups[g] = true;
+          if (match(quotes[q]!, alternative, paper)) {
+            hits.quotes[q] = hits.groups[g] = true;
+            break;
+          }
         } catch (error) {
           hits.error = (error as Error).message;
           return hits;
@@ -134,8 +247,11 @@ function matchHits(
 export type RatioAtLeast = (a: string, b: string, threshold: number) => boolean;
 
 /**
- * `researchqa` alternative matching: difflib ratio of the lower-cased strings ≥ 0.5
- * (`SequenceMatcher(None, quote.lower(), alternative.lower()).ratio() >= 0.5`).
+ * `researchqa` alternative matching, exactly the published `fuzzy_match(alt, act) >= 0.5`:
+ * `difflib.SequenceMatcher(None, alternative.lower(), citation.lower()).ratio()`. The alternative
+ * is `a` and the model's quote is `b`, so difflib's autojunk heuristic (for a `b` of 200+
+ * characters) applies to the quote: khoj-ai/openpaper server/evals/run_benchmark.py (0db211cc),
+ * `fuzzy_match(text_a, text_b)` and its calls `fuzzy_match(alt, act)` in `compute_citation_metrics`.
  */
 export function researchqaMatch(atLeast: RatioAtLeast = sequenceRatioAtLeast): AlternativeMatch {
   // Lower-cased once per distinct string while in use (a row's quotes meet each of its alternatives;
@@ -150,7 +266,7 @@ export function researchqaMatch(atLeast: RatioAtLeast = sequenceRatioAtLeast): A
     }
     return out;
   };
-  return (quote, alternative) => atLeast(lowered(quote), lowered(alternative), 0.5);
+  return (quote, alternative) => atLeast(lowered(alternative), lowered(quote), 0.5);
 }
 
 /** `span` alternative matching: both located in the paper text with overlapping spans. */

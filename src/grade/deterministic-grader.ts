@@ -6,9 +6,11 @@ import {
   citationScores,
   type PaperQuotes,
   researchqaMatch,
+  type ScoreOptions,
   spanMatch,
 } from './citation-metrics.js';
 import type { GradeRow } from './grade-row.js';
+import type { ResearchqaMetricId } from './metric-registry.js';
 import { paperQuotes } from './paper-quotes.js';
 
 export type AlternativeMatchMode = 'researchqa' | 'span';
@@ -27,11 +29,21 @@ export function alternativeMatcher(mode: AlternativeMatchMode): AlternativeMatch
 }
 
 /**
+ * How a match mode scores: `researchqa` rounds per row to 3 decimals as the published grader does
+ * (`round(precision, 3)` etc. in `compute_citation_metrics`, run_benchmark.py 0db211cc) so that
+ * every row and every mean equals its figures; `span` stays unrounded.
+ */
+export function scoreOptions(mode: AlternativeMatchMode): ScoreOptions {
+  return { round: mode === 'researchqa' };
+}
+
+/**
  * Grades run rows deterministically (METHODS §2.4). Each paper is prepared once (by the caller's
  * `paper` function, which should cache) and its quote lookups are memoised across rows.
  */
 export class DeterministicGrader {
   private readonly match: AlternativeMatch;
+  private readonly options: ScoreOptions;
   private readonly quoteMode: MatchMode;
   private readonly papers = new Map<string, PaperQuotes | null>();
 
@@ -40,6 +52,7 @@ export class DeterministicGrader {
     options: DeterministicOptions = {},
   ) {
     this.match = alternativeMatcher(options.match ?? 'researchqa');
+    this.options = scoreOptions(options.match ?? 'researchqa');
     this.quoteMode = options.quoteMode ?? 'researchqa';
   }
 
@@ -52,7 +65,11 @@ export class DeterministicGrader {
   }
 
   grade(row: DatasetRow, run: RunRow): GradeRow {
-    return gradeRowOf(row, run, citationScores(row, run, this.quotesOf(row.paper_id), this.match));
+    return gradeRowOf(
+      row,
+      run,
+      citationScores(row, run, this.quotesOf(row.paper_id), this.match, this.options),
+    );
   }
 }
 
@@ -67,6 +84,7 @@ export function gradeRowOf(row: DatasetRow, run: RunRow, scores: CitationScores)
     citation_precision: null,
     section_coverage: null,
     citation_accuracy: null,
+    citation_accuracy_strict: null,
     refusal_correctness: null,
     factual_accuracy: null,
     completeness: null,
@@ -76,28 +94,26 @@ export function gradeRowOf(row: DatasetRow, run: RunRow, scores: CitationScores)
     status: {},
     errors: {},
     n_citations: run.citations.length,
-    latency_seconds: run.latency_ms === null ? null : run.latency_ms / 1000,
-    cost_usd: run.cost_usd,
+    // A cached reply's latency and cost describe the cache, not the model: left out of the figures.
+    latency_seconds: run.latency_ms === null || run.cached ? null : run.latency_ms / 1000,
+    cost_usd: run.cached ? null : run.cost_usd,
     answer_failed: run.error !== null,
+    citation_rules: scores.citation_rules,
+    cached: run.cached,
+    label: null,
+    run_row_sha256: null,
   };
-  for (const [id, verdict] of Object.entries(scores) as [keyof CitationScores, Verdict<number>][]) {
+  const { citation_rules: _rules, ...verdicts } = scores;
+  for (const [id, verdict] of Object.entries(verdicts) as [DeterministicMetricId, Verdict<number>][]) {
     setMetric(out, id, verdict);
   }
   return out;
 }
 
+type DeterministicMetricId = Exclude<keyof CitationScores, 'citation_rules'>;
+
 /** Writes a verdict into a grades row: value (or null), status, and the failure reason. */
-export function setMetric(
-  out: GradeRow,
-  id:
-    | 'citation_precision'
-    | 'section_coverage'
-    | 'citation_accuracy'
-    | 'refusal_correctness'
-    | 'factual_accuracy'
-    | 'completeness',
-  verdict: Verdict<number>,
-): void {
+export function setMetric(out: GradeRow, id: ResearchqaMetricId, verdict: Verdict<number>): void {
   out[id] = verdict.status === 'scored' ? verdict.value : null;
   out.status[id] = verdict.status;
   if (verdict.status === 'failed') out.errors[id] = verdict.reason;

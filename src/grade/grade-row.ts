@@ -16,6 +16,8 @@ export const GradeRowSchema = z.object({
   citation_precision: score,
   section_coverage: score,
   citation_accuracy: score,
+  /** Citation accuracy with the strict quote matcher (absent from grades written before it). */
+  citation_accuracy_strict: score.default(null),
   refusal_correctness: score,
   factual_accuracy: score.default(null),
   completeness: score.default(null),
@@ -37,5 +39,25 @@ export const GradeRowSchema = z.object({
   latency_seconds: z.number().nullable().default(null),
   cost_usd: z.number().nullable().default(null),
   answer_failed: z.boolean().default(false),
+  /**
+   * Per citation, in answer order: the quote matcher's rule in the grader's mode and in strict mode,
+   * and whether only a prefix rule accepted it (empty when the quotes were not checked).
+   */
+  citation_rules: z
+    .array(
+      z.object({
+        key: z.string(),
+        rule: z.string(),
+        strict_rule: z.string(),
+        prefix_only: z.boolean(),
+      }),
+    )
+    .default([]),
+  /** The answer came from the response cache: counted as answered, left out of latency and cost. */
+  cached: z.boolean().default(false),
+  /** The run (or grading) label the row belongs to; null in files from before labels. */
+  label: z.string().nullable().default(null),
+  /** sha256 of the run row graded: a resume regrades a row whose answer changed. */
+  run_row_sha256: z.string().nullable().default(null),
 });
 export type GradeRow = z.infer<typeof GradeRowSchema>;

@@ -3,7 +3,7 @@
  * them and posts the scores back (see `parallel-grading.ts` for the protocol).
  */
 import { parentPort, threadId, workerData } from 'node:worker_threads';
-import { alternativeMatcher } from './deterministic-grader.js';
+import { alternativeMatcher, scoreOptions } from './deterministic-grader.js';
 import {
   WORKER_READY,
   type WorkerRequest,
@@ -14,11 +14,12 @@ import { scorePaperRows } from './score-paper-rows.js';
 
 const settings = workerData as WorkerSettings;
 const match = alternativeMatcher(settings.match);
+const options = scoreOptions(settings.match);
 
 parentPort?.on('message', (request: WorkerRequest) => {
   let response: WorkerResponse;
   try {
-    const scores = scorePaperRows(request.text, request.rows, match, settings.quoteMode);
+    const scores = scorePaperRows(request.text, request.rows, match, settings.quoteMode, options);
     response = { group: request.group, thread: threadId, scores };
   } catch (error) {
     response = { group: request.group, error: (error as Error).message };

@@ -4,10 +4,12 @@ export {
   type GroupSummary,
   type MetricSummary,
   type ModelSummary,
+  runKey,
   type Spread,
   spreads,
   summarizeGroup,
 } from './aggregate.js';
+export * from './argue/index.js';
 export {
   type AlternativeMatch,
   type AnsweredRow,
@@ -38,19 +40,30 @@ export {
 } from './evidence-grounding.js';
 export { type GradeRow, GradeRowSchema } from './grade-row.js';
 export { type GradeRunOptions, type GradeRunResult, gradeRun } from './grade-run.js';
-export { isGradesText, parseGrades, readGrades } from './grades-io.js';
+export {
+  estimateJudging,
+  type GradeToFileResult,
+  type GradingSettings,
+  gradeRunToFile,
+  gradesFileOptions,
+  gradesManifest,
+  runRowHash,
+} from './grades-file.js';
+export { isGradesText, parseGrades, parseGradesFile, readGrades } from './grades-io.js';
 export {
   METRIC_IDS,
   type MetricDefinition,
+  QA_METRICS,
   RESEARCHQA_METRICS,
   type ResearchqaMetricId,
 } from './metric-registry.js';
-export { paperQuotes } from './paper-quotes.js';
+export { paperQuotes, strictRule } from './paper-quotes.js';
 export {
   type DeterministicGradingOptions,
   type GradingJob,
   gradeDeterministic,
 } from './parallel-grading.js';
+export * from './qa/index.js';
 export * from './qasper/index.js';
 export {
   AnchoredRubricJudge,

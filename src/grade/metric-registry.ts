@@ -9,7 +9,8 @@ export interface MetricDefinition {
   range: [number, number];
   /** The reference the implementation must match. */
   reference: string;
-  kind: 'deterministic' | 'judge';
+  /** deterministic: pure text computation; model: needs an embedding model's vectors; judge: an LLM. */
+  kind: 'deterministic' | 'model' | 'judge';
 }
 
 export const RESEARCHQA_METRICS: readonly MetricDefinition[] = [
@@ -41,6 +42,16 @@ export const RESEARCHQA_METRICS: readonly MetricDefinition[] = [
     higherIsBetter: true,
     range: [0, 1],
     reference: 'METHODS §1.2 and §2.4 (quote matcher rules exact, prefix, no-space, no-space-prefix)',
+    kind: 'deterministic',
+  },
+  {
+    id: 'citation_accuracy_strict',
+    label: 'Citation accuracy (strict)',
+    description:
+      'Fraction of the model quotes found whole in the paper text: the published rule without its prefix rules (METHODS §1.2 strict rules exact and no-space), so a quote whose text after the first 80 characters was changed does not count. Never above citation accuracy. No quotes → 1.',
+    higherIsBetter: true,
+    range: [0, 1],
+    reference: 'METHODS §1.2 rules (a) and (c); reported beside the published citation accuracy',
     kind: 'deterministic',
   },
   {
@@ -78,8 +89,67 @@ export type ResearchqaMetricId =
   | 'citation_precision'
   | 'section_coverage'
   | 'citation_accuracy'
+  | 'citation_accuracy_strict'
   | 'refusal_correctness'
   | 'factual_accuracy'
   | 'completeness';
 
 export const METRIC_IDS = RESEARCHQA_METRICS.map((m) => m.id as ResearchqaMetricId);
+
+/**
+ * Free-text answer metrics against reference answers (`citegeist qa-eval`, RECIPER's downstream
+ * test). Each value is an F-measure in [0, 1]; precision and recall are reported beside it.
+ * rouge3 … rouge9 are accepted too (same definition as rouge1/rouge2 with longer n-grams).
+ */
+export const QA_METRICS: readonly MetricDefinition[] = [
+  {
+    id: 'rouge1',
+    label: 'ROUGE-1',
+    description:
+      'Unigram overlap F (clipped counts), best over the references; tokens lower-cased [a-z0-9]+, optionally Porter-stemmed (--stemmer).',
+    higherIsBetter: true,
+    range: [0, 1],
+    reference:
+      "Google rouge-score 0.1.2 (rouge_scorer.py _score_ngrams, score_multi); equals ROUGE-1.5.5 on the package's test files",
+    kind: 'deterministic',
+  },
+  {
+    id: 'rouge2',
+    label: 'ROUGE-2',
+    description: 'Bigram overlap F, best over the references.',
+    higherIsBetter: true,
+    range: [0, 1],
+    reference: 'Google rouge-score 0.1.2 (rouge_scorer.py _score_ngrams, score_multi)',
+    kind: 'deterministic',
+  },
+  {
+    id: 'rougeL',
+    label: 'ROUGE-L',
+    description: 'Longest-common-subsequence F over the whole answer, best over the references.',
+    higherIsBetter: true,
+    range: [0, 1],
+    reference: 'Google rouge-score 0.1.2 (rouge_scorer.py _score_lcs, score_multi)',
+    kind: 'deterministic',
+  },
+  {
+    id: 'rougeLsum',
+    label: 'ROUGE-Lsum',
+    description:
+      'Summary-level LCS F: each line is a sentence; union LCS per reference sentence without double counting; best over the references.',
+    higherIsBetter: true,
+    range: [0, 1],
+    reference: 'Google rouge-score 0.1.2 (rouge_scorer.py _summary_level_lcs); Lin (2004) §3.2',
+    kind: 'deterministic',
+  },
+  {
+    id: 'bertscore',
+    label: 'BERTScore-F1',
+    description:
+      'Greedy cosine matching of contextual token vectors (P over answer tokens, R over reference tokens, optional idf), element-wise max over the references, optional baseline rescaling.',
+    higherIsBetter: true,
+    range: [-1, 1],
+    reference:
+      'bert_score (Tiiiger/bert_score score.py, utils.py greedy_cos_idf, get_idf_dict, model2layers)',
+    kind: 'model',
+  },
+];

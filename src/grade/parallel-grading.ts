@@ -10,14 +10,16 @@ import { Worker } from 'node:worker_threads';
 import type { DatasetRow, RunRow } from '../core/index.js';
 import type { MatchMode } from '../text/index.js';
 import type { CitationScores } from './citation-metrics.js';
+import { allFailed } from './citation-metrics.js';
 import {
   type AlternativeMatchMode,
   alternativeMatcher,
   type DeterministicOptions,
   gradeRowOf,
+  scoreOptions,
 } from './deterministic-grader.js';
 import type { GradeRow } from './grade-row.js';
-import { allFailed, type ScoringRow, scorePaperRows } from './score-paper-rows.js';
+import { type ScoringRow, scorePaperRows } from './score-paper-rows.js';
 
 /** One answer to grade against its dataset row. */
 export interface GradingJob {
@@ -27,8 +29,8 @@ export interface GradingJob {
 
 export interface DeterministicGradingOptions extends DeterministicOptions {
   /**
-   * Threads to grade on, this one included (default: the machine's available parallelism, at most
-   * 8; 1 grades in this thread only). Each thread gets at least 500 rows, so small runs grade here.
+   * Threads to grade on, this one included (default: the machine's available parallelism; 1 grades
+   * in this thread only). Each thread gets at least 500 rows, so small runs grade here.
    */
   threads?: number;
   /**
@@ -65,7 +67,6 @@ export type WorkerResponse =
 export const WORKER_READY = 'ready';
 
 const MIN_ROWS_PER_THREAD = 500;
-const MAX_DEFAULT_THREADS = 8;
 
 /**
  * Grades every job deterministically (METHODS §2.4) and returns the grades in input order.
@@ -84,7 +85,7 @@ export async function gradeDeterministic(
   const match = alternativeMatcher(settings.match);
   const groups = groupByPaper(jobs);
   const grades: GradeRow[] = new Array(jobs.length);
-  const requested = options.threads ?? Math.min(availableParallelism(), MAX_DEFAULT_THREADS);
+  const requested = options.threads ?? availableParallelism();
   const threads = Math.max(1, Math.min(requested, Math.floor(jobs.length / MIN_ROWS_PER_THREAD)));
   const here = options.useThisThread ?? true;
   await runPool(groups.length, here ? threads - 1 : threads, () => startWorker(settings), {
@@ -97,6 +98,7 @@ export async function gradeDeterministic(
             scoringRows(jobs, groups[g]!),
             match,
             settings.quoteMode,
+            scoreOptions(settings.match),
           ),
         })
       : undefined,
@@ -144,6 +146,7 @@ function scoringRows(jobs: readonly GradingJob[], group: PaperGroup): ScoringRow
         question_type: row.question_type,
         expected_refusal: row.expected_refusal,
         expected_references: row.expected_references,
+        ...(row.evidence_layout ? { evidence_layout: row.evidence_layout } : {}),
       },
       answer: { citations: run.citations, contract: run.contract, error: run.error },
     };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Citation, DatasetRow, Verdict } from '../core/index.js';
-import { failed, scored } from '../core/index.js';
+import { failed, rubricItems, scored } from '../core/index.js';
 import type { LlmProvider } from '../llm/index.js';
 import type { GroundingOptions } from './evidence-grounding.js';
 import { groundRubricVerdict, type RubricGrounding } from './rubric-judge-grounding.js';
@@ -88,7 +88,7 @@ export function rubricUserPrompt({ row, answer, citations }: RubricInput): strin
     parts.push(`Reasoning chain: ${row.reasoning_chain ?? '(not given)'}`);
   }
   parts.push(`Expected answer: ${row.expected_answer}`);
-  parts.push(`Rubric:\n${list(row.judge_rubric)}`);
+  parts.push(`Rubric:\n${list(rubricItems(row.judge_rubric))}`);
   const expected = row.expected_references.map((g) => `[${g.section_label}] ${g.alternatives[0] ?? ''}`);
   parts.push(`Expected citations:\n${list(expected)}`);
   parts.push(`Answer being graded:\n<<<ANSWER\n${fence(answer)}\nANSWER>>>`);

@@ -4,9 +4,11 @@ import {
   describeIssues,
   location,
   parseJsonl,
+  type RunManifest,
   type RunRow,
   RunRowSchema,
   readTextFile,
+  takeManifest,
 } from '../core/index.js';
 
 export interface RunReadResult {
@@ -15,49 +17,85 @@ export interface RunReadResult {
   errors: { where: string; message: string }[];
   /** The model(s) found in the rows. */
   models: string[];
+  /**
+   * The published results file's own fields (`run_id`, `timestamp`, `llm_provider`, `model_name`,
+   * `mode`), when the run was one.
+   */
+  published?: Record<string, unknown>;
+  /** The run's manifest (null for published results and runs from before manifests). */
+  manifest: RunManifest | null;
 }
 
 /**
  * Reads a run: citegeist run JSONL (one RunRow per line), or the published ResearchQA results
- * layout — a JSON list of `{row_id, actual_answer, actual_citations: [{key, reference}],
- * latency_seconds}` (an optional `model` field is kept; otherwise the model is `model` option or
- * the file name without extension). Bad rows are returned as errors (file, line or index, field);
- * a row id repeated later replaces the earlier one (a resumed run retried it).
+ * layout: the harness's `eval_{model}[_baseline].json`, `{run_id, timestamp, llm_provider,
+ * model_name, mode, summary, rows}` (khoj-ai/openpaper server/evals/run_benchmark.py, 0db211cc:
+ * `load_results`, `main`), or a bare JSON list of its rows, `{row_id, actual_answer,
+ * actual_citations: [{key, reference}], latency_seconds, error}`. The model is the `model` option,
+ * else a row's `model`, else the file's `model_name`, else the file name (`eval_` and `.json`
+ * removed); a baseline run (`mode: "baseline"` or a `_baseline` file) is read without the citation
+ * contract and its model gets `_baseline`. Bad rows are returned as errors (file, line or index,
+ * field). A run file that starts with a manifest holds one run: a row id repeated there is an
+ * error (the first row is kept); in files from before manifests a repeated id replaces the earlier
+ * row (a resumed run retried it).
  */
 export function readRun(path: string, options: { model?: string } = {}): RunReadResult {
   const text = readTextFile(path, 'run file');
   const trimmed = text.trimStart();
-  const fallbackModel = options.model ?? basename(path).replace(/\.(jsonl?|json)$/i, '');
-  const out: RunReadResult = { format: 'citegeist', rows: [], errors: [], models: [] };
+  const name = basename(path);
+  const published = /^eval_(.+?)(_baseline)?\.json$/i.exec(name);
+  let fallbackModel =
+    options.model ??
+    (published ? `${published[1]}${published[2] ?? ''}` : name.replace(/\.(jsonl?|json)$/i, ''));
+  let contract = !published?.[2];
+  const out: RunReadResult = { format: 'citegeist', rows: [], errors: [], models: [], manifest: null };
   const byId = new Map<string, number>();
-  const add = (row: RunRow) => {
+  const add = (row: RunRow, where = path) => {
     const at = byId.get(row.row_id);
     if (at === undefined) {
       byId.set(row.row_id, out.rows.length);
       out.rows.push(row);
+    } else if (out.manifest) {
+      out.errors.push({ where, message: `row id "${row.row_id}" again: a run holds each row once` });
     } else {
       out.rows[at] = row;
     }
   };
-  if (trimmed.startsWith('[')) {
+  const envelope = trimmed.startsWith('{') ? resultsEnvelope(text) : null;
+  if (trimmed.startsWith('[') || envelope) {
     out.format = 'published';
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch (error) {
-      throw new CitegeistError(
-        'RUN_NOT_JSON',
-        `The run file ${path} starts like a JSON list but does not parse (${(error as Error).message}).`,
-        'Fix the JSON, or give citegeist run JSONL.',
-      );
+    let data: unknown = envelope;
+    if (!envelope) {
+      try {
+        data = JSON.parse(text);
+      } catch (error) {
+        throw new CitegeistError(
+          'RUN_NOT_JSON',
+          `The run file ${path} starts like a JSON list but does not parse (${(error as Error).message}).`,
+          'Fix the JSON, or give citegeist run JSONL.',
+        );
+      }
     }
-    for (const [i, value] of (data as unknown[]).entries()) {
-      const row = publishedRow(value, fallbackModel);
-      if (typeof row === 'string') out.errors.push({ where: `${path} [${i}]`, message: row });
+    let rows = data as unknown[];
+    if (envelope) {
+      const { rows: list, summary: _summary, ...info } = envelope;
+      rows = list as unknown[];
+      out.published = info;
+      const baseline = envelope.mode === 'baseline' || !contract;
+      const model = typeof envelope.model_name === 'string' ? envelope.model_name : null;
+      if (!options.model && model) fallbackModel = `${model}${baseline ? '_baseline' : ''}`;
+      contract = !baseline;
+    }
+    for (const [i, value] of rows.entries()) {
+      const row = publishedRow(value, fallbackModel, contract);
+      if (typeof row === 'string')
+        out.errors.push({ where: `${path} ${envelope ? 'rows' : ''}[${i}]`, message: row });
       else add(row);
     }
   } else {
-    for (const entry of parseJsonl(text)) {
+    const { manifest, rows } = takeManifest(parseJsonl(text), path, false);
+    out.manifest = manifest;
+    for (const entry of rows) {
       const where = location(path, entry.line);
       if (!entry.ok) {
         out.errors.push({ where, message: `not JSON (${entry.error})` });
@@ -69,7 +107,7 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
           ? { ...value, model: fallbackModel }
           : value,
       );
-      if (parsed.success) add(parsed.data);
+      if (parsed.success) add(parsed.data, where);
       else out.errors.push({ where, message: `not a run row: ${describeIssues(parsed.error)}` });
     }
   }
@@ -77,7 +115,20 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
   return out;
 }
 
-function publishedRow(value: unknown, model: string): RunRow | string {
+/** The published results file `{run_id, …, rows: [...]}`, or null when the text is not one. */
+function resultsEnvelope(text: string): Record<string, unknown> | null {
+  try {
+    const data = JSON.parse(text) as unknown;
+    if (typeof data === 'object' && data !== null && Array.isArray((data as { rows?: unknown }).rows)) {
+      return data as Record<string, unknown>;
+    }
+  } catch {
+    // Not one JSON object: JSONL.
+  }
+  return null;
+}
+
+function publishedRow(value: unknown, model: string, contract = true): RunRow | string {
   const v = (value ?? {}) as Record<string, unknown>;
   if (typeof v.row_id !== 'string' || v.row_id === '') return 'field "row_id": missing or not a string';
   if (v.actual_answer !== undefined && v.actual_answer !== null && typeof v.actual_answer !== 'string') {
@@ -99,6 +150,7 @@ function publishedRow(value: unknown, model: string): RunRow | string {
     answer: typeof v.actual_answer === 'string' ? v.actual_answer : '',
     citations,
     latency_ms: latency,
+    contract,
     error: typeof v.error === 'string' && v.error !== '' ? v.error : null,
   });
 }

@@ -1,19 +1,19 @@
-import type { DatasetRow, RunRow } from '../core/index.js';
-import { failed } from '../core/index.js';
+import type { RunRow } from '../core/index.js';
 import { type MatchMode, preparePaper } from '../text/index.js';
-import { type AlternativeMatch, type CitationScores, citationScores } from './citation-metrics.js';
+import {
+  type AlternativeMatch,
+  allFailed,
+  type CitationScores,
+  citationScores,
+  type ScoredRow,
+  type ScoreOptions,
+} from './citation-metrics.js';
 import { paperQuotes } from './paper-quotes.js';
 
 /** What the deterministic metrics read of a dataset row and its answer (and what a worker is sent). */
 export interface ScoringRow {
-  row: Pick<DatasetRow, 'question_type' | 'expected_refusal' | 'expected_references'>;
+  row: ScoredRow;
   answer: Pick<RunRow, 'citations' | 'contract' | 'error'>;
-}
-
-/** Every metric failed with one reason. */
-export function allFailed(reason: string): CitationScores {
-  const f = failed<number>(reason);
-  return { citation_precision: f, section_coverage: f, citation_accuracy: f, refusal_correctness: f };
 }
 
 /**
@@ -26,6 +26,7 @@ export function scorePaperRows(
   rows: readonly ScoringRow[],
   match: AlternativeMatch,
   quoteMode: MatchMode,
+  options: ScoreOptions = {},
 ): CitationScores[] {
   let quotes: ReturnType<typeof paperQuotes> | null = null;
   try {
@@ -36,7 +37,7 @@ export function scorePaperRows(
   }
   return rows.map(({ row, answer }) => {
     try {
-      return citationScores(row, answer, quotes, match);
+      return citationScores(row, answer, quotes, match, options);
     } catch (error) {
       return allFailed(`grading failed: ${(error as Error).message}`);
     }

@@ -43,6 +43,12 @@ export {
   type TransformersOptions,
   type TransformersPreset,
 } from './embedders/transformers.js';
+export {
+  ENCODER_MODEL_TYPES,
+  readModelConfig,
+  TransformersTokenEncoder,
+  type TransformersTokenOptions,
+} from './embedders/transformers-tokens.js';
 export { circularityWarnings, modelFamily } from './family.js';
 export { type FetchLike, isRetryableStatus, parseRetryAfter, type ResponseLike, redact } from './http.js';
 export { extractJson } from './json-extract.js';
@@ -74,5 +80,6 @@ export { LlamaCppTransport, NODE_LLAMA_CPP_VERSION } from './providers/llama-cpp
 export { OpenAiCompatibleTransport, type StructuredMode } from './providers/openai-compatible.js';
 export { backoff, type RetryPolicy, withRetries } from './retry.js';
 export { generateValidated, jsonInstruction, jsonSchemaOf, validateReply } from './structured.js';
+export type { EncodedText, TokenEncoder } from './token-encoder.js';
 export type { Transport, WireFailure, WireReply, WireRequest, WireSchema } from './transport.js';
 export { TransportProvider, type TransportProviderOptions, wireName } from './transport-provider.js';

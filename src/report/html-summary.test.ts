@@ -33,6 +33,7 @@ const input: HtmlSummaryInput = {
       citations: [
         { key: '1', quote: 'x is "42"', found: true, rule: 'exact', page: 3, section: '2 Data' },
         { key: '2', quote: 'made up', found: false },
+        { key: '3', quote: 'x is "92" of the cases', found: true, rule: 'prefix', prefixOnly: true, page: 3 },
       ],
       scores: { citation_accuracy: 0.5 },
     },
@@ -41,6 +42,11 @@ const input: HtmlSummaryInput = {
 
 describe('renderHtmlSummary', () => {
   const html = renderHtmlSummary(input);
+
+  it('marks a citation found only by a prefix rule as such', () => {
+    expect(html).toMatch(/\[3\] <span class="missing">prefix only<\/span>.*\(prefix, page 3\)/);
+    expect(html).toMatch(/\[1\] <span class="found">found<\/span> \(exact/);
+  });
 
   it('escapes model and dataset text so nothing becomes markup', () => {
     expect(html).not.toContain('<script>alert(1)</script>');

@@ -21,6 +21,8 @@ export interface SummaryCitation {
   quote: string;
   found: boolean;
   rule?: string;
+  /** Found only by a prefix rule: the strict matcher rejects the quote (its tail may be wrong). */
+  prefixOnly?: boolean;
   page?: number | null;
   section?: string | null;
 }
@@ -108,7 +110,7 @@ function rowSection(row: SummaryRow, metrics: SummaryMetric[]): string {
   const citations = row.citations
     .map((c) => {
       const where = c.found
-        ? `<span class="found">found</span> (${e(c.rule ?? '')}${c.page ? `, page ${c.page}` : ''}${c.section ? `, ${e(c.section)}` : ''})`
+        ? `${c.prefixOnly ? '<span class="missing">prefix only</span> (the strict matcher rejects it; the text after the verbatim prefix may be wrong)' : '<span class="found">found</span>'} (${e(c.rule ?? '')}${c.page ? `, page ${c.page}` : ''}${c.section ? `, ${e(c.section)}` : ''})`
         : '<span class="missing">not found in the paper</span>';
       return `<li>[${e(c.key)}] ${where}<blockquote>${e(c.quote)}</blockquote></li>`;
     })

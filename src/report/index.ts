@@ -1,3 +1,4 @@
+export { renderArgueTable } from './argue-table.js';
 export { escapeHtml } from './escape-html.js';
 export {
   type HtmlSummaryInput,

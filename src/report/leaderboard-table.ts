@@ -4,9 +4,11 @@ import {
   type ResearchqaMetricId,
   type Spread,
 } from '../grade/index.js';
+import { pythonRound } from '../stats/index.js';
 import { renderTable } from '../text/index.js';
 
-const fmt = (x: number | null) => (x === null ? '–' : x.toFixed(3));
+// Python's round(x, 3), as the published summary rounds its means (an exact tie goes to even).
+const fmt = (x: number | null) => (x === null ? '–' : pythonRound(x, 3).toFixed(3));
 
 /** Rows whose first row is the header, as a left-aligned table without a rule line. */
 function pad(rows: string[][]): string {
@@ -23,7 +25,7 @@ function pad(rows: string[][]): string {
  * failures), and the best–worst spread. Values are rounded to 3 decimals only here.
  */
 export function renderLeaderboard(models: readonly ModelSummary[], spreads: readonly Spread[]): string {
-  const header = ['metric', ...models.map((m) => m.model), 'spread (best − worst)'];
+  const header = ['metric', ...models.map((m) => m.label), 'spread (best − worst)'];
   const rows: string[][] = [header];
   for (const def of RESEARCHQA_METRICS) {
     const id = def.id as ResearchqaMetricId;
@@ -40,7 +42,14 @@ export function renderLeaderboard(models: readonly ModelSummary[], spreads: read
         ? models.length < 2
           ? 'n/a (one model)'
           : '–'
-        : `${fmt(s.spread)} (${s.best?.model} vs ${s.worst?.model})`,
+        : `${fmt(s.spread)} (${s.best?.label} vs ${s.worst?.label})`,
+    ]);
+  }
+  if (models.some((m) => m.overall.quotes.checked > 0)) {
+    rows.push([
+      'Prefix-only quotes',
+      ...models.map((m) => `${m.overall.quotes.prefixOnly} of ${m.overall.quotes.checked}`),
+      'accepted by citation accuracy only because a prefix is verbatim',
     ]);
   }
   rows.push([
@@ -53,6 +62,13 @@ export function renderLeaderboard(models: readonly ModelSummary[], spreads: read
     ...models.map((m) => `${m.overall.rows} (${m.overall.answerFailures})`),
     '',
   ]);
+  if (models.some((m) => m.overall.cachedRows > 0)) {
+    rows.push([
+      'Rows from cache (not in latency, cost)',
+      ...models.map((m) => String(m.overall.cachedRows)),
+      '',
+    ]);
+  }
   return `${pad(rows)}\n`;
 }
 
@@ -60,7 +76,7 @@ export function renderLeaderboard(models: readonly ModelSummary[], spreads: read
 export function renderBreakdown(models: readonly ModelSummary[], by: 'byType' | 'byDomain'): string {
   const keys = [...new Set(models.flatMap((m) => Object.keys(m[by])))];
   const rows: string[][] = [
-    [by === 'byType' ? 'question type' : 'domain', 'metric', ...models.map((m) => m.model)],
+    [by === 'byType' ? 'question type' : 'domain', 'metric', ...models.map((m) => m.label)],
   ];
   for (const key of keys) {
     for (const def of RESEARCHQA_METRICS) {

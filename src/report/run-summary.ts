@@ -1,6 +1,6 @@
 import type { DatasetRow, Document, RunRow } from '../core/index.js';
 import { pageAt, sectionAt } from '../core/index.js';
-import { type GradeRow, type ModelSummary, RESEARCHQA_METRICS } from '../grade/index.js';
+import { type GradeRow, type ModelSummary, RESEARCHQA_METRICS, strictRule } from '../grade/index.js';
 import { matchQuote, preparePaper } from '../text/index.js';
 import type { HtmlSummaryInput, SummaryCitation, SummaryModel, SummaryRow } from './html-summary.js';
 
@@ -39,6 +39,7 @@ export function buildRunSummary(input: RunSummaryInput): HtmlSummaryInput {
     return {
       found: true,
       rule: match.rule,
+      prefixOnly: strictRule(paper, quote, match.rule) === 'none',
       page: pageAt(doc, start),
       section: sectionAt(doc, start)?.heading ?? null,
     };
@@ -69,7 +70,7 @@ export function buildRunSummary(input: RunSummaryInput): HtmlSummaryInput {
     });
   }
   const models: SummaryModel[] = input.models.map((m) => ({
-    model: m.model,
+    model: m.label,
     rows: m.overall.rows,
     answerFailures: m.overall.answerFailures,
     metrics: Object.fromEntries(

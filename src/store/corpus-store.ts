@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
@@ -248,6 +249,28 @@ export class CorpusStore {
       chars: Number(r.chars),
       ingestedAt: String(r.ingested_at),
     }));
+  }
+
+  /**
+   * A content digest per stored document (id → sha256 hex of its title, text, sections and
+   * paragraphs: everything passages are cut from), in id order. A document re-ingested with other
+   * text under the same id gets another digest, which is how an index tells it is stale.
+   */
+  digests(): Map<string, string> {
+    const hashes = new Map<string, ReturnType<typeof createHash>>();
+    for (const r of this.db
+      .prepare('SELECT id, title, text FROM documents ORDER BY id')
+      .iterate() as Iterable<Row>)
+      hashes.set(String(r.id), createHash('sha256').update(`${r.title}\u0000${r.text}\u0000`));
+    const add = (sql: string) => {
+      for (const r of this.db.prepare(sql).iterate() as Iterable<Row>) {
+        const { doc_id, ...rest } = r;
+        hashes.get(String(doc_id))?.update(`${JSON.stringify(Object.values(rest))}\n`);
+      }
+    };
+    add('SELECT doc_id, id, heading, level, path, start, end FROM sections ORDER BY doc_id, ord');
+    add('SELECT doc_id, id, section_id, page, kind, start, end FROM paragraphs ORDER BY doc_id, ord');
+    return new Map([...hashes].map(([id, h]) => [id, h.digest('hex')]));
   }
 
   /** Ids of every stored document. */

@@ -110,9 +110,14 @@ export class PapersDir {
     return [...this.files.keys()];
   }
 
-  /** The file holding paper `id`, or undefined. */
+  /**
+   * The file holding paper `id`, or undefined. A URL id (the published ResearchQA dataset's
+   * `paper_id` is the OpenAlex URL, https://openalex.org/W…) is also found by its last segment,
+   * the name its generator and `citegeist collect` give the PDF.
+   */
   fileOf(id: string): string | undefined {
-    const name = this.files.get(id);
+    const name =
+      this.files.get(id) ?? (/^https?:\/\//.test(id) ? this.files.get(lastSegment(id)) : undefined);
     return name === undefined ? undefined : join(this.dir, name);
   }
 
@@ -143,4 +148,9 @@ export class PapersDir {
 /** The file in `dir` whose stem is `id` (see PapersDir), or undefined. */
 export function findPaperFile(dir: string, id: string): string | undefined {
   return PapersDir.open(dir).fileOf(id);
+}
+
+/** The last non-empty path segment of a URL. */
+function lastSegment(url: string): string {
+  return url.split(/[?#]/)[0]!.split('/').filter(Boolean).pop() ?? url;
 }

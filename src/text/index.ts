@@ -19,7 +19,13 @@ export {
 export type { MatchTokens, TokenKind } from './match-tokens.js';
 export type { NearestPassage } from './nearest-passage.js';
 export { type NormalizedText, normalizeQuote, normalizeText, toOriginalSpan } from './normalize.js';
-export { type NoSpaceText, type PreparedPaper, preparePaper, type TokenIndex } from './prepare-paper.js';
+export {
+  type NoSpaceText,
+  noSpaceString,
+  type PreparedPaper,
+  preparePaper,
+  type TokenIndex,
+} from './prepare-paper.js';
 export {
   type MatchingBlock,
   type SequenceRatioOptions,

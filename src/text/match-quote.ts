@@ -21,7 +21,7 @@
 
 import type { Span } from '../core/index.js';
 import { findGappedMatch } from './gapped-match.js';
-import { matchTokens } from './match-tokens.js';
+import { type MatchTokens, matchTokens, TokenKind } from './match-tokens.js';
 import { nearestPassage } from './nearest-passage.js';
 import { normalizeQuote, toOriginalSpan } from './normalize.js';
 import { noSpaceString, type PreparedPaper, preparePaper } from './prepare-paper.js';
@@ -86,6 +86,30 @@ function tryRules(paper: PreparedPaper, quote: string, strict: boolean): QuoteMa
 }
 
 /**
+ * A cheap necessary condition for the `gapped` rule, checked before the paper's token index is
+ * built (building it costs about as much as preparing the paper): every word of the quote must
+ * equal a paper token, or a paper word split by a hyphen ("sci-ence", "sci- ence"), or be part of a
+ * paper word that the quote splits, so it occurs in the normalised paper text, in its no-space
+ * form (line-break hyphens removed), or as such a split. A quote with a word the paper never has
+ * (a changed number, a fabricated term) cannot match.
+ */
+function mayMatchGapped(paper: PreparedPaper, quote: MatchTokens): boolean {
+  for (let i = 0; i < quote.length; i++) {
+    if (quote.kind[i] !== TokenKind.Word) continue;
+    const word = quote.text[i]!;
+    if (paper.normalizedIndex.indexOf(word) >= 0 || paper.noSpaceIndex.indexOf(word) >= 0) continue;
+    let split = false;
+    for (let k = 1; k < word.length && !split; k++) {
+      const [a, b] = [word.slice(0, k), word.slice(k)];
+      split =
+        paper.normalizedIndex.indexOf(`${a}-${b}`) >= 0 || paper.normalizedIndex.indexOf(`${a}- ${b}`) >= 0;
+    }
+    if (!split) return false;
+  }
+  return true;
+}
+
+/**
  * Matches one quote against a paper (a `PreparedPaper` from `preparePaper`, or raw text, which is
  * then prepared for this call only: prepare once when matching many quotes).
  */
@@ -102,7 +126,7 @@ export function matchQuote(
   if (byText) return byText;
   if (!strict && options.nearest === false) return { matched: false, rule: 'none', spans: [] };
   const quoteTokens = matchTokens(normalized);
-  if (strict) {
+  if (strict && mayMatchGapped(prepared, quoteTokens)) {
     const { tokenIndex } = prepared;
     const ctx = {
       tokens: tokenIndex.tokens,

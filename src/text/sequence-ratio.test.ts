@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { sharedDataPath } from '../testing/shared-data.js';
 import { sequenceMatchingBlocks, sequenceRatio } from './sequence-ratio.js';
@@ -67,6 +67,47 @@ describe('sequenceRatio (difflib SequenceMatcher(None, a, b).ratio())', () => {
       worst = Math.max(worst, Math.abs(got - pair.ratio));
     }
     expect(worst).toBeLessThanOrEqual(1e-12);
+  });
+
+  it.skipIf(!existsSync(sharedDataPath('stats', 'difflib_ratio_reference.json')))(
+    'matches CPython with the arguments swapped too (the order decides 28 of the 300 at 0.5; needs ../shared/data)',
+    () => {
+      const file = JSON.parse(
+        readFileSync(sharedDataPath('stats', 'difflib_ratio_reference.json'), 'utf8'),
+      ) as { pairs: ReferencePair[] };
+      const reversed = JSON.parse(
+        readFileSync(new URL('./__fixtures__/difflib-reversed-ratios.json', import.meta.url), 'utf8'),
+      ) as { ratios: number[] };
+      let worst = 0;
+      let decidedByOrder = 0;
+      for (const [i, pair] of file.pairs.entries()) {
+        const got = sequenceRatio(pair.b.toLowerCase(), pair.a.toLowerCase());
+        worst = Math.max(worst, Math.abs(got - reversed.ratios[i]!));
+        if (pair.ratio >= 0.5 !== reversed.ratios[i]! >= 0.5) decidedByOrder++;
+      }
+      expect(worst).toBeLessThanOrEqual(1e-12);
+      expect(decidedByOrder).toBe(28);
+    },
+  );
+
+  // Made-up pairs over 200 characters (CPython 3.11 values): which string is `b` decides which
+  // one loses its frequent characters to autojunk, and so which side of 0.5 the ratio falls.
+  it.each([
+    [
+      'the model is trained on ten thousand annotated sentences drawn from the scientific literature and evaluated on a held out test set of two thousand sentences where it reaches an accuracy of 42.7 percent which is well above the baseline',
+      'the model is trained on ten thousand sentences and evaluated on a held out set where it reaches 92.7 percent accuracy',
+      0.6267806267806267,
+      0.4444444444444444,
+    ],
+    [
+      'we report the mean and standard deviation over five random seeds for every model and dataset in table 3',
+      'table 3 reports the mean and standard deviation over five random seeds for every model and dataset; the differences between the three strongest systems are smaller than one standard deviation in most settings, so we do not claim a winner',
+      0.01764705882352941,
+      0.5764705882352941,
+    ],
+  ])('long pair: ratio(a, b) and ratio(b, a) differ as in CPython', (a, b, ab, ba) => {
+    expect(sequenceRatio(a, b)).toBeCloseTo(ab, 14);
+    expect(sequenceRatio(b, a)).toBeCloseTo(ba, 14);
   });
 });
 

@@ -50,7 +50,7 @@ const BMP_STAMP = new Int32Array(0x10000);
 let idStamp = 0;
 const astralIds = new Map<number, number>();
 // The b whose tables are loaded, to skip rebuilding them when consecutive calls compare different
-// a's with the same b (the grader compares every quote of a row with one alternative in turn).
+// a's with the same b (the grader compares every alternative of a row with one quote in turn).
 let tablesOf: string | null = null;
 let tablesAutojunk = true;
 

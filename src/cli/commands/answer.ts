@@ -1,28 +1,41 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   type Answerer,
+  AnswerPlanner,
+  answerManifest,
   ExtractiveAnswerer,
+  estimateAnswers,
+  inspectRunFileFor,
   LlmAnswerer,
   PaperContext,
   qasperPrediction,
   runAnswers,
 } from '../../answer/index.js';
-import { CitegeistError } from '../../core/index.js';
-import { readDatasetStrict } from '../../generate/index.js';
+import {
+  CitegeistError,
+  type DatasetRow,
+  type Document,
+  papersInput,
+  sha256Hex,
+  writeFileAtomic,
+} from '../../core/index.js';
+import { loadDatasetStrict } from '../../generate/index.js';
+import { modelId, parseModelString } from '../../llm/index.js';
 import { preparePaper } from '../../text/index.js';
-import type { RegisterCommand } from '../context.js';
+import { VERSION } from '../../version.js';
+import type { CliContext, RegisterCommand } from '../context.js';
 import {
   addLlmOptions,
   createLlmRuntime,
   type LlmFlags,
   type LlmRuntime,
   type LlmSettings,
-  refuseDryRun,
   resolveLlmSettings,
 } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
-import { addPaperSourceOptions, paperSource, paperSourceOf } from './paper-source.js';
+import { openPaperRetrieval } from '../retrieval-setup.js';
+import { addPaperSourceOptions, describeSource, paperSource, paperSourceOf } from './paper-source.js';
 
 interface AnswerOptions extends LlmFlags {
   dataset: string;
@@ -31,13 +44,22 @@ interface AnswerOptions extends LlmFlags {
   context: 'auto' | 'full' | 'retrieval';
   k: string;
   baseline: boolean;
+  freeText: boolean;
   out: string;
   qasperPredictions?: string;
   limit?: string;
+  label?: string;
 }
 
-/** The extractive answerer, or an LLM answerer whose provider comes from the run's shared runtime. */
-function answererFor(opts: AnswerOptions, settings: LlmSettings, runtime: () => LlmRuntime): Answerer {
+/**
+ * The extractive answerer, or an LLM answerer whose provider comes from the run's shared runtime;
+ * for `--dry-run`, an LLM answerer's planner (its requests, no provider, no key needed).
+ */
+function answererFor(
+  opts: AnswerOptions,
+  settings: LlmSettings,
+  runtime: () => LlmRuntime,
+): Answerer | AnswerPlanner {
   const model = settings.model;
   if (!model) {
     throw new CitegeistError(
@@ -64,25 +86,33 @@ function answererFor(opts: AnswerOptions, settings: LlmSettings, runtime: () => 
         'Drop --baseline.',
       );
     }
-    return new ExtractiveAnswerer({ k });
+    return new ExtractiveAnswerer({ k, freeText: opts.freeText });
   }
-  refuseDryRun(settings, 'citegeist answer');
-  return new LlmAnswerer(runtime().provider(model), {
-    context: opts.context,
-    k,
-    baseline: opts.baseline,
-  });
+  const options = { context: opts.context, k, baseline: opts.baseline, freeText: opts.freeText };
+  if (settings.dryRun)
+    return new AnswerPlanner({ id: modelId(parseModelString(model)), contextWindow: null }, options);
+  return new LlmAnswerer(runtime().provider(model), options);
 }
+
+const isAnswerer = (x: Answerer | AnswerPlanner): x is Answerer => 'answer' in x;
 
 export const registerAnswer: RegisterCommand = (program, ctx) => {
   const command = program
     .command('answer')
     .description('answer a dataset with a model under the citation contract (or --model extractive, no LLM)')
-    .requiredOption('--dataset <file>', 'dataset (eval_dataset.json or JSONL)')
+    .requiredOption(
+      '--dataset <file>',
+      'dataset (eval_dataset.json, JSONL, or the hub export as JSON, JSONL or .parquet)',
+    )
     .option('--model <model>', 'extractive, or a model string (openai:gpt-4.1-mini, ollama:qwen2.5:7b, …)')
     .option('--context <mode>', 'auto (whole paper if it fits, else retrieval) | full | retrieval', 'auto')
     .option('-k <n>', 'passages in retrieval mode', '8')
     .option('--baseline', 'no citation contract (citation metrics then do not apply)', false)
+    .option(
+      '--free-text',
+      "plain-text answer from retrieved passages, no citation contract (RECIPER's generators; score with qa-eval)",
+      false,
+    )
     .requiredOption(
       '--out <file>',
       'run JSONL (resumed if it exists: kept rows are skipped, failed rows retried)',
@@ -91,7 +121,11 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
       '--qasper-predictions <file>',
       'also write official QASPER predictions (rows imported from QASPER)',
     )
-    .option('--limit <n>', 'answer only the first n rows');
+    .option('--limit <n>', 'answer only the first n rows')
+    .option(
+      '--label <name>',
+      "the run's name in leaderboards and reports (default: the model and the settings that differ from the defaults)",
+    );
   addPaperSourceOptions(command);
   addLlmOptions(command, { model: false }).action(async (opts: AnswerOptions) => {
     const settings = resolveLlmSettings(opts, ctx.config(), ctx.io.cwd);
@@ -101,19 +135,47 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
       return runtime;
     });
     try {
-      let rows = readDatasetStrict(resolve(ctx.io.cwd, opts.dataset));
-      if (opts.limit) rows = rows.slice(0, Number(opts.limit));
-      const source = paperSource(paperSourceOf(ctx, opts), ctx.io.cwd);
-      const contexts = new Map<string, Promise<PaperContext | null>>();
-      const papers = (id: string) => {
-        let p = contexts.get(id);
-        if (!p) {
-          p = source(id).then((doc) => (doc ? new PaperContext(doc) : null));
-          contexts.set(id, p);
+      const datasetPath = resolve(ctx.io.cwd, opts.dataset);
+      const read = await loadDatasetStrict(datasetPath);
+      for (const w of read.warnings) ctx.io.err(`warning: ${w}\n`);
+      const all = read.rows;
+      const rows = opts.limit ? all.slice(0, Number(opts.limit)) : all;
+      const sourceOptions = paperSourceOf(ctx, opts);
+      // Every paper the dataset names is loaded (and hashed into the manifest) up front, so a
+      // changed paper is noticed before a resume mixes answers from two versions of it.
+      const docs = await loadDocuments(all, paperSource(sourceOptions, ctx.io.cwd));
+      // Every row retrieves for the extractive answerer and --context retrieval; with auto, only
+      // papers too long for the model do (a stale index is then set aside with a note, not refused).
+      const everyRow = answerer.id === 'extractive' || opts.context === 'retrieval';
+      const retrieval =
+        everyRow || opts.context === 'auto'
+          ? openPaperRetrieval(ctx, sourceOptions, { strict: everyRow })
+          : null;
+      if (retrieval?.note) ctx.io.err(`note: ${retrieval.note}\n`);
+      const contexts = new Map<string, PaperContext | null>();
+      const context = (id: string) => {
+        if (!contexts.has(id)) {
+          const doc = docs.get(id);
+          contexts.set(id, doc ? new PaperContext(doc, retrieval?.retrieval) : null);
         }
-        return p;
+        return contexts.get(id) ?? null;
       };
+      const manifest = answerManifest({
+        answerer,
+        ...(retrieval ? { retriever: retrieval.description } : {}),
+        label: opts.label,
+        dataset: { sha256: sha256Hex(readFileSync(datasetPath)), path: opts.dataset, rows: all.length },
+        papers: papersInput(
+          new Map([...docs].map(([id, doc]) => [id, doc?.text ?? null])),
+          describeSource(sourceOptions),
+        ),
+        version: VERSION,
+      });
       const out = resolve(ctx.io.cwd, opts.out);
+      if (settings.dryRun || !isAnswerer(answerer)) {
+        await printDryRun(ctx, opts, rows, answerer, context, settings, out, manifest);
+        return;
+      }
       const concurrency =
         answerer.id === 'extractive' &&
         opts.concurrency === undefined &&
@@ -121,12 +183,23 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
           ? 1
           : settings.concurrency;
       const progress = createLazyProgress({ io: ctx.io, label: 'answered' });
-      // Tokens and cost as the server reported them, per call (none for the extractive answerer).
+      // Tokens and cost as the server reported them, per call (none for the extractive answerer;
+      // a cached reply counts as cached, at no cost).
       runtime?.onCall((call) => progress.call(call));
-      const result = await runAnswers(rows, answerer, papers, out, {
-        concurrency,
-        onProgress: (p, row) => progress.tick({ ok: row.error === null }, p.total),
-      }).finally(() => progress.stop());
+      const result = await runAnswers(
+        rows,
+        answerer,
+        async (id) => context(id),
+        { path: out, manifest },
+        {
+          concurrency,
+          onProgress: (p, row) => progress.tick({ ok: row.error === null }, p.total),
+        },
+      ).finally(() => progress.stop());
+      for (const t of result.tookOverFrom)
+        ctx.io.err(
+          `note: resuming after ${t.command} (pid ${t.pid}, started ${t.started_at}) stopped without finishing\n`,
+        );
       if (opts.qasperPredictions) {
         const byId = new Map(rows.map((r) => [r.row_id, r]));
         const prepared = new Map<string, ReturnType<typeof preparePaper>>();
@@ -134,7 +207,7 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
         for (const run of result.rows) {
           const row = byId.get(run.row_id);
           if (!row || run.error) continue;
-          const paper = await papers(row.paper_id);
+          const paper = context(row.paper_id);
           let p = prepared.get(row.paper_id);
           if (paper && !p) {
             p = preparePaper(paper.text);
@@ -143,21 +216,25 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
           const line = qasperPrediction(row, run, paper, p);
           if (line) lines.push(JSON.stringify(line));
         }
-        writeFileSync(resolve(ctx.io.cwd, opts.qasperPredictions), lines.map((l) => `${l}\n`).join(''));
+        writeFileAtomic(resolve(ctx.io.cwd, opts.qasperPredictions), lines.map((l) => `${l}\n`).join(''));
         ctx.io.err(`${lines.length} QASPER predictions → ${opts.qasperPredictions}\n`);
       }
       const summary = {
+        label: result.manifest.label,
+        run_id: result.manifest.run_id,
         model: answerer.id,
         answered: result.answered,
         failed: result.failed,
         kept: result.skipped,
+        from_cache: result.cached,
         cost_usd: result.costUsd,
         out: opts.out,
       };
+      const cached = result.cached > 0 ? `, ${result.cached} from cache` : '';
       ctx.io.out(
         ctx.globals().json
           ? `${JSON.stringify(summary, null, 2)}\n`
-          : `${answerer.id}: answered ${result.answered} rows (${result.failed} failed, ${result.skipped} kept from an earlier run) → ${opts.out}\n`,
+          : `${result.manifest.label}: answered ${result.answered} rows (${result.failed} failed, ${result.skipped} kept from an earlier run${cached}) → ${opts.out}\n`,
       );
       if (result.failed > 0) ctx.setExitCode(1);
     } finally {
@@ -165,3 +242,47 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
     }
   });
 };
+
+/** Every paper the rows name, loaded once (null: not found). */
+async function loadDocuments(
+  rows: readonly DatasetRow[],
+  source: (id: string) => Promise<Document | null>,
+): Promise<Map<string, Document | null>> {
+  const docs = new Map<string, Document | null>();
+  for (const id of new Set(rows.map((r) => r.paper_id))) docs.set(id, await source(id));
+  return docs;
+}
+
+/** `--dry-run`: what the rows left to answer would cost, without calling a model or writing a file. */
+async function printDryRun(
+  ctx: CliContext,
+  opts: AnswerOptions,
+  rows: readonly DatasetRow[],
+  answerer: Answerer | AnswerPlanner,
+  context: (id: string) => PaperContext | null,
+  settings: LlmSettings,
+  out: string,
+  manifest: ReturnType<typeof answerManifest>,
+): Promise<void> {
+  const state = inspectRunFileFor(out, manifest);
+  const done = new Set(state.kept.map((r) => r.row_id));
+  const todo = rows.filter((r) => !done.has(r.row_id));
+  const estimate =
+    answerer instanceof AnswerPlanner
+      ? await estimateAnswers(todo, answerer, context, settings.prices)
+      : { rows: todo.length, calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  const result = { dry_run: true, label: manifest.label, kept: rows.length - todo.length, ...estimate };
+  if (ctx.globals().json) {
+    ctx.io.out(`${JSON.stringify(result, null, 2)}\n`);
+    return;
+  }
+  const cost =
+    estimate.costUsd === null ? 'no price for this model' : `at most $${estimate.costUsd.toFixed(4)}`;
+  ctx.io.out(
+    `dry run, nothing called or written: ${todo.length} rows to answer as "${manifest.label}" (${result.kept} kept from ${opts.out})\n` +
+      `  ${estimate.calls} calls, ~${estimate.inputTokens} input + at most ${estimate.outputTokens} output tokens, ${cost}\n` +
+      ('byContext' in estimate
+        ? `  context: ${estimate.byContext.full} full paper, ${estimate.byContext.retrieval} retrieval; ${estimate.missingPaper} rows without their paper (they fail without a call)\n`
+        : '  the extractive answerer calls no model\n'),
+  );
+}

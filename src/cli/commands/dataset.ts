@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { CitegeistError } from '../../core/index.js';
-import { importQasper, readDataset, writeDataset } from '../../generate/index.js';
+import { datasetMeta, importQasper, loadDataset, writeDataset } from '../../generate/index.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { readJsonFile } from './input-files.js';
 
@@ -56,17 +56,23 @@ export const registerDataset: RegisterCommand = (program, ctx) => {
   dataset
     .command('convert')
     .description('convert a dataset between eval_dataset.json and JSONL (by the output extension)')
-    .argument('<in>', 'dataset (.json eval_dataset layout or .jsonl)')
+    .argument('<in>', 'dataset (eval_dataset.json, JSONL, or the hub export as JSON, JSONL or .parquet)')
     .argument('<out>', 'output (.json → eval_dataset.json layout, otherwise JSONL)')
-    .action((input: string, output: string) => {
-      const read = readDataset(resolve(ctx.io.cwd, input));
-      const meta = {
-        ...(read.version ? { version: read.version } : {}),
-        ...(read.createdAt ? { createdAt: read.createdAt } : {}),
+    .action(async (input: string, output: string) => {
+      const read = await loadDataset(resolve(ctx.io.cwd, input));
+      const format = writeDataset(resolve(ctx.io.cwd, output), read.rows, datasetMeta(read));
+      const summary = {
+        rows: read.rows.length,
+        layout: read.layout,
+        evidence_layout: read.evidenceLayout,
+        format,
+        errors: read.errors,
+        warnings: read.warnings,
+        out: output,
       };
-      const format = writeDataset(resolve(ctx.io.cwd, output), read.rows, meta);
-      report(ctx, { rows: read.rows.length, format, errors: read.errors, out: output }, () => {
-        let text = `wrote ${read.rows.length} rows as ${format} → ${output}\n`;
+      for (const w of read.warnings) ctx.io.err(`warning: ${w}\n`);
+      report(ctx, summary, () => {
+        let text = `wrote ${read.rows.length} rows as ${format} → ${output} (read as ${read.layout})\n`;
         for (const e of read.errors.slice(0, 10)) text += `skipped ${e.where}: ${e.message}\n`;
         return text;
       });

@@ -27,6 +27,7 @@ describe('citegeist demo', () => {
     const grades = readFileSync(join(out, 'grades.jsonl'), 'utf8')
       .trim()
       .split('\n')
+      .slice(1)
       .map((l) => JSON.parse(l));
     expect(grades).toHaveLength(12);
     expect(new Set(grades.map((g) => g.question_type))).toEqual(

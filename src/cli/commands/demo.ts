@@ -1,13 +1,14 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CitegeistError, type Document } from '../../core/index.js';
+import { CitegeistError, type Document, writeFileAtomic } from '../../core/index.js';
 import { readDatasetStrict } from '../../generate/index.js';
 import { type ModelSummary, readGrades, readRun } from '../../grade/index.js';
 import { buildRunSummary, renderHtmlSummary } from '../../report/index.js';
 import { CorpusStore } from '../../store/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';
+import { runReportsDemo } from './demo-reports.js';
 
 /** The bundled demo: three open-licence papers and twelve hand-written questions over them. */
 function demoAssets(): string {
@@ -88,8 +89,6 @@ export const registerDemo: RegisterCommand = (program, ctx) => {
         'hard negatives citation triplet loss',
         '--corpus',
         c,
-        '--mode',
-        'hybrid',
         '-k',
         '3',
       ]);
@@ -116,8 +115,10 @@ export const registerDemo: RegisterCommand = (program, ctx) => {
         g,
       ]);
 
+      const reportFiles = await runReportsDemo(ctx, step, { assets, out, corpus });
+
       const html = join(out, 'report.html');
-      writeFileSync(html, renderHtmlSummary(demoSummary(corpus, dataset, run, grades, model)));
+      writeFileAtomic(html, renderHtmlSummary(demoSummary(corpus, dataset, run, grades, model)));
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       ctx.io.out(`
 Done in ${seconds} s. Files in ${rel(out)}/:
@@ -127,6 +128,7 @@ Done in ${seconds} s. Files in ${rel(out)}/:
   grades.jsonl           per-row metrics (unrounded; null = not applicable)
   grades.summary.json    per model: n, mean, median, 95% bootstrap CI, failures
   report.html            open it in a browser: every answer, its citations and where they were found
+${reportFiles.map((l) => `  ${l}`).join('\n')}
 
 Next, with a real model (keys come from the environment, e.g. OPENAI_API_KEY):
   citegeist llm ping --model openai:gpt-4.1-mini

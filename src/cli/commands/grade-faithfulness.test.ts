@@ -78,7 +78,7 @@ describe('citegeist grade faithfulness', () => {
     const { code, out, err } = await run(args, dir);
     expect(code).toBe(1); // one input row skipped
     expect(err).toMatch(/skipped answers\.jsonl line 3: not JSON/);
-    const written = readFileSync(join(dir, 'out.jsonl'), 'utf8')
+    const [manifest, ...written] = readFileSync(join(dir, 'out.jsonl'), 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
@@ -90,10 +90,7 @@ describe('citegeist grade faithfulness', () => {
     );
     expect(out).toMatch(/answers\s+2 \(scored 2/);
     expect(out).toMatch(/w=5 contradicted\s+a §1\.0\s+The meloxicam dose is 2 mg\/kg\./);
-    expect(JSON.parse(readFileSync(join(dir, 'out.jsonl.meta.json'), 'utf8'))).toMatchObject({
-      p: 1,
-      mode: 'separate',
-    });
+    expect(manifest).toMatchObject({ kind: 'faithfulness', settings: { p: 1, mode: 'separate' } });
   });
 
   it('resumes by answer id and retries only failed answers', async () => {
@@ -116,11 +113,13 @@ describe('citegeist grade faithfulness', () => {
     await run(args, dir);
     const { code, err } = await run([...args.slice(0, -2), '--p', '2'], dir);
     expect(code).toBe(1);
-    expect(err).toMatch(/OUTPUT_SETTINGS_MISMATCH/);
+    expect(err).toMatch(/RUN_MANIFEST_MISMATCH/);
     // Trusting unlocated evidence changes the scores too, wherever the flag is written.
     const trusted = await run([...args, '--trust-unlocated-evidence'], dir);
     expect(trusted.code).toBe(1);
-    expect(trusted.err).toMatch(/OUTPUT_SETTINGS_MISMATCH.*"trust_unlocated_evidence":true/);
+    expect(trusted.err).toMatch(
+      /RUN_MANIFEST_MISMATCH[\s\S]*trust_unlocated_evidence: false in the file, true now/,
+    );
   });
 
   it.each([
@@ -218,25 +217,13 @@ describe('citegeist grade faithfulness', () => {
       const dir = workspace(rows.map((r) => JSON.stringify(r)));
       const { io, stdout, stderr } = memoryIo({ cwd: dir, env: {} });
       const judge = `openai-compatible:${server.url}/v1#arbitrary`;
-      // `grade <extra> faithfulness …`: the flag is also `grade`'s (rubric judge) and must reach here.
-      const argv = [
-        '--json',
-        'grade',
-        ...extra,
-        ...args.slice(1, 5),
-        judge,
-        '--out',
-        out,
-        '--p',
-        '2',
-        '--no-cache',
-      ];
+      const argv = ['--json', ...args.slice(0, 5), judge, '--out', out, '--p', '2', '--no-cache', ...extra];
       expect(await runCli(argv, io)).toBe(0);
-      const written = readFileSync(join(dir, out), 'utf8')
+      const [manifest, ...written] = readFileSync(join(dir, out), 'utf8')
         .trim()
         .split('\n')
-        .map((l) => JSON.parse(l) as Row);
-      return { report: JSON.parse(stdout()), written, stderr: stderr() };
+        .map((l) => JSON.parse(l));
+      return { report: JSON.parse(stdout()), manifest, written: written as Row[], stderr: stderr() };
     };
     /** METHODS §3.4 by hand over the claims as written. */
     const byHand = (row: Row, p: number) => {
@@ -278,6 +265,8 @@ describe('citegeist grade faithfulness', () => {
       for (const c of trustedClaims.filter((x) => x.verdict === 'unverified')) expect(c.v).toBe(1);
       for (const row of trusted.written) expect(row.score).toBeCloseTo(byHand(row, 2), 12);
       expect(trusted.report.summary.trust_unlocated_evidence).toBe(true);
+      expect(strict.manifest.settings.trust_unlocated_evidence).toBe(false);
+      expect(trusted.manifest.settings.trust_unlocated_evidence).toBe(true);
     } finally {
       await server.close();
     }

@@ -104,6 +104,9 @@ function workspace(): string {
   return dir;
 }
 
+/** `grade` of model A's run into g.jsonl. */
+const gradeA = 'grade --dataset dataset.jsonl --papers papers --run a.jsonl --out g.jsonl'.split(' ');
+
 let server: FakeOpenAiServer | undefined;
 afterEach(async () => {
   await server?.close();
@@ -118,10 +121,16 @@ describe('citegeist grade and leaderboard', () => {
     expect(await runCli(['grade', ...base, '--run', 'a.jsonl', '--out', 'a.grades.jsonl'], io)).toBe(0);
     expect(await runCli(['grade', ...base, '--run', 'model-b.json', '--out', 'b.grades.jsonl'], io)).toBe(0);
     expect(stderr()).toBe('');
-    const b = readFileSync(join(dir, 'b.grades.jsonl'), 'utf8')
+    const [manifest, ...b] = readFileSync(join(dir, 'b.grades.jsonl'), 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
+    // A published-layout run has no manifest: the grades record the run file's hash instead.
+    expect(manifest).toMatchObject({
+      kind: 'grades',
+      label: 'model-b',
+      inputs: { run: { path: 'model-b.json' } },
+    });
     expect(
       b.map((g) => [g.row_id, g.model, g.section_coverage, g.citation_accuracy, g.refusal_correctness]),
     ).toEqual([
@@ -164,17 +173,7 @@ describe('citegeist grade and leaderboard', () => {
       },
     }).start();
     const { io, stderr, stdout } = memoryIo({ cwd: dir });
-    const args = [
-      'grade',
-      '--dataset',
-      'dataset.jsonl',
-      '--papers',
-      'papers',
-      '--run',
-      'a.jsonl',
-      '--out',
-      'g.jsonl',
-    ];
+    const args = gradeA;
     expect(
       await runCli(
         [...args, '--judge', `openai-compatible:${server.url}/v1#gpt-4o`, '--concurrency', '1'],
@@ -185,19 +184,26 @@ describe('citegeist grade and leaderboard', () => {
       /warning: Judge .*gpt-4o and system openai:gpt-x are both from the openai family/,
     );
     expect(stderr()).toMatch(/1 judge failure\(s\)/);
+    // Rows are written as they are judged (completion order), after the manifest.
     const grades = readFileSync(join(dir, 'g.jsonl'), 'utf8')
       .trim()
       .split('\n')
+      .slice(1)
       .map((l) => JSON.parse(l) as Record<string, unknown>);
-    // Row 3's claim of support is not in its answer: unverified, so it counts as no support (1).
-    expect(grades.map((g) => g.factual_accuracy)).toEqual([4, null, 1]);
-    expect(grades[1]?.status).toMatchObject({ factual_accuracy: 'failed' });
-    expect(grades[0]?.judge_grounding).toMatchObject({
+    const byRow = new Map(grades.map((g) => [String(g.row_id), g]));
+    const [lookup, multihop, adversarial] = ['p1_chunk0_lookup', 'p1_multihop0', 'p1_adversarial0'].map(
+      (id) => byRow.get(id),
+    );
+    // The adversarial row's claim of support is not in its answer: unverified, so it counts as no
+    // support (1).
+    expect([lookup, multihop, adversarial].map((g) => g?.factual_accuracy)).toEqual([4, null, 1]);
+    expect(multihop?.status).toMatchObject({ factual_accuracy: 'failed' });
+    expect(lookup?.judge_grounding).toMatchObject({
       judge_factual_accuracy: 4,
       unverified: 0,
       evidence: [{ status: 'located', span: { key: 'expected_answer', start: 0, end: 5, text: '1,204' } }],
     });
-    expect(grades[2]?.judge_grounding).toMatchObject({
+    expect(adversarial?.judge_grounding).toMatchObject({
       judge_factual_accuracy: 4,
       factual_accuracy: 1,
       unverified: 1,
@@ -214,21 +220,32 @@ describe('citegeist grade and leaderboard', () => {
       /judged: 3\/3 done, 1 failed, took \d+s, 3 model calls \(1 failed\), [1-9][\d,]* tokens/,
     );
 
-    // With the flag the judge's score stands; the grounding still says what was not found.
+    // With the flag the judge's score stands; the grounding still says what was not found. The
+    // flag is a setting of the grades file: another file, not a resume of g.jsonl.
     call = 0;
     const trusted = memoryIo({ cwd: dir });
     const judge = ['--judge', `openai-compatible:${server.url}/v1#gpt-4o`, '--concurrency', '1'];
-    const withFlag = [...args, ...judge, '--trust-unlocated-evidence', '--no-cache'];
+    const withFlag = [...args.slice(0, -1), 'g2.jsonl', ...judge, '--trust-unlocated-evidence', '--no-cache'];
     expect(await runCli(withFlag, trusted.io)).toBe(0);
-    const again = readFileSync(join(dir, 'g.jsonl'), 'utf8')
+    const [manifest, ...again] = readFileSync(join(dir, 'g2.jsonl'), 'utf8')
       .trim()
       .split('\n')
-      .map(
-        (l) => JSON.parse(l) as { factual_accuracy: number | null; judge_grounding: { unverified: number } },
-      );
-    expect(again.map((g) => g.factual_accuracy)).toEqual([4, null, 4]);
-    expect(again[2]?.judge_grounding.unverified).toBe(1);
+      .map((l) => JSON.parse(l));
+    expect(manifest.settings).toMatchObject({ trust_unlocated_evidence: true });
+    expect(manifest.label).toMatch(/trust_unlocated_evidence=true/);
+    const trustedRow = (id: string) => again.find((g: { row_id: string }) => g.row_id === id);
+    expect(trustedRow('p1_adversarial0')).toMatchObject({
+      factual_accuracy: 4,
+      judge_grounding: { unverified: 1, trust_unlocated_evidence: true },
+    });
+    expect(trustedRow('p1_chunk0_lookup')?.factual_accuracy).toBe(4);
     expect(trusted.stdout()).toMatch(/counted as supported: --trust-unlocated-evidence/);
+    // Resuming g.jsonl with the flag would mix two countings: refused.
+    const mixed = memoryIo({ cwd: dir });
+    expect(await runCli([...args, ...judge, '--trust-unlocated-evidence'], mixed.io)).toBe(1);
+    expect(mixed.stderr()).toMatch(
+      /RUN_MANIFEST_MISMATCH[\s\S]*trust_unlocated_evidence: false in the file, true now/,
+    );
   });
 
   it('a judge answering schema-valid but arbitrary JSON shows no support: its factual accuracy counts as 1', async () => {
@@ -236,8 +253,7 @@ describe('citegeist grade and leaderboard', () => {
     server = await new FakeOpenAiServer({ replies: arbitraryReplies(3) }).start();
     const { io, stdout } = memoryIo({ cwd: dir });
     const judge = `openai-compatible:${server.url}/v1#arbitrary`;
-    const argv = ['--json', 'grade', '--dataset', 'dataset.jsonl', '--papers', 'papers', '--run', 'a.jsonl'];
-    expect(await runCli([...argv, '--out', 'g.jsonl', '--judge', judge, '--no-cache'], io)).toBe(0);
+    expect(await runCli(['--json', ...gradeA, '--judge', judge, '--no-cache'], io)).toBe(0);
     type Row = {
       factual_accuracy: number | null;
       judge_grounding: { judge_factual_accuracy: number; claimed_support: number; unverified: number };
@@ -245,6 +261,7 @@ describe('citegeist grade and leaderboard', () => {
     const grades = readFileSync(join(dir, 'g.jsonl'), 'utf8')
       .trim()
       .split('\n')
+      .slice(1)
       .map((l) => JSON.parse(l) as Row);
     expect(grades).toHaveLength(3);
     for (const g of grades) {
@@ -276,7 +293,7 @@ describe('citegeist grade and leaderboard', () => {
         code,
         stderr: stderr(),
         accuracy: () =>
-          JSON.parse(readFileSync(join(cwd, 'g.jsonl'), 'utf8').split('\n')[0]!).citation_accuracy,
+          JSON.parse(readFileSync(join(cwd, 'g.jsonl'), 'utf8').split('\n')[1]!).citation_accuracy,
       };
     };
     const none = await grade(dir);
@@ -323,5 +340,121 @@ describe('citegeist grade and leaderboard', () => {
     const base = ['grade', '--dataset', 'dataset.jsonl', '--papers', 'papers', '--run', 'a.jsonl'];
     expect(await runCli([...base, '--out', 'x.jsonl', '--threads', '0'], io)).toBe(1);
     expect(stderr()).toMatch(/--threads must be an integer of at least 1, got "0"/);
+  });
+});
+
+describe('grade writes rows as they complete and resumes like answer', () => {
+  const rowsOf = (path: string) =>
+    readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+  it('keeps the rows graded from unchanged answers and regrades a changed one', async () => {
+    const dir = workspace();
+    const answer = ['answer', '--dataset', 'dataset.jsonl', '--papers', 'papers', '--model', 'extractive'];
+    expect(await runCli([...answer, '--out', 'r.jsonl'], memoryIo({ cwd: dir }).io)).toBe(0);
+    const args = [
+      'grade',
+      '--dataset',
+      'dataset.jsonl',
+      '--papers',
+      'papers',
+      '--run',
+      'r.jsonl',
+      '--out',
+      'g.jsonl',
+    ];
+    expect(await runCli(args, memoryIo({ cwd: dir }).io)).toBe(0);
+    // One answer changes (as when \`answer\` retried a failed row): only that row is regraded.
+    const run = readFileSync(join(dir, 'r.jsonl'), 'utf8').split('\n');
+    const changed = JSON.parse(run[2]!) as { row_id: string; answer: string };
+    run[2] = JSON.stringify({ ...changed, answer: 'changed' });
+    writeFileSync(join(dir, 'r.jsonl'), run.join('\n'));
+    const again = memoryIo({ cwd: dir });
+    expect(await runCli(args, again.io), again.stderr()).toBe(0);
+    expect(again.stdout()).toMatch(/3 graded rows \(2 kept from an earlier run\)/);
+    const [manifest, ...rows] = rowsOf(join(dir, 'g.jsonl'));
+    expect(manifest).toMatchObject({
+      kind: 'grades',
+      label: 'extractive',
+      inputs: { run: { label: 'extractive' } },
+    });
+    expect(rows.map((r) => r.row_id).at(-1)).toBe(changed.row_id);
+    expect(rows.every((r) => r.label === 'extractive' && typeof r.run_row_sha256 === 'string')).toBe(true);
+  });
+
+  it('refuses to resume grading a run without a manifest whose file changed', async () => {
+    const dir = workspace();
+    const args = gradeA;
+    expect(await runCli(args, memoryIo({ cwd: dir }).io)).toBe(0);
+    writeFileSync(
+      join(dir, 'a.jsonl'),
+      readFileSync(join(dir, 'a.jsonl'), 'utf8').replace('"answer":"a"', '"answer":"b"'),
+    );
+    const again = memoryIo({ cwd: dir });
+    expect(await runCli(args, again.io)).toBe(1);
+    expect(again.stderr()).toMatch(/RUN_MANIFEST_MISMATCH[\s\S]*run: content sha256/);
+  });
+
+  it('honours quoteMode from the config file, and refuses to resume a grading made another way', async () => {
+    const dir = workspace();
+    writeFileSync(join(dir, 'citegeist.config.json'), JSON.stringify({ quoteMode: 'strict' }));
+    const args = gradeA;
+    expect(await runCli(args, memoryIo({ cwd: dir }).io)).toBe(0);
+    expect(rowsOf(join(dir, 'g.jsonl'))[0]).toMatchObject({ settings: { quote_mode: 'strict' } });
+    const other = memoryIo({ cwd: dir });
+    expect(await runCli([...args, '--quote-mode', 'researchqa'], other.io)).toBe(1);
+    expect(other.stderr()).toMatch(
+      /RUN_MANIFEST_MISMATCH[\s\S]*quote_mode: "strict" in the file, "researchqa" now/,
+    );
+  });
+
+  it('--dry-run with --judge prices the judge calls and writes nothing', async () => {
+    const dir = workspace();
+    const { io, stdout } = memoryIo({ cwd: dir });
+    const args = gradeA;
+    expect(await runCli([...args, '--judge', 'openai:gpt-4.1-mini', '--dry-run', '--json'], io)).toBe(0);
+    expect(JSON.parse(stdout())).toMatchObject({ dry_run: true, rows: 3, calls: 3, outputTokens: 900 });
+    expect(() => readFileSync(join(dir, 'g.jsonl'))).toThrow();
+  });
+
+  it('is a command group: options before `faithfulness` are an error, not ignored', async () => {
+    const { io, stderr } = memoryIo({ cwd: workspace() });
+    const argv = [
+      'grade',
+      '--dataset',
+      'dataset.jsonl',
+      'faithfulness',
+      '--answers',
+      'a.jsonl',
+      '--judge',
+      'openai:m',
+      '--out',
+      'f.jsonl',
+    ];
+    expect(await runCli(argv, io)).toBe(1);
+    expect(stderr()).toMatch(/BAD_ARGUMENTS[\s\S]*before the subcommand "faithfulness"/);
+  });
+
+  it('leaderboard keeps two runs of one model apart by label and refuses one run given twice', async () => {
+    const dir = workspace();
+    const base = ['--dataset', 'dataset.jsonl', '--papers', 'papers', '--model', 'extractive'];
+    expect(await runCli(['answer', ...base, '--out', 'k8.jsonl'], memoryIo({ cwd: dir }).io)).toBe(0);
+    expect(await runCli(['answer', ...base, '-k', '3', '--out', 'k3.jsonl'], memoryIo({ cwd: dir }).io)).toBe(
+      0,
+    );
+    const lb = memoryIo({ cwd: dir });
+    const board = ['leaderboard', '--dataset', 'dataset.jsonl', '--papers', 'papers', 'k8.jsonl', 'k3.jsonl'];
+    expect(await runCli([...board, '--json'], lb.io)).toBe(0);
+    const models = (JSON.parse(lb.stdout()) as { models: { label: string; overall: { rows: number } }[] })
+      .models;
+    expect(models.map((m) => [m.label, m.overall.rows])).toEqual([
+      ['extractive', 3],
+      ['extractive (k=3)', 3],
+    ]);
+    const twice = memoryIo({ cwd: dir });
+    expect(await runCli([...board, 'k8.jsonl'], twice.io)).toBe(1);
+    expect(twice.stderr()).toMatch(/DUPLICATE_ROW_IDS/);
   });
 });

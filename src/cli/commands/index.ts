@@ -6,16 +6,24 @@ import { registerCompare } from './compare.js';
 import { registerDataset } from './dataset.js';
 import { registerDemo } from './demo.js';
 import { registerGenerate } from './generate.js';
-import { registerGrade } from './grade.js';
 import { registerGradeFaithfulness } from './grade-faithfulness.js';
+import { registerGrade } from './grade-researchqa.js';
 import { registerIngest } from './ingest.js';
 import { registerLeaderboard } from './leaderboard.js';
 import { registerList } from './list.js';
 import { registerLlm } from './llm.js';
 import { registerMetaEvalFaithfulness } from './meta-eval-faithfulness.js';
+import { registerMetaEvalRanking } from './meta-eval-ranking.js';
+import { registerQaEval } from './qa-eval.js';
+import { registerQaGrid } from './qa-grid.js';
 import { registerQasperEval } from './qasper-eval.js';
 import { registerQuote } from './quote.js';
 import { registerRecipes } from './recipes.js';
+import { registerReportsCompare } from './reports-compare.js';
+import { registerReportsGenerate } from './reports-generate.js';
+import { registerReportsJudge } from './reports-judge.js';
+import { registerReportsScore } from './reports-score.js';
+import { registerReportsValidate } from './reports-validate.js';
 import { registerRetrieve } from './retrieve.js';
 import { registerSearch } from './search.js';
 import { registerShow } from './show.js';
@@ -43,7 +51,15 @@ export const COMMANDS: RegisterCommand[] = [
   registerGrade,
   registerGradeFaithfulness,
   registerMetaEvalFaithfulness,
+  registerReportsValidate,
+  registerReportsGenerate,
+  registerReportsJudge,
+  registerReportsScore,
+  registerReportsCompare,
+  registerMetaEvalRanking,
   registerLeaderboard,
+  registerQaEval,
+  registerQaGrid,
   registerQasperEval,
   registerTrecEval,
   registerCompare,

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { parseJsonl, readTextFile } from '../../core/index.js';
+import { parseJsonl, readTextFile, takeManifest } from '../../core/index.js';
 import {
   type AnswerGrade,
   type CorrelationWithCi,
@@ -29,10 +29,11 @@ export function metaEvalCommand(program: Command): Command {
   );
 }
 
-/** Reads a `grade faithfulness --out` file: the last row per answer id (bad lines are reported). */
+/** Reads a `grade faithfulness --out` file (after its manifest): the last row per answer id (bad lines are reported). */
 export function readGradeFile(path: string, warn: (s: string) => void, label = path): AnswerGrade[] {
   const byId = new Map<string, AnswerGrade>();
-  for (const line of parseJsonl(readTextFile(path, 'faithfulness output'))) {
+  const { rows } = takeManifest(parseJsonl(readTextFile(path, 'faithfulness output')), path, false);
+  for (const line of rows) {
     const row = line.ok ? (line.value as AnswerGrade) : null;
     if (!row || typeof row.id !== 'string' || !Array.isArray(row.segments)) {
       warn(`skipped ${label} line ${line.line}: not a grade faithfulness row\n`);

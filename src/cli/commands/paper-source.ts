@@ -34,6 +34,11 @@ export interface PaperSourceOptions {
   corpus?: string;
 }
 
+/** How a manifest names a paper source (`corpus:<file>` or `papers:<dir>`, as given). */
+export function describeSource(options: PaperSourceOptions): string {
+  return options.corpus ? `corpus:${options.corpus}` : options.papers ? `papers:${options.papers}` : 'none';
+}
+
 /**
  * Loads the text of each paper id. Missing papers map to null (metrics that need the text are
  * then `failed`). Returns the texts and the ids not found.

@@ -1,6 +1,6 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { CitegeistError, location, quoteValue } from '../../core/index.js';
+import { CitegeistError, location, quoteValue, writeFileAtomic } from '../../core/index.js';
 import { formatRun, type RankedResult } from '../../retrieve/index.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION } from '../corpus-option.js';
@@ -61,15 +61,20 @@ export const registerRetrieve: RegisterCommand = (program, ctx) => {
     .description('run a batch of queries and write a TREC run file')
     .requiredOption('--queries <file>', 'JSONL with "id" and "query" per line')
     .requiredOption('--out <file>', 'TREC run file to write')
-    .option('--mode <mode>', `retrieval mode: ${MODES.join(', ')}`, 'hybrid')
+    .option(
+      '--mode <mode>',
+      `retrieval mode: ${MODES.join(', ')} (auto: the measured default for the index's embedder)`,
+      'auto',
+    )
     .option('-k <n>', 'results per query', parseIntOption('-k'), 100)
-    .option('--run-id <tag>', 'run tag (default: the mode)')
+    .option('--run-id <tag>', 'run tag (default: the mode that ran)')
     .option(...CORPUS_OPTION)
     .option('--embedder <spec>', 'embedder (must be the one the index was built with)')
     .action(async (flags: RetrieveFlags) => {
       const mode = parseMode(flags.mode);
       const queries = readQueries(resolve(ctx.io.cwd, flags.queries));
       const opened = await openRetriever(ctx, { mode, corpus: flags.corpus, embedder: flags.embedder });
+      if (opened.warning) ctx.io.err(`warning: ${opened.warning}\n`);
       const results: RankedResult[] = [];
       const progress = createProgress({ io: ctx.io, label: 'retrieving', total: queries.length });
       try {
@@ -81,9 +86,9 @@ export const registerRetrieve: RegisterCommand = (program, ctx) => {
       } finally {
         progress.stop();
       }
-      writeFileSync(resolve(ctx.io.cwd, flags.out), formatRun(results, flags.runId ?? mode));
+      writeFileAtomic(resolve(ctx.io.cwd, flags.out), formatRun(results, flags.runId ?? opened.mode));
       ctx.io.out(
-        `wrote ${results.length} results for ${queries.length} queries to ${flags.out} (${opened.retriever.id})\n`,
+        `wrote ${results.length} results for ${queries.length} queries to ${flags.out} (mode ${opened.mode}: ${opened.description}; embedder: ${opened.embedderId ?? 'none used'})\n`,
       );
     });
 };

@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { JsonlAppender } from '../../core/index.js';
+import { JsonlAppender, writeFileAtomic } from '../../core/index.js';
 import { type DomainPreset, resolveDomain } from './domains.js';
 import {
   type ManifestEntry,
@@ -182,7 +182,8 @@ async function collectWork(
   }
   const id = shortId(work.id);
   const file = join(domain.name, 'pdf', `${id}.pdf`);
-  writeFileSync(join(dir, 'pdf', `${id}.pdf`), download.body);
+  // Whole or not at all: a killed collect never leaves half a PDF that a later run would trust.
+  writeFileAtomic(join(dir, 'pdf', `${id}.pdf`), download.body);
   return manifestEntry(work, {
     domain: domain.name,
     search: domain.search,

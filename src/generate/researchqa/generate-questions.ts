@@ -1,5 +1,5 @@
 import { type DatasetRow, DatasetRowSchema, type EvidenceGroup } from '../../core/index.js';
-import type { LlmProvider } from '../../llm/index.js';
+import type { ChatMessage, LlmProvider } from '../../llm/index.js';
 import { matchQuote, type PreparedPaper, preparePaper } from '../../text/index.js';
 import { GENERATION_PROMPT, type Generation, GenerationSchema, RepairSchema } from './generation-schema.js';
 
@@ -50,7 +50,7 @@ export function rowsFromGeneration(paperId: string, g: Generation, domain: strin
         question: c.comprehension.question,
         expected_answer: c.comprehension.expected_answer,
         expected_references: groups(c.comprehension.evidence),
-        judge_rubric: c.comprehension.rubric,
+        judge_rubric: rubricString(c.comprehension.rubric),
         required_sections: [c.section_label],
       }),
     );
@@ -64,7 +64,7 @@ export function rowsFromGeneration(paperId: string, g: Generation, domain: strin
         question: m.question,
         expected_answer: m.expected_answer,
         expected_references: groups(m.evidence),
-        judge_rubric: m.rubric,
+        judge_rubric: rubricString(m.rubric),
         required_sections: m.evidence.map((e) => e.section_label),
         reasoning_chain: m.reasoning_chain,
       }),
@@ -85,6 +85,14 @@ export function rowsFromGeneration(paperId: string, g: Generation, domain: strin
     );
   });
   return rows;
+}
+
+/**
+ * The rubric as the published generator writes it: one string of criteria (generate_dataset.py,
+ * `judge_rubric: str`), here numbered one per line.
+ */
+function rubricString(items: readonly string[]): string {
+  return items.map((x, i) => `${i + 1}. ${x}`).join('\n');
 }
 
 interface FailedQuote {
@@ -108,6 +116,23 @@ export function failingQuotes(rows: readonly DatasetRow[], paper: PreparedPaper)
     }
   }
   return out;
+}
+
+/** Paper characters sent at most: the option, else 4 × (context window − 6,000 tokens), at least 8,000. */
+export function maxPaperChars(
+  llm: Pick<LlmProvider, 'contextWindow'>,
+  options: GenerateOptions = {},
+): number {
+  return options.maxPaperChars ?? Math.max(8000, ((llm.contextWindow ?? 32_000) - 6000) * 4);
+}
+
+/** The first request of a paper's generation (the paper cut to `maxChars`). */
+export function generationMessages(paperId: string, text: string, maxChars: number): ChatMessage[] {
+  const paperText = text.length > maxChars ? text.slice(0, maxChars) : text;
+  return [
+    { role: 'system', content: GENERATION_PROMPT },
+    { role: 'user', content: `Paper ${paperId}:\n<<<PAPER\n${paperText}\nPAPER>>>` },
+  ];
 }
 
 /**
@@ -135,12 +160,7 @@ export async function generatePaperQuestions(
     out.error = `the text of paper ${paperId} is not available`;
     return out;
   }
-  const maxChars = options.maxPaperChars ?? Math.max(8000, ((llm.contextWindow ?? 32_000) - 6000) * 4);
-  const paperText = text.length > maxChars ? text.slice(0, maxChars) : text;
-  const messages = [
-    { role: 'system' as const, content: GENERATION_PROMPT },
-    { role: 'user' as const, content: `Paper ${paperId}:\n<<<PAPER\n${paperText}\nPAPER>>>` },
-  ];
+  const messages = generationMessages(paperId, text, maxPaperChars(llm, options));
   const signal = options.signal ? { signal: options.signal } : {};
   const result = await llm.generateObject({
     messages,

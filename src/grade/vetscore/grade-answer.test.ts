@@ -190,7 +190,8 @@ describe('gradeAnswer', () => {
     };
     const grade = await gradeAnswer(input, settings(failing));
     expect(grade.segments[1]).toMatchObject({ status: 'failed', claims: [], penalty: null });
-    expect(grade.coverage).toMatchObject({ segments_failed: 1, claims: 3 });
+    // Three claims scored, and the failed segment counts as one claim not covered: 3 / 4, not 100%.
+    expect(grade.coverage).toMatchObject({ segments_failed: 1, claims: 3, claims_scored: 3, rate: 0.75 });
     expect(grade.score).toBeCloseTo(
       byHand(
         [

@@ -37,8 +37,18 @@ export interface Coverage {
   claims: number;
   claims_scored: number;
   claims_failed: number;
-  /** claims_scored / claims; null when there are no claims. */
+  /**
+   * claims_scored / (claims + segments_failed): a segment whose decomposition failed has claims
+   * nobody knows, so it counts as one claim not covered (never as nothing to cover). Null only
+   * when there is nothing at all to cover.
+   */
   rate: number | null;
+}
+
+/** The coverage rate (see `Coverage.rate`). */
+export function coverageRate(claimsScored: number, claims: number, segmentsFailed: number): number | null {
+  const units = claims + segmentsFailed;
+  return units === 0 ? null : claimsScored / units;
 }
 
 export interface UnsupportedClaim {
@@ -136,13 +146,14 @@ function finish(input: FaithfulnessInput, s: FaithfulnessSettings, segments: Seg
     ),
   ];
   const scored = all.filter((c) => c.status === 'scored').length;
+  const segmentsFailed = segments.filter((seg) => seg.status === 'failed').length;
   const coverage: Coverage = {
     segments: segments.length,
-    segments_failed: segments.filter((seg) => seg.status === 'failed').length,
+    segments_failed: segmentsFailed,
     claims: all.length,
     claims_scored: scored,
     claims_failed: all.length - scored,
-    rate: all.length === 0 ? null : scored / all.length,
+    rate: coverageRate(scored, all.length, segmentsFailed),
   };
   const grade: AnswerGrade = {
     id: input.id,

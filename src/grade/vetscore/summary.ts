@@ -1,7 +1,7 @@
 import { bootstrapCI } from '../../stats/index.js';
 import { isEmptyQuote } from '../../text/index.js';
 import { type EvidenceTally, mergeTallies, renderEvidenceTally } from '../evidence-grounding.js';
-import type { AnswerGrade, UnsupportedClaim } from './grade-answer.js';
+import { type AnswerGrade, coverageRate, type UnsupportedClaim } from './grade-answer.js';
 
 /** The batch summary of `grade faithfulness`: n, mean score with its CI, coverage and failures. */
 export interface FaithfulnessSummary {
@@ -18,7 +18,7 @@ export interface FaithfulnessSummary {
   claims: number;
   claims_scored: number;
   claims_failed: number;
-  /** claims_scored / claims over all answers. */
+  /** claims_scored / (claims + segments_failed) over all answers (a failed segment is not covered). */
   coverage: number | null;
   /** Run-to-run agreement pooled over answers (only with repeats). */
   agreement?: { claims: number; verification_identical: number | null; harm_identical: number | null };
@@ -46,13 +46,15 @@ export function summarizeFaithfulness(grades: AnswerGrade[]): FaithfulnessSummar
     claims,
     claims_scored: claimsScored,
     claims_failed: claims - claimsScored,
-    coverage: claims === 0 ? null : claimsScored / claims,
-    evidence: [],
-    trust_unlocated_evidence: false,
+    coverage: coverageRate(
+      claimsScored,
+      claims,
+      sum((g) => g.coverage.segments_failed),
+    ),
+    // Rows written before evidence grounding carry no tally (their support was never checked).
+    evidence: mergeTallies(grades.map((g) => g.evidence ?? [])),
+    trust_unlocated_evidence: grades.some((g) => g.trust_unlocated_evidence === true),
   };
-  // Rows written before evidence grounding carry no tally (their support was never checked).
-  summary.evidence = mergeTallies(grades.map((g) => g.evidence ?? []));
-  summary.trust_unlocated_evidence = grades.some((g) => g.trust_unlocated_evidence === true);
   const withAgreement = grades.filter((g) => g.agreement !== undefined);
   if (withAgreement.length > 0) {
     const n = withAgreement.reduce((a, g) => a + (g.agreement?.verification.claims ?? 0), 0);
@@ -90,7 +92,12 @@ export function renderFaithfulnessSummary(s: FaithfulnessSummary): string {
     ['answers', `${s.answers} (scored ${s.scored}, not applicable ${s.not_applicable}, failed ${s.failed})`],
     ['mean score', s.ci ? `${fmt(s.mean_score)}  95% CI [${fmt(s.ci.lower)}, ${fmt(s.ci.upper)}]` : 'n/a'],
     ['claims', `${s.claims} (scored ${s.claims_scored}, failed ${s.claims_failed})`],
-    ['coverage', s.coverage === null ? 'n/a' : `${(s.coverage * 100).toFixed(1)}% of claims scored`],
+    [
+      'coverage',
+      s.coverage === null
+        ? 'n/a'
+        : `${(s.coverage * 100).toFixed(1)}% of claims scored (a segment whose decomposition failed counts as one claim not scored)`,
+    ],
     ['segments', `${s.segments} (decomposition failed ${s.segments_failed})`],
   ];
   if (s.agreement) {

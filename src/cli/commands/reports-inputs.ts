@@ -1,0 +1,126 @@
+/** The inputs the `reports` commands share: runs, requests, nugget banks, cited documents, file hashes. */
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import {
+  CitegeistError,
+  type LoadedBank,
+  parseReportRun,
+  parseRequests,
+  type ReadRunResult,
+  type ReportRequest,
+  readNuggetBanks,
+  readTextFile,
+} from '../../core/index.js';
+import {
+  type CitedDocumentSource,
+  corpusDocuments,
+  folderDocuments,
+  jsonlDocuments,
+} from '../../grade/index.js';
+import { CorpusStore } from '../../store/index.js';
+import type { CliContext } from '../context.js';
+
+/** The `reports` command, found if another module registered it, else created. */
+export function reportsCommand(program: Command): Command {
+  return (
+    program.commands.find((c) => c.name() === 'reports') ??
+    program
+      .command('reports')
+      .description(
+        'long cited reports: validate runs, judge and score them with nuggets (ARGUE), generate them',
+      )
+  );
+}
+
+/** Run files: each path a JSONL file or a folder of them; the file name stands in for a missing run id. */
+export function readRuns(cwd: string, paths: readonly string[]): ReadRunResult & { files: string[] } {
+  const out: ReadRunResult & { files: string[] } = { reports: [], problems: [], files: [] };
+  for (const p of paths) {
+    const path = resolve(cwd, p);
+    const files =
+      existsSync(path) && statSync(path).isDirectory()
+        ? readdirSync(path)
+            .filter((f) => /\.jsonl?$/.test(f))
+            .sort()
+            .map((f) => join(path, f))
+        : [path];
+    for (const file of files) {
+      const stem = basename(file).replace(/\.jsonl?$/, '');
+      const read = parseReportRun(readTextFile(file, 'run file'), file, stem);
+      out.reports.push(...read.reports);
+      out.problems.push(...read.problems);
+      out.files.push(file);
+    }
+  }
+  return out;
+}
+
+export function readRequests(cwd: string, file: string): Map<string, ReportRequest> {
+  const path = resolve(cwd, file);
+  return parseRequests(readTextFile(path, 'requests file'), path);
+}
+
+export function readBanks(cwd: string, path: string): Map<string, LoadedBank> {
+  return readNuggetBanks(resolve(cwd, path));
+}
+
+function isSqlite(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const head = Buffer.alloc(16);
+    readSync(fd, head, 0, 16, 0);
+    return head.toString('latin1').startsWith('SQLite format 3');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The cited documents `--docs` names: a citegeist corpus file (paper and passage ids; its index
+ * folder beside it), a folder of `<doc_id>.txt` files, or a JSONL of `{doc_id, text}`.
+ */
+export function openDocuments(cwd: string, spec: string): { source: CitedDocumentSource; close(): void } {
+  const path = resolve(cwd, spec);
+  if (!existsSync(path)) {
+    throw new CitegeistError(
+      'FILE_NOT_FOUND',
+      `The documents path ${path} does not exist.`,
+      'Pass --docs with a citegeist corpus (.sqlite), a JSONL of {doc_id, text}, or a folder of <doc_id>.txt files.',
+    );
+  }
+  if (statSync(path).isDirectory()) return { source: folderDocuments(path), close() {} };
+  if (isSqlite(path)) {
+    const store = CorpusStore.open(path, { readonly: true });
+    return { source: corpusDocuments(store, join(dirname(path), 'index')), close: () => store.close() };
+  }
+  return { source: jsonlDocuments(readTextFile(path, 'documents file'), path), close() {} };
+}
+
+/** SHA-256 of files (a folder: of its files in name order), for run metadata. */
+export function hashInputs(cwd: string, paths: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of paths) {
+    const path = resolve(cwd, p);
+    const hash = createHash('sha256');
+    const files = statSync(path).isDirectory()
+      ? readdirSync(path)
+          .sort()
+          .map((f) => join(path, f))
+          .filter((f) => statSync(f).isFile())
+      : [path];
+    for (const f of files) hash.update(basename(f)).update(readFileSync(f));
+    out[p] = hash.digest('hex');
+  }
+  return out;
+}
+
+/** Prints the lines a reader skipped and returns how many. */
+export function reportProblems(
+  ctx: CliContext,
+  problems: readonly { where: string; problem: string }[],
+): number {
+  for (const p of problems) ctx.io.err(`skipped ${p.where}: ${p.problem}\n`);
+  return problems.length;
+}

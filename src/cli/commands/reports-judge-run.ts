@@ -1,0 +1,240 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { JsonlAppender, parseJsonl, readTextFile, stringifyPythonJson } from '../../core/index.js';
+import {
+  type CitedDocumentSource,
+  DEFAULT_MAX_DOC_CHARS,
+  EvidenceLocator,
+  type JudgeReportInput,
+  judgeReports,
+  LexicalJudge,
+  LlmReportJudge,
+  planJudging,
+  prepareJudging,
+  type ReportJudge,
+  reportKey,
+} from '../../grade/index.js';
+import { estimateCost, modelId, parseModelString } from '../../llm/index.js';
+import { VERSION } from '../../version.js';
+import type { CliContext } from '../context.js';
+import type { LlmSettings } from '../llm-options.js';
+import { createProgress } from '../progress.js';
+import { checkResumeMeta } from '../resume-meta.js';
+import type { FaithfulnessRuntime, RuntimeFactory } from './grade-faithfulness.js';
+import {
+  hashInputs,
+  openDocuments,
+  readBanks,
+  readRequests,
+  readRuns,
+  reportProblems,
+} from './reports-inputs.js';
+import { parseLengthMode } from './reports-validate.js';
+
+export interface JudgeOptions {
+  runs: string[];
+  nuggets: string;
+  requests: string;
+  docs: string;
+  out: string;
+  limit?: number;
+  lengthMode: string;
+  maxDocChars?: number;
+}
+
+/** Keys of reports already judged without failures in an existing judgments file (resume). */
+function judgedKeys(path: string): Set<string> {
+  const done = new Set<string>();
+  if (!existsSync(path)) return done;
+  for (const line of parseJsonl(readTextFile(path, 'judgments file'))) {
+    if (!line.ok) continue; // a torn line from an interrupted run: that report is redone
+    const v = line.value as {
+      report?: { metadata?: { run_id?: string; topic_id?: string } };
+      citegeist?: { failed?: number };
+    };
+    const meta = v.report?.metadata;
+    if (meta?.run_id && meta.topic_id !== undefined && (v.citegeist?.failed ?? 0) === 0) {
+      done.add(reportKey(meta.run_id, String(meta.topic_id)));
+    }
+  }
+  return done;
+}
+
+/** Reads the inputs, judges the reports not yet judged in --out, appends each, prints the summary. */
+export async function runReportsJudge(
+  o: JudgeOptions,
+  settings: LlmSettings,
+  makeRuntime: RuntimeFactory,
+  ctx: CliContext,
+): Promise<void> {
+  const { io } = ctx;
+  const lengthMode = parseLengthMode(o.lengthMode);
+  const runs = readRuns(io.cwd, o.runs);
+  const skippedLines = reportProblems(
+    ctx,
+    runs.problems.map((p) => ({ where: p.where, problem: p.problem })),
+  );
+  const prepared = prepareJudging(
+    runs.reports,
+    readRequests(io.cwd, o.requests),
+    readBanks(io.cwd, o.nuggets),
+    {
+      limit: o.limit ?? null,
+      lengthMode,
+    },
+  );
+  reportProblems(ctx, prepared.skipped);
+  const outPath = resolve(io.cwd, o.out);
+  const done = judgedKeys(outPath);
+  const todo = prepared.inputs.filter((i) => !done.has(reportKey(i.report.runId, i.report.topicId)));
+  const docs = openDocuments(io.cwd, o.docs);
+  const lexical = settings.judge === 'lexical';
+  const maxDocChars = o.maxDocChars ?? DEFAULT_MAX_DOC_CHARS;
+  try {
+    if (settings.dryRun) return printPlan(todo, docs.source, maxDocChars, lexical, settings, ctx);
+    const runtime = lexical ? null : makeRuntime(settings, ctx);
+    try {
+      const judge: ReportJudge = runtime
+        ? new LlmReportJudge(runtime.provider(settings.judge!), { maxDocChars })
+        : new LexicalJudge();
+      checkResumeMeta(
+        `${outPath}.meta.json`,
+        {
+          tool: 'citegeist',
+          version: VERSION,
+          method: 'argue-judge',
+          judge: judge.id,
+          nuggets: o.nuggets,
+          requests: o.requests,
+          docs: o.docs,
+          docs_found: docs.source.description,
+          limit: o.limit ?? 'per request',
+          length_mode: lengthMode,
+          max_doc_chars: lexical ? null : maxDocChars,
+          inputs_sha256: hashInputs(io.cwd, [...o.runs, o.nuggets, o.requests]),
+        },
+        // A resumed run may add documents (to retry citations that were not found) or runs.
+        ['inputs_sha256', 'docs_found'],
+      );
+      const failed = await judgeAll(todo, judge, docs.source, outPath, settings.concurrency, ctx, runtime);
+      const summary = {
+        reports: prepared.inputs.length,
+        judged: todo.length,
+        resumed: prepared.inputs.length - todo.length,
+        skipped_reports: prepared.skipped.length,
+        skipped_lines: skippedLines,
+        reports_with_failures: failed.reports,
+        failed_judgments: failed.judgments,
+        truncated_sentences: failed.truncated,
+        out: o.out,
+      };
+      if (ctx.globals().json) io.out(`${JSON.stringify(summary, null, 2)}\n`);
+      else {
+        io.out(
+          `judged ${summary.judged} reports with ${judge.id} (${summary.resumed} already in ${o.out}); ` +
+            `${summary.failed_judgments} failed judgments in ${summary.reports_with_failures} reports; ` +
+            `${summary.truncated_sentences} sentences past the length limit left out; ` +
+            `${summary.skipped_reports + summary.skipped_lines} reports skipped\n` +
+            `judgments: ${o.out} (open in ARGUE-viz, score with \`citegeist reports score\`)\n`,
+        );
+        if (failed.reports > 0) io.out('rerun the same command to retry the reports with failed judgments\n');
+      }
+      if (failed.reports > 0 || summary.skipped_reports + skippedLines > 0) ctx.setExitCode(1);
+    } finally {
+      runtime?.close();
+    }
+  } finally {
+    docs.close();
+  }
+}
+
+async function judgeAll(
+  todo: JudgeReportInput[],
+  judge: ReportJudge,
+  docs: CitedDocumentSource,
+  outPath: string,
+  concurrency: number,
+  ctx: CliContext,
+  runtime: FaithfulnessRuntime | null,
+) {
+  const appender = new JsonlAppender(outPath);
+  const progress = createProgress({
+    io: ctx.io,
+    label: 'judge',
+    total: todo.length,
+    unit: 'reports',
+  });
+  // The judge's calls, with the tokens the server reported (none for the lexical judge).
+  runtime?.onCall?.((call) => progress.call(call));
+  const tally = { reports: 0, judgments: 0, truncated: 0 };
+  try {
+    await judgeReports(
+      todo,
+      { judge, docs, version: VERSION, evidence: new EvidenceLocator() },
+      {
+        concurrency,
+        onReport: (judged, input) => {
+          appender.appendText(stringifyPythonJson(judged, { ensureAscii: false }));
+          const failed = judged.citegeist?.failed ?? 0;
+          tally.judgments += failed;
+          tally.truncated += judged.citegeist?.truncated_sentences ?? 0;
+          if (failed > 0) tally.reports++;
+          progress.tick({
+            ok: failed === 0,
+            note: `${input.report.runId}/${input.report.topicId}`,
+            ...(failed > 0 ? { problem: `${input.report.where}: ${failed} failed judgments` } : {}),
+          });
+        },
+      },
+    );
+  } finally {
+    progress.stop();
+    appender.close();
+  }
+  return tally;
+}
+
+function printPlan(
+  todo: JudgeReportInput[],
+  docs: CitedDocumentSource,
+  maxDocChars: number,
+  lexical: boolean,
+  settings: LlmSettings,
+  ctx: CliContext,
+): void {
+  const plan = planJudging(todo, docs, maxDocChars);
+  const estimate = lexical
+    ? null
+    : estimateCost(modelId(parseModelString(settings.judge!)), plan.requests, {
+        prices: settings.prices,
+        // Judge replies are short JSON (a verdict, a quote): 200 tokens is generous.
+        expectedOutputTokens: 200,
+      });
+  const result = {
+    reports: plan.reports,
+    sentences: plan.sentences,
+    truncated_sentences: plan.truncatedSentences,
+    citations: plan.citations,
+    missing_documents: plan.missingDocuments,
+    judge: settings.judge,
+    calls: lexical ? 0 : plan.requests.length,
+    ...(estimate
+      ? {
+          input_tokens: estimate.inputTokens,
+          output_tokens: estimate.outputTokens,
+          cost_usd: estimate.costUsd,
+        }
+      : {}),
+  };
+  if (ctx.globals().json) return void ctx.io.out(`${JSON.stringify(result, null, 2)}\n`);
+  ctx.io.out(
+    `dry run: ${plan.reports} reports, ${plan.sentences} sentences (${plan.truncatedSentences} past the length limit), ${plan.citations} citations (${plan.missingDocuments} not in the documents)\n`,
+  );
+  if (!estimate) ctx.io.out('  lexical judge: no model calls\n');
+  else {
+    const cost = estimate.costUsd === null ? 'no price' : `$${estimate.costUsd.toFixed(4)}`;
+    ctx.io.out(
+      `  ${settings.judge}: at most ${plan.requests.length} calls (uncited sentences counted at their most), ${estimate.inputTokens} input + ${estimate.outputTokens} output tokens, ${cost}\n`,
+    );
+  }
+}

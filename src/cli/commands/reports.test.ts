@@ -1,0 +1,295 @@
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FakeOpenAiServer } from '../../testing/index.js';
+import { memoryIo } from '../io.js';
+import { runCli } from '../program.js';
+
+const fixtures = join(import.meta.dirname, '..', '..', 'grade', 'argue', '__fixtures__');
+
+/** A workspace with two requests, their nugget banks, three documents and two runs. */
+function workspace(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'reports-cli-'));
+  const requests = [
+    {
+      request_id: 'A',
+      title: 'Drug A and blood pressure',
+      problem_statement: 'How much does drug A lower blood pressure?',
+      limit: 300,
+    },
+    {
+      request_id: 'B',
+      title: 'Crows in Vienna',
+      problem_statement: 'Where do the crows live and how big are their flocks?',
+      limit: 300,
+    },
+  ];
+  writeFileSync(join(dir, 'requests.jsonl'), `${requests.map((r) => JSON.stringify(r)).join('\n')}\n`);
+  const docs = [
+    { doc_id: 'd1', text: 'Drug A lowered blood pressure by 10 mmHg. The trial enrolled 120 patients.' },
+    {
+      doc_id: 'd2',
+      text: 'The crows live in the zoo of Vienna. Flocks were smallest in the breeding season.',
+    },
+    { doc_id: 'd3', text: 'Unrelated text about weather and rain in spring.' },
+  ];
+  writeFileSync(join(dir, 'docs.jsonl'), `${docs.map((d) => JSON.stringify(d)).join('\n')}\n`);
+  const bank = (id: string, nuggets: [string, string[]][]) => ({
+    query_id: id,
+    title_query: id,
+    format_version: 'v3',
+    nugget_bank: Object.fromEntries(
+      nuggets.map(([q, a]) => [
+        q,
+        {
+          question: q,
+          answers: Object.fromEntries(a.map((x) => [x, { answer: x }])),
+          aggregator_type: 'OR',
+          query_id: id,
+        },
+      ]),
+    ),
+  });
+  mkdirSync(join(dir, 'nuggets'));
+  writeFileSync(
+    join(dir, 'nuggets', 'nuggets-A.json'),
+    JSON.stringify(
+      bank('A', [
+        ['By how much?', ['10 mmHg']],
+        ['How many patients?', ['120 patients']],
+      ]),
+    ),
+  );
+  writeFileSync(
+    join(dir, 'nuggets', 'nuggets-B.json'),
+    JSON.stringify(
+      bank('B', [
+        ['Where?', ['Vienna']],
+        ['When smallest?', ['breeding season']],
+      ]),
+    ),
+  );
+  const run = (runId: string, a: [string, string[]][], b: [string, string[]][]) =>
+    [
+      {
+        metadata: { team_id: 'team', run_id: runId, topic_id: 'A' },
+        responses: a.map(([text, citations]) => ({ text, citations })),
+        references: ['d1', 'd3'],
+      },
+      {
+        metadata: { team_id: 'team', run_id: runId, topic_id: 'B' },
+        responses: b.map(([text, citations]) => ({ text, citations })),
+        references: ['d2'],
+      },
+    ]
+      .map((l) => JSON.stringify(l))
+      .join('\n');
+  writeFileSync(
+    join(dir, 'good.jsonl'),
+    `${run(
+      'good',
+      [
+        ['Drug A lowered blood pressure by 10 mmHg.', ['d1']],
+        ['The trial enrolled 120 patients.', ['d1', 'd3']],
+      ],
+      [['The crows live in the zoo of Vienna.', ['d2']]],
+    )}\n`,
+  );
+  writeFileSync(
+    join(dir, 'weak.jsonl'),
+    `${run('weak', [['Drug A is a drug.', ['d3']]], [['Crows are birds.', ['d2']]])}\n`,
+  );
+  return dir;
+}
+
+async function cli(dir: string, argv: string[], env: Record<string, string> = {}) {
+  const { io, stdout, stderr } = memoryIo({ cwd: dir, env });
+  const code = await runCli(argv, io);
+  return { code, out: stdout(), err: stderr() };
+}
+
+const scoreArgs = (judgments: string, out: string) => [
+  'reports',
+  'score',
+  '--judgments',
+  judgments,
+  '--nuggets',
+  'nuggets',
+  '--out',
+  out,
+];
+const judgeArgs = (run: string, out: string, judge = 'lexical') => [
+  'reports',
+  'judge',
+  '--runs',
+  run,
+  '--nuggets',
+  'nuggets',
+  '--requests',
+  'requests.jsonl',
+  '--docs',
+  'docs.jsonl',
+  '--judge',
+  judge,
+  '--out',
+  out,
+];
+
+describe('citegeist reports (validate → judge → score → compare)', () => {
+  it('runs the whole evaluation offline with the lexical judge, resumes, and scores in the Auto-ARGUE TSV', async () => {
+    const dir = workspace();
+    const valid = await cli(dir, [
+      'reports',
+      'validate',
+      'good.jsonl',
+      '--requests',
+      'requests.jsonl',
+      '--docs',
+      'docs.jsonl',
+    ]);
+    expect(valid.code).toBe(0);
+    expect(valid.out).toMatch(/good\.jsonl: 2 reports, 0 errors, 0 warnings — valid/);
+
+    const judged = await cli(dir, judgeArgs('good.jsonl', 'j.jsonl'));
+    expect(judged.code).toBe(0);
+    expect(judged.out).toMatch(/judged 2 reports with lexical/);
+    const lines = readFileSync(join(dir, 'j.jsonl'), 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(
+      /^\{"report": \{"metadata": \{"team_id": "team", "run_id": "good", "topic_id": "A"\}/,
+    ); // json.dumps style
+    expect(JSON.parse(readFileSync(join(dir, 'j.jsonl.meta.json'), 'utf8'))).toMatchObject({
+      method: 'argue-judge',
+      length_mode: 'characters',
+    });
+
+    const again = await cli(dir, judgeArgs('good.jsonl', 'j.jsonl'));
+    expect(again.out).toMatch(/judged 0 reports .* \(2 already in j\.jsonl\)/);
+    expect(readFileSync(join(dir, 'j.jsonl'), 'utf8').trim().split('\n')).toHaveLength(2);
+
+    const scored = await cli(dir, [...scoreArgs('j.jsonl', 's.tsv'), '--iterations', '200']);
+    expect(scored.code).toBe(0);
+    expect(scored.out).toMatch(/run good: 2 topics/);
+    expect(scored.out).toMatch(/nugget_coverage\s+0\.7500/);
+    const tsv = readFileSync(join(dir, 's.tsv'), 'utf8').split('\n');
+    expect(tsv[0]).toBe('run_id\trequest_id\tmetric\tvalue');
+    expect(tsv).toContain('good\tall\tcorrect_nuggets\t3.0');
+    expect(tsv).toContain('good\tA\tsupporting_citations\t2.0'); // d1 twice; d3 does not attest
+    const meta = JSON.parse(readFileSync(join(dir, 's.tsv.meta.json'), 'utf8'));
+    expect(meta.runs[0]).toMatchObject({ run_id: 'good', topics_scored: 2, failed_topics: [] });
+    expect(Object.keys(meta.inputs_sha256)).toEqual(['j.jsonl', 'nuggets']);
+
+    await cli(dir, judgeArgs('weak.jsonl', 'jw.jsonl'));
+    await cli(dir, scoreArgs('jw.jsonl', 'w.tsv'));
+    const compared = await cli(dir, [
+      'reports',
+      'compare',
+      'w.tsv',
+      's.tsv',
+      '-m',
+      'nugget_coverage',
+      '--iterations',
+      '100',
+    ]);
+    expect(compared.code).toBe(0);
+    expect(compared.out).toMatch(/nugget_coverage\s+2\s+0\.0000\s+0\.7500\s+\+0\.7500\s+2\/0\/0/);
+  });
+
+  it('a cited id missing from the documents is a failed judgment: the topic is left out of the scores and the exit code is 1', async () => {
+    const dir = workspace();
+    writeFileSync(
+      join(dir, 'docs.jsonl'),
+      `${JSON.stringify({ doc_id: 'd1', text: 'Drug A lowered blood pressure by 10 mmHg.' })}\n`,
+    );
+    const judged = await cli(dir, judgeArgs('good.jsonl', 'j.jsonl'));
+    expect(judged.code).toBe(1);
+    expect(judged.err).toMatch(/good\.jsonl line 1: 2 failed judgments/);
+    const scored = await cli(dir, scoreArgs('j.jsonl', 's.tsv'));
+    expect(scored.code).toBe(1);
+    expect(scored.out).toMatch(/no topic could be scored/);
+    expect(existsSync(join(dir, 's.tsv'))).toBe(true);
+    expect(readFileSync(join(dir, 's.tsv'), 'utf8')).toBe('run_id\trequest_id\tmetric\tvalue\n');
+    // Add the missing documents and rerun: exactly the reports with failures are judged again.
+    writeFileSync(join(dir, 'docs.jsonl'), readFileSync(join(workspace(), 'docs.jsonl')));
+    const retried = await cli(dir, judgeArgs('good.jsonl', 'j.jsonl'));
+    expect(retried.code).toBe(0);
+    expect(retried.out).toMatch(/judged 2 reports .* \(0 already in j\.jsonl\); 0 failed judgments/);
+    const rescored = await cli(dir, scoreArgs('j.jsonl', 's.tsv'));
+    expect(rescored.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 's.tsv.meta.json'), 'utf8'))).toMatchObject({
+      superseded_lines: 2,
+    });
+  });
+
+  it('--dry-run with a model estimates calls, tokens and cost without calling it', async () => {
+    const dir = workspace();
+    const { code, out } = await cli(dir, [
+      ...judgeArgs('good.jsonl', 'j.jsonl', 'openai:gpt-4.1-mini'),
+      '--dry-run',
+    ]);
+    expect(code).toBe(0);
+    expect(out).toMatch(
+      /dry run: 2 reports, 3 sentences \(0 past the length limit\), 4 citations \(0 not in the documents\)/,
+    );
+    expect(out).toMatch(/openai:gpt-4\.1-mini: at most 10 calls/);
+    expect(existsSync(join(dir, 'j.jsonl'))).toBe(false);
+  });
+
+  it('judges through an OpenAI-compatible server, every call cached', async () => {
+    const dir = workspace();
+    const server = await new FakeOpenAiServer({
+      replies: (request) => {
+        const system = request.messages[0]!.content;
+        if (system.includes('cites'))
+          return { text: '{"attested": true, "evidence_quote": "Drug A lowered blood pressure"}' };
+        if (system.includes('relevant')) return { text: '{"relevant": true}' };
+        return { text: '{"matches": [{"question": 1, "answers": [1]}]}' };
+      },
+    }).start();
+    try {
+      const judge = `openai-compatible:${server.url}/v1#judge-model`;
+      const first = await cli(dir, [...judgeArgs('good.jsonl', 'j.jsonl', judge), '--concurrency', '2']);
+      expect(first.code).toBe(0);
+      const calls = server.requests.length;
+      expect(calls).toBe(10); // 3 nugget matches + 4 attestations + 3 relevance (d1, d3 for A; d2 for B)
+      const rerun = await cli(dir, [...judgeArgs('good.jsonl', 'j2.jsonl', judge)]);
+      expect(rerun.code).toBe(0);
+      expect(server.requests.length).toBe(calls); // all from the response cache
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('scores nuggetizer assignments and meta-evaluates a ranking from TSVs', async () => {
+    const dir = workspace();
+    writeFileSync(
+      join(dir, 'assign.jsonl'),
+      `${JSON.stringify({
+        qid: '1',
+        query: 'q',
+        nuggets: [
+          { text: 'a', importance: 'vital', assignment: 'support' },
+          { text: 'b', importance: 'okay', assignment: 'partial_support' },
+        ],
+      })}\n`,
+    );
+    const n = await cli(dir, [
+      'reports',
+      'nuggetizer-score',
+      '--assignments',
+      'assign.jsonl',
+      '--out',
+      'm.jsonl',
+    ]);
+    expect(n.out).toMatch(/1 answers: strict_vital 1\.0000, strict_all 0\.5000, vital 1\.0000, all 0\.7500/);
+    expect(readFileSync(join(dir, 'm.jsonl'), 'utf8').split('\n')[1]).toBe(
+      '{"qid": "all", "strict_vital_score": 1.0, "strict_all_score": 0.5, "vital_score": 1.0, "all_score": 0.75}',
+    );
+
+    cpSync(join(fixtures, 'expected.penalized.scores.tsv'), join(dir, 'one.tsv'));
+    const ranking = await cli(dir, ['meta-eval', 'ranking', '--scores', 'one.tsv', '--reference', 'one.tsv']);
+    expect(ranking.code).toBe(1);
+    expect(ranking.err).toMatch(/TOO_FEW_SYSTEMS/);
+  });
+});

@@ -1,0 +1,88 @@
+/** grade/argue: report evaluation with nuggets, the ARGUE way (METHODS §5 steps 6–7). */
+export {
+  ALL_METRICS,
+  ARGUE_METRIC_DESCRIPTIONS,
+  allValues,
+  RATIO_METRICS,
+  type RatioMetric,
+  TOPIC_METRICS,
+  type TopicMetric,
+  topicValues,
+} from './argue-metrics.js';
+export {
+  argueRunRows,
+  formatArgueTsv,
+  isTopicMetric,
+  parseArgueTsv,
+  perTopic,
+  type ScoreRow,
+  sortTopics,
+  type TopicResult,
+  TSV_HEADER,
+} from './argue-tsv.js';
+export { countReport, type ReportCounts } from './count-report.js';
+export {
+  type CitedDocument,
+  type CitedDocumentSource,
+  corpusDocuments,
+  folderDocuments,
+  jsonlDocuments,
+} from './documents.js';
+export {
+  type JudgingPlan,
+  judgeNuggets,
+  judgeReports,
+  type PreparedJudging,
+  planJudging,
+  prepareJudging,
+  reportKey,
+} from './judge-batch.js';
+export {
+  EvidenceLocator,
+  type JudgeReportContext,
+  type JudgeReportInput,
+  judgeReport,
+} from './judge-report.js';
+export * from './judgments.js';
+export { LEXICAL_DEFAULTS, LexicalJudge, type LexicalJudgeOptions } from './lexical-judge.js';
+export { DEFAULT_MAX_DOC_CHARS, type LlmJudgeOptions, LlmReportJudge } from './llm-report-judge.js';
+export {
+  type CorrelationCi,
+  metaEvaluateRanking,
+  type RankedSystem,
+  type RankingMetaEval,
+  type RankingOptions,
+  type TopKStability,
+} from './meta-ranking.js';
+export { type IndexedNugget, indexNuggetBank, type NuggetIndex, type WeightOptions } from './nugget-index.js';
+export {
+  formatNuggetizerMetrics,
+  type NuggetizerScores,
+  nuggetizerGlobal,
+  nuggetizerScores,
+} from './nuggetizer-scores.js';
+export type { Attestation, JudgeNugget, ReportJudge } from './report-judge.js';
+export { type ScoredInputs, type ScoreInputs, scoreInputs } from './score-inputs.js';
+export {
+  type JudgedReportLine,
+  parseJudgments,
+  type ReadJudgmentsResult,
+  type RunScores,
+  type ScoreOptions,
+  scoreJudgedReports,
+  scoreRows,
+} from './score-judgments.js';
+export {
+  argueIntervals,
+  compareArgueRuns,
+  type IntervalOptions,
+  type MetricInterval,
+  RunTable,
+} from './score-summary.js';
+export {
+  formatValidationMessage,
+  schemaError,
+  type ValidateOptions,
+  type ValidationMessage,
+  validateRun,
+} from './validate-run.js';

@@ -1,0 +1,227 @@
+/**
+ * ARGUE's sentence-by-sentence flow over one report (METHODS §5 step 6; Mayfield et al., SIGIR
+ * 2024; the judgments layout of Auto-ARGUE):
+ *
+ * 1. the report is cut to the request's length limit (whole sentences; see `sentencesWithinLimit`);
+ * 2. a cited sentence: per citation, CITED_DOCUMENT_RELEVANCE (once per document and report),
+ *    SENTENCE_ANSWERS_QUESTION (the sentence's nugget matches, recorded under each citation as
+ *    ARGUE-viz expects) and SENTENCE_ATTESTED with its evidence quote located in the cited text;
+ * 3. an uncited sentence: negative assertion? then its nugget matches; otherwise does it need a
+ *    citation, and is it the first instance of its claim (the first sentence always is)?
+ *
+ * A judge call that fails, or a cited document that cannot be found, becomes a failed judgment
+ * with its reason; the rest of the report is still judged.
+ */
+import {
+  type LengthMode,
+  type Report,
+  type ReportRequest,
+  sentencesWithinLimit,
+  toRagtimeLine,
+  type Verdict,
+} from '../../core/index.js';
+import { matchQuote, type PreparedPaper, preparePaper } from '../../text/index.js';
+import type { CitedDocument, CitedDocumentSource } from './documents.js';
+import {
+  type EvidenceLocation,
+  type FailedJudgment,
+  JUDGMENT,
+  type JudgedReport,
+  type JudgedSentence,
+  type Judgment,
+  type JudgmentResponse,
+  type JudgmentTypeId,
+  provenance,
+} from './judgments.js';
+import type { JudgeNugget, ReportJudge } from './report-judge.js';
+
+export interface JudgeReportInput {
+  report: Report;
+  request: ReportRequest;
+  nuggets: JudgeNugget[];
+  /** The length limit to apply (the request's, or one given for all requests); null: none. */
+  limit: number | null;
+  lengthMode: LengthMode;
+}
+
+export interface JudgeReportContext {
+  judge: ReportJudge;
+  docs: CitedDocumentSource;
+  version: string;
+  /** Prepared cited texts for locating evidence quotes (shared across reports; bounded). */
+  evidence?: EvidenceLocator;
+}
+
+/** Locates evidence quotes in cited texts with the strict quote matcher, preparing each text once. */
+export class EvidenceLocator {
+  private readonly prepared = new Map<string, PreparedPaper>();
+  constructor(private readonly capacity = 256) {}
+
+  locate(doc: CitedDocument, quote: string): EvidenceLocation {
+    let paper = this.prepared.get(doc.id);
+    if (!paper) {
+      if (this.prepared.size >= this.capacity)
+        this.prepared.delete(this.prepared.keys().next().value as string);
+      paper = preparePaper(doc.text);
+      this.prepared.set(doc.id, paper);
+    }
+    const m = matchQuote(paper, quote, { mode: 'strict', nearest: false });
+    return { located: m.matched, rule: m.rule, spans: m.spans.map((s) => [s.start, s.end]) };
+  }
+}
+
+class SentenceRecorder {
+  readonly judgments: Judgment[] = [];
+  readonly failures: FailedJudgment[] = [];
+  constructor(
+    private readonly evaluator: string,
+    private readonly runId: string,
+    private readonly sentId: number,
+  ) {}
+
+  record<T>(
+    type: JudgmentTypeId,
+    docId: string | null,
+    v: Verdict<T>,
+    response: (value: T) => JudgmentResponse,
+  ) {
+    const prov = provenance(docId, this.runId, this.sentId);
+    if (v.status === 'scored') {
+      this.judgments.push({
+        judgment_type_id: type,
+        response: response(v.value),
+        evaluator: this.evaluator,
+        provenance: prov,
+      });
+    } else {
+      const reason = v.status === 'failed' ? v.reason : `not applicable: ${v.reason}`;
+      this.failures.push({ judgment_type_id: type, evaluator: this.evaluator, provenance: prov, reason });
+    }
+  }
+
+  fail(type: JudgmentTypeId, docId: string | null, reason: string) {
+    this.failures.push({
+      judgment_type_id: type,
+      evaluator: this.evaluator,
+      provenance: provenance(docId, this.runId, this.sentId),
+      reason,
+    });
+  }
+}
+
+/** Judges one report; never throws on a judge failure or a missing document. */
+export async function judgeReport(input: JudgeReportInput, ctx: JudgeReportContext): Promise<JudgedReport> {
+  const { report, request } = input;
+  const texts = report.sentences.map((s) => s.text);
+  const kept =
+    input.limit === null ? texts.length : sentencesWithinLimit(texts, input.limit, input.lengthMode);
+  const relevance = new Map<string, Promise<Verdict<boolean>>>();
+  const relevanceOf = (doc: CitedDocument) => {
+    const known = relevance.get(doc.id);
+    if (known) return known;
+    const p = ctx.judge.relevance(request, doc);
+    relevance.set(doc.id, p);
+    return p;
+  };
+  const evidence = ctx.evidence ?? new EvidenceLocator();
+  const sentences = await Promise.all(
+    report.sentences.slice(0, kept).map(async (s, i): Promise<JudgedSentence> => {
+      const rec = new SentenceRecorder(ctx.judge.id, report.runId, i);
+      const docs = s.citations.map((id) => ({ id, doc: ctx.docs.get(id) }));
+      if (s.citations.length > 0) {
+        const matches = await ctx.judge.matchNuggets(s.text, request, input.nuggets);
+        await Promise.all(
+          docs.map(async ({ id, doc }) => {
+            if (!doc) {
+              const why = `cited document ${id} is not in ${ctx.docs.description}`;
+              rec.fail(JUDGMENT.relevance, id, why);
+              rec.record(JUDGMENT.answers, id, matches, (m) => ({
+                judgment_type_id: JUDGMENT.answers,
+                matched_nuggets: m,
+              }));
+              rec.fail(JUDGMENT.attested, id, why);
+              return;
+            }
+            const [rel, att] = await Promise.all([relevanceOf(doc), ctx.judge.attest(s.text, doc)]);
+            rec.record(JUDGMENT.relevance, id, rel, (r) => ({
+              judgment_type_id: JUDGMENT.relevance,
+              doc_id: id,
+              is_relevant: r,
+            }));
+            rec.record(JUDGMENT.answers, id, matches, (m) => ({
+              judgment_type_id: JUDGMENT.answers,
+              matched_nuggets: m,
+            }));
+            rec.record(JUDGMENT.attested, id, att, (a) => ({
+              judgment_type_id: JUDGMENT.attested,
+              is_attested: a.attested,
+              evidence_quote: a.evidenceQuote,
+              evidence: a.evidenceQuote ? evidence.locate(doc, a.evidenceQuote) : null,
+              ...(a.rationale !== undefined ? { rationale: a.rationale } : {}),
+            }));
+          }),
+        );
+      } else {
+        await judgeUncited(s.text, texts.slice(0, i), input, ctx.judge, rec);
+      }
+      const out: JudgedSentence = {
+        segment_type: 'sentence',
+        text: s.text,
+        citations: docs.map(({ id, doc }) => ({ doc_id: id, text: doc?.text ?? '' })),
+        judgments: rec.judgments,
+      };
+      if (rec.failures.length > 0) out.failed_judgments = rec.failures;
+      return out;
+    }),
+  );
+  const failedCount = sentences.reduce((n, s) => n + (s.failed_judgments?.length ?? 0), 0);
+  return {
+    report: toRagtimeLine(report),
+    judgments: sentences,
+    citegeist: {
+      version: ctx.version,
+      judge: ctx.judge.id,
+      truncated_sentences: texts.length - kept,
+      length_limit: input.limit,
+      length_mode: input.lengthMode,
+      failed: failedCount,
+    },
+  };
+}
+
+async function judgeUncited(
+  text: string,
+  previous: string[],
+  input: JudgeReportInput,
+  judge: ReportJudge,
+  rec: SentenceRecorder,
+): Promise<void> {
+  const negative = await judge.negative(text);
+  rec.record(JUDGMENT.negative, null, negative, (v) => ({
+    judgment_type_id: JUDGMENT.negative,
+    is_negative: v,
+  }));
+  if (negative.status !== 'scored') return;
+  if (negative.value) {
+    const matches = await judge.matchNuggets(text, input.request, input.nuggets);
+    rec.record(JUDGMENT.answers, null, matches, (m) => ({
+      judgment_type_id: JUDGMENT.answers,
+      matched_nuggets: m,
+    }));
+    return;
+  }
+  const requires = await judge.requiresCitation(text, input.request);
+  rec.record(JUDGMENT.requiresCitation, null, requires, (v) => ({
+    judgment_type_id: JUDGMENT.requiresCitation,
+    requires_citation: v,
+  }));
+  if (requires.status !== 'scored' || !requires.value) return;
+  const first =
+    previous.length === 0
+      ? ({ status: 'scored', value: true } as const)
+      : await judge.firstInstance(text, previous);
+  rec.record(JUDGMENT.firstInstance, null, first, (v) => ({
+    judgment_type_id: JUDGMENT.firstInstance,
+    is_first_instance: v,
+  }));
+}
