@@ -300,6 +300,12 @@ describe('citegeist reports (validate → judge → score → compare)', () => {
       const judge = `openai-compatible:${server.url}/v1#arbitrary`;
       const strict = await cli(dir, ['--json', ...judgeArgs('good.jsonl', 'j.jsonl', judge)]);
       expect(strict.code).toBe(0);
+      // The progress line counts the judge's calls and the tokens the server reported for them.
+      expect(strict.err).toMatch(
+        new RegExp(
+          `judge: 2/2 done, 0 failed, took \\d+s, ${server.requests.length} model calls, [1-9][\\d,]* tokens`,
+        ),
+      );
       const made = claims('j.jsonl');
       expect(made.attested.length).toBeGreaterThan(0);
       expect(made.matches.length).toBeGreaterThan(0);
