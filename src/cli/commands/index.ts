@@ -18,8 +18,10 @@ import { registerQaGrid } from './qa-grid.js';
 import { registerQasperEval } from './qasper-eval.js';
 import { registerQuote } from './quote.js';
 import { registerRecipes } from './recipes.js';
+import { registerReport } from './report.js';
 import { registerRetrieve } from './retrieve.js';
 import { registerSearch } from './search.js';
+import { registerServe } from './serve.js';
 import { registerShow } from './show.js';
 import { registerTrecEval } from './trec-eval.js';
 
@@ -46,6 +48,8 @@ export const COMMANDS: RegisterCommand[] = [
   registerGradeFaithfulness,
   registerMetaEvalFaithfulness,
   registerLeaderboard,
+  registerReport,
+  registerServe,
   registerQaEval,
   registerQaGrid,
   registerQasperEval,
