@@ -37,9 +37,13 @@ describe('citegeist demo', () => {
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     expect(html).toContain('Leaderboard');
     // The report embeds every answer with its citations located in the papers it highlights.
-    const data = JSON.parse(/<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(html)![1]!);
+    const data = JSON.parse(
+      /<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(html)![1]!,
+    );
     expect(data.answers).toHaveLength(12);
-    const cites = data.answers.flatMap((a: { citations: { rule: string; m: number | null }[] }) => a.citations);
+    const cites = data.answers.flatMap(
+      (a: { citations: { rule: string; m: number | null }[] }) => a.citations,
+    );
     expect(cites.length).toBeGreaterThan(10);
     for (const c of cites) expect([c.rule, c.m !== null]).toEqual(['exact', true]);
     expect(stdout()).toMatch(/Next, with a real model/);
