@@ -8,6 +8,25 @@ import { chromiumMissing, launchChromium } from '../../testing/browser.js';
 import { memoryIo } from '../io.js';
 import { runCli } from '../program.js';
 
+// Page-side code in page.evaluate runs in the browser: these name its globals for the type checker.
+declare const location: { hash: string };
+declare const document: {
+  body: { innerText: string };
+  title: string;
+  scripts: { length: number };
+  querySelectorAll(selector: string): Iterable<{
+    tagName: string;
+    outerHTML: string;
+    textContent: string | null;
+    attributes: Iterable<{ name: string }>;
+  }>;
+  addEventListener(
+    type: string,
+    listener: (e: { violatedDirective: string; blockedURI: string }) => void,
+  ): void;
+};
+declare const window: Record<string, unknown>;
+
 const missing = chromiumMissing();
 if (missing) console.warn(`skipping the report's browser tests: ${missing}`);
 

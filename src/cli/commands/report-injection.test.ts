@@ -199,6 +199,25 @@ export async function injectionWorkspace(): Promise<{ dir: string; report: strin
   return { dir, report: join(dir, 'report.html') };
 }
 
+// Page-side code in page.evaluate runs in the browser: these name its globals for the type checker.
+declare const location: { hash: string };
+declare const document: {
+  body: { innerText: string };
+  title: string;
+  scripts: { length: number };
+  querySelectorAll(selector: string): Iterable<{
+    tagName: string;
+    outerHTML: string;
+    textContent: string | null;
+    attributes: Iterable<{ name: string }>;
+  }>;
+  addEventListener(
+    type: string,
+    listener: (e: { violatedDirective: string; blockedURI: string }) => void,
+  ): void;
+};
+declare const window: Record<string, unknown>;
+
 const missing = chromiumMissing();
 
 describe.skipIf(missing !== null)('injection payloads in a report', () => {
@@ -253,6 +272,7 @@ describe.skipIf(missing !== null)('injection payloads in a report', () => {
         location.hash = h;
       }, hash);
       await page.waitForTimeout(60);
+      // biome-ignore lint/performance/useDomNodeTextContent: what is rendered; textContent would include the embedded JSON
       const text = await page.evaluate(() => document.body.innerText);
       for (const p of PAYLOADS) if (text.includes(p.trim())) seen.add(p);
       await page
