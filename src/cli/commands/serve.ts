@@ -1,8 +1,13 @@
 import { dirname, resolve } from 'node:path';
-import { startServer } from '../../server/index.js';
+import { type Rebuild, startServer } from '../../server/index.js';
 import type { RegisterCommand } from '../context.js';
 import { optionsFromRecipe, writeReport } from '../write-report.js';
 import { parseIntOption } from './option-parsers.js';
+
+/** Rebuilds a report from the recipe it embeds (paths relative to the report's folder). */
+export const rebuildReport: Rebuild = async (reportPath, recipe) => {
+  await writeReport(optionsFromRecipe(recipe, reportPath), dirname(reportPath));
+};
 
 export const registerServe: RegisterCommand = (program, ctx) => {
   program
@@ -17,9 +22,7 @@ export const registerServe: RegisterCommand = (program, ctx) => {
       const server = await startServer({
         root,
         port: opts.port,
-        rebuild: async (reportPath, recipe) => {
-          await writeReport(optionsFromRecipe(recipe, reportPath), dirname(reportPath));
-        },
+        rebuild: rebuildReport,
         log: (line) => ctx.io.err(`${line}\n`),
       });
       ctx.io.out(`Serving ${root} read-only at ${server.url} (127.0.0.1 only). Ctrl-C stops.\n`);
