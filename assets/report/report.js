@@ -4,7 +4,25 @@
 // set one by one, and every link is an internal '#…' fragment built here from indexes and
 // URL-encoded ids, so no value from the data can become markup, a handler or a script URL.
 (() => {
-  const D = JSON.parse(document.getElementById('report-data').textContent);
+  const D = expand(JSON.parse(document.getElementById('report-data').textContent));
+
+  // Restores the fields the report leaves out at their default value (src/report/compact-data.ts).
+  function expand(d) {
+    for (const a of d.answers) {
+      a.citations = a.citations || [];
+      for (const k of ['error', 'latency', 'cost', 'judge', 'vet']) if (!(k in a)) a[k] = null;
+      a.cached = a.cached === true;
+      a.status = a.status || {};
+      a.errors = a.errors || {};
+      if (!('nCitations' in a)) a.nCitations = a.citations.length;
+      for (const c of a.citations) {
+        if (!('strict' in c)) c.strict = c.rule;
+        c.prefixOnly = c.prefixOnly === true;
+        for (const k of ['m', 'page', 'section', 'near', 'gold']) if (!(k in c)) c[k] = null;
+      }
+    }
+    return d;
+  }
   const app = document.getElementById('app');
   const overview = document.getElementById('overview');
   const SVG = 'http://www.w3.org/2000/svg';
@@ -489,6 +507,15 @@
     return h('span', { class: 'badge ok' }, c.rule, c.strict !== c.rule ? ` (strict: ${c.strict})` : '');
   }
 
+  // A nearest passage is stored once, in the paper text, when the report embeds it.
+  function nearText(qq, c) {
+    if (c.near.text !== null) return c.near.text;
+    const p = D.papers[qq.p];
+    const [s, e] = p.marks[c.near.m];
+    const part = p.parts.find(([o, t]) => o <= s && o + t.length >= e);
+    return part ? part[1].slice(s - part[0], e - part[0]) : '';
+  }
+
   function citationItem(c, qq) {
     const where = [c.page ? `page ${c.page}` : null, c.section].filter(Boolean).join(', ');
     const gold = c.gold
@@ -516,7 +543,7 @@
             { class: 'near' },
             `Nearest passage (similarity ${fmt(c.near.similarity, 2)}${c.near.page ? `, page ${c.near.page}` : ''}) `,
             paperLink(qq.p, c.near.m, 'show in paper'),
-            h('blockquote', null, c.near.text),
+            h('blockquote', null, nearText(qq, c)),
           )
         : null,
     );

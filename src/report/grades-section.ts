@@ -78,6 +78,8 @@ export function buildGradesSection(input: GradesSectionInput): GradesSection {
         ...new Set(joined.filter((a) => a.label === labels[i]).map((a) => a.run?.model ?? '')),
       ].join(', ');
   }
+  const papers = questions.paperInfos(input.paperText, notes);
+  dropEmbeddedNearest(answers, questions.list, papers);
   return {
     metrics: metricDefs.map((m) => ({
       id: m.id,
@@ -90,9 +92,22 @@ export function buildGradesSection(input: GradesSectionInput): GradesSection {
     runs,
     questions: questions.list,
     answers,
-    papers: questions.paperInfos(input.paperText, notes),
+    papers,
     notes,
   };
+}
+
+/** A nearest passage the paper's embedded text already holds is not stored a second time. */
+function dropEmbeddedNearest(
+  answers: AnswerInfo[],
+  questions: readonly QuestionInfo[],
+  papers: readonly PaperInfo[],
+) {
+  for (const a of answers) {
+    const p = questions[a.q]?.p;
+    if (p === null || p === undefined || papers[p]!.parts.length === 0) continue;
+    for (const c of a.citations) if (c.near && c.near.m !== null) c.near.text = null;
+  }
 }
 
 function costOf(a: JoinedAnswer): AnswerCost {
@@ -111,13 +126,14 @@ function answerInfo(a: JoinedAnswer, r: number, questions: Questions): AnswerInf
   const g = a.grade?.row;
   const q = questions.indexOf(a.rowId, g);
   const question = questions.list[q]!;
-  const scores: Record<string, number | null> = {};
+  // Only values and failures are embedded: a metric absent from both is not applicable.
+  const scores: Record<string, number> = {};
   const status: Record<string, string> = {};
   if (g) {
     for (const m of RESEARCHQA_METRICS) {
-      scores[m.id] = (g as Record<string, unknown>)[m.id] as number | null;
-      const s = g.status[m.id];
-      if (s && s !== 'scored') status[m.id] = s;
+      const v = (g as Record<string, unknown>)[m.id];
+      if (typeof v === 'number') scores[m.id] = v;
+      if (g.status[m.id] === 'failed') status[m.id] = 'failed';
     }
   }
   const cost = costOf(a);
@@ -127,7 +143,7 @@ function answerInfo(a: JoinedAnswer, r: number, questions: Questions): AnswerInf
     text: a.run ? a.run.answer : null,
     error: a.run?.error ?? (g?.answer_failed ? (g.errors.citation_accuracy ?? 'the answer failed') : null),
     cached: cost.cached,
-    latency: cost.latencySeconds,
+    latency: cost.latencySeconds === null ? null : Math.round(cost.latencySeconds * 1000) / 1000,
     cost: cost.costUsd,
     scores,
     status,

@@ -12,6 +12,8 @@ export type PaperTextMode = 'auto' | 'full' | 'context' | 'none';
 export const AUTO_FULL_CHARS = 2_500_000;
 /** Context around a mark when the document has no paragraph spans. */
 const AROUND = 400;
+/** A paragraph longer than this is cut to `AROUND` characters either side of the mark. */
+const LONG_PARAGRAPH = 1200;
 /** Windows closer than this are joined. */
 const JOIN_GAP = 160;
 
@@ -48,10 +50,11 @@ export function contextWindows(
 ): [number, number][] {
   const paragraphs = [...doc.paragraphs].sort((a, b) => a.start - b.start);
   const windows = marks.map(([start, end]): [number, number] => {
+    const short = (p: { start: number; end: number } | undefined) => p && p.end - p.start <= LONG_PARAGRAPH;
     const from = paragraphs.findLast((p) => p.start <= start);
     const to = paragraphs.find((p) => p.end >= end && p.start < end);
-    const s = from && from.end > start - AROUND ? from.start : snap(doc.text, start - AROUND, -1);
-    const e = to && to.start < end + AROUND ? to.end : snap(doc.text, end + AROUND, 1);
+    const s = short(from) && from!.end > start - AROUND ? from!.start : snap(doc.text, start - AROUND, -1);
+    const e = short(to) && to!.start < end + AROUND ? to!.end : snap(doc.text, end + AROUND, 1);
     return [Math.min(s, start), Math.max(e, end)];
   });
   windows.sort((a, b) => a[0] - b[0]);

@@ -109,8 +109,11 @@ export interface CitationInfo {
   section: string | null;
   /** The gold alternative it matched (0-based group and alternative), with the difflib ratio. */
   gold: { g: number; a: number; ratio: number | null } | null;
-  /** On a miss: the nearest passage and its similarity (0–1). */
-  near: { text: string; similarity: number; m: number | null; page: number | null } | null;
+  /**
+   * On a miss: the nearest passage and its similarity (0–1). `text` is null when the paper's
+   * embedded text holds it (at mark `m`), so it is not stored twice.
+   */
+  near: { text: string | null; similarity: number; m: number | null; page: number | null } | null;
 }
 
 /** A judge's verdict on a row (factual accuracy and completeness come as metrics). */
@@ -133,9 +136,9 @@ export interface AnswerInfo {
   cached: boolean;
   latency: number | null;
   cost: number | null;
-  /** Metric values (null: not applicable or failed, `status` says which). */
-  scores: Record<string, number | null>;
-  /** Only metrics whose status is not `scored`. */
+  /** Metric values; a metric without one failed (`status`) or does not apply. */
+  scores: Record<string, number>;
+  /** `failed` for the metrics that failed (the reason is in `errors`). */
   status: Record<string, string>;
   errors: Record<string, string>;
   /** Citations the answer made (the quotes themselves need the run file). */

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { compactData } from './compact-data.js';
 import { escapeHtml as e } from './escape-html.js';
 import { renderOverview } from './overview-html.js';
 import type { ReportData } from './report-data.js';
@@ -84,7 +85,7 @@ ${renderOverview(data)}
 <section id="app" class="view" hidden aria-live="polite"></section>
 <noscript><p class="hint">The overview above reads without JavaScript. Rows, papers and judgments are rendered by the page's own script from the data embedded in this file: open it in a browser with scripts allowed.</p></noscript>
 </main>
-<script type="application/json" id="report-data">${embedJson(data)}</script>
+<script type="application/json" id="report-data">${embedJson(compactData(data))}</script>
 <script>${assets.script}</script>
 </body></html>
 `;

@@ -136,10 +136,10 @@ describe.skipIf(missing !== null)('the demo report in Chromium', () => {
   });
 
   it('links a citation to its highlighted span in the paper', async () => {
-    const a = report.answers.find((x) => x.citations.some((c) => c.m !== null))!;
+    const a = report.answers.find((x) => (x.citations ?? []).some((c) => (c.m ?? null) !== null))!;
     const q = report.questions[a.q]!;
     const { page, watch } = await open(browser, `${url}#row=${encodeURIComponent(q.id)}`);
-    const citation = a.citations.find((c) => c.m !== null)!;
+    const citation = a.citations!.find((c) => (c.m ?? null) !== null)!;
     await page.locator('.cite a', { hasText: 'show in paper' }).first().click();
     const mark = page.locator('mark.target');
     await expect.poll(() => mark.count()).toBe(1);
