@@ -43,7 +43,7 @@ describe('citegeist demo', () => {
     );
     expect(data.answers).toHaveLength(12);
     const cites = data.answers.flatMap(
-      (a: { citations: { rule: string; m: number | null }[] }) => a.citations,
+      (a: { citations?: { rule: string; m?: number }[] }) => a.citations ?? [],
     );
     expect(cites.length).toBeGreaterThan(10);
     for (const c of cites) expect([c.rule, (c.m ?? null) !== null]).toEqual(['exact', true]);
