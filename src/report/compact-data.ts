@@ -3,7 +3,7 @@ import type { AnswerInfo, CitationInfo, ReportData } from './report-data.js';
 /**
  * The embedded form of a report's data: answer and citation fields at their default value are left
  * out (a report of 5 runs × 1,000 rows holds 10,000 citations, most of them found, on no gold
- * miss), and the page's script puts them back (`expand` in report.js) before anything is shown.
+ * miss), and the page's script puts them back (`expand` in assets/report/script/core.js) before anything is shown.
  * Defaults: `strict` = `rule`; `prefixOnly` false; `nCitations` = the citations' count; `cached`
  * false; `status` and `errors` {}; every other left-out field null.
  */
