@@ -55,7 +55,7 @@ function leaderboard(d: ReportData): string {
     )
     .join('');
   const body = d.runs
-    .map((r) => {
+    .map((r, i) => {
       const cells = d.metrics
         .map((m) => {
           const c = cell(r.overall.metrics[m.id]);
@@ -64,7 +64,11 @@ function leaderboard(d: ReportData): string {
           return `${c}<td class="num${po ? ' warn' : ''}">${po} of ${r.quotes.checked}</td>`;
         })
         .join('');
-      return `<tr><th scope="row">${run(r)}</th><td class="model">${e(r.model)}</td><td class="num">${r.overall.rows}</td><td class="num${r.overall.answerFailures ? ' bad' : ''}">${r.overall.answerFailures}</td>${cells}</tr>`;
+      // Links into the rows view (the script's; without it they stay on the overview).
+      const failed = r.overall.answerFailures
+        ? `<a href="#rows&amp;runs=${i}&amp;failed=1">${r.overall.answerFailures}</a>`
+        : '0';
+      return `<tr><th scope="row"><a href="#rows&amp;runs=${i}">${run(r)}</a></th><td class="model">${e(r.model)}</td><td class="num">${r.overall.rows}</td><td class="num${r.overall.answerFailures ? ' bad' : ''}">${failed}</td>${cells}</tr>`;
     })
     .join('');
   return `<section id="leaderboard" aria-labelledby="lb-h"><h2 id="lb-h">Leaderboard</h2>
