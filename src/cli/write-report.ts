@@ -138,7 +138,11 @@ export async function writeReport(
 ): Promise<{ path: string; bytes: number; data: ReportData }> {
   const { data, read } = await buildReportFromFiles(o, cwd);
   const path = resolve(cwd, o.out);
-  const html = renderReportPage(data, reportAssets(), recipeOf(o, cwd, read, dirname(path)));
+  const recipe = recipeOf(o, cwd, read, dirname(path));
+  // The corpus and folders were hashed for the recipe: the provenance table shows those hashes too.
+  const hashes = new Map(recipe.inputs.map((i) => [resolve(dirname(path), i.path), i.sha256]));
+  for (const input of data.inputs) input.sha256 ??= hashes.get(resolve(cwd, input.name)) ?? null;
+  const html = renderReportPage(data, reportAssets(), recipe);
   const tmp = `${path}.${process.pid}.tmp`;
   writeFileSync(tmp, html);
   renameSync(tmp, path);

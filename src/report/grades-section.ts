@@ -70,14 +70,9 @@ export function buildGradesSection(input: GradesSectionInput): GradesSection {
   const runs = labels.map((label, i) => {
     const mine = joined.filter((a) => a.label === label);
     const grades = mine.flatMap((a) => (a.grade ? [a.grade.row] : []));
-    return runInfo(label, i, grades, mine.map(costOf), metricDefs, input.seed);
+    const model = [...new Set(mine.map((a) => a.grade?.row.model ?? a.run?.model ?? ''))].join(', ');
+    return runInfo({ label, model, colour: i }, grades, mine.map(costOf), metricDefs, input.seed);
   });
-  for (const [i, run] of runs.entries()) {
-    if (run.model === '')
-      run.model = [
-        ...new Set(joined.filter((a) => a.label === labels[i]).map((a) => a.run?.model ?? '')),
-      ].join(', ');
-  }
   const papers = questions.paperInfos(input.paperText, notes);
   dropEmbeddedNearest(answers, questions.list, papers);
   return {

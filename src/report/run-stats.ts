@@ -89,8 +89,7 @@ export function costStats(answers: readonly AnswerCost[]): RunInfo['cost'] {
  * question type and by domain, the score distributions, and cost and latency.
  */
 export function runInfo(
-  label: string,
-  colour: number,
+  run: Pick<RunInfo, 'label' | 'model' | 'colour'>,
   grades: readonly GradeRow[],
   answers: readonly AnswerCost[],
   metrics: readonly MetricDefinition[],
@@ -103,9 +102,7 @@ export function runInfo(
     );
   const overall = summarizeGroup(grades, options);
   return {
-    label,
-    model: [...new Set(grades.map((g) => g.model))].join(', '),
-    colour,
+    ...run,
     overall: groupStats(overall),
     byType: slice((r) => r.question_type),
     byDomain: slice((r) => r.domain || '(none)'),
