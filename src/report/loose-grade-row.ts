@@ -63,7 +63,11 @@ export function looseGradeRow(v: Json): LooseGrade | string {
     cost_usd: num(v.cost_usd),
     answer_failed: v.answer_failed === true,
     citation_rules: rules,
-  } as GradeRow;
+    // Fields of newer grades rows, so the grade stage's summaries read them where they know them.
+    label,
+    cached: v.cached === true,
+    // The metric fields come from the registry's ids (the loop above), which the type cannot see.
+  } as unknown as GradeRow;
   return {
     row,
     label,
