@@ -8,14 +8,14 @@ import { readRun } from '../grade/index.js';
 import {
   type BankNuggets,
   bankNuggets,
-  type FaithfulnessFile,
-  type GradesFile,
+  type FaithfulnessSource,
+  type GradesSource,
   type InputInfo,
   type LooseGrade,
   looseGradeRow,
   type ManifestInfo,
   manifestOf,
-  type RunFile,
+  type RunSource,
   type SplitRecords,
   splitRecords,
 } from '../report/index.js';
@@ -81,7 +81,7 @@ export class ReportReader {
     return { split, sha256, abs };
   }
 
-  grades(path: string): GradesFile {
+  grades(path: string): GradesSource {
     const { split, sha256 } = this.records(path, 'grades');
     const rows: LooseGrade[] = [];
     for (const { line, value } of split.rows) {
@@ -96,7 +96,7 @@ export class ReportReader {
     return { name: path, manifest: split.manifest, rows };
   }
 
-  run(path: string): RunFile {
+  run(path: string): RunSource {
     const abs = this.resolve(path);
     const text = readTextFile(abs, 'run file');
     this.sources.read.push(abs);
@@ -130,7 +130,7 @@ export class ReportReader {
     return read.rows;
   }
 
-  faithfulness(path: string): FaithfulnessFile {
+  faithfulness(path: string): FaithfulnessSource {
     const { split, sha256, abs } = this.records(path, 'faithfulness');
     const metaPath = `${abs}.meta.json`;
     let meta: Record<string, unknown> | null = null;

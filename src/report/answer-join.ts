@@ -3,14 +3,14 @@ import type { LooseGrade } from './loose-grade-row.js';
 import type { ManifestInfo } from './loose-records.js';
 
 /** A grades file as read: its manifest (if any) and its rows. */
-export interface GradesFile {
+export interface GradesSource {
   name: string;
   manifest: ManifestInfo | null;
   rows: LooseGrade[];
 }
 
 /** A run file as read: its manifest (if any) and its rows (`cached` kept when present). */
-export interface RunFile {
+export interface RunSource {
   name: string;
   manifest: ManifestInfo | null;
   rows: (RunRow & { cached?: boolean })[];
@@ -22,7 +22,7 @@ export interface JoinedAnswer {
   rowId: string;
   grade: LooseGrade | null;
   run: (RunRow & { cached?: boolean }) | null;
-  gradesFile: GradesFile | null;
+  gradesFile: GradesSource | null;
 }
 
 const key = (a: string, b: string) => `${a}\u0000${b}`;
@@ -34,7 +34,7 @@ const key = (a: string, b: string) => `${a}\u0000${b}`;
  * model. Run rows that no grades row claims are shown too (answered, not graded). A row id seen
  * twice in one run keeps the later row (a resumed file retried it), and is counted in `repeated`.
  */
-export function joinAnswers(grades: readonly GradesFile[], runs: readonly RunFile[]) {
+export function joinAnswers(grades: readonly GradesSource[], runs: readonly RunSource[]) {
   const byLabel = new Map<string, JoinedAnswer['run']>();
   const byModel = new Map<string, JoinedAnswer['run']>();
   const runLabel = new Map<JoinedAnswer['run'], string>();

@@ -1,4 +1,4 @@
-import { buildFaithfulnessSection, type FaithfulnessFile } from './faithfulness-section.js';
+import { buildFaithfulnessSection, type FaithfulnessSource } from './faithfulness-section.js';
 import { buildGradesSection, type GradesSectionInput } from './grades-section.js';
 import { type BankNuggets, buildJudgmentsSection } from './judgments-section.js';
 import type { Json } from './loose-records.js';
@@ -15,7 +15,7 @@ export interface ReportInput {
   notes?: string[];
   seed?: number;
   grades?: Omit<GradesSectionInput, 'seed'>;
-  faithfulness?: readonly FaithfulnessFile[];
+  faithfulness?: readonly FaithfulnessSource[];
   judgments?: { rows: readonly Json[]; banks: readonly BankNuggets[] };
 }
 

@@ -3,7 +3,7 @@ import { idOf, isObject, type Json, list, type ManifestInfo, num, obj, str } fro
 import type { VetAnswer, VetClaim, VetRunStats } from './report-data.js';
 
 /** A `grade faithfulness` output file as read: manifest, `<out>.meta.json`, rows. */
-export interface FaithfulnessFile {
+export interface FaithfulnessSource {
   name: string;
   manifest: ManifestInfo | null;
   /** The `.meta.json` written beside the output (judges, p, answers file), when present. */
@@ -19,7 +19,7 @@ export type AnswerLookup = (label: string, id: string) => number | null;
  * the meta names as `answers` (matched by file name); else the file name.
  */
 export function faithfulnessLabel(
-  file: FaithfulnessFile,
+  file: FaithfulnessSource,
   runLabelOfFile: (name: string) => string | null,
 ): string {
   if (file.manifest?.label) return file.manifest.label;
@@ -119,7 +119,7 @@ export function vetRunStats(label: string, answers: readonly VetAnswer[], seed: 
  * retried): the later row is the one that counts, as `grade faithfulness` reads it.
  */
 export function buildFaithfulnessSection(
-  files: readonly FaithfulnessFile[],
+  files: readonly FaithfulnessSource[],
   runLabelOfFile: (name: string) => string | null,
   lookup: AnswerLookup,
   seed: number,

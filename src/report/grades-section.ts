@@ -7,7 +7,7 @@ import {
   usableGroups,
 } from '../grade/index.js';
 import type { MatchMode } from '../text/index.js';
-import { type GradesFile, type JoinedAnswer, joinAnswers, type RunFile } from './answer-join.js';
+import { type GradesSource, type JoinedAnswer, joinAnswers, type RunSource } from './answer-join.js';
 import { goldMatch, PaperEvidence, unlocated } from './paper-evidence.js';
 import { type PaperTextMode, paperInfo, resolvePaperText } from './paper-excerpts.js';
 import type {
@@ -21,8 +21,8 @@ import type {
 import { type AnswerCost, runInfo } from './run-stats.js';
 
 export interface GradesSectionInput {
-  grades: readonly GradesFile[];
-  runs: readonly RunFile[];
+  grades: readonly GradesSource[];
+  runs: readonly RunSource[];
   /** The dataset rows, or null when none was given (questions are then shown by id only). */
   dataset: readonly DatasetRow[] | null;
   papers: ReadonlyMap<string, Document>;
@@ -40,7 +40,7 @@ export interface GradesSection {
 }
 
 /** The grading settings recorded in the grades manifests (defaults: the published ones). */
-function gradingModes(grades: readonly GradesFile[], notes: string[]) {
+function gradingModes(grades: readonly GradesSource[], notes: string[]) {
   const quoteModes = new Set(grades.map((g) => String(g.manifest?.settings?.quote_mode ?? 'researchqa')));
   if (quoteModes.size > 1) {
     notes.push(

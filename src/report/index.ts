@@ -1,7 +1,7 @@
-export type { GradesFile, RunFile } from './answer-join.js';
+export type { GradesSource, RunSource } from './answer-join.js';
 export { buildReportData, type ReportInput } from './build-report.js';
 export { escapeHtml } from './escape-html.js';
-export { type FaithfulnessFile, faithfulnessLabel } from './faithfulness-section.js';
+export { type FaithfulnessSource, faithfulnessLabel } from './faithfulness-section.js';
 export { type BankNuggets, bankNuggets } from './judgments-section.js';
 export { renderBreakdown, renderLeaderboard } from './leaderboard-table.js';
 export { type LooseGrade, looseGradeRow } from './loose-grade-row.js';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Document, RunRow } from '../core/index.js';
-import { parseJsonl } from '../core/index.js';
+import { type Document, parseJsonl, type RunRow, RunRowSchema } from '../core/index.js';
 import { RESEARCHQA_METRICS } from '../grade/index.js';
 import { joinAnswers } from './answer-join.js';
 import { buildReportData } from './build-report.js';
@@ -16,18 +15,8 @@ const grade = (v: Record<string, unknown>) => {
   if (typeof g === 'string') throw new Error(g);
   return g;
 };
-const run = (row_id: string, model: string, answer = 'a', citations: RunRow['citations'] = []): RunRow => ({
-  row_id,
-  model,
-  answer,
-  citations,
-  contract: true,
-  latency_ms: 1000,
-  usage: null,
-  cost_usd: null,
-  retries: 0,
-  error: null,
-});
+const run = (row_id: string, model: string, answer = 'a', citations: RunRow['citations'] = []): RunRow =>
+  RunRowSchema.parse({ row_id, model, answer, citations, latency_ms: 1000 });
 
 describe('loose readers', () => {
   it('split a manifest off the first record and skip what is not a row', () => {

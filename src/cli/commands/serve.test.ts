@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,6 +49,8 @@ async function answerAndGrade(dir: string, answer: string) {
     ]),
   );
   const { io, stderr } = memoryIo({ cwd: dir });
+  // A new run is graded into a new grades file (grading resumes a file only for the same run).
+  rmSync(join(dir, 'grades.jsonl'), { force: true });
   const args = ['--dataset', 'dataset.jsonl', '--papers', 'papers'];
   expect(await runCli(['grade', ...args, '--run', 'run.jsonl', '--out', 'grades.jsonl'], io), stderr()).toBe(
     0,
