@@ -3,16 +3,25 @@
  * playwright-core (no browser download). Not exported from `testing/index.ts`: playwright-core is a
  * development dependency. `.ci/run` installs chromium when it is absent.
  */
-import { existsSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 
 const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
 
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /** The Chromium executable: $CHROMIUM_PATH, else Debian's; null when there is none. */
 export function chromiumPath(env: NodeJS.ProcessEnv = process.env): string | null {
   const given = env.CHROMIUM_PATH;
-  if (given) return existsSync(given) ? given : null;
-  return CANDIDATES.find((p) => existsSync(p)) ?? null;
+  if (given) return executable(given) ? given : null;
+  return CANDIDATES.find(executable) ?? null;
 }
 
 /** Why browser tests skip on this machine, or null when Chromium is there. */

@@ -219,6 +219,7 @@ declare const document: {
 declare const window: Record<string, unknown>;
 
 const missing = chromiumMissing();
+if (missing) console.warn(`skipping the report's injection test: ${missing}`);
 
 describe.skipIf(missing !== null)('injection payloads in a report', () => {
   let browser: Browser;
