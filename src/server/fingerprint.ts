@@ -1,0 +1,33 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The content hash of an input: a file's sha256, or for a folder (a `--papers` or `--nuggets`
+ * folder) the sha256 of its files' names and contents, sorted by name (hidden files skipped, one
+ * level deep, as those options read them). Null when the path does not exist.
+ */
+export function fingerprint(path: string): { sha256: string; size: number } | null {
+  let stat: ReturnType<typeof statSync>;
+  try {
+    stat = statSync(path);
+  } catch {
+    return null;
+  }
+  if (stat.isFile()) {
+    const bytes = readFileSync(path);
+    return { sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length };
+  }
+  if (!stat.isDirectory()) return null;
+  const hash = createHash('sha256');
+  let size = 0;
+  for (const name of readdirSync(path).sort()) {
+    if (name.startsWith('.')) continue;
+    const file = join(path, name);
+    if (!statSync(file).isFile()) continue;
+    const bytes = readFileSync(file);
+    size += bytes.length;
+    hash.update(`${name}\u0000${bytes.length}\u0000`).update(bytes);
+  }
+  return { sha256: hash.digest('hex'), size };
+}
