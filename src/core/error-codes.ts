@@ -34,6 +34,7 @@ export const ERROR_CODES = {
   UNKNOWN_COMMAND: { area: 'command line', meaning: 'The command name is not a citegeist command.', fix: 'Use the suggested name, or run `citegeist --help` for the list.' },
   CONFIG_INVALID: { area: 'command line', meaning: 'The config file does not parse (JSON or YAML) or has unknown keys or wrong types.', fix: 'Fix the key the message names; the message lists the valid keys.' },
   DRY_RUN_UNSUPPORTED: { area: 'command line', meaning: 'The command cannot estimate its model calls ahead of a run.', fix: 'Drop --dry-run; cap the spend with --max-cost instead.' },
+  SERVE_PORT_IN_USE: { area: 'command line', meaning: 'The port `citegeist serve` was asked to listen on is taken by another program.', fix: 'Pass another --port, or stop the program that holds it.' },
   FILE_NOT_FOUND: { area: 'files', meaning: 'A file or folder given on the command line (or named in a config or manifest) does not exist.', fix: 'Check the path; relative paths are taken from the current folder.' },
   FILE_IS_DIRECTORY: { area: 'files', meaning: 'A folder was given where a file is read or written.', fix: 'Give a file path.' },
   FILE_UNREADABLE: { area: 'files', meaning: 'A file or folder exists but cannot be read.', fix: 'Check its permissions.' },

@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { createHash, type Hash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { ErrorCode } from './error-codes.js';
 import { CitegeistError } from './errors.js';
@@ -61,6 +62,54 @@ export function readInputBytes(path: string, options: ReadOptions = {}): Buffer 
       }
     }
     return Buffer.concat(chunks, total);
+  } catch (error) {
+    if (error instanceof CitegeistError) throw error;
+    throw systemError(error, path, what, 'read');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The sha256 and size of a file's bytes (see `hashFileInto`).
+ */
+export function sha256OfFile(path: string, what = 'file'): { sha256: string; size: number } {
+  const hash = createHash('sha256');
+  const size = hashFileInto(hash, path, what);
+  return { sha256: hash.digest('hex'), size };
+}
+
+/**
+ * Feeds a file's bytes to `hash` in 1 MiB pieces and returns how many: any size of regular file (a
+ * corpus of gigabytes) in bounded memory; a device or pipe, which may never end, under the size
+ * guard of `readInputBytes`. System errors are coded as there.
+ */
+export function hashFileInto(hash: Hash, path: string, what = 'file'): number {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    throw systemError(error, path, what, 'read');
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isDirectory()) {
+      throw new CitegeistError('FILE_IS_DIRECTORY', `The ${what} ${path} is a folder.`, 'Give a file path.');
+    }
+    if (!stat.isFile()) {
+      const bytes = readInputBytes(path, { what });
+      hash.update(bytes);
+      return bytes.length;
+    }
+    const chunk = Buffer.allocUnsafe(1 << 20);
+    let size = 0;
+    for (;;) {
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      hash.update(chunk.subarray(0, n));
+      size += n;
+    }
+    return size;
   } catch (error) {
     if (error instanceof CitegeistError) throw error;
     throw systemError(error, path, what, 'read');

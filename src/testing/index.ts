@@ -1,3 +1,4 @@
+export { arbitraryJson, arbitraryReplies } from './arbitrary-json.js';
 export { FakeAnthropicServer } from './fake-anthropic-server.js';
 export { FakeEmbedder } from './fake-embedder.js';
 export { FakeGeminiServer } from './fake-gemini-server.js';

@@ -189,6 +189,9 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
           ? 1
           : settings.concurrency;
       const progress = createLazyProgress({ io: ctx.io, label: 'answered' });
+      // Tokens and cost as the server reported them, per call (none for the extractive answerer;
+      // a cached reply counts as cached, at no cost).
+      runtime?.onCall((call) => progress.call(call));
       const result = await runAnswers(
         rows,
         answerer,
@@ -196,16 +199,7 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
         { path: out, manifest },
         {
           concurrency,
-          onProgress: (p, row) =>
-            progress.tick(
-              {
-                ok: row.error === null,
-                inputTokens: row.usage?.input_tokens ?? 0,
-                outputTokens: row.usage?.output_tokens ?? 0,
-                costUsd: row.cached ? 0 : row.cost_usd,
-              },
-              p.total,
-            ),
+          onProgress: (p, row) => progress.tick({ ok: row.error === null }, p.total),
         },
       ).finally(() => progress.stop());
       for (const t of result.tookOverFrom)

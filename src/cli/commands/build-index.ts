@@ -88,7 +88,7 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
             embedder: spec ? { spec, embedder: createEmbedder(spec, { env: ctx.io.env }) } : null,
             version: VERSION,
             onBatch: (_, total) => {
-              progress ??= createProgress({ io: ctx.io, label: 'embedding', total, tokens: false });
+              progress ??= createProgress({ io: ctx.io, label: 'embedding', total });
               progress.tick({ ok: true });
             },
           });

@@ -1,13 +1,10 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CitegeistError, type Document, writeFileAtomic } from '../../core/index.js';
-import { readDatasetStrict } from '../../generate/index.js';
-import { type ModelSummary, readGrades, readRun } from '../../grade/index.js';
-import { buildRunSummary, renderHtmlSummary } from '../../report/index.js';
-import { CorpusStore } from '../../store/index.js';
+import { CitegeistError } from '../../core/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';
+import { writeReport } from '../write-report.js';
 import { runReportsDemo } from './demo-reports.js';
 
 /** The bundled demo: three open-licence papers and twelve hand-written questions over them. */
@@ -131,8 +128,28 @@ export const registerDemo: RegisterCommand = (program, ctx) => {
         { assets, out, corpus },
       );
 
-      const html = join(out, 'report.html');
-      writeFileAtomic(html, renderHtmlSummary(demoSummary(corpus, dataset, run, grades, model, failures)));
+      await writeReport(
+        {
+          grades: [g],
+          runs: [r],
+          judgments: [rel(join(out, 'reports-judgments.jsonl'))],
+          nuggets: rel(join(assets, 'reports', 'nuggets')),
+          dataset: d,
+          corpus: c,
+          out: rel(join(out, 'report.html')),
+          title: 'citegeist demo',
+          facts: [
+            ['answered by', model],
+            ['dataset', 'bundled demo questions (lookup, comprehension, multi-hop, adversarial)'],
+            ...(failures.length > 0
+              ? [['steps with failures', failures.join('; ')] as [string, string]]
+              : []),
+          ],
+          paperText: 'full',
+          seed: 0,
+        },
+        ctx.io.cwd,
+      );
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       if (failures.length > 0) ctx.setExitCode(1);
       const finished = failures.length > 0 ? `Finished with failures (${failures.join('; ')})` : 'Done';
@@ -143,7 +160,8 @@ ${finished} in ${seconds} s. Files in ${rel(out)}/:
   run.jsonl              answers, citations, latency, tokens, cost
   grades.jsonl           per-row metrics (unrounded; null = not applicable)
   grades.summary.json    per model: n, mean, median, 95% bootstrap CI, failures
-  report.html            open it in a browser: every answer, its citations and where they were found
+  report.html            open it in a browser (no network needed): leaderboard, every answer with its
+                         citations highlighted in the paper, gold evidence, nearest passage on a miss
 ${reportFiles.map((l) => `  ${l}`).join('\n')}
 
 Next, with a real model (keys come from the environment, e.g. OPENAI_API_KEY):
@@ -154,40 +172,3 @@ Next, with a real model (keys come from the environment, e.g. OPENAI_API_KEY):
 `);
     });
 };
-
-function demoSummary(
-  corpusPath: string,
-  datasetPath: string,
-  runPath: string,
-  gradesPath: string,
-  model: string,
-  failures: readonly string[],
-) {
-  const store = CorpusStore.open(corpusPath, { readonly: true });
-  const papers = new Map<string, Document>();
-  try {
-    for (const summary of store.list()) {
-      const doc = store.get(summary.id);
-      if (doc) papers.set(doc.id, doc);
-    }
-  } finally {
-    store.close();
-  }
-  const summaryFile = gradesPath.replace(/\.jsonl$/, '.summary.json');
-  const models = (JSON.parse(readFileSync(summaryFile, 'utf8')) as { models: ModelSummary[] }).models;
-  return buildRunSummary({
-    title: 'citegeist demo',
-    facts: [
-      ['citegeist', VERSION],
-      ['answered by', model],
-      ['papers', [...papers.keys()].join(', ')],
-      ['dataset', 'bundled demo questions (lookup, comprehension, multi-hop, adversarial)'],
-      ...(failures.length > 0 ? [['steps with failures', failures.join('; ')] as [string, string]] : []),
-    ],
-    dataset: readDatasetStrict(datasetPath),
-    runs: readRun(runPath).rows,
-    grades: readGrades(gradesPath),
-    models,
-    papers,
-  });
-}

@@ -134,6 +134,7 @@ export const registerGenerate: RegisterCommand = (program, ctx) => {
     const llm = runtime.provider(model);
     const manifest = manifestOf(llm);
     const progress = createLazyProgress({ io: ctx.io, label: 'papers' });
+    runtime.onCall((call) => progress.call(call));
     const result = await generateDataset(llm, papers, list.load, out, {
       manifest,
       // Papers at once (each makes several calls; the runtime caps calls in flight at --concurrency).
@@ -142,7 +143,6 @@ export const registerGenerate: RegisterCommand = (program, ctx) => {
         progress.tick(
           {
             ok: g.error === null,
-            costUsd: g.costUsd,
             note: g.paperId,
             ...(g.error ? { problem: `${g.paperId}: ${g.error}` } : {}),
           },

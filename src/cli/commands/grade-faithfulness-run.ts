@@ -41,6 +41,8 @@ export interface FaithfulnessOptions {
   repeats: number;
   rubric: string;
   out: string;
+  /** Count supported verdicts whose evidence quote is not in the excerpts as supported. */
+  trustUnlocatedEvidence: boolean;
   label?: string;
 }
 
@@ -99,7 +101,18 @@ export async function runGradeFaithfulness(
     const progress = createProgress({ io, label: 'faithfulness', total: todo.length });
     await gradeFaithfulnessBatch(
       todo,
-      { p: o.p, mode, repeats: o.repeats, rubric: rubric.text, verifier, harmJudge, decomposer, call: {} },
+      {
+        p: o.p,
+        mode,
+        repeats: o.repeats,
+        rubric: rubric.text,
+        verifier,
+        harmJudge,
+        decomposer,
+        trustUnlocatedEvidence: o.trustUnlocatedEvidence,
+        // Every judge call's usage as the server reported it, for the progress line.
+        call: { onCall: (meta) => progress.call(meta) },
+      },
       {
         concurrency: settings.concurrency,
         onGrade: (g) => {
@@ -144,6 +157,8 @@ function faithfulnessManifest(
     repeats: o.repeats,
     rubric: rubric.name,
     rubric_sha256: sha256Hex(rubric.text),
+    // Unverified support counts differently with the flag: scores with and without it differ.
+    trust_unlocated_evidence: o.trustUnlocatedEvidence,
   };
   return createManifest({
     kind: 'faithfulness',
@@ -153,6 +168,7 @@ function faithfulnessManifest(
       mode: 'separate',
       repeats: 1,
       rubric: DEFAULT_HARM_RUBRIC,
+      trust_unlocated_evidence: false,
     }),
     settings,
     inputs: { answers },

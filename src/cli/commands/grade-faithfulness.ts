@@ -10,6 +10,7 @@ import {
   type LlmSettings,
   resolveLlmSettings,
 } from '../llm-options.js';
+import type { ModelCall } from '../progress.js';
 import { type FaithfulnessOptions, runGradeFaithfulness } from './grade-faithfulness-run.js';
 import { gradeGroup } from './grade-researchqa.js';
 import { countOption, numberOption } from './option-parsers.js';
@@ -17,6 +18,8 @@ import { countOption, numberOption } from './option-parsers.js';
 /** The models of one run, built from model strings with the run's policies (cache, limiter, budget). */
 export interface FaithfulnessRuntime {
   provider(model: string): LlmProvider;
+  /** Subscribes to every finished model call (progress lines count their tokens and cost). */
+  onCall?(listener: (call: ModelCall) => void): void;
   close(): void;
 }
 
@@ -53,6 +56,10 @@ export function gradeFaithfulnessCommand(runtime: RuntimeFactory): RegisterComma
         'harm rubric: veterinary, human-medicine, generic or a file',
         DEFAULT_HARM_RUBRIC,
       )
+      .option(
+        '--trust-unlocated-evidence',
+        'count "supported" verdicts whose evidence quote is not in the cited excerpts as supported (default: unsupported)',
+      )
       .option('--out <file>', 'per-answer results JSONL (resumable by answer id; required)')
       .option(
         '--label <name>',
@@ -71,7 +78,12 @@ export function gradeFaithfulnessCommand(runtime: RuntimeFactory): RegisterComma
           );
         }
         const settings = resolveLlmSettings(flags, ctx.config(), ctx.io.cwd);
-        await runGradeFaithfulness({ ...options, out }, settings, runtime, ctx);
+        await runGradeFaithfulness(
+          { ...options, out, trustUnlocatedEvidence: options.trustUnlocatedEvidence === true },
+          settings,
+          runtime,
+          ctx,
+        );
       });
   };
 }

@@ -47,6 +47,7 @@ async function gradeToFile(
       match: opts.match,
       quoteMode: p.quoteMode,
       judge: p.settings.judge ? modelId(parseModelString(p.settings.judge, '--judge')) : null,
+      trustUnlocatedEvidence: p.trustUnlocatedEvidence,
     },
     dataset: {
       sha256: sha256Hex(readInputBytes(resolve(ctx.io.cwd, opts.dataset), { what: 'dataset' })),
@@ -58,18 +59,20 @@ async function gradeToFile(
     version: VERSION,
   });
   if (p.settings.dryRun) return printJudgeEstimate(ctx, p, { path: out, manifest });
-  const result = await withJudge(ctx, p, (judge) =>
-    withProgress(ctx, run.rows.length, judge, (options) =>
-      gradeRunToFile(
-        p.dataset,
-        run.rows,
-        p.grading.paperText,
-        { path: out, manifest },
-        {
-          ...gradeOptions(p, judge),
-          ...options,
-        },
-      ),
+  const result = await withJudge(ctx, p, (judge, onCall) =>
+    withProgress(
+      ctx,
+      run.rows.length,
+      judge,
+      (options) =>
+        gradeRunToFile(
+          p.dataset,
+          run.rows,
+          p.grading.paperText,
+          { path: out, manifest },
+          { ...gradeOptions(p, judge), ...options },
+        ),
+      onCall,
     ),
   );
   for (const t of result.tookOverFrom)
@@ -200,6 +203,10 @@ export const registerGrade: RegisterCommand = (program, ctx) => {
     .option(
       '--label <name>',
       "the grading's name in leaderboards (default: the run's label, plus grading settings that differ from the defaults)",
+    )
+    .option(
+      '--trust-unlocated-evidence',
+      "count the judge's claims of support whose quotes are not found as support (default: they count as errors)",
     )
     .requiredOption(
       '--out <file>',

@@ -8,13 +8,15 @@ import {
   type GradeRunOptions,
   gradeRun,
   readRun,
+  renderEvidenceTally,
   spreads,
+  tallyRubricEvidence,
 } from '../../grade/index.js';
 import { circularityWarnings } from '../../llm/index.js';
 import { renderBreakdown, renderLeaderboard } from '../../report/index.js';
 import type { CliContext } from '../context.js';
 import { createLlmRuntime, type LlmFlags, type LlmSettings, resolveLlmSettings } from '../llm-options.js';
-import { createLazyProgress } from '../progress.js';
+import { createLazyProgress, type ModelCall } from '../progress.js';
 import { readCheckedDataset, warnMissingFields } from './dataset-preflight.js';
 import { loadPaperTexts, paperSource, paperSourceOf } from './paper-source.js';
 
@@ -33,6 +35,8 @@ export interface GradeOptions extends Omit<LlmFlags, 'model'> {
   label?: string;
   /** false with --no-check: skip the dataset check. */
   check?: boolean;
+  /** Count the rubric judge's unverified support as support (`--trust-unlocated-evidence`). */
+  trustUnlocatedEvidence?: boolean;
 }
 
 /** The dataset, runs, paper texts and grading settings one grading command works from. */
@@ -49,6 +53,8 @@ export interface Prepared {
    * by field, for the summary's `missing_fields`.
    */
   missingFields: Record<string, string[]>;
+  /** The rubric judge counts its unverified support as support (`--trust-unlocated-evidence`). */
+  trustUnlocatedEvidence: boolean;
 }
 
 /**
@@ -99,28 +105,52 @@ export async function prepare(
     ...(opts.threads === undefined ? {} : { threads: opts.threads }),
     onWorkerFailure: (message) => ctx.io.err(`warning: ${message}\n`),
   };
-  const { model: _runModel, threads: _threads, label: _label, check: _check, ...flags } = opts;
+  const {
+    model: _runModel,
+    threads: _threads,
+    label: _label,
+    check: _check,
+    trustUnlocatedEvidence,
+    ...flags
+  } = opts;
   const settings = resolveLlmSettings(flags, ctx.config(), ctx.io.cwd);
   const all = new Map<string, string | null>(missing.map((id) => [id, null]));
   for (const [id, text] of texts) all.set(id, text);
-  return { dataset, runs, grading, settings, quoteMode, texts: all, missingFields };
+  return {
+    dataset,
+    runs,
+    grading,
+    settings,
+    quoteMode,
+    texts: all,
+    missingFields,
+    trustUnlocatedEvidence: trustUnlocatedEvidence === true,
+  };
 }
 
-/** Builds the run's judge (and warns when judge and answerer share a model family), or none. */
+/** Subscribes a listener to every model call the judge makes (its tokens and cost, for progress). */
+export type OnJudgeCall = (listener: (call: ModelCall) => void) => void;
+
+/**
+ * Builds the run's judge (and warns when judge and answerer share a model family), or none; `work`
+ * also gets a way to watch the judge's calls.
+ */
 export function withJudge<T>(
   ctx: CliContext,
   p: Prepared,
-  work: (judge: AnchoredRubricJudge | undefined) => Promise<T>,
+  work: (judge: AnchoredRubricJudge | undefined, onCall?: OnJudgeCall) => Promise<T>,
 ): Promise<T> {
   if (!p.settings.judge) return work(undefined);
   const runtime = createLlmRuntime(p.settings, ctx.io.env);
-  const judge = new AnchoredRubricJudge(runtime.provider(p.settings.judge));
+  const judge = new AnchoredRubricJudge(runtime.provider(p.settings.judge), {
+    trustUnlocatedEvidence: p.trustUnlocatedEvidence,
+  });
   for (const w of circularityWarnings(
     [judge],
     p.runs.flatMap((r) => r.models),
   ))
     ctx.io.err(`warning: ${w}\n`);
-  return work(judge).finally(() => runtime.close());
+  return work(judge, (listener) => runtime.onCall(listener)).finally(() => runtime.close());
 }
 
 /** Grades run files against a dataset in memory (for `leaderboard`): rows carry their run's label. */
@@ -137,7 +167,7 @@ export async function gradeRunFiles(
       'Estimate with `citegeist grade --dry-run --judge …`, or drop --dry-run.',
     );
   }
-  return withJudge(ctx, p, (judge) => gradeAll(ctx, p, judge));
+  return withJudge(ctx, p, (judge, onCall) => gradeAll(ctx, p, judge, onCall));
 }
 
 /** Runs of at least this many rows show progress while their citation metrics are computed. */
@@ -152,11 +182,17 @@ async function gradeAll(
   ctx: CliContext,
   p: Prepared,
   judge: AnchoredRubricJudge | undefined,
+  onCall?: OnJudgeCall,
 ): Promise<GradeRow[]> {
   const all: GradeRow[] = [];
   for (const run of p.runs) {
-    const result = await withProgress(ctx, run.rows.length, judge, (options) =>
-      gradeRun(p.dataset, run.rows, p.grading.paperText, { ...gradeOptions(p, judge), ...options }),
+    const result = await withProgress(
+      ctx,
+      run.rows.length,
+      judge,
+      (options) =>
+        gradeRun(p.dataset, run.rows, p.grading.paperText, { ...gradeOptions(p, judge), ...options }),
+      onCall,
     );
     for (const g of result.grades) g.label = run.manifest?.label ?? null;
     reportOutcome(ctx, run.models, result);
@@ -171,21 +207,24 @@ export function gradeOptions(p: Prepared, judge: AnchoredRubricJudge | undefined
 }
 
 /**
- * Runs a grading with a progress bar: for the judge, and for runs large enough to take seconds
- * without it (about 6 s for 50,000 rows on two cores); small runs grade silently.
+ * Runs a grading with a progress bar: for the judge (with the tokens and cost of its calls, fed by
+ * `onCall`), and for runs large enough to take seconds without it (about 6 s for 50,000 rows on
+ * two cores); small runs grade silently.
  */
 export function withProgress<T>(
   ctx: CliContext,
   rows: number,
   judge: AnchoredRubricJudge | undefined,
   work: (options: Pick<GradeRunOptions, 'onRow'>) => Promise<T>,
+  onCall?: OnJudgeCall,
 ): Promise<T> {
   const progress = judge
     ? createLazyProgress({ io: ctx.io, label: 'judged' })
     : rows >= PROGRESS_ROWS
-      ? createLazyProgress({ io: ctx.io, label: 'graded', tokens: false })
+      ? createLazyProgress({ io: ctx.io, label: 'graded' })
       : null;
   if (!progress) return work({});
+  onCall?.((call) => progress.call(call));
   return work({
     onRow: (g: GradeRow, _done: number, total: number) =>
       progress.tick({ ok: judge ? g.status.factual_accuracy !== 'failed' : !g.answer_failed }, total),
@@ -233,11 +272,20 @@ function checkEnum(flag: string, value: string, allowed: string[]): void {
 export function printSummary(ctx: CliContext, grades: GradeRow[], seed: number): unknown {
   const models = aggregateGrades(grades, { seed });
   const spread = spreads(models);
+  // The rubric judge's claims of support that could not be shown, per judge model.
+  const evidence = tallyRubricEvidence(grades);
+  const judgeEvidence = evidence.length > 0 ? { judge_evidence: evidence } : {};
   if (ctx.globals().json) {
-    ctx.io.out(`${JSON.stringify({ models, spreads: spread }, null, 2)}\n`);
+    ctx.io.out(`${JSON.stringify({ models, spreads: spread, ...judgeEvidence }, null, 2)}\n`);
   } else {
     ctx.io.out(renderLeaderboard(models, spread));
     ctx.io.out(`\n${renderBreakdown(models, 'byType')}`);
+    const trusted = grades.some((g) => g.judge_grounding?.trust_unlocated_evidence === true);
+    const lines = renderEvidenceTally(evidence, trusted, {
+      what: 'claims counted consistent with the expected answer',
+      where: 'the answer or the expected answer',
+    });
+    for (const line of lines) ctx.io.out(`\nrubric judge ${line}\n`);
   }
-  return { models, spreads: spread };
+  return { models, spreads: spread, ...judgeEvidence };
 }

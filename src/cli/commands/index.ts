@@ -20,6 +20,7 @@ import { registerQaGrid } from './qa-grid.js';
 import { registerQasperEval } from './qasper-eval.js';
 import { registerQuote } from './quote.js';
 import { registerRecipes } from './recipes.js';
+import { registerReport } from './report.js';
 import { registerReportsCompare } from './reports-compare.js';
 import { registerReportsGenerate } from './reports-generate.js';
 import { registerReportsJudge } from './reports-judge.js';
@@ -27,6 +28,7 @@ import { registerReportsScore } from './reports-score.js';
 import { registerReportsValidate } from './reports-validate.js';
 import { registerRetrieve } from './retrieve.js';
 import { registerSearch } from './search.js';
+import { registerServe } from './serve.js';
 import { registerShow } from './show.js';
 import { registerTrecEval } from './trec-eval.js';
 
@@ -59,6 +61,8 @@ export const COMMANDS: RegisterCommand[] = [
   registerReportsCompare,
   registerMetaEvalRanking,
   registerLeaderboard,
+  registerReport,
+  registerServe,
   registerQaEval,
   registerQaGrid,
   registerQasperEval,

@@ -19,7 +19,11 @@ export const registerLeaderboard: RegisterCommand = (program, ctx) => {
       '--quote-mode <mode>',
       'researchqa | strict (default: quoteMode in the config file, else researchqa)',
     )
-    .option('--seed <n>', 'bootstrap seed', seedOption('--seed'), 0);
+    .option('--seed <n>', 'bootstrap seed', seedOption('--seed'), 0)
+    .option(
+      '--trust-unlocated-evidence',
+      "with --judge: count the judge's unlocated claims of support as support",
+    );
   addPaperSourceOptions(command);
   addCheckOption(command);
   addLlmOptions(command, { model: false, judge: true }).action(

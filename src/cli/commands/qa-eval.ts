@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
-import { readInputBytes, readTextFile, writeFileAtomic } from '../../core/index.js';
+import { readTextFile, sha256OfFile, writeFileAtomic } from '../../core/index.js';
 import {
   parseQaMetrics,
   parseReferences,
@@ -29,7 +28,7 @@ export const DEFAULT_QA_METRICS = 'rouge1,rouge2,rougeL,rougeLsum';
 
 /** sha256 of a file's bytes, for the provenance of every output. */
 export function fileSha256(path: string): string {
-  return createHash('sha256').update(readInputBytes(path)).digest('hex');
+  return sha256OfFile(path).sha256;
 }
 
 export const registerQaEval: RegisterCommand = (program, ctx) => {

@@ -144,8 +144,9 @@ export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
         label: 'generate',
         total: todo.length,
         unit: 'reports',
-        tokens: runtime !== null,
       });
+      // The writer's calls, with the tokens the server reported (none for the extractive writer).
+      runtime?.onCall((call) => progress.call(call));
       let failed = 0;
       try {
         for (const request of todo) {

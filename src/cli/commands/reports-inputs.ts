@@ -5,12 +5,12 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import {
   CitegeistError,
+  hashFileInto,
   type LoadedBank,
   parseReportRun,
   parseRequests,
   type ReadRunResult,
   type ReportRequest,
-  readInputBytes,
   readNuggetBanks,
   readTextFile,
 } from '../../core/index.js';
@@ -111,7 +111,10 @@ export function hashInputs(cwd: string, paths: readonly string[]): Record<string
           .map((f) => join(path, f))
           .filter((f) => statSync(f).isFile())
       : [path];
-    for (const f of files) hash.update(basename(f)).update(readInputBytes(f, { what: 'input' }));
+    for (const f of files) {
+      hash.update(basename(f));
+      hashFileInto(hash, f, 'input');
+    }
     out[p] = hash.digest('hex');
   }
   return out;

@@ -47,6 +47,10 @@ export function reportsJudgeCommand(runtime: RuntimeFactory): RegisterCommand {
         '--max-doc-chars <n>',
         `clip cited documents to this many characters in judge prompts (default ${DEFAULT_MAX_DOC_CHARS})`,
         parseIntOption('--max-doc-chars', 1000),
+      )
+      .option(
+        '--trust-unlocated-evidence',
+        'count attestations and nugget matches whose quotes are not found in the cited document or the sentence as the judge said (default: they do not count)',
       );
     addLlmOptions(command, { model: false, judge: true }).action(async (options: JudgeOptions & LlmFlags) => {
       const { judge, concurrency, budget, dryRun, cache, cacheOnly, ...own } = options;

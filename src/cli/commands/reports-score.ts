@@ -11,6 +11,8 @@ import {
   argueIntervals,
   formatArgueTsv,
   formatNuggetizerMetrics,
+  type GroundingCounts,
+  type GroundingTally,
   nuggetizerGlobal,
   nuggetizerScores,
   scoreInputs,
@@ -102,6 +104,11 @@ function scoreArgue(flags: ScoreFlags, ctx: CliContext): void {
       topics_without_nuggets: r.noBank,
       unknown_questions: r.unknownQuestions,
       unknown_answers: r.unknownAnswers,
+      // Claims of support in the scored topics by grounding: located; unverified (left out);
+      // trusted (unverified, counted: --trust-unlocated-evidence); ungrounded (no quote checked:
+      // Auto-ARGUE's judgments, counted as judged).
+      supporting_citations_grounding: r.grounding.citations,
+      nugget_matches_grounding: r.grounding.nuggetMatches,
     })),
   };
   writeFileAtomic(`${out}.meta.json`, `${JSON.stringify(meta, null, 2)}\n`);
@@ -129,6 +136,7 @@ function scoreArgue(flags: ScoreFlags, ctx: CliContext): void {
           : '',
         run.noBank.length ? `${run.noBank.length} reports of topics without nuggets, not scored` : '',
         run.unknownQuestions ? `${run.unknownQuestions} matched questions not in the banks (ignored)` : '',
+        ...groundingNotes(run.grounding),
       ].filter(Boolean);
       for (const n of notes) io.out(`  note: ${n}\n`);
       io.out('\n');
@@ -141,6 +149,24 @@ function scoreArgue(flags: ScoreFlags, ctx: CliContext): void {
     (r) => r.failedTopics.length > 0 || r.noBank.length > 0 || r.topics.length === 0,
   );
   if (incomplete || problems.length > 0) ctx.setExitCode(1);
+}
+
+/** What the scores rest on: claims of support whose evidence was not found, or never checked. */
+function groundingNotes(g: GroundingCounts): string[] {
+  const notes: string[] = [];
+  const say = (t: GroundingTally, what: string, where: string) => {
+    if (t.unverified > 0)
+      notes.push(`${t.unverified} ${what} left out: the judge's quote is missing or not found in ${where}`);
+    if (t.trusted > 0)
+      notes.push(`${t.trusted} ${what} counted although unverified (--trust-unlocated-evidence when judged)`);
+    if (t.ungrounded > 0)
+      notes.push(
+        `${t.ungrounded} ${what} counted as judged, with no evidence quote checked (judgments without grounding, such as Auto-ARGUE's)`,
+      );
+  };
+  say(g.citations, 'attested citations', 'the cited document');
+  say(g.nuggetMatches, 'nugget matches', 'the sentence');
+  return notes;
 }
 
 export const registerReportsScore: RegisterCommand = (program, ctx) => {
