@@ -2,7 +2,10 @@
  * Every error code citegeist emits, with what it means and the usual fix. This table is the single
  * source: `CitegeistError` accepts only its keys (a typo does not compile), `citegeist errors` prints
  * it, docs/errors.md is generated from it (`npm run docs:errors`), and a test checks that every code
- * written in src/ is here and every code here is used. Adding a code is one line below.
+ * written in src/ is here and every code here is used. Adding a code is one line below (at the end
+ * of its area's lines), then `npm run docs:errors`. Before adding one, look for a code of the same
+ * meaning: a new code is for a case a script would handle differently (retry, rebuild, another
+ * file), not for another file format or command (the message names those).
  *
  * The message of each error says what exactly was wrong and where (file, line, field); `meaning` and
  * `fix` here are the general case, for scripts that branch on the code and for the docs.
