@@ -1,5 +1,5 @@
 import { CAPTION, headingLevel, isNumberedHeading } from './pdf-headings.js';
-import type { Column, PageLayout, PdfLine } from './pdf-lines.js';
+import type { PageLayout, PdfLine } from './pdf-lines.js';
 import { type DocStats, usesBodyFont } from './pdf-stats.js';
 
 export type BlockKind = 'title' | 'heading' | 'body' | 'caption' | 'footnote' | 'float';
@@ -8,7 +8,8 @@ export type BlockKind = 'title' | 'heading' | 'body' | 'caption' | 'footnote' | 
 export interface Block {
   kind: BlockKind;
   page: number;
-  column: Column;
+  /** The page region (reading-order position) the block is in. */
+  region: number;
   lines: PdfLine[];
   /** For headings. */
   level: number;
@@ -32,10 +33,10 @@ function roundedMode(values: readonly number[], fallback: number): number {
   return best;
 }
 
-function columnFrames(lines: readonly PdfLine[], stats: DocStats): Map<Column, ColumnFrame> {
-  const frames = new Map<Column, ColumnFrame>();
-  for (const column of ['left', 'right', 'full'] as const) {
-    const own = lines.filter((l) => l.column === column);
+function columnFrames(lines: readonly PdfLine[], stats: DocStats): Map<number, ColumnFrame> {
+  const frames = new Map<number, ColumnFrame>();
+  for (const column of new Set(lines.map((l) => l.region))) {
+    const own = lines.filter((l) => l.region === column);
     if (own.length === 0) continue;
     const body = own.filter((l) => Math.abs(l.size - stats.bodySize) < 0.6);
     const ref = body.length > 0 ? body : own;
@@ -67,7 +68,7 @@ const endsSentence = (text: string) => /[.!?:;]["'”’)\]]*$/.test(text.trim()
 /** Whether a new block starts at `line`, given the previous line of the same page. */
 function breaksBefore(prev: PdfLine, line: PdfLine, next: PdfLine | undefined, ctx: BlockContext): boolean {
   const { stats, frame } = ctx;
-  if (prev.column !== line.column || line.y >= prev.y) return true;
+  if (prev.region !== line.region || line.y >= prev.y) return true;
   const expected = stats.lineGap * (Math.max(line.size, prev.size) / stats.bodySize);
   if (prev.y - line.y > expected * 1.45) return true;
   if (Math.abs(line.size - prev.size) > 0.8) return true;
@@ -80,7 +81,7 @@ function breaksBefore(prev: PdfLine, line: PdfLine, next: PdfLine | undefined, c
     return indent < line.size * 0.5 && (prevIndent > line.size * 0.5 || endsSentence(prev.text));
   }
   const isIndented = indent > line.size * 0.7 && indent < line.size * 4;
-  const nextFlush = !next || next.column !== line.column || Math.abs(next.x0 - frame.left) < line.size * 0.5;
+  const nextFlush = !next || next.region !== line.region || Math.abs(next.x0 - frame.left) < line.size * 0.5;
   if (isIndented && nextFlush && endsSentence(prev.text)) return true;
   const short = prev.x1 < frame.right - line.size * 2.5;
   return short && endsSentence(prev.text) && /^[\p{Lu}\d]/u.test(line.text);
@@ -141,7 +142,7 @@ export function pageBlocks(
   const blocks: Block[] = [];
   let current: Block | undefined;
   for (const [i, line] of lines.entries()) {
-    const frame = frames.get(line.column)!;
+    const frame = frames.get(line.region)!;
     const prev = i > 0 ? lines[i - 1] : undefined;
     const level = headings.get(line);
     const kind: BlockKind = titles.has(line) ? 'title' : level !== undefined ? 'heading' : 'body';
@@ -175,14 +176,14 @@ export function pageBlocks(
     current = {
       kind,
       page: line.page,
-      column: line.column,
+      region: line.region,
       lines: [line],
       level: level ?? 0,
       indented: line.x0 - frame.left > line.size * 0.7,
     };
     blocks.push(current);
   }
-  for (const b of blocks) b.kind = classify(b, frames.get(b.column)!, stats);
+  for (const b of blocks) b.kind = classify(b, frames.get(b.region)!, stats);
   return blocks;
 }
 

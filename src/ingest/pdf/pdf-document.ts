@@ -30,7 +30,7 @@ export function joinContinuations(blocks: readonly Block[]): Block[] {
       const next = blocks[j];
       if (next?.kind !== 'body' || next.indented || next.page > merged.lines.at(-1)!.page + 1) break;
       const sameColumn =
-        next.page === merged.lines.at(-1)!.page && next.column === merged.lines.at(-1)!.column;
+        next.page === merged.lines.at(-1)!.page && next.region === merged.lines.at(-1)!.region;
       if (sameColumn && j === i + 1) break; // a real paragraph break within a column
       merged.lines.push(...next.lines);
       used.add(next);

@@ -39,7 +39,7 @@ export function documentStats(pages: readonly PageLayout[]): DocStats {
       if (!isBody(l)) continue;
       fonts.set(l.font, (fonts.get(l.font) ?? 0) + l.text.length);
       ys.push(l.y);
-      if (prev && prev.column === l.column && prev.y > l.y) {
+      if (prev && prev.region === l.region && prev.y > l.y) {
         const g = Math.round((prev.y - l.y) * 2) / 2;
         if (g > bodySize * 0.9 && g < bodySize * 2) gaps.set(g, (gaps.get(g) ?? 0) + 1);
       }

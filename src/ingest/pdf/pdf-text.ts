@@ -1,0 +1,85 @@
+import type { PdfItem } from './pdf-engine.js';
+
+export const isBlank = (s: string) => s.trim() === '';
+
+/**
+ * Spacing accents as TeX and some other typesetters print them: a separate glyph drawn over the
+ * letter that follows it ("Erd˝os", "F´ısica", "Lemaˆıtre"), mapped to the combining mark that
+ * replaces it.
+ */
+const SPACING_ACCENTS: Record<string, string> = {
+  '\u00b4': '\u0301', // ´ acute
+  '\u02dd': '\u030b', // ˝ double acute
+  '\u02c6': '\u0302', // ˆ circumflex
+  '\u02dc': '\u0303', // ˜ tilde
+  '\u00a8': '\u0308', // ¨ diaeresis
+  '\u00b8': '\u0327', // ¸ cedilla
+  '\u02c7': '\u030c', // ˇ caron
+  '\u02d8': '\u0306', // ˘ breve
+  '\u00af': '\u0304', // ¯ macron
+  '\u02d9': '\u0307', // ˙ dot above
+  '\u02da': '\u030a', // ˚ ring above
+  '\u02db': '\u0328', // ˛ ogonek
+  '\u0060': '\u0300', // ` grave (only inside a word, see below)
+};
+const ACCENT_CLASS = '[\u00b4\u02dd\u02c6\u02dc\u00a8\u00b8\u02c7\u02d8\u00af\u02d9\u02da\u02db\u0060]';
+/** Dotless i and j take the accent in place of their dot. */
+const UNDOTTED: Record<string, string> = { ı: 'i', ȷ: 'j' };
+
+/** `letter + mark` as one precomposed character, or null when Unicode has none (t + ´). */
+function compose(letter: string, mark: string): string | null {
+  const base = UNDOTTED[letter] ?? letter;
+  const out = (base + mark).normalize('NFC');
+  return [...out].length === 1 ? out : null;
+}
+
+/**
+ * Combines spacing accents with their letter: with the letter that follows ("Erd˝os" → "Erdős",
+ * TeX's order), or, when none follows, with the letter before it ("e´ " → "é "). An accent is left
+ * alone when Unicode has no such letter (so "don´t" stays) and a grave accent only combines inside a
+ * word (a backtick in code stays).
+ */
+export function combineAccents(text: string): string {
+  if (!/[\u00b4\u02dd\u02c6\u02dc\u00a8\u00b8\u02c7\u02d8\u00af\u02d9\u02da\u02db`]/.test(text)) return text;
+  const re = new RegExp(`(\\p{L})?(${ACCENT_CLASS})(\\p{L})?`, 'gu');
+  return text.replace(re, (whole, before: string | undefined, accent: string, after: string | undefined) => {
+    const mark = SPACING_ACCENTS[accent]!;
+    if (accent === '`' && !(before && after)) return whole;
+    if (after) {
+      const c = compose(after, mark);
+      if (c) return `${before ?? ''}${c}`;
+      return whole;
+    }
+    if (before) {
+      const c = compose(before, mark);
+      if (c) return whole.replace(`${before}${accent}`, c);
+    }
+    return whole;
+  });
+}
+
+const SUPERSCRIPT_DIGITS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+
+/** Raised digits (footnote markers) are written as superscript characters, as they look. */
+export function toSuperscript(text: string): string {
+  return text.replace(/\d/g, (d) => SUPERSCRIPT_DIGITS[Number(d)]!);
+}
+
+/** Joins a row's items into text, adding a space where the gap between items is word-sized. */
+export function joinItems(items: readonly PdfItem[]): string {
+  let text = '';
+  let prevEnd = Number.NaN;
+  for (const it of items) {
+    const size = it.size || 10;
+    if (text && !text.endsWith(' ') && !it.str.startsWith(' ') && it.x - prevEnd > 0.15 * size) text += ' ';
+    text += it.str;
+    if (!isBlank(it.str) || it.width > 0)
+      prevEnd = Math.max(Number.isNaN(prevEnd) ? 0 : prevEnd, it.x + it.width);
+  }
+  return combineAccents(
+    text
+      .replace(/[\u0000-\u001f\u007f]/g, '')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  );
+}
