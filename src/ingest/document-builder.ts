@@ -51,20 +51,22 @@ export class DocumentBuilder {
     });
   }
 
-  /** Appends a paragraph to the innermost open section; empty text is skipped. */
-  paragraph(text: string, kind: ParagraphKind = 'body', page: number | null = null): void {
+  /** Appends a paragraph to the innermost open section and returns its id; empty text is skipped (null). */
+  paragraph(text: string, kind: ParagraphKind = 'body', page: number | null = null): string | null {
     const clean = text.trim();
-    if (!clean) return;
+    if (!clean) return null;
     const start = this.append(clean, page);
     const section = this.currentSection();
+    const id = `p${this.paragraphs.length + 1}`;
     this.paragraphs.push({
-      id: `p${this.paragraphs.length + 1}`,
+      id,
       sectionId: section?.id ?? null,
       page,
       start,
       end: start + clean.length,
       kind,
     });
+    return id;
   }
 
   /** Marks that `page` exists even when it holds no text (so page counts stay true). */

@@ -1,10 +1,28 @@
-import { CAPTION, headingLevel, isNumberedHeading } from './pdf-headings.js';
-import type { PageLayout, PdfLine } from './pdf-lines.js';
-import { type DocStats, usesBodyFont } from './pdf-stats.js';
+/**
+ * A page's lines (reading order, furniture removed) grouped into blocks: consecutive lines of one
+ * region that form one unit (a paragraph, a heading, a caption, a table, a formula …). Kinds are
+ * given by `pdf-kinds.ts`; this file only decides where blocks start.
+ */
+import { CAPTION, continuesHeading } from './pdf-headings.js';
+import type { PdfLine } from './pdf-lines.js';
+import type { DocStats } from './pdf-stats.js';
 
-export type BlockKind = 'title' | 'heading' | 'body' | 'caption' | 'footnote' | 'float';
+export type BlockKind =
+  | 'title'
+  | 'front'
+  | 'heading'
+  | 'abstract'
+  | 'body'
+  | 'caption'
+  | 'footnote'
+  | 'table'
+  | 'formula'
+  | 'code'
+  | 'float'
+  | 'reference'
+  | 'toc';
 
-/** Consecutive lines of one page and column that form one unit of text. */
+/** Consecutive lines of one page and region that form one unit of text. */
 export interface Block {
   kind: BlockKind;
   page: number;
@@ -13,14 +31,14 @@ export interface Block {
   lines: PdfLine[];
   /** For headings. */
   level: number;
-  /** The first line starts indented from the column's left edge (a new paragraph). */
+  /** The first line starts indented from the region's left edge (a new paragraph). */
   indented: boolean;
 }
 
-interface ColumnFrame {
+/** The left and right edges of a region's text and its lowest body-size baseline. */
+export interface Frame {
   left: number;
   right: number;
-  /** Lowest baseline of body-size text in the column (footnotes sit below it). */
   lowestBody: number;
 }
 
@@ -33,17 +51,20 @@ function roundedMode(values: readonly number[], fallback: number): number {
   return best;
 }
 
-function columnFrames(lines: readonly PdfLine[], stats: DocStats): Map<number, ColumnFrame> {
-  const frames = new Map<number, ColumnFrame>();
-  for (const column of new Set(lines.map((l) => l.region))) {
-    const own = lines.filter((l) => l.region === column);
-    if (own.length === 0) continue;
+/** Each region's frame, from its body-size lines (all lines when it has none). */
+export function regionFrames(lines: readonly PdfLine[], stats: DocStats): Map<number, Frame> {
+  const frames = new Map<number, Frame>();
+  for (const region of new Set(lines.map((l) => l.region))) {
+    const own = lines.filter((l) => l.region === region);
     const body = own.filter((l) => Math.abs(l.size - stats.bodySize) < 0.6);
     const ref = body.length > 0 ? body : own;
-    frames.set(column, {
-      left: roundedMode(
-        ref.map((l) => l.x0),
-        own[0]!.x0,
+    frames.set(region, {
+      left: Math.min(
+        roundedMode(
+          ref.map((l) => l.x0),
+          own[0]!.x0,
+        ),
+        ...ref.map((l) => l.x0 + 0.5),
       ),
       right: roundedMode(
         ref.map((l) => l.x1),
@@ -63,7 +84,9 @@ export function isTabular(line: PdfLine): boolean {
   return tokens.length >= 3 && numbers / tokens.length >= 0.5;
 }
 
-const endsSentence = (text: string) => /[.!?:;]["'”’)\]]*$/.test(text.trim());
+export const endsSentence = (text: string) => /[.!?:;]["'”’)\]]*$/.test(text.trim());
+const BULLET = /^(?:[•◦▪▸►‣⁃·∙–—-]\s|\(?[a-z\d]{1,2}\)\s|\d{1,2}\.\s+\p{Lu})/u;
+const isMono = (l: PdfLine, stats: DocStats) => stats.monoFonts.has(l.font);
 
 /** Whether a new block starts at `line`, given the previous line of the same page. */
 function breaksBefore(prev: PdfLine, line: PdfLine, next: PdfLine | undefined, ctx: BlockContext): boolean {
@@ -72,14 +95,16 @@ function breaksBefore(prev: PdfLine, line: PdfLine, next: PdfLine | undefined, c
   const expected = stats.lineGap * (Math.max(line.size, prev.size) / stats.bodySize);
   if (prev.y - line.y > expected * 1.45) return true;
   if (Math.abs(line.size - prev.size) > 0.8) return true;
-  if (ctx.headings.has(line) || ctx.headings.has(prev)) return true;
   if (CAPTION.test(line.text)) return true;
   if (isTabular(prev) !== isTabular(line)) return true;
+  if (isMono(prev, stats) !== isMono(line, stats)) return true;
   const indent = line.x0 - frame.left;
   const prevIndent = prev.x0 - frame.left;
   if (ctx.inReferences) {
+    if (/^\[\d{1,3}\]/.test(line.text)) return true;
     return indent < line.size * 0.5 && (prevIndent > line.size * 0.5 || endsSentence(prev.text));
   }
+  if (BULLET.test(line.text) && (endsSentence(prev.text) || BULLET.test(prev.text) || prevIndent > 0)) return true;
   const isIndented = indent > line.size * 0.7 && indent < line.size * 4;
   const nextFlush = !next || next.region !== line.region || Math.abs(next.x0 - frame.left) < line.size * 0.5;
   if (isIndented && nextFlush && endsSentence(prev.text)) return true;
@@ -89,92 +114,57 @@ function breaksBefore(prev: PdfLine, line: PdfLine, next: PdfLine | undefined, c
 
 interface BlockContext {
   stats: DocStats;
-  frame: ColumnFrame;
-  headings: Map<PdfLine, number>;
+  frame: Frame;
   inReferences: boolean;
 }
 
-function classify(block: Block, frame: ColumnFrame, stats: DocStats): BlockKind {
-  if (block.kind === 'heading' || block.kind === 'title') return block.kind;
-  const first = block.lines[0]!;
-  if (CAPTION.test(first.text)) return 'caption';
-  const small = first.size < stats.bodySize * 0.92;
-  const tabular = block.lines.filter(isTabular).length;
-  if (tabular > 0 && tabular >= block.lines.length / 2) return 'float';
-  if (!small) return 'body';
-  const belowBody = block.lines.every((l) => l.y < frame.lowestBody - 1);
-  const marked = first.marker !== '' || /^(?:\d{1,2}|[*†‡§¶])(?:\s|\p{Lu}|$)/u.test(first.text);
-  if (belowBody && marked) return 'footnote';
-  return 'float';
-}
-
-/** Page 1 lines at the top in the largest font: the title. */
-function titleLines(layout: PageLayout, stats: DocStats): Set<PdfLine> {
-  const out = new Set<PdfLine>();
-  if (layout.page.number !== 1 || layout.lines.length === 0) return out;
-  const max = Math.max(...layout.lines.map((l) => l.size));
-  if (max < stats.bodySize * 1.2) return out;
-  for (const l of layout.lines) {
-    if (l.size >= max - 0.5 && l.y > layout.page.height * 0.5) out.add(l);
-    else if (out.size > 0) break;
-  }
-  return out;
+/** What the document-level passes decided about lines before grouping. */
+export interface LineRoles {
+  titles: ReadonlySet<PdfLine>;
+  headings: ReadonlyMap<PdfLine, number>;
+  toc: ReadonlySet<PdfLine>;
 }
 
 /**
- * Groups a page's lines (reading order, furniture removed) into blocks and classifies them.
+ * Groups a page's lines into blocks. Titles, headings (with their wrapped lines) and table-of-
+ * contents entries are blocks of their own; other lines are grouped by `breaksBefore`.
  * `state.inReferences` carries the References section across pages.
  */
-export function pageBlocks(
-  layout: PageLayout,
+export function groupBlocks(
   lines: readonly PdfLine[],
   stats: DocStats,
+  roles: LineRoles,
+  frames: ReadonlyMap<number, Frame>,
   state: { inReferences: boolean },
+  isReferencesHeading: (text: string) => boolean,
 ): Block[] {
-  const frames = columnFrames(lines, stats);
-  const titles = titleLines({ ...layout, lines: [...lines] }, stats);
-  const headings = new Map<PdfLine, number>();
-  for (const l of lines) {
-    if (titles.has(l)) continue;
-    const level = headingLevel(l, stats);
-    if (level !== null) headings.set(l, level);
-  }
   const blocks: Block[] = [];
   let current: Block | undefined;
   for (const [i, line] of lines.entries()) {
     const frame = frames.get(line.region)!;
     const prev = i > 0 ? lines[i - 1] : undefined;
-    const level = headings.get(line);
-    const kind: BlockKind = titles.has(line) ? 'title' : level !== undefined ? 'heading' : 'body';
-    const continuesHeading =
-      current?.kind === 'heading' &&
-      kind === 'body' &&
-      prev !== undefined &&
-      line.font === prev.font &&
-      line.size === prev.size &&
-      !usesBodyFont(line, stats) &&
-      prev.y - line.y < stats.lineGap * 1.5;
-    const continuesTitle = current?.kind === 'title' && kind === 'title';
-    const ctx = { stats, frame, headings, inReferences: state.inReferences };
-    const next = lines[i + 1];
-    const inHeading = current?.kind === 'heading' || current?.kind === 'title';
-    const joins = inHeading
-      ? continuesHeading || continuesTitle
-      : kind === 'body' && prev !== undefined && !breaksBefore(prev, line, next, ctx);
+    const level = roles.headings.get(line);
+    const kind: BlockKind = roles.titles.has(line)
+      ? 'title'
+      : level !== undefined
+        ? 'heading'
+        : roles.toc.has(line)
+          ? 'toc'
+          : 'body';
+    let joins: boolean;
+    if (!current || !prev) joins = false;
+    else if (current.kind === 'heading') joins = kind === 'body' && continuesHeading(prev, line, stats);
+    else if (current.kind === 'title' || current.kind === 'toc') joins = kind === current.kind;
+    else if (kind !== 'body') joins = false;
+    else
+      joins = !breaksBefore(prev, line, lines[i + 1], { stats, frame, inReferences: state.inReferences });
     if (current && joins) {
       current.lines.push(line);
       continue;
     }
-    if (current && kind === 'heading' && current.kind === 'heading' && !isNumberedHeading(line.text)) {
-      // A wrapped heading: its second line is bold too but carries no number.
-      if (prev && line.font === prev.font && prev.y - line.y < stats.lineGap * 1.5) {
-        current.lines.push(line);
-        continue;
-      }
-    }
-    if (kind === 'heading') state.inReferences = /^(?:\d+\.?\s*)?(references|bibliography)$/i.test(line.text);
+    if (kind === 'heading') state.inReferences = isReferencesHeading(line.text);
     current = {
-      kind,
+      kind: kind === 'body' && state.inReferences ? 'reference' : kind,
       page: line.page,
       region: line.region,
       lines: [line],
@@ -183,8 +173,5 @@ export function pageBlocks(
     };
     blocks.push(current);
   }
-  for (const b of blocks) b.kind = classify(b, frames.get(b.region)!, stats);
   return blocks;
 }
-
-export { endsSentence };

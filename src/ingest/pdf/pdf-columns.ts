@@ -101,27 +101,35 @@ export function findSeparators(rows: readonly PdfItem[][], pageWidth: number): S
 
 /**
  * A wide gutter yields several channels (at x where the left column's lines are shorter, the
- * channel runs over fewer rows). One that lies inside a longer one's rows with no text between the
- * two adds nothing and would only cut the columns into pieces: it is dropped.
+ * channel runs over fewer rows, or it is cut short by a line that reaches into the gutter). Two
+ * channels whose rows overlap with no text between them in those rows are one: the longer one is
+ * kept, extended over the rows of the other.
  */
 function dropRedundant(separators: readonly Separator[], rows: readonly PdfItem[][]): Separator[] {
   const byLength = [...separators].sort((a, b) => b.lastRow - b.firstRow - (a.lastRow - a.firstRow));
   const kept: Separator[] = [];
-  for (const s of byLength) {
-    const redundant = kept.some((k) => {
-      if (k.firstRow > s.firstRow || k.lastRow < s.lastRow) return false;
-      const lo = Math.min(k.x, s.x);
-      const hi = Math.max(k.x, s.x);
-      for (let r = s.firstRow; r <= s.lastRow; r++) {
-        for (const it of rows[r]!) {
-          if (it.str.trim() === '') continue;
-          const cx = it.x + it.width / 2;
-          if (cx > lo && cx < hi) return false;
-        }
+  const inkBetween = (a: Separator, b: Separator, first: number, last: number) => {
+    const lo = Math.min(a.x, b.x);
+    const hi = Math.max(a.x, b.x);
+    for (let r = first; r <= last; r++) {
+      for (const it of rows[r]!) {
+        if (it.str.trim() === '') continue;
+        const cx = it.x + it.width / 2;
+        if (cx > lo && cx < hi) return true;
       }
-      return true;
+    }
+    return false;
+  };
+  for (const s of byLength) {
+    const same = kept.find((k) => {
+      const first = Math.max(k.firstRow, s.firstRow);
+      const last = Math.min(k.lastRow, s.lastRow);
+      return first <= last && !inkBetween(k, s, first, last);
     });
-    if (!redundant) kept.push(s);
+    if (same) {
+      same.firstRow = Math.min(same.firstRow, s.firstRow);
+      same.lastRow = Math.max(same.lastRow, s.lastRow);
+    } else kept.push({ ...s });
   }
   return kept.sort((a, b) => a.firstRow - b.firstRow || a.x - b.x).map((s, id) => ({ ...s, id }));
 }
