@@ -4,9 +4,13 @@
  *
  * - `scorerJson(doc)`: `{ sections: [{ heading, paragraphs }], furniture }`. Sections are the
  *   document's sections in reading order (nested ones flattened, each with only its own
- *   paragraphs); body and abstract paragraphs are `paragraphs`; the title, captions, footnotes,
- *   table bodies, formulas, code and the page furniture are `furniture`; the bibliography is the
- *   section it is in (the scorer leaves sections headed References/Bibliography out of the body).
+ *   paragraphs); body and abstract paragraphs are `paragraphs`; the title, front matter, captions,
+ *   footnotes, table bodies, formulas, code and the page furniture are `furniture`; the
+ *   bibliography is the section it is in (the scorer leaves sections headed References or
+ *   Bibliography out of the body). Two conventions of the gold files are followed: the abstract is
+ *   front matter, not a section (its paragraphs go first, under no heading, and a printed
+ *   "Abstract" label is not a heading); a bibliography printed without a heading (whose section
+ *   heading is not in the text) is furniture, as no heading can be reported for it.
  * - `readingText(doc)`: the text a reader of the body sees, for olmOCR-bench text tests: headings
  *   and paragraphs of every kind except page furniture, in reading order.
  */
@@ -23,23 +27,27 @@ const BODY_KINDS = new Set(['body', 'abstract', 'list', 'reference']);
 const paragraphText = (doc: Document, p: Paragraph) => doc.text.slice(p.start, p.end);
 
 export function scorerJson(doc: Document): { sections: ScorerSection[]; furniture: string[] } {
-  const sections: ScorerSection[] = [];
-  const byId = new Map<string, ScorerSection>();
   const lead: ScorerSection = { heading: null, paragraphs: [] };
-  sections.push(lead);
+  const sections: ScorerSection[] = [lead];
+  const byId = new Map<string, ScorerSection>();
+  const unprinted = new Set<string>();
   for (const s of doc.sections) {
-    const out = { heading: s.heading, paragraphs: [] };
-    byId.set(s.id, out);
-    sections.push(out);
+    if (/^abstract[.:]?$/i.test(s.heading)) byId.set(s.id, lead);
+    else if (!doc.text.startsWith(s.heading, s.start)) unprinted.add(s.id);
+    else {
+      const out = { heading: s.heading, paragraphs: [] };
+      byId.set(s.id, out);
+      sections.push(out);
+    }
   }
   const furniture: string[] = [];
   for (const p of doc.paragraphs) {
     const text = paragraphText(doc, p);
-    if (!BODY_KINDS.has(p.kind)) {
+    const section = p.sectionId ? byId.get(p.sectionId) : undefined;
+    if (!BODY_KINDS.has(p.kind) || (p.kind === 'reference' && p.sectionId && unprinted.has(p.sectionId)))
       furniture.push(text);
-      continue;
-    }
-    (p.sectionId ? (byId.get(p.sectionId) ?? lead) : lead).paragraphs.push(text);
+    else if (p.kind === 'abstract') lead.paragraphs.push(text);
+    else (section ?? lead).paragraphs.push(text);
   }
   for (const f of doc.furniture) furniture.push(f.text);
   return { sections: sections.filter((s) => s.heading !== null || s.paragraphs.length > 0), furniture };

@@ -27,12 +27,13 @@ export class DocumentBuilder {
 
   /**
    * Appends a heading at `level` (1 = top) and opens its section. `shown` is the heading as it
-   * appears in the text when that differs from its name (Markdown keeps its `##` markers).
+   * appears in the text when that differs from its name (Markdown keeps its `##` markers); an empty
+   * `shown` opens a section whose heading is not printed (a PDF bibliography without a heading).
    */
   heading(heading: string, level: number, page: number | null = null, shown = heading): void {
     const clean = heading.trim();
     if (!clean) return;
-    const start = this.append(shown.trim(), page);
+    const start = shown.trim() ? this.append(shown.trim(), page) : this.text.length;
     // Nesting follows the levels as given (`##` under `#`); the stored level counts real ancestors.
     for (const s of this.sections) {
       if (s.open && s.raw >= level) this.closeSection(s, start);

@@ -48,8 +48,8 @@ export async function pdfToDocument(bytes: Uint8Array, ctx: IngestContext): Prom
   for (const b of blocks) {
     touchUpTo(b.page);
     if (b.kind === 'heading') {
-      const text = b.synthetic ? 'References' : blockText(b, vocab);
-      builder.heading(text, b.level, b.page);
+      if (b.synthetic) builder.heading('References', b.level, b.page, '');
+      else builder.heading(blockText(b, vocab), b.level, b.page);
       continue;
     }
     const text = blockText(b, vocab);

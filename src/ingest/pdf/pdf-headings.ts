@@ -46,9 +46,10 @@ export function numberingOf(text: string): Numbering | null {
 const words = (t: string) => t.split(/\s+/).filter(Boolean).length;
 const styleOf = (l: PdfLine) => `${l.font}|${Math.round(l.size * 2) / 2}`;
 const AUTHORISH = /[¹²³⁴⁵⁶⁷⁸⁹⁰*∗†‡§¶]|@|\b(?:university|universit[éy]|institute|department|school of|laboratory|faculty)\b/iu;
+const RUN_IN = new RegExp(`^(?:${KNOWN.source.slice(2, -2)})[.:]\\s+\\S`, 'i');
 /** Labelled front-matter lines ("Keywords: …", "Received 3 May 2020"). */
 const FRONT_LABEL =
-  /^(?:keywords?|key words|index terms|received|accepted|published|revised|arxiv e-?print|doi|pacs|msc|jel|citation|editor|copyright|correspondence|e-?mail|contents|table of contents)\b/i;
+  /^(?:keywords?|key words|index terms|received|accepted|published|revised|arxiv e-?print|doi|pacs|msc|jel|citation|editor|copyright|correspondence|e-?mail)\b|^(?:table of )?contents$/i;
 /** A table-of-contents entry: a title followed by a page number (with or without dot leaders). */
 const TOC_ENTRY = /\S.*?(?:\s*\.{2,}\s*|\s+)\d{1,4}$/;
 
@@ -76,7 +77,10 @@ function candidate(line: PdfLine, prev: PdfLine | undefined, stats: DocStats): C
   const larger = line.size >= stats.bodySize * 1.12;
   const otherFace = !usesBodyFont(line, stats) && !stats.monoFonts.has(line.font);
   const caps = numbering !== null && text === text.toUpperCase() && /\p{Lu}{3}/u.test(text);
-  if (line.size < stats.bodySize * 0.95 && !(caps && line.size >= stats.bodySize * 0.75)) return null;
+  const small = line.size < stats.bodySize * (known ? 0.85 : 0.95);
+  if (small && !(caps && line.size >= stats.bodySize * 0.75)) return null;
+  // A usual section name followed by text on the same line is a run-in heading of a paragraph.
+  if (RUN_IN.test(text)) return null;
   if (!larger && !otherFace && !caps) return null;
   if (/\.$/.test(text) && (words(text) > 8 || (!numbering && !known))) return null;
   // A sentence goes on after the first words: a run-in heading ("Abstract. In this paper …").
@@ -129,18 +133,20 @@ export function findHeadings(
       if (c) candidates.push(c);
     }
   }
+  const candidateLines = new Set(candidates.map((c) => c.line));
   const isText = (l: PdfLine | undefined) =>
     l !== undefined && Math.abs(l.size - stats.bodySize) < 0.6 && usesBodyFont(l, stats) && words(l.text) >= 3;
+  const isProse = (l: PdfLine) => l.size >= stats.bodySize * 0.9 && words(l.text) >= 3 && !candidateLines.has(l);
   // Page 1 before its first two lines of prose is front matter: title, authors, affiliations.
   let frontEnd = all.findIndex((l, i) => l.page > 1 || (isText(l) && words(l.text) >= 6 && isText(all[i + 1])));
   if (frontEnd < 0) frontEnd = all.length;
-  const candidateLines = new Set(candidates.map((c) => c.line));
-  /** Text follows the heading, after at most three more heading-like lines. */
+  /** Text follows the heading: the first line after it that is no heading or wrapped heading line. */
   const followedByText = (line: PdfLine) => {
     const i = index.get(line)!;
     for (let k = i + 1; k < Math.min(all.length, i + 5); k++) {
-      if (isText(all[k])) return true;
-      if (!candidateLines.has(all[k]!) && !continuesHeading(all[k - 1]!, all[k]!, stats)) return false;
+      const next = all[k]!;
+      if (candidateLines.has(next) || continuesHeading(all[k - 1]!, next, stats)) continue;
+      return isProse(next);
     }
     return false;
   };
@@ -164,7 +170,10 @@ export function findHeadings(
   const accepted = candidates.filter((c) => {
     if (c.numbering) return c.numbering.kind !== 'letter' || c.spaced || numberedStyles.has(c.style);
     if (c.known) return true;
-    if (index.get(c.line)! < frontEnd || !followedByText(c.line)) return false;
+    if (!followedByText(c.line)) return false;
+    // In the front matter only a clearly larger type followed at once by prose is a heading.
+    const i = index.get(c.line)!;
+    if (i < frontEnd && !(c.line.size >= stats.bodySize * 1.12 && isText(all[i + 1]))) return false;
     if (numberedStyles.has(c.style)) return true;
     const use = styleUse.get(c.style)!;
     const dedicated = use.other <= use.candidates;
