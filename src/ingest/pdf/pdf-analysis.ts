@@ -11,6 +11,7 @@ import { classifyBlock, markFrontMatter } from './pdf-kinds.js';
 import type { PageLayout, PdfLine } from './pdf-lines.js';
 import { isReferencesHeading, markUnheadedReferences } from './pdf-references.js';
 import { type DocStats, documentStats } from './pdf-stats.js';
+import { findTables } from './pdf-tables.js';
 
 export interface PdfAnalysis {
   stats: DocStats;
@@ -79,7 +80,8 @@ export function analysePages(layouts: readonly PageLayout[]): PdfAnalysis {
   const frameOf = new Map<Block, Frame>();
   const pageBlocks = pageLines.map((lines) => {
     const frames = regionFrames(lines, stats);
-    const blocks = groupBlocks(lines, stats, { titles, headings, toc }, frames, state, isReferencesHeading);
+    const tables = findTables(lines, stats.lineGap);
+    const blocks = groupBlocks(lines, stats, { titles, headings, toc, tables }, frames, state, isReferencesHeading);
     for (const b of blocks) {
       const frame = frames.get(b.region)!;
       frameOf.set(b, frame);

@@ -123,6 +123,8 @@ export interface LineRoles {
   titles: ReadonlySet<PdfLine>;
   headings: ReadonlyMap<PdfLine, number>;
   toc: ReadonlySet<PdfLine>;
+  /** Table lines with the number of their table. */
+  tables: ReadonlyMap<PdfLine, number>;
 }
 
 /**
@@ -150,9 +152,13 @@ export function groupBlocks(
         ? 'heading'
         : roles.toc.has(line)
           ? 'toc'
-          : 'body';
+          : roles.tables.has(line)
+            ? 'table'
+            : 'body';
     let joins: boolean;
     if (!current || !prev) joins = false;
+    else if (current.kind === 'table' || kind === 'table')
+      joins = kind === current.kind && roles.tables.get(prev) === roles.tables.get(line);
     else if (current.kind === 'heading') joins = kind === 'body' && continuesHeading(prev, line, stats);
     else if (current.kind === 'title' || current.kind === 'toc') joins = kind === current.kind;
     else if (kind !== 'body') joins = false;

@@ -74,13 +74,13 @@ function candidate(line: PdfLine, prev: PdfLine | undefined, stats: DocStats): C
   const numbering = numberingOf(text);
   const known = KNOWN.test(text.replace(/[.:]$/, '').replace(/^[\dIVX.]+\s+/, ''));
   if (AUTHORISH.test(text) || FRONT_LABEL.test(text)) return null;
-  const larger = line.size >= stats.bodySize * 1.12;
   const otherFace = !usesBodyFont(line, stats) && !stats.monoFonts.has(line.font);
   const caps = numbering !== null && text === text.toUpperCase() && /\p{Lu}{3}/u.test(text);
+  const larger = line.size >= stats.bodySize * 1.12;
   const small = line.size < stats.bodySize * (known ? 0.85 : 0.95);
   if (small && !(caps && line.size >= stats.bodySize * 0.75)) return null;
-  // A usual section name followed by text on the same line is a run-in heading of a paragraph.
-  if (RUN_IN.test(text)) return null;
+  // A usual section name followed by text on the same line, in text size, is a run-in heading.
+  if (!larger && RUN_IN.test(text)) return null;
   if (!larger && !otherFace && !caps) return null;
   if (/\.$/.test(text) && (words(text) > 8 || (!numbering && !known))) return null;
   // A sentence goes on after the first words: a run-in heading ("Abstract. In this paper …").

@@ -1,6 +1,13 @@
 /**
- * Table bodies as rows and columns. Each line of a table block is a row; its cells are the parts
- * between gaps wider than 1 em. Columns are the x ranges that the cells of the *regular* rows
+ * Tables: finding them, and their bodies as rows and columns.
+ *
+ * A table is a run of consecutive lines of one region in which at least two lines have two or more
+ * cells (parts between gaps wider than 1 em; a formula and its equation number do not count) that
+ * start at the same x in at least two places, together with the lines between and after them whose
+ * only cell starts where a later column starts (a cell that wraps onto the next line).
+ *
+ * Each line of a table is a row, or continues the row above when its only cell is not in the first
+ * column. Columns are the x ranges that the cells of the *regular* rows
  * (those with the most common number of cells, or one fewer) cover, merged where they overlap; every
  * cell goes to the column its centre falls in (a header cell spanning two columns goes to the one
  * under its centre). When at least two columns and two rows come out and most rows fill two or more
@@ -9,13 +16,61 @@
  */
 import type { PdfLine } from './pdf-lines.js';
 
+const EQUATION_NUMBER = /^\(\s*(?:\d{1,3}[a-z]?|[A-Z]\.\d{1,3})\s*\)$/;
+const near = (a: number, b: number) => Math.abs(a - b) <= 3;
+
+/** A line with two or more cells, not a formula with its number. */
+function isRowLike(l: PdfLine): boolean {
+  if (l.cells.length < 2) return false;
+  return !(l.cells.length === 2 && EQUATION_NUMBER.test(l.cells[1]!.text.trim()));
+}
+
+/** The lines of a page that belong to tables (see the module comment), with a table number each. */
+export function findTables(lines: readonly PdfLine[], lineGap: number): Map<PdfLine, number> {
+  const out = new Map<PdfLine, number>();
+  let table = 0;
+  for (let i = 0; i < lines.length; ) {
+    const first = lines[i]!;
+    if (!isRowLike(first)) {
+      i++;
+      continue;
+    }
+    const starts = first.cells.map((c) => c.x0);
+    const run = [first];
+    let rowLike = 1;
+    let aligned = 0;
+    let j = i + 1;
+    for (; j < lines.length; j++) {
+      const l = lines[j]!;
+      const prev = run.at(-1)!;
+      if (l.region !== first.region || l.page !== first.page || prev.y - l.y > lineGap * 3 * (l.size / 10 + 0.5)) break;
+      const shared = l.cells.filter((c) => starts.some((x) => near(x, c.x0))).length;
+      if (isRowLike(l) && shared >= 2) {
+        rowLike++;
+        aligned++;
+      } else if (isRowLike(l) && shared >= 1) rowLike++;
+      else if (l.cells.length === 1 && starts.slice(1).some((x) => near(x, l.x0))) {
+        /* a wrapped cell */
+      } else break;
+      for (const c of l.cells) if (!starts.some((x) => near(x, c.x0))) starts.push(c.x0);
+      run.push(l);
+    }
+    if (rowLike >= 2 && aligned >= 1) {
+      table++;
+      for (const l of run) out.set(l, table);
+      i = j;
+    } else i++;
+  }
+  return out;
+}
+
 /** The table as TSV rows, or null when its columns cannot be recovered. */
 export function tableRows(lines: readonly PdfLine[]): string[][] | null {
   if (lines.length < 2) return null;
   const counts = new Map<number, number>();
-  for (const l of lines) counts.set(l.cells.length, (counts.get(l.cells.length) ?? 0) + 1);
+  for (const l of lines) if (l.cells.length >= 2) counts.set(l.cells.length, (counts.get(l.cells.length) ?? 0) + 1);
+  if (counts.size === 0) return null;
   const modal = [...counts.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]![0];
-  if (modal < 2) return null;
   const regular = lines.filter((l) => l.cells.length >= modal - 1 && l.cells.length >= 2);
   const spans = regular
     .flatMap((l) => l.cells.map((c) => ({ x0: c.x0, x1: c.x1 })))
@@ -27,16 +82,18 @@ export function tableRows(lines: readonly PdfLine[]): string[][] | null {
     else columns.push({ ...s });
   }
   if (columns.length < 2) return null;
-  const rows = lines.map((l) => {
-    const row = new Array<string>(columns.length).fill('');
-    for (const c of l.cells) {
+  const rows: string[][] = [];
+  for (const l of lines) {
+    const cells = l.cells.map((c) => {
       const centre = (c.x0 + c.x1) / 2;
-      let k = columns.findIndex((col) => centre <= col.x1);
-      if (k < 0) k = columns.length - 1;
-      row[k] = row[k] ? `${row[k]} ${c.text}` : c.text;
-    }
-    return row;
-  });
+      const k = columns.findIndex((col) => centre <= col.x1);
+      return { k: k < 0 ? columns.length - 1 : k, text: c.text };
+    });
+    const wraps = cells.length === 1 && cells[0]!.k > 0 && rows.length > 0;
+    const row = wraps ? rows.at(-1)! : new Array<string>(columns.length).fill('');
+    for (const { k, text } of cells) row[k] = row[k] ? `${row[k]} ${text}` : text;
+    if (!wraps) rows.push(row);
+  }
   const filled = rows.filter((r) => r.filter((c) => c !== '').length >= 2).length;
   return filled >= rows.length * 0.6 ? rows : null;
 }
