@@ -18,6 +18,9 @@ export interface Separator {
   /** First and last row (indices into the page's rows) that the separator splits. */
   firstRow: number;
   lastRow: number;
+  /** y of the top of the first row and the baseline of the last (PDF space). */
+  top: number;
+  bottom: number;
 }
 
 /** Share of the page width a segment must span to count as a column's text beside a channel. */
@@ -96,7 +99,11 @@ export function findSeparators(rows: readonly PdfItem[][], pageWidth: number): S
     }
     close(rows.length - 1);
   }
-  return dropRedundant(mergeRuns(runs), rows);
+  return dropRedundant(mergeRuns(runs), rows).map((sep) => ({
+    ...sep,
+    top: Math.max(...rows[sep.firstRow]!.map((i) => i.y + i.size)),
+    bottom: Math.min(...rows[sep.lastRow]!.map((i) => i.y)),
+  }));
 }
 
 /**
@@ -153,7 +160,7 @@ function mergeRuns(runs: readonly Run[]): Separator[] {
     const best = g.reduce((a, b) => (b.last - b.first > a.last - a.first ? b : a));
     const same = g.filter((r) => r.first === best.first && r.last === best.last);
     const x = (same[0]!.x + same[same.length - 1]!.x) / 2;
-    out.push({ id: out.length, x, firstRow: best.first, lastRow: best.last });
+    out.push({ id: out.length, x, firstRow: best.first, lastRow: best.last, top: 0, bottom: 0 });
   }
   return out;
 }

@@ -43,13 +43,14 @@ export function findTables(lines: readonly PdfLine[], lineGap: number): Map<PdfL
     for (; j < lines.length; j++) {
       const l = lines[j]!;
       const prev = run.at(-1)!;
-      if (l.region !== first.region || l.page !== first.page || prev.y - l.y > lineGap * 3 * (l.size / 10 + 0.5)) break;
+      if (l.region !== first.region || l.page !== first.page || Math.abs(l.size - first.size) > 1.5) break;
+      if (prev.y - l.y > lineGap * 3 * (l.size / 10 + 0.5)) break;
       const shared = l.cells.filter((c) => starts.some((x) => near(x, c.x0))).length;
       if (isRowLike(l) && shared >= 2) {
         rowLike++;
         aligned++;
       } else if (isRowLike(l) && shared >= 1) rowLike++;
-      else if (l.cells.length === 1 && starts.slice(1).some((x) => near(x, l.x0))) {
+      else if (l.cells.length === 1 && l.x0 > Math.min(...starts) + 3 && starts.some((x) => near(x, l.x0))) {
         /* a wrapped cell */
       } else break;
       for (const c of l.cells) if (!starts.some((x) => near(x, c.x0))) starts.push(c.x0);
