@@ -77,18 +77,26 @@ function isProse(block: Block, frame: Frame): boolean {
   return full >= block.lines.length * 0.6 && /[.!?]["')\]]?$/.test(block.lines.at(-1)!.text.trim());
 }
 
+const ABSTRACT_START = /^abstract\b[.:—–-]?/i;
+const FRONT_LABEL = /^(?:keywords?|key words|index terms|pacs|msc|jel|ccs concepts)\b/i;
+
 /**
  * Front matter and abstract over the document's blocks (reading order): see the module comment.
- * `frames` gives each block's region frame.
+ * Before the first heading on page 1, a block that starts "Abstract" and the prose blocks after it
+ * are the abstract, labelled lines ("Keywords: …") and other non-prose blocks are front matter.
  */
 export function markFrontMatter(blocks: Block[], frameOf: (b: Block) => Frame): void {
   const firstHeading = blocks.findIndex((b) => b.kind === 'heading');
   const end = firstHeading < 0 ? blocks.length : firstHeading;
+  let abstractSeen = false;
   for (let i = 0; i < end; i++) {
     const b = blocks[i]!;
     if (b.page !== 1 || b.kind === 'title' || b.kind === 'toc') continue;
     if (b.kind === 'caption' || b.kind === 'footnote' || b.kind === 'table') continue;
-    b.kind = isProse(b, frameOf(b)) ? 'abstract' : 'front';
+    const text = b.lines[0]!.text;
+    if (ABSTRACT_START.test(text)) abstractSeen = true;
+    const prose = ABSTRACT_START.test(text) || (abstractSeen && b.lines.length >= 2) || isProse(b, frameOf(b));
+    b.kind = prose && !FRONT_LABEL.test(text) ? 'abstract' : 'front';
   }
   let inAbstract = false;
   for (const b of blocks) {

@@ -19,10 +19,13 @@ import type { PdfLine } from './pdf-lines.js';
 const EQUATION_NUMBER = /^\(\s*(?:\d{1,3}[a-z]?|[A-Z]\.\d{1,3})\s*\)$/;
 const near = (a: number, b: number) => Math.abs(a - b) <= 3;
 
-/** A line with two or more cells, not a formula with its number. */
+const LIST_LABEL = /^(?:\d{1,2}[.)]|\(?[a-z]\)|\(?[ivx]{1,4}[.)]|[•◦▪▸►‣⁃·∙–—*-])$/;
+
+/** A line with two or more cells, not a formula with its number nor a list item with its label. */
 function isRowLike(l: PdfLine): boolean {
   if (l.cells.length < 2) return false;
-  return !(l.cells.length === 2 && EQUATION_NUMBER.test(l.cells[1]!.text.trim()));
+  if (l.cells.length > 2) return true;
+  return !EQUATION_NUMBER.test(l.cells[1]!.text.trim()) && !LIST_LABEL.test(l.cells[0]!.text.trim());
 }
 
 /** The lines of a page that belong to tables (see the module comment), with a table number each. */
