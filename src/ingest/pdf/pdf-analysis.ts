@@ -90,7 +90,7 @@ export function analysePages(layouts: readonly PageLayout[]): PdfAnalysis {
     return blocks;
   });
   const all = pageBlocks.flat();
-  markFrontMatter(all, (b) => frameOf.get(b)!);
+  markFrontMatter(all, (b) => frameOf.get(b)!, stats.bodySize);
   for (const b of all) {
     if (b.kind !== 'toc') continue;
     for (const l of b.lines) furniture.push({ page: b.page, kind: 'toc', text: l.text });

@@ -1,12 +1,16 @@
 /**
- * Column gutters found from white space. A *separator* is a vertical channel at x that no row of
- * a run of consecutive rows crosses, with text on both sides: at least `MIN_SIDE_ROWS` rows of the
- * run have a wide segment (≥ `MIN_SIDE` of the page width) ending just left of it (within
- * `MAX_GUTTER`) and as many have one starting just right of it. That holds for the gutter of two- and three-column pages, for a sidebar
- * beside the main text and for author blocks set side by side, and not for the white space between
- * table cells (narrow), a display formula and its number (one side narrow) or the margins (one side
- * empty). A row that crosses x (a title, a wide figure's caption) ends the run, so a page can have
- * several separators at the same x, one per stretch of columns.
+ * Column gutters found from white space. A *separator* is a vertical channel at x that no row of a
+ * run of consecutive rows crosses, with column text on both sides: in at least `MIN_SIDE_ROWS` rows
+ * of the run a *wide* segment (≥ `WIDE` of the page width) ends just left of x (within
+ * `MAX_GUTTER`), and in as many a wide one starts just right of it. A narrow column beside a
+ * column in other type beside a column of text (a correspondence address in small print beside an
+ * article's first paragraphs) also counts: one side with `MIN_STRONG_ROWS` rows of a *strong*
+ * segment (≥ `STRONG`), the other with `MIN_SIDE_ROWS` rows of a segment of at least `NARROW`, in
+ * a font size that differs by half a point or more (a table's narrow column is set like its others). That holds for the gutters of two- and
+ * three-column pages, for sidebars and for author blocks set side by side, and not for the white
+ * space between table cells (narrow, or too far apart), a display formula and its number (one side
+ * narrow) or the margins (one side empty). A row that crosses x (a title, a wide figure's caption)
+ * ends the run, so a page can have several separators at the same x, one per stretch of columns.
  */
 import type { PdfItem } from './pdf-engine.js';
 import { rowSegments, type Segment } from './pdf-rows.js';
@@ -23,12 +27,20 @@ export interface Separator {
   bottom: number;
 }
 
-/** Share of the page width a segment must span to count as a column's text beside a channel. */
-const MIN_SIDE = 0.15;
+/** Segment widths, as shares of the page width, that make a column's text beside a channel. */
+const NARROW = 0.06;
+const WIDE = 0.15;
+const STRONG = 0.25;
 /** Widest gutter, as a share of the page width: the text on each side must end this close to it. */
 const MAX_GUTTER = 0.05;
-/** Rows with such a segment needed on each side. */
 const MIN_SIDE_ROWS = 3;
+const MIN_STRONG_ROWS = 5;
+
+/** How wide the segment beside x is: 0 none (or too far), 1 narrow, 2 wide, 3 strong. */
+const NONE = 0;
+const LEVEL_NARROW = 1;
+const LEVEL_WIDE = 2;
+const LEVEL_STRONG = 3;
 
 interface Run {
   x: number;
@@ -36,68 +48,125 @@ interface Run {
   last: number;
 }
 
-/** Per row, for each x: is it covered by a segment; does a wide segment end left of it / start right of it. */
+/** Per row, for each x: is it covered by a segment; how wide the segments just left and right of it are. */
 interface RowCover {
   covered: Uint8Array;
-  wideLeft: Uint8Array;
-  wideRight: Uint8Array;
+  left: Uint8Array;
+  right: Uint8Array;
+  /** Font size of the segment just left / right of x. */
+  leftSize: Float32Array;
+  rightSize: Float32Array;
 }
 
-function rowCover(segments: readonly Segment[], width: number, minSide: number, maxGutter: number): RowCover {
+/** Font size of most of a segment's characters. */
+function segmentSize(s: Segment): number {
+  const bySize = new Map<number, number>();
+  for (const it of s.items) bySize.set(it.size, (bySize.get(it.size) ?? 0) + it.str.length);
+  let best = 0;
+  let n = -1;
+  for (const [size, c] of bySize) if (c > n) [best, n] = [size, c];
+  return best;
+}
+
+function rowCover(segments: readonly Segment[], width: number, pageWidth: number): RowCover {
   const covered = new Uint8Array(width);
-  const wideLeft = new Uint8Array(width);
-  const wideRight = new Uint8Array(width);
+  const left = new Uint8Array(width);
+  const right = new Uint8Array(width);
   for (const s of segments) {
     const a = Math.max(0, Math.floor(s.x0));
     const b = Math.min(width - 1, Math.ceil(s.x1));
     covered.fill(1, a, b + 1);
   }
-  // The segment immediately left of x is wide → wideLeft[x]; likewise right.
-  // The segment immediately left of x is wide and ends near x → wideLeft[x]; likewise right.
+  const level = (s: Segment | undefined, distance: number) => {
+    if (!s || distance > MAX_GUTTER * pageWidth) return NONE;
+    const w = (s.x1 - s.x0) / pageWidth;
+    return w >= STRONG ? LEVEL_STRONG : w >= WIDE ? LEVEL_WIDE : w >= NARROW ? LEVEL_NARROW : NONE;
+  };
+  const leftSize = new Float32Array(width);
+  const rightSize = new Float32Array(width);
+  const sorted = [...segments].sort((p, q) => p.x0 - q.x0);
+  const sizes = new Map(sorted.map((seg) => [seg, segmentSize(seg)]));
   let last: Segment | undefined;
   let si = 0;
-  const sorted = [...segments].sort((p, q) => p.x0 - q.x0);
   for (let x = 0; x < width; x++) {
     while (si < sorted.length && sorted[si]!.x1 < x) last = sorted[si++];
-    wideLeft[x] = last && last.x1 - last.x0 >= minSide && x - last.x1 <= maxGutter ? 1 : 0;
+    left[x] = level(last, last ? x - last.x1 : 0);
+    if (last) leftSize[x] = sizes.get(last)!;
   }
   let next: Segment | undefined;
   si = sorted.length - 1;
   for (let x = width - 1; x >= 0; x--) {
     while (si >= 0 && sorted[si]!.x0 > x) next = sorted[si--];
-    wideRight[x] = next && next.x1 - next.x0 >= minSide && next.x0 - x <= maxGutter ? 1 : 0;
+    right[x] = level(next, next ? next.x0 - x : 0);
+    if (next) rightSize[x] = sizes.get(next)!;
   }
-  return { covered, wideLeft, wideRight };
+  return { covered, left, right, leftSize, rightSize };
 }
+
+/** Counts of rows by the level of the segment beside the channel on one side, and their mean size. */
+class SideCount {
+  wide = 0;
+  strong = 0;
+  narrow = 0;
+  private sizes = 0;
+  add(level: number, size: number): void {
+    if (level >= LEVEL_NARROW) {
+      this.narrow++;
+      this.sizes += size;
+    }
+    if (level >= LEVEL_WIDE) this.wide++;
+    if (level >= LEVEL_STRONG) this.strong++;
+  }
+  get size(): number {
+    return this.narrow === 0 ? 0 : this.sizes / this.narrow;
+  }
+  reset(): void {
+    this.wide = 0;
+    this.strong = 0;
+    this.narrow = 0;
+    this.sizes = 0;
+  }
+}
+
+const isChannel = (l: SideCount, r: SideCount) =>
+  (l.wide >= MIN_SIDE_ROWS && r.wide >= MIN_SIDE_ROWS) ||
+  (Math.abs(l.size - r.size) >= 0.5 &&
+    ((l.strong >= MIN_STRONG_ROWS && r.narrow >= MIN_SIDE_ROWS) ||
+      (r.strong >= MIN_STRONG_ROWS && l.narrow >= MIN_SIDE_ROWS)));
 
 /** The separators of one page, given its rows (top to bottom). */
 export function findSeparators(rows: readonly PdfItem[][], pageWidth: number): Separator[] {
   const width = Math.max(1, Math.ceil(pageWidth));
   if (rows.length < MIN_SIDE_ROWS) return [];
-  const minSide = MIN_SIDE * pageWidth;
-  const covers = rows.map((r) => rowCover(rowSegments(r), width, minSide, MAX_GUTTER * pageWidth));
+  const covers = rows.map((r) => rowCover(rowSegments(r), width, pageWidth));
   const runs: Run[] = [];
+  const left = new SideCount();
+  const right = new SideCount();
   for (let x = 0; x < width; x++) {
+    // The run spans from the first to the last row with column text beside x (a short last line of
+    // a full-width paragraph above the columns does not start it).
     let first = -1;
-    let left = 0;
-    let right = 0;
-    const close = (last: number) => {
-      if (first >= 0 && left >= MIN_SIDE_ROWS && right >= MIN_SIDE_ROWS) runs.push({ x, first, last });
+    let last = -1;
+    const close = () => {
+      if (first >= 0 && isChannel(left, right)) runs.push({ x, first, last });
       first = -1;
-      left = 0;
-      right = 0;
+      left.reset();
+      right.reset();
     };
     for (let r = 0; r < rows.length; r++) {
       const c = covers[r]!;
       if (c.covered[x]) {
-        close(r - 1);
+        close();
         continue;
       }
-      if (first < 0) first = r;
-      left += c.wideLeft[x]!;
-      right += c.wideRight[x]!;
+      if (c.left[x]! >= LEVEL_NARROW || c.right[x]! >= LEVEL_NARROW) {
+        if (first < 0) first = r;
+        last = r;
+      }
+      left.add(c.left[x]!, c.leftSize[x]!);
+      right.add(c.right[x]!, c.rightSize[x]!);
     }
-    close(rows.length - 1);
+    close();
   }
   return dropRedundant(mergeRuns(runs), rows).map((sep) => ({
     ...sep,

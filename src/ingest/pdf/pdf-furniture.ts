@@ -34,6 +34,27 @@ function isSidebar(region: Region, lines: readonly PdfLine[], layout: PageLayout
   );
 }
 
+/**
+ * Lines in the outer 5% of the page height, in text size or smaller, set apart from the text by
+ * more than two line gaps: a running header or footer even on a document too short to show it
+ * repeating ("Downloaded from …", a journal footer with the issue and page).
+ */
+function edgeLines(p: PageLayout, stats: DocStats): Set<PdfLine> {
+  const h = p.page.height;
+  const atEdge = (l: PdfLine) => l.y > h * 0.95 || l.y < h * 0.05;
+  const inner = p.lines.filter((l) => !atEdge(l));
+  if (inner.length === 0) return new Set();
+  const highest = Math.max(...inner.map((l) => l.y + l.size));
+  const lowest = Math.min(...inner.map((l) => l.y));
+  const out = new Set<PdfLine>();
+  for (const l of p.lines) {
+    if (!atEdge(l) || l.size > stats.bodySize * 1.05 || l.text.length > 200) continue;
+    const apart = l.y > h / 2 ? l.y - highest > stats.lineGap * 2 : lowest - (l.y + l.size) > stats.lineGap * 2;
+    if (apart) out.add(l);
+  }
+  return out;
+}
+
 export function findFurniture(
   pages: readonly PageLayout[],
   stats: DocStats,
@@ -54,6 +75,7 @@ export function findFurniture(
   const margin = stats.bodySize * 0.6;
   for (const p of pages) {
     const sidebars = new Set(p.regions.filter((r) => isSidebar(r, p.lines, p, stats)).map((r) => r.order));
+    const edges = edgeLines(p, stats);
     for (const l of p.lines) {
       // A heading at the top of a page may stand above the body frame; furniture is not larger than text.
       const inMargin = (l.y > stats.top + margin || l.y < stats.bottom - margin) && l.size < stats.bodySize * 1.1;
@@ -63,7 +85,7 @@ export function findFurniture(
         l.text.length < 200;
       const number = nearEdge(l, p.page.height) && PAGE_NUMBER.test(l.text) && l.size <= stats.bodySize * 1.3;
       const sidebar = sidebars.has(l.region);
-      if (!inMargin && !repeated && !number && !sidebar) continue;
+      if (!inMargin && !repeated && !number && !sidebar && !edges.has(l)) continue;
       marked.add(l);
       const kind = PAGE_NUMBER.test(l.text)
         ? 'page-number'

@@ -70,22 +70,26 @@ export function classifyBlock(block: Block, frame: Frame, stats: DocStats): Bloc
   return 'float';
 }
 
-/** Reads like prose: two or more lines most of which fill the frame, ending a sentence. */
+/** Reads like prose: lines most of which fill the frame, ending a sentence (or four and more lines). */
 function isProse(block: Block, frame: Frame): boolean {
   if (block.lines.length < 2) return false;
   const full = block.lines.filter((l) => l.x1 - l.x0 > (frame.right - frame.left) * 0.7).length;
-  return full >= block.lines.length * 0.6 && /[.!?]["')\]]?$/.test(block.lines.at(-1)!.text.trim());
+  const ends = /[.!?]["')\]]?$/.test(block.lines.at(-1)!.text.trim());
+  return full >= block.lines.length * 0.6 && (ends || block.lines.length >= 4);
 }
 
 const ABSTRACT_START = /^abstract\b[.:—–-]?/i;
 const FRONT_LABEL = /^(?:keywords?|key words|index terms|pacs|msc|jel|ccs concepts)\b/i;
+/** Labelled notes of a first page in small type ("Citation: …", "Received …", "Copyright: …"). */
+const FIRST_PAGE_NOTE =
+  /^(?:citation|editor|academic editor|received|accepted|published|copyright|©|funding|competing interests|data availability|correspondence|\*\s*e-?mail|e-?mail)\b/i;
 
 /**
  * Front matter and abstract over the document's blocks (reading order): see the module comment.
  * Before the first heading on page 1, a block that starts "Abstract" and the prose blocks after it
  * are the abstract, labelled lines ("Keywords: …") and other non-prose blocks are front matter.
  */
-export function markFrontMatter(blocks: Block[], frameOf: (b: Block) => Frame): void {
+export function markFrontMatter(blocks: Block[], frameOf: (b: Block) => Frame, bodySize: number): void {
   const firstHeading = blocks.findIndex((b) => b.kind === 'heading');
   const end = firstHeading < 0 ? blocks.length : firstHeading;
   let abstractSeen = false;
@@ -97,6 +101,10 @@ export function markFrontMatter(blocks: Block[], frameOf: (b: Block) => Frame): 
     if (ABSTRACT_START.test(text)) abstractSeen = true;
     const prose = ABSTRACT_START.test(text) || (abstractSeen && b.lines.length >= 2) || isProse(b, frameOf(b));
     b.kind = prose && !FRONT_LABEL.test(text) ? 'abstract' : 'front';
+  }
+  for (const b of blocks) {
+    const small = b.lines[0]!.size < bodySize * 0.95;
+    if (b.page === 1 && small && b.kind !== 'title' && FIRST_PAGE_NOTE.test(b.lines[0]!.text)) b.kind = 'front';
   }
   let inAbstract = false;
   for (const b of blocks) {

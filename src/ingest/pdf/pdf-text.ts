@@ -65,16 +65,32 @@ export function toSuperscript(text: string): string {
   return text.replace(/\d/g, (d) => SUPERSCRIPT_DIGITS[Number(d)]!);
 }
 
-/** Joins a row's items into text, adding a space where the gap between items is word-sized. */
+/**
+ * Joins a row's items into text, adding a space where the gap between items is word-sized, and
+ * between letters or digits on different baselines (a subscript or exponent: "T ν", "10 −22"), as
+ * S2ORC and GROBID write them; raised footnote digits are superscript characters and stay attached.
+ */
 export function joinItems(items: readonly PdfItem[]): string {
   let text = '';
   let prevEnd = Number.NaN;
+  let prev: PdfItem | undefined;
   for (const it of items) {
     const size = it.size || 10;
-    if (text && !text.endsWith(' ') && !it.str.startsWith(' ') && it.x - prevEnd > 0.15 * size) text += ' ';
+    if (text && !text.endsWith(' ') && !it.str.startsWith(' ')) {
+      const gap = it.x - prevEnd > 0.15 * size;
+      const shifted =
+        prev !== undefined &&
+        Math.abs(it.y - prev.y) > 0.2 * Math.min(size, prev.size || 10) &&
+        /[\p{L}\p{N}]$/u.test(text) &&
+        /^[\p{L}\p{N}]/u.test(it.str) &&
+        !/^[⁰¹²³⁴⁵⁶⁷⁸⁹]/.test(it.str);
+      if (gap || shifted) text += ' ';
+    }
     text += it.str;
-    if (!isBlank(it.str) || it.width > 0)
+    if (!isBlank(it.str) || it.width > 0) {
       prevEnd = Math.max(Number.isNaN(prevEnd) ? 0 : prevEnd, it.x + it.width);
+      prev = it;
+    }
   }
   return combineAccents(
     text
