@@ -245,7 +245,8 @@ export class CorpusStore {
   /** A version 1 store opened read-only has no markers table. */
   private hasMarkers(): boolean {
     this.markersTable ??=
-      this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'markers'").get() !== undefined;
+      this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'markers'").get() !==
+      undefined;
     return this.markersTable;
   }
 

@@ -47,7 +47,12 @@ function sectionText(doc: Document, s: Section): string {
   const out: string[] = [];
   let at = s.start;
   for (const p of doc.paragraphs) {
-    if (p.start < s.start || p.end > s.end || p.kind !== 'table' || !doc.text.slice(p.start, p.end).includes('\t'))
+    if (
+      p.start < s.start ||
+      p.end > s.end ||
+      p.kind !== 'table' ||
+      !doc.text.slice(p.start, p.end).includes('\t')
+    )
       continue;
     out.push(doc.text.slice(at, p.start), `--- table (TSV)\n${doc.text.slice(p.start, p.end)}\n---`);
     at = p.end;
@@ -127,6 +132,7 @@ export const registerShow: RegisterCommand = (program, ctx) => {
         ctx.io.out(`${JSON.stringify({ id: doc.id, title: doc.title, sections }, null, 2)}\n`);
         return;
       }
-      for (const s of hits) ctx.io.out(`== ${s.path.join(' ::: ')}${pagesOf(doc, s)}\n\n${sectionText(doc, s)}\n\n`);
+      for (const s of hits)
+        ctx.io.out(`== ${s.path.join(' ::: ')}${pagesOf(doc, s)}\n\n${sectionText(doc, s)}\n\n`);
     });
 };

@@ -4,7 +4,7 @@
  * matter and abstract, the bibliography, and paragraphs joined across column and page breaks.
  */
 import type { Furniture } from '../../core/index.js';
-import { type Block, type Frame, groupBlocks, endsSentence, regionFrames } from './pdf-blocks.js';
+import { type Block, endsSentence, type Frame, groupBlocks, regionFrames } from './pdf-blocks.js';
 import { findFurniture } from './pdf-furniture.js';
 import { findHeadings } from './pdf-headings.js';
 import { classifyBlock, markFrontMatter } from './pdf-kinds.js';
@@ -23,7 +23,11 @@ export interface PdfAnalysis {
 }
 
 /** Page 1 lines at the top in the largest font: the title. */
-function titleLines(layout: PageLayout | undefined, lines: readonly PdfLine[], stats: DocStats): Set<PdfLine> {
+function titleLines(
+  layout: PageLayout | undefined,
+  lines: readonly PdfLine[],
+  stats: DocStats,
+): Set<PdfLine> {
   const out = new Set<PdfLine>();
   if (!layout || lines.length === 0) return out;
   const upper = lines.filter((l) => l.y > layout.page.height * 0.5);
@@ -81,7 +85,14 @@ export function analysePages(layouts: readonly PageLayout[]): PdfAnalysis {
   const pageBlocks = pageLines.map((lines) => {
     const frames = regionFrames(lines, stats);
     const tables = findTables(lines, stats.lineGap);
-    const blocks = groupBlocks(lines, stats, { titles, headings, toc, tables }, frames, state, isReferencesHeading);
+    const blocks = groupBlocks(
+      lines,
+      stats,
+      { titles, headings, toc, tables },
+      frames,
+      state,
+      isReferencesHeading,
+    );
     for (const b of blocks) {
       const frame = frames.get(b.region)!;
       frameOf.set(b, frame);
@@ -98,4 +109,3 @@ export function analysePages(layouts: readonly PageLayout[]): PdfAnalysis {
   const ordered = markUnheadedReferences(joinContinuations(all.filter((b) => b.kind !== 'toc')));
   return { stats, furniture, pageBlocks, blocks: ordered };
 }
-

@@ -76,12 +76,18 @@ export function regionFrames(lines: readonly PdfLine[], stats: DocStats): Map<nu
   return frames;
 }
 
+const tabular = new WeakMap<PdfLine, boolean>();
+
 /** A table row: several wide gaps, or mostly numbers. */
 export function isTabular(line: PdfLine): boolean {
-  if (line.gaps >= 2) return true;
-  const tokens = line.text.split(' ');
-  const numbers = tokens.filter((t) => /^[-+±]?[\d.,]*\d[\d.,]*%?$/.test(t)).length;
-  return tokens.length >= 3 && numbers / tokens.length >= 0.5;
+  let known = tabular.get(line);
+  if (known === undefined) {
+    const tokens = line.text.split(' ');
+    const numbers = tokens.filter((t) => /^[-+±]?[\d.,]*\d[\d.,]*%?$/.test(t)).length;
+    known = line.gaps >= 2 || (tokens.length >= 3 && numbers / tokens.length >= 0.5);
+    tabular.set(line, known);
+  }
+  return known;
 }
 
 export const endsSentence = (text: string) => /[.!?:;]["'”’)\]]*$/.test(text.trim());
@@ -104,7 +110,8 @@ function breaksBefore(prev: PdfLine, line: PdfLine, next: PdfLine | undefined, c
     if (/^\[\d{1,3}\]/.test(line.text)) return true;
     return indent < line.size * 0.5 && (prevIndent > line.size * 0.5 || endsSentence(prev.text));
   }
-  if (BULLET.test(line.text) && (endsSentence(prev.text) || BULLET.test(prev.text) || prevIndent > 0)) return true;
+  if (BULLET.test(line.text) && (endsSentence(prev.text) || BULLET.test(prev.text) || prevIndent > 0))
+    return true;
   const isIndented = indent > line.size * 0.7 && indent < line.size * 4;
   const nextFlush = !next || next.region !== line.region || Math.abs(next.x0 - frame.left) < line.size * 0.5;
   if (isIndented && nextFlush && endsSentence(prev.text)) return true;
@@ -162,8 +169,7 @@ export function groupBlocks(
     else if (current.kind === 'heading') joins = kind === 'body' && continuesHeading(prev, line, stats);
     else if (current.kind === 'title' || current.kind === 'toc') joins = kind === current.kind;
     else if (kind !== 'body') joins = false;
-    else
-      joins = !breaksBefore(prev, line, lines[i + 1], { stats, frame, inReferences: state.inReferences });
+    else joins = !breaksBefore(prev, line, lines[i + 1], { stats, frame, inReferences: state.inReferences });
     if (current && joins) {
       current.lines.push(line);
       continue;

@@ -48,14 +48,12 @@ interface Run {
   last: number;
 }
 
-/** Per row, for each x: is it covered by a segment; how wide the segments just left and right of it are. */
-interface RowCover {
-  covered: Uint8Array;
-  left: Uint8Array;
-  right: Uint8Array;
-  /** Font size of the segment just left / right of x. */
-  leftSize: Float32Array;
-  rightSize: Float32Array;
+/** A row's segments, left to right, with their widths' levels and font sizes. */
+interface RowSegments {
+  x0: number[];
+  x1: number[];
+  level: number[];
+  size: number[];
 }
 
 /** Font size of most of a segment's characters. */
@@ -68,39 +66,54 @@ function segmentSize(s: Segment): number {
   return best;
 }
 
-function rowCover(segments: readonly Segment[], width: number, pageWidth: number): RowCover {
-  const covered = new Uint8Array(width);
-  const left = new Uint8Array(width);
-  const right = new Uint8Array(width);
-  for (const s of segments) {
-    const a = Math.max(0, Math.floor(s.x0));
-    const b = Math.min(width - 1, Math.ceil(s.x1));
-    covered.fill(1, a, b + 1);
-  }
-  const level = (s: Segment | undefined, distance: number) => {
-    if (!s || distance > MAX_GUTTER * pageWidth) return NONE;
+function rowModel(segments: readonly Segment[], pageWidth: number): RowSegments {
+  const sorted = [...segments].sort((p, q) => p.x0 - q.x0);
+  const level = (s: Segment) => {
     const w = (s.x1 - s.x0) / pageWidth;
     return w >= STRONG ? LEVEL_STRONG : w >= WIDE ? LEVEL_WIDE : w >= NARROW ? LEVEL_NARROW : NONE;
   };
-  const leftSize = new Float32Array(width);
-  const rightSize = new Float32Array(width);
-  const sorted = [...segments].sort((p, q) => p.x0 - q.x0);
-  const sizes = new Map(sorted.map((seg) => [seg, segmentSize(seg)]));
-  let last: Segment | undefined;
-  let si = 0;
-  for (let x = 0; x < width; x++) {
-    while (si < sorted.length && sorted[si]!.x1 < x) last = sorted[si++];
-    left[x] = level(last, last ? x - last.x1 : 0);
-    if (last) leftSize[x] = sizes.get(last)!;
+  return {
+    x0: sorted.map((s) => Math.floor(s.x0)),
+    x1: sorted.map((s) => Math.ceil(s.x1)),
+    level: sorted.map(level),
+    size: sorted.map(segmentSize),
+  };
+}
+
+/** What lies at x in a row: covered, or the levels and sizes of the segments just left and right. */
+interface Probe {
+  covered: boolean;
+  left: number;
+  right: number;
+  leftSize: number;
+  rightSize: number;
+}
+
+function probe(row: RowSegments, x: number, maxGutter: number, out: Probe): void {
+  let k = 0;
+  while (k < row.x0.length && row.x1[k]! < x) k++;
+  out.covered = k < row.x0.length && row.x0[k]! <= x;
+  const before = k - 1;
+  out.left = before >= 0 && x - row.x1[before]! <= maxGutter ? row.level[before]! : NONE;
+  out.leftSize = before >= 0 ? row.size[before]! : 0;
+  out.right = !out.covered && k < row.x0.length && row.x0[k]! - x <= maxGutter ? row.level[k]! : NONE;
+  out.rightSize = k < row.x0.length ? row.size[k]! : 0;
+}
+
+/** The x that lie within the widest gutter of both a segment's end and another's start. */
+function candidateXs(rows: readonly RowSegments[], width: number, maxGutter: number): number[] {
+  const afterEnd = new Uint8Array(width + 1);
+  const beforeStart = new Uint8Array(width + 1);
+  for (const row of rows) {
+    for (let k = 0; k < row.x0.length; k++) {
+      if (row.level[k] === NONE) continue;
+      afterEnd.fill(1, Math.max(0, row.x1[k]!), Math.min(width, row.x1[k]! + Math.ceil(maxGutter)) + 1);
+      beforeStart.fill(1, Math.max(0, row.x0[k]! - Math.ceil(maxGutter)), Math.min(width, row.x0[k]!) + 1);
+    }
   }
-  let next: Segment | undefined;
-  si = sorted.length - 1;
-  for (let x = width - 1; x >= 0; x--) {
-    while (si >= 0 && sorted[si]!.x0 > x) next = sorted[si--];
-    right[x] = level(next, next ? next.x0 - x : 0);
-    if (next) rightSize[x] = sizes.get(next)!;
-  }
-  return { covered, left, right, leftSize, rightSize };
+  const out: number[] = [];
+  for (let x = 0; x < width; x++) if (afterEnd[x] && beforeStart[x]) out.push(x);
+  return out;
 }
 
 /** Counts of rows by the level of the segment beside the channel on one side, and their mean size. */
@@ -138,11 +151,13 @@ const isChannel = (l: SideCount, r: SideCount) =>
 export function findSeparators(rows: readonly PdfItem[][], pageWidth: number): Separator[] {
   const width = Math.max(1, Math.ceil(pageWidth));
   if (rows.length < MIN_SIDE_ROWS) return [];
-  const covers = rows.map((r) => rowCover(rowSegments(r), width, pageWidth));
+  const maxGutter = MAX_GUTTER * pageWidth;
+  const models = rows.map((r) => rowModel(rowSegments(r), pageWidth));
   const runs: Run[] = [];
   const left = new SideCount();
   const right = new SideCount();
-  for (let x = 0; x < width; x++) {
+  const at: Probe = { covered: false, left: 0, right: 0, leftSize: 0, rightSize: 0 };
+  for (const x of candidateXs(models, width, maxGutter)) {
     // The run spans from the first to the last row with column text beside x (a short last line of
     // a full-width paragraph above the columns does not start it).
     let first = -1;
@@ -154,17 +169,17 @@ export function findSeparators(rows: readonly PdfItem[][], pageWidth: number): S
       right.reset();
     };
     for (let r = 0; r < rows.length; r++) {
-      const c = covers[r]!;
-      if (c.covered[x]) {
+      probe(models[r]!, x, maxGutter, at);
+      if (at.covered) {
         close();
         continue;
       }
-      if (c.left[x]! >= LEVEL_NARROW || c.right[x]! >= LEVEL_NARROW) {
+      if (at.left >= LEVEL_NARROW || at.right >= LEVEL_NARROW) {
         if (first < 0) first = r;
         last = r;
       }
-      left.add(c.left[x]!, c.leftSize[x]!);
-      right.add(c.right[x]!, c.rightSize[x]!);
+      left.add(at.left, at.leftSize);
+      right.add(at.right, at.rightSize);
     }
     close();
   }

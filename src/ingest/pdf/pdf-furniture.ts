@@ -49,7 +49,8 @@ function edgeLines(p: PageLayout, stats: DocStats): Set<PdfLine> {
   const out = new Set<PdfLine>();
   for (const l of p.lines) {
     if (!atEdge(l) || l.size > stats.bodySize * 1.05 || l.text.length > 200) continue;
-    const apart = l.y > h / 2 ? l.y - highest > stats.lineGap * 2 : lowest - (l.y + l.size) > stats.lineGap * 2;
+    const apart =
+      l.y > h / 2 ? l.y - highest > stats.lineGap * 2 : lowest - (l.y + l.size) > stats.lineGap * 2;
     if (apart) out.add(l);
   }
   return out;
@@ -78,7 +79,8 @@ export function findFurniture(
     const edges = edgeLines(p, stats);
     for (const l of p.lines) {
       // A heading at the top of a page may stand above the body frame; furniture is not larger than text.
-      const inMargin = (l.y > stats.top + margin || l.y < stats.bottom - margin) && l.size < stats.bodySize * 1.1;
+      const inMargin =
+        (l.y > stats.top + margin || l.y < stats.bottom - margin) && l.size < stats.bodySize * 1.1;
       const repeated =
         nearEdge(l, p.page.height) &&
         (repeats.get(shape(l.text))?.size ?? 0) >= minRepeat &&

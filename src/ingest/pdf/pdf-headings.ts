@@ -25,7 +25,8 @@ const LETTERED = /^([A-H](?:\.\d{1,2}){0,3})[.:]?\s+(\p{Lu}.*)$/u;
 const APPENDIX_NAMED = /^(?:appendix|annex)\s+([A-Z\d]{1,2})\b[.:]?\s*(.*)$/iu;
 
 export const CAPTION = /^(?:Figure|Fig\.|Table|Tab\.|Algorithm|Listing|Box)\s*[A-Z]?\d+(?:\.\d+)?\s*[:.|]/;
-export const REFERENCES_HEADING = /^(?:[\dIVX]+\.?\s*)?(references?|bibliography|literature cited|works cited|references and notes)$/i;
+export const REFERENCES_HEADING =
+  /^(?:[\dIVX]+\.?\s*)?(references?|bibliography|literature cited|works cited|references and notes)$/i;
 
 export type Numbering = { kind: 'arabic' | 'roman' | 'letter' | 'appendix'; depth: number; label: string };
 
@@ -45,13 +46,14 @@ export function numberingOf(text: string): Numbering | null {
 
 const words = (t: string) => t.split(/\s+/).filter(Boolean).length;
 const styleOf = (l: PdfLine) => `${l.font}|${Math.round(l.size * 2) / 2}`;
-const AUTHORISH = /[¹²³⁴⁵⁶⁷⁸⁹⁰*∗†‡§¶]|@|\b(?:university|universit[éy]|institute|department|school of|laboratory|faculty)\b/iu;
+const AUTHORISH =
+  /[¹²³⁴⁵⁶⁷⁸⁹⁰*∗†‡§¶]|@|\b(?:university|universit[éy]|institute|department|school of|laboratory|faculty)\b/iu;
 const RUN_IN = new RegExp(`^(?:${KNOWN.source.slice(2, -2)})[.:]\\s+\\S`, 'i');
 /** Labelled front-matter lines ("Keywords: …", "Received 3 May 2020"). */
 const FRONT_LABEL =
   /^(?:keywords?|key words|index terms|received|accepted|published|revised|arxiv e-?print|doi|pacs|msc|jel|citation|editor|copyright|correspondence|e-?mail)\b|^(?:table of )?contents$/i;
 /** A table-of-contents entry: a title followed by a page number (with or without dot leaders). */
-const TOC_ENTRY = /\S.*?(?:\s*\.{2,}\s*|\s+)\d{1,4}$/;
+const TOC_ENTRY = /\p{L}.*(?:\.{2,}|\s)\s*\d{1,4}$/u;
 
 export interface HeadingLine {
   line: PdfLine;
@@ -101,10 +103,15 @@ function tocLines(lines: readonly PdfLine[]): Set<PdfLine> {
   for (const [i, l] of lines.entries()) {
     if (TOC_ENTRY.test(l.text) && (numberingOf(l.text) || /\.{3,}/.test(l.text))) {
       const before = lines[i - 1];
-      if (run.length === 0 && before && /^(?:table of )?contents$/i.test(before.text.trim())) run.push(before);
+      if (run.length === 0 && before && /^(?:table of )?contents$/i.test(before.text.trim()))
+        run.push(before);
       run.push(l);
-    }
-    else if (run.length > 0 && l.region === run.at(-1)!.region && words(l.text) <= 12 && TOC_ENTRY.test(l.text))
+    } else if (
+      run.length > 0 &&
+      l.region === run.at(-1)!.region &&
+      words(l.text) <= 12 &&
+      TOC_ENTRY.test(l.text)
+    )
       run.push(l);
     else flush();
   }
@@ -135,10 +142,16 @@ export function findHeadings(
   }
   const candidateLines = new Set(candidates.map((c) => c.line));
   const isText = (l: PdfLine | undefined) =>
-    l !== undefined && Math.abs(l.size - stats.bodySize) < 0.6 && usesBodyFont(l, stats) && words(l.text) >= 3;
-  const isProse = (l: PdfLine) => l.size >= stats.bodySize * 0.9 && words(l.text) >= 3 && !candidateLines.has(l);
+    l !== undefined &&
+    Math.abs(l.size - stats.bodySize) < 0.6 &&
+    usesBodyFont(l, stats) &&
+    words(l.text) >= 3;
+  const isProse = (l: PdfLine) =>
+    l.size >= stats.bodySize * 0.9 && words(l.text) >= 3 && !candidateLines.has(l);
   // Page 1 before its first two lines of prose is front matter: title, authors, affiliations.
-  let frontEnd = all.findIndex((l, i) => l.page > 1 || (isText(l) && words(l.text) >= 6 && isText(all[i + 1])));
+  let frontEnd = all.findIndex(
+    (l, i) => l.page > 1 || (isText(l) && words(l.text) >= 6 && isText(all[i + 1])),
+  );
   if (frontEnd < 0) frontEnd = all.length;
   /** Text follows the heading: the first line after it that is no heading or wrapped heading line. */
   const followedByText = (line: PdfLine) => {
@@ -164,7 +177,8 @@ export function findHeadings(
   }
   const numberedStyles = new Map<string, number>();
   for (const c of candidates) {
-    if (c.numbering && c.numbering.kind !== 'letter' && c.spaced) numberedStyles.set(c.style, c.numbering.depth);
+    if (c.numbering && c.numbering.kind !== 'letter' && c.spaced)
+      numberedStyles.set(c.style, c.numbering.depth);
   }
   const hasRoman = candidates.some((c) => c.numbering?.kind === 'roman');
   const accepted = candidates.filter((c) => {

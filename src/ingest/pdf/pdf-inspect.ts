@@ -79,7 +79,10 @@ export function renderPageInspection(p: PageInspection): string {
   for (const b of p.blocks) {
     const kind = b.level === undefined ? b.kind : `${b.kind} ${b.level}`;
     out.push(`[${kind}] region ${b.region + 1}, ${b.lines.length} line(s)`);
-    for (const l of b.lines) out.push(`    ${String(l.y).padStart(6)} ${String(l.x0).padStart(6)} ${String(l.size).padStart(4)}  ${l.text}`);
+    for (const l of b.lines)
+      out.push(
+        `    ${String(l.y).padStart(6)} ${String(l.x0).padStart(6)} ${String(l.size).padStart(4)}  ${l.text}`,
+      );
   }
   if (p.furniture.length > 0) {
     out.push('', 'furniture:');

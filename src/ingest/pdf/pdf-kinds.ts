@@ -41,10 +41,16 @@ export function isFormula(lines: readonly PdfLine[], frame: Frame): boolean {
     const t = l.text.replace(/\s+/g, '');
     chars += t.length;
     symbols += (l.text.match(MATH_CHAR) ?? []).length;
-    prose += (l.text.match(/\p{L}{3,}/gu) ?? []).filter((w) => !/^(?:where|and|for|with|if|otherwise|log|exp|max|min|sin|cos|tan|lim|sup|inf|arg|det|tr)$/i.test(w)).length;
+    prose += (l.text.match(/\p{L}{3,}/gu) ?? []).filter(
+      (w) =>
+        !/^(?:where|and|for|with|if|otherwise|log|exp|max|min|sin|cos|tan|lim|sup|inf|arg|det|tr)$/i.test(w),
+    ).length;
     if (EQUATION_NUMBER.test(l.text.trim())) numbered = true;
     const width = frame.right - frame.left;
-    if (!(l.x0 - frame.left > width * 0.08 && frame.right - l.x1 > width * 0.08) && !EQUATION_NUMBER.test(l.text.trim()))
+    if (
+      !(l.x0 - frame.left > width * 0.08 && frame.right - l.x1 > width * 0.08) &&
+      !EQUATION_NUMBER.test(l.text.trim())
+    )
       centred = false;
   }
   if (chars === 0) return false;
@@ -65,7 +71,8 @@ export function classifyBlock(block: Block, frame: Frame, stats: DocStats): Bloc
   const small = first.size < stats.bodySize * 0.92;
   if (!small) return 'body';
   const belowBody = block.lines.every((l) => l.y < frame.lowestBody - 1);
-  const marked = first.marker !== '' || /^(?:\d{1,2}|[*∗†‡§¶]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)(?:\s|\p{Lu}|$)/u.test(first.text);
+  const marked =
+    first.marker !== '' || /^(?:\d{1,2}|[*∗†‡§¶]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)(?:\s|\p{Lu}|$)/u.test(first.text);
   if (belowBody && marked) return 'footnote';
   return 'float';
 }
@@ -99,17 +106,24 @@ export function markFrontMatter(blocks: Block[], frameOf: (b: Block) => Frame, b
     if (b.kind === 'caption' || b.kind === 'footnote' || b.kind === 'table') continue;
     const text = b.lines[0]!.text;
     if (ABSTRACT_START.test(text)) abstractSeen = true;
-    const prose = ABSTRACT_START.test(text) || (abstractSeen && b.lines.length >= 2) || isProse(b, frameOf(b));
+    const prose =
+      ABSTRACT_START.test(text) || (abstractSeen && b.lines.length >= 2) || isProse(b, frameOf(b));
     b.kind = prose && !FRONT_LABEL.test(text) ? 'abstract' : 'front';
   }
   for (const b of blocks) {
     const small = b.lines[0]!.size < bodySize * 0.95;
-    if (b.page === 1 && small && b.kind !== 'title' && FIRST_PAGE_NOTE.test(b.lines[0]!.text)) b.kind = 'front';
+    if (b.page === 1 && small && b.kind !== 'title' && FIRST_PAGE_NOTE.test(b.lines[0]!.text))
+      b.kind = 'front';
   }
   let inAbstract = false;
   for (const b of blocks) {
     if (b.kind === 'heading') {
-      inAbstract = /^abstract[.:]?$/i.test(b.lines.map((l) => l.text).join(' ').trim());
+      inAbstract = /^abstract[.:]?$/i.test(
+        b.lines
+          .map((l) => l.text)
+          .join(' ')
+          .trim(),
+      );
       continue;
     }
     if (inAbstract && (b.kind === 'body' || b.kind === 'float')) b.kind = 'abstract';

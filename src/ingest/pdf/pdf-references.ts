@@ -10,7 +10,8 @@ import type { Block } from './pdf-blocks.js';
 import { REFERENCES_HEADING } from './pdf-headings.js';
 import type { PdfLine } from './pdf-lines.js';
 
-export const isReferencesHeading = (text: string) => REFERENCES_HEADING.test(text.trim().replace(/[.:]$/, ''));
+export const isReferencesHeading = (text: string) =>
+  REFERENCES_HEADING.test(text.trim().replace(/[.:]$/, ''));
 
 const LABEL = /^\s*(?:\[(\d{1,3})\]|(\d{1,3})\.\s)/;
 const labelOf = (line: PdfLine): number | null => {
@@ -36,7 +37,9 @@ export function markUnheadedReferences(blocks: readonly Block[]): Block[] {
   if (blocks.some((b) => b.kind === 'reference')) return [...blocks];
   let lastHeading = -1;
   for (const [i, b] of blocks.entries()) if (b.kind === 'heading') lastHeading = i;
-  const start = blocks.findIndex((b, i) => i > lastHeading && b.kind !== 'heading' && labelOf(b.lines[0]!) === 1);
+  const start = blocks.findIndex(
+    (b, i) => i > lastHeading && b.kind !== 'heading' && labelOf(b.lines[0]!) === 1,
+  );
   if (start < 0) return [...blocks];
   // The labels must run 1, 2, 3 … over at least three entries.
   let expected = 1;

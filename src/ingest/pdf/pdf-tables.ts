@@ -72,7 +72,8 @@ export function findTables(lines: readonly PdfLine[], lineGap: number): Map<PdfL
 export function tableRows(lines: readonly PdfLine[]): string[][] | null {
   if (lines.length < 2) return null;
   const counts = new Map<number, number>();
-  for (const l of lines) if (l.cells.length >= 2) counts.set(l.cells.length, (counts.get(l.cells.length) ?? 0) + 1);
+  for (const l of lines)
+    if (l.cells.length >= 2) counts.set(l.cells.length, (counts.get(l.cells.length) ?? 0) + 1);
   if (counts.size === 0) return null;
   const modal = [...counts.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]![0];
   const regular = lines.filter((l) => l.cells.length >= modal - 1 && l.cells.length >= 2);
