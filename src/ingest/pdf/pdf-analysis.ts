@@ -5,6 +5,7 @@
  */
 import type { Furniture } from '../../core/index.js';
 import { type Block, endsSentence, type Frame, groupBlocks, regionFrames } from './pdf-blocks.js';
+import { findFormulas } from './pdf-formulas.js';
 import { findFurniture } from './pdf-furniture.js';
 import { findHeadings } from './pdf-headings.js';
 import { classifyBlock, markFrontMatter } from './pdf-kinds.js';
@@ -84,15 +85,13 @@ export function analysePages(layouts: readonly PageLayout[]): PdfAnalysis {
   const frameOf = new Map<Block, Frame>();
   const pageBlocks = pageLines.map((lines) => {
     const frames = regionFrames(lines, stats);
-    const tables = findTables(lines, stats.lineGap);
-    const blocks = groupBlocks(
-      lines,
-      stats,
-      { titles, headings, toc, tables },
-      frames,
-      state,
-      isReferencesHeading,
+    const formulas = findFormulas(lines, (l) => frames.get(l.region)!, stats.lineGap);
+    const tables = findTables(
+      lines.filter((l) => !formulas.has(l)),
+      stats.lineGap,
     );
+    const roles = { titles, headings, toc, tables, formulas };
+    const blocks = groupBlocks(lines, stats, roles, frames, state, isReferencesHeading);
     for (const b of blocks) {
       const frame = frames.get(b.region)!;
       frameOf.set(b, frame);

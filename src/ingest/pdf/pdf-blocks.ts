@@ -132,6 +132,8 @@ export interface LineRoles {
   toc: ReadonlySet<PdfLine>;
   /** Table lines with the number of their table. */
   tables: ReadonlyMap<PdfLine, number>;
+  /** Display formula lines with the number of their formula. */
+  formulas: ReadonlyMap<PdfLine, number>;
 }
 
 /**
@@ -159,13 +161,17 @@ export function groupBlocks(
         ? 'heading'
         : roles.toc.has(line)
           ? 'toc'
-          : roles.tables.has(line)
-            ? 'table'
-            : 'body';
+          : roles.formulas.has(line)
+            ? 'formula'
+            : roles.tables.has(line)
+              ? 'table'
+              : 'body';
     let joins: boolean;
     if (!current || !prev) joins = false;
     else if (current.kind === 'table' || kind === 'table')
       joins = kind === current.kind && roles.tables.get(prev) === roles.tables.get(line);
+    else if (current.kind === 'formula' || kind === 'formula')
+      joins = kind === current.kind && roles.formulas.get(prev) === roles.formulas.get(line);
     else if (current.kind === 'heading') joins = kind === 'body' && continuesHeading(prev, line, stats);
     else if (current.kind === 'title' || current.kind === 'toc') joins = kind === current.kind;
     else if (kind !== 'body') joins = false;

@@ -85,6 +85,11 @@ function isProse(block: Block, frame: Frame): boolean {
   return full >= block.lines.length * 0.6 && (ends || block.lines.length >= 4);
 }
 
+const AFFILIATION = /\b(?:universit|institut|department|laborator|school of|college|centre|center|faculty|hospital)|@/giu;
+
+/** Affiliations: two or more institution words or e-mail addresses. */
+const isAffiliation = (b: Block) => (b.lines.map((l) => l.text).join(' ').match(AFFILIATION) ?? []).length >= 2;
+
 const ABSTRACT_START = /^abstract\b[.:—–-]?/i;
 const FRONT_LABEL = /^(?:keywords?|key words|index terms|pacs|msc|jel|ccs concepts)\b/i;
 /** Labelled notes of a first page in small type ("Citation: …", "Received …", "Copyright: …"). */
@@ -108,7 +113,7 @@ export function markFrontMatter(blocks: Block[], frameOf: (b: Block) => Frame, b
     if (ABSTRACT_START.test(text)) abstractSeen = true;
     const prose =
       ABSTRACT_START.test(text) || (abstractSeen && b.lines.length >= 2) || isProse(b, frameOf(b));
-    b.kind = prose && !FRONT_LABEL.test(text) ? 'abstract' : 'front';
+    b.kind = prose && !FRONT_LABEL.test(text) && !isAffiliation(b) ? 'abstract' : 'front';
   }
   for (const b of blocks) {
     const small = b.lines[0]!.size < bodySize * 0.95;
