@@ -183,7 +183,7 @@ export function findSeparators(rows: readonly PdfItem[][], pageWidth: number): S
     }
     close();
   }
-  return dropRedundant(mergeRuns(runs), rows).map((sep) => ({
+  return bridgeGaps(dropRedundant(mergeRuns(runs), rows), rows).map((sep) => ({
     ...sep,
     top: Math.max(...rows[sep.firstRow]!.map((i) => i.y + i.size)),
     bottom: Math.min(...rows[sep.lastRow]!.map((i) => i.y)),
@@ -223,6 +223,32 @@ function dropRedundant(separators: readonly Separator[], rows: readonly PdfItem[
     } else kept.push({ ...s });
   }
   return kept.sort((a, b) => a.firstRow - b.firstRow || a.x - b.x).map((s, id) => ({ ...s, id }));
+}
+
+/**
+ * A gutter interrupted by one or two rows in which no single item crosses it by more than 3 pt (a long code line or
+ * URL that runs into the gutter up to the next column's text, so the row's parts touch) is one
+ * gutter: the separators above and below are joined through those rows.
+ */
+function bridgeGaps(separators: readonly Separator[], rows: readonly PdfItem[][]): Separator[] {
+  const out = [...separators].sort((a, b) => a.firstRow - b.firstRow);
+  for (let i = 0; i < out.length; i++) {
+    const a = out[i]!;
+    const j = out.findIndex(
+      (b, k) => k > i && Math.abs(b.x - a.x) <= 4 && b.firstRow > a.lastRow && b.firstRow - a.lastRow <= 3,
+    );
+    if (j < 0) continue;
+    const b = out[j]!;
+    let crossed = false;
+    for (let r = a.lastRow + 1; r < b.firstRow && !crossed; r++) {
+      crossed = rows[r]!.some((it) => it.str.trim() !== '' && it.x < a.x - 3 && it.x + it.width > a.x + 3);
+    }
+    if (crossed) continue;
+    out[i] = { ...a, lastRow: b.lastRow };
+    out.splice(j, 1);
+    i--;
+  }
+  return out.map((s, id) => ({ ...s, id }));
 }
 
 /**
