@@ -93,6 +93,8 @@ export function isTabular(line: PdfLine): boolean {
 export const endsSentence = (text: string) => /[.!?:;]["'”’)\]]*$/.test(text.trim());
 const BULLET = /^(?:[•◦▪▸►‣⁃·∙–—-]\s|\(?[a-z\d]{1,2}\)\s|\d{1,2}\.\s+\p{Lu})/u;
 const isMono = (l: PdfLine, stats: DocStats) => stats.monoFonts.has(l.font);
+/** A word broken at the line end continues on the next line. */
+const wordBroken = (prev: PdfLine, line: PdfLine) => /\p{Ll}-$/u.test(prev.text) && /^\p{Ll}/u.test(line.text);
 
 /** Whether a new block starts at `line`, given the previous line of the same page. */
 function breaksBefore(prev: PdfLine, line: PdfLine, next: PdfLine | undefined, ctx: BlockContext): boolean {
@@ -100,10 +102,12 @@ function breaksBefore(prev: PdfLine, line: PdfLine, next: PdfLine | undefined, c
   if (prev.region !== line.region || line.y >= prev.y) return true;
   const expected = stats.lineGap * (Math.max(line.size, prev.size) / stats.bodySize);
   if (prev.y - line.y > expected * 1.45) return true;
+  if (wordBroken(prev, line) && Math.abs(line.size - prev.size) <= 0.8) return false;
   if (Math.abs(line.size - prev.size) > 0.8) return true;
   if (CAPTION.test(line.text)) return true;
   if (isTabular(prev) !== isTabular(line)) return true;
-  if (isMono(prev, stats) !== isMono(line, stats)) return true;
+  // Code set apart from the text is a block; a line of inline code inside a sentence is not.
+  if (isMono(prev, stats) !== isMono(line, stats) && prev.y - line.y > expected * 1.2) return true;
   const indent = line.x0 - frame.left;
   const prevIndent = prev.x0 - frame.left;
   if (ctx.inReferences) {
