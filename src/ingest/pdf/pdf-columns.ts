@@ -48,6 +48,18 @@ interface Run {
   last: number;
 }
 
+/** The font size of most of a page's characters. */
+function usualSize(rows: readonly PdfItem[][]): number {
+  const bySize = new Map<number, number>();
+  for (const r of rows)
+    for (const it of r)
+      bySize.set(Math.round(it.size), (bySize.get(Math.round(it.size)) ?? 0) + it.str.length);
+  let best = 0;
+  let n = -1;
+  for (const [size, c] of bySize) if (c > n) [best, n] = [size, c];
+  return best;
+}
+
 /** A row's segments, left to right, with their widths' levels and font sizes. */
 interface RowSegments {
   x0: number[];
@@ -66,9 +78,10 @@ function segmentSize(s: Segment): number {
   return best;
 }
 
-function rowModel(segments: readonly Segment[], pageWidth: number): RowSegments {
+function rowModel(segments: readonly Segment[], pageWidth: number, minSize: number): RowSegments {
   const sorted = [...segments].sort((p, q) => p.x0 - q.x0);
   const level = (s: Segment) => {
+    if (segmentSize(s) < minSize) return NONE;
     const w = (s.x1 - s.x0) / pageWidth;
     return w >= STRONG ? LEVEL_STRONG : w >= WIDE ? LEVEL_WIDE : w >= NARROW ? LEVEL_NARROW : NONE;
   };
@@ -152,18 +165,29 @@ export function findSeparators(rows: readonly PdfItem[][], pageWidth: number): S
   const width = Math.max(1, Math.ceil(pageWidth));
   if (rows.length < MIN_SIDE_ROWS) return [];
   const maxGutter = MAX_GUTTER * pageWidth;
-  const models = rows.map((r) => rowModel(rowSegments(r), pageWidth));
+  // Text far smaller than the page's usual size (labels inside a figure) makes no column.
+  const minSize = 0.6 * usualSize(rows);
+  const models = rows.map((r) => rowModel(rowSegments(r), pageWidth, minSize));
   const runs: Run[] = [];
   const left = new SideCount();
   const right = new SideCount();
   const at: Probe = { covered: false, left: 0, right: 0, leftSize: 0, rightSize: 0 };
+  const baseline = rows.map((r) => Math.max(...r.map((i) => i.y)));
+  const gap = (a: number, b: number) => (a < 0 || b >= rows.length ? Infinity : baseline[a]! - baseline[b]!);
   for (const x of candidateXs(models, width, maxGutter)) {
-    // The run spans from the first to the last row with column text beside x (a short last line of
-    // a full-width paragraph above the columns does not start it).
+    // The run spans the rows with column text beside x, and the rows next to them that do not
+    // cross x and sit closer to the columns than to the crossing text beyond (a heading beside a
+    // table's first row belongs to the columns; the short last line of a full-width paragraph above
+    // them does not).
+    let start = 0;
     let first = -1;
     let last = -1;
-    const close = () => {
-      if (first >= 0 && isChannel(left, right)) runs.push({ x, first, last });
+    const close = (end: number) => {
+      if (first >= 0 && isChannel(left, right)) {
+        while (first > start && gap(first - 1, first) < gap(first - 2, first - 1)) first--;
+        while (last < end && gap(last, last + 1) < gap(last + 1, last + 2)) last++;
+        runs.push({ x, first, last });
+      }
       first = -1;
       left.reset();
       right.reset();
@@ -171,7 +195,8 @@ export function findSeparators(rows: readonly PdfItem[][], pageWidth: number): S
     for (let r = 0; r < rows.length; r++) {
       probe(models[r]!, x, maxGutter, at);
       if (at.covered) {
-        close();
+        close(r - 1);
+        start = r + 1;
         continue;
       }
       if (at.left >= LEVEL_NARROW || at.right >= LEVEL_NARROW) {
@@ -181,7 +206,7 @@ export function findSeparators(rows: readonly PdfItem[][], pageWidth: number): S
       left.add(at.left, at.leftSize);
       right.add(at.right, at.rightSize);
     }
-    close();
+    close(rows.length - 1);
   }
   return bridgeGaps(dropRedundant(mergeRuns(runs), rows), rows).map((sep) => ({
     ...sep,
