@@ -21,7 +21,7 @@ export class PaperContext {
   /** The top-k passages for a query, best first (BM25 with stemming and stop words). */
   retrieve(query: string, k: number): { passage: Passage; score: number }[] {
     if (this.passages.length === 0) return [];
-    this.index ??= Bm25Index.build(this.passages.map((p) => ({ id: p.id, text: p.text })));
+    this.index ??= Bm25Index.build(this.passages.map((p) => ({ id: p.id, text: p.indexText ?? p.text })));
     return this.index
       .search(query, k)
       .map((hit) => ({ passage: this.passages[hit.index]!, score: hit.score }));

@@ -28,6 +28,7 @@ interface IndexFlags {
   rebuild: boolean;
   maxTokens: number;
   dense: boolean;
+  includeReferences: boolean;
 }
 
 const BATCH = 256;
@@ -51,6 +52,7 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
       256,
     )
     .option('--no-dense', 'build only the BM25 index')
+    .option('--include-references', 'index bibliography entries too (left out by default)', false)
     .action(async (flags: IndexFlags) => {
       const path = corpusPath(ctx, flags.corpus);
       const dir = indexDirOf(ctx, flags.corpus);
@@ -70,6 +72,7 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
           if (
             m.embedderSpec === spec &&
             m.maxTokens === flags.maxTokens &&
+            (m.includeReferences ?? false) === flags.includeReferences &&
             m.documents.join('\n') === ids.join('\n')
           ) {
             ctx.io.out(
@@ -81,15 +84,22 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
         const passages: Passage[] = [];
         for (const id of ids) {
           const doc = store.get(id);
-          if (doc) passages.push(...chunkDocument(doc, { maxTokens: flags.maxTokens }));
+          if (doc)
+            passages.push(
+              ...chunkDocument(doc, {
+                maxTokens: flags.maxTokens,
+                includeReferences: flags.includeReferences,
+              }),
+            );
         }
-        const bm25 = Bm25Index.build(passages);
+        const indexed = passages.map((p) => ({ id: p.id, text: p.indexText ?? p.text }));
+        const bm25 = Bm25Index.build(indexed);
         let dense: DenseIndex | null = null;
         let embedder: Embedder | null = null;
         if (spec) {
           embedder = createEmbedder(spec, { env: ctx.io.env });
-          if (needsFitting(embedder)) embedder.fit(passages.map((p) => p.text));
-          dense = await embedAll(embedder, passages);
+          if (needsFitting(embedder)) embedder.fit(indexed.map((p) => p.text));
+          dense = await embedAll(embedder, indexed);
         }
         saveIndex(dir, {
           manifest: {
@@ -98,11 +108,12 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
             documents: ids,
             passages: passages.length,
             maxTokens: flags.maxTokens,
+            includeReferences: flags.includeReferences,
             embedderSpec: spec,
             embedderId: embedder?.id ?? null,
             dimensions: embedder?.dimensions ?? null,
           },
-          passages,
+          passages: passages.map(({ indexText: _, ...p }) => p),
           bm25,
           dense,
           embedderModel: embedder instanceof LsaEmbedder ? embedder.toJSON() : null,
@@ -115,7 +126,10 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
       }
     });
 
-  async function embedAll(embedder: Embedder, passages: Passage[]): Promise<DenseIndex> {
+  async function embedAll(
+    embedder: Embedder,
+    passages: readonly { id: string; text: string }[],
+  ): Promise<DenseIndex> {
     const progress = createProgress({
       io: ctx.io,
       label: 'embedding',

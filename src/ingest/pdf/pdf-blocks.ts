@@ -94,7 +94,8 @@ export const endsSentence = (text: string) => /[.!?:;]["'”’)\]]*$/.test(text
 const BULLET = /^(?:[•◦▪▸►‣⁃·∙–—-]\s|\(?[a-z\d]{1,2}\)\s|\d{1,2}\.\s+\p{Lu})/u;
 const isMono = (l: PdfLine, stats: DocStats) => stats.monoFonts.has(l.font);
 /** A word broken at the line end continues on the next line. */
-const wordBroken = (prev: PdfLine, line: PdfLine) => /\p{Ll}-$/u.test(prev.text) && /^\p{Ll}/u.test(line.text);
+const wordBroken = (prev: PdfLine, line: PdfLine) =>
+  /\p{Ll}-$/u.test(prev.text) && /^\p{Ll}/u.test(line.text);
 
 /** Whether a new block starts at `line`, given the previous line of the same page. */
 function breaksBefore(prev: PdfLine, line: PdfLine, next: PdfLine | undefined, ctx: BlockContext): boolean {

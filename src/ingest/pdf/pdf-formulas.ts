@@ -45,7 +45,12 @@ export function findFormulas(
     while (j < lines.length) {
       const prev = lines[j - 1]!;
       const l = lines[j]!;
-      if (l.region !== prev.region || l.page !== prev.page || prev.y - l.y > lineGap * 2 * (l.size / 10 + 0.2)) break;
+      if (
+        l.region !== prev.region ||
+        l.page !== prev.page ||
+        prev.y - l.y > lineGap * 2 * (l.size / 10 + 0.2)
+      )
+        break;
       if (!isMathLine(l, frameOf(l))) break;
       j++;
     }

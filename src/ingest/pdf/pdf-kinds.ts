@@ -85,10 +85,17 @@ function isProse(block: Block, frame: Frame): boolean {
   return full >= block.lines.length * 0.6 && (ends || block.lines.length >= 4);
 }
 
-const AFFILIATION = /\b(?:universit|institut|department|laborator|school of|college|centre|center|faculty|hospital)|@/giu;
+const AFFILIATION =
+  /\b(?:universit|institut|department|laborator|school of|college|centre|center|faculty|hospital)|@/giu;
 
 /** Affiliations: two or more institution words or e-mail addresses. */
-const isAffiliation = (b: Block) => (b.lines.map((l) => l.text).join(' ').match(AFFILIATION) ?? []).length >= 2;
+const isAffiliation = (b: Block) =>
+  (
+    b.lines
+      .map((l) => l.text)
+      .join(' ')
+      .match(AFFILIATION) ?? []
+  ).length >= 2;
 
 const ABSTRACT_START = /^abstract\b[.:—–-]?/i;
 const FRONT_LABEL = /^(?:keywords?|key words|index terms|pacs|msc|jel|ccs concepts)\b/i;
