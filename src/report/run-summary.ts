@@ -30,7 +30,7 @@ export function buildRunSummary(input: RunSummaryInput): HtmlSummaryInput {
     if (!doc) return { found: false };
     let paper = prepared.get(paperId);
     if (!paper) {
-      paper = preparePaper(doc.text);
+      paper = preparePaper(doc.text, { skippable: doc.markers });
       prepared.set(paperId, paper);
     }
     const match = matchQuote(paper, quote, { mode: 'researchqa', nearest: false });
