@@ -80,7 +80,7 @@ export function analysePages(layouts: readonly PageLayout[]): PdfAnalysis {
   const { furniture, isFurniture } = findFurniture(layouts, stats);
   const pageLines = layouts.map((p) => p.lines.filter((l) => !isFurniture(l)));
   const titles = titleLines(layouts[0], pageLines[0] ?? [], stats);
-  const { headings, toc } = findHeadings(pageLines, stats, titles);
+  const { headings, wraps, toc } = findHeadings(pageLines, stats, titles);
   const state = { inReferences: false };
   const frameOf = new Map<Block, Frame>();
   const pageBlocks = pageLines.map((lines) => {
@@ -90,7 +90,7 @@ export function analysePages(layouts: readonly PageLayout[]): PdfAnalysis {
       lines.filter((l) => !formulas.has(l)),
       stats.lineGap,
     );
-    const roles = { titles, headings, toc, tables, formulas };
+    const roles = { titles, headings, wraps, toc, tables, formulas };
     const blocks = groupBlocks(lines, stats, roles, frames, state, isReferencesHeading);
     for (const b of blocks) {
       const frame = frames.get(b.region)!;

@@ -3,7 +3,7 @@
  * region that form one unit (a paragraph, a heading, a caption, a table, a formula …). Kinds are
  * given by `pdf-kinds.ts`; this file only decides where blocks start.
  */
-import { CAPTION, continuesHeading } from './pdf-headings.js';
+import { CAPTION } from './pdf-headings.js';
 import type { PdfLine } from './pdf-lines.js';
 import type { DocStats } from './pdf-stats.js';
 
@@ -134,6 +134,8 @@ interface BlockContext {
 export interface LineRoles {
   titles: ReadonlySet<PdfLine>;
   headings: ReadonlyMap<PdfLine, number>;
+  /** Lines that continue the heading above them (a wrapped heading). */
+  wraps: ReadonlySet<PdfLine>;
   toc: ReadonlySet<PdfLine>;
   /** Table lines with the number of their table. */
   tables: ReadonlyMap<PdfLine, number>;
@@ -177,7 +179,7 @@ export function groupBlocks(
       joins = kind === current.kind && roles.tables.get(prev) === roles.tables.get(line);
     else if (current.kind === 'formula' || kind === 'formula')
       joins = kind === current.kind && roles.formulas.get(prev) === roles.formulas.get(line);
-    else if (current.kind === 'heading') joins = kind === 'body' && continuesHeading(prev, line, stats);
+    else if (current.kind === 'heading') joins = roles.wraps.has(line);
     else if (current.kind === 'title' || current.kind === 'toc') joins = kind === current.kind;
     else if (kind !== 'body') joins = false;
     else joins = !breaksBefore(prev, line, lines[i + 1], { stats, frame, inReferences: state.inReferences });

@@ -57,7 +57,7 @@ describe('PDF extraction', () => {
       const para = doc.paragraphs.find((p) => doc.text.slice(p.start, p.end).includes(sentence));
       expect(para?.page).toBe(1);
       expect(paragraphTexts(doc, 'caption')).toContain('Figure 1: Part of the literature graph.');
-      expect(paragraphTexts(doc, 'footnote').some((t) => /^¹Due to space constraints/.test(t))).toBe(true);
+      expect(paragraphTexts(doc, 'footnote').some((t) => /^¹ ?Due to space constraints/.test(t))).toBe(true);
       expect(doc.text).toContain('we built the ScienceParse system to predict structured data');
       expect(doc.text).toContain('(RNNs).² For each paper');
     });

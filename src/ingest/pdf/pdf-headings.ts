@@ -121,13 +121,14 @@ function tocLines(lines: readonly PdfLine[]): Set<PdfLine> {
 
 /**
  * The document's heading lines with their levels (see the module comment); `exclude` holds lines
- * already taken (the title, furniture). Also returns the table-of-contents lines.
+ * already taken (the title, furniture). Also returns the lines that continue a wrapped heading and
+ * the table-of-contents lines.
  */
 export function findHeadings(
   pages: readonly (readonly PdfLine[])[],
   stats: DocStats,
   exclude: ReadonlySet<PdfLine>,
-): { headings: Map<PdfLine, number>; toc: Set<PdfLine> } {
+): { headings: Map<PdfLine, number>; wraps: Set<PdfLine>; toc: Set<PdfLine> } {
   const all = pages.flat();
   const toc = tocLines(all);
   const candidates: Candidate[] = [];
@@ -188,7 +189,7 @@ export function findHeadings(
     // In the front matter only a clearly larger type followed at once by prose is a heading.
     const i = index.get(c.line)!;
     if (i < frontEnd && !(c.line.size >= stats.bodySize * 1.12 && isText(all[i + 1]))) return false;
-    if (numberedStyles.has(c.style)) return true;
+    if (numberedStyles.has(c.style)) return c.spaced;
     const use = styleUse.get(c.style)!;
     const dedicated = use.other <= use.candidates;
     return c.spaced && (dedicated || c.line.size >= stats.bodySize * 1.12);
@@ -198,7 +199,11 @@ export function findHeadings(
     ...new Set(accepted.filter((c) => !c.numbering && !numberedStyles.has(c.style)).map((c) => c.line.size)),
   ].sort((a, b) => b - a);
   const headings = new Map<PdfLine, number>();
+  const wraps = new Set<PdfLine>();
   for (const c of accepted) {
+    if (wraps.has(c.line)) continue;
+    const lines = wrappedLines(c.line, all, index, stats);
+    if (!c.known && isRunIn(lines, all[index.get(lines.at(-1)!)! + 1], c.numbering !== null)) continue;
     let level: number;
     if (c.numbering?.kind === 'letter') level = hasRoman ? c.numbering.depth + 1 : c.numbering.depth;
     else if (c.numbering) level = c.numbering.depth;
@@ -206,8 +211,44 @@ export function findHeadings(
     else if (c.known) level = 1;
     else level = 1 + Math.max(0, unnumberedSizes.indexOf(c.line.size));
     headings.set(c.line, level);
+    for (const l of lines.slice(1)) wraps.add(l);
   }
-  return { headings, toc };
+  return { headings, wraps, toc };
+}
+
+/** A heading line and the lines it wraps onto (at most three more). */
+function wrappedLines(
+  line: PdfLine,
+  all: readonly PdfLine[],
+  index: ReadonlyMap<PdfLine, number>,
+  stats: DocStats,
+): PdfLine[] {
+  const lines = [line];
+  for (let i = index.get(line)!; i + 1 < all.length && lines.length < 4; i++) {
+    if (!continuesHeading(all[i]!, all[i + 1]!, stats)) break;
+    lines.push(all[i + 1]!);
+  }
+  return lines;
+}
+
+/**
+ * A bold first sentence of a paragraph, not a heading: longer than a heading, a sentence ends
+ * inside it, or it fills its line and the text after it goes on in lower case ("Long-form
+ * summaries are rarely evaluated by | human …").
+ */
+function isRunIn(lines: readonly PdfLine[], after: PdfLine | undefined, numbered: boolean): boolean {
+  const text = lines.map((l) => l.text).join(' ');
+  if (words(text) > 20) return true;
+  if (!numbered && /\S\s+\S.*[.!?]\s+\p{L}/u.test(text)) return true;
+  const last = lines.at(-1)!;
+  return (
+    after !== undefined &&
+    after.region === last.region &&
+    after.page === last.page &&
+    /^\p{Ll}/u.test(after.text) &&
+    !/[:.]$/.test(text.trim()) &&
+    last.x1 >= after.x1 - last.size
+  );
 }
 
 /** Whether a heading line is continued by `next` (a wrapped heading in the same type). */
