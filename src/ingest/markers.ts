@@ -16,7 +16,7 @@ import type { Document, Marker } from '../core/index.js';
 const RUNNING = new Set(['body', 'abstract', 'caption', 'footnote']);
 const SUP = '⁰¹²³⁴⁵⁶⁷⁸⁹';
 const FOOTNOTE =
-  /(?<=[\p{L}\p{N}.,;:!?)’”"'\]])(?:[⁰¹²³⁴⁵⁶⁷⁸⁹]+(?:[,⁻–][⁰¹²³⁴⁵⁶⁷⁸⁹]+)*|[*∗†‡§¶]{1,3}(?=[\s.,;:)]|$))/gu;
+  /(?<=[\p{L}\p{N}.,;:!?)’”"'\]])(?<![⁰¹²³⁴⁵⁶⁷⁸⁹])(?:[⁰¹²³⁴⁵⁶⁷⁸⁹]+(?:[,⁻–][⁰¹²³⁴⁵⁶⁷⁸⁹]+)*|[*∗†‡§¶]{1,3}(?=[\s.,;:)]|$))/gu;
 const NUMERIC = /\[\s*\d{1,3}(?:\s*[–—-]\s*\d{1,3})?(?:\s*[,;]\s*\d{1,3}(?:\s*[–—-]\s*\d{1,3})?)*\s*\]/g;
 const PARENTHESISED = /[([]([^()[\]]{1,400})[)\]]/g;
 const YEAR = /\b((?:1[6-9]|20)\d\d)([a-z]?)\b/;

@@ -9,8 +9,8 @@
  * Each line of a table is a row, or continues the row above when its only cell is not in the first
  * column. Columns are the x ranges that the cells of the *regular* rows
  * (those with the most common number of cells, or one fewer) cover, merged where they overlap; every
- * cell goes to the column its centre falls in (a header cell spanning two columns goes to the one
- * under its centre). When at least two columns and two rows come out and most rows fill two or more
+ * cell goes to the column it starts in (else the one it overlaps most: a header cell spanning two
+ * columns goes to the first). When at least two columns and two rows come out and most rows fill two or more
  * columns, the table is written as TSV (cells separated by tabs, rows by newlines); otherwise its
  * lines are joined as one paragraph, as printed.
  */
@@ -89,18 +89,28 @@ export function tableRows(lines: readonly PdfLine[]): string[][] | null {
   if (columns.length < 2) return null;
   const rows: string[][] = [];
   for (const l of lines) {
-    const cells = l.cells.map((c) => {
-      const centre = (c.x0 + c.x1) / 2;
-      const k = columns.findIndex((col) => centre <= col.x1);
-      return { k: k < 0 ? columns.length - 1 : k, text: c.text };
-    });
+    const cells = l.cells.map((c) => ({ k: columnOf(columns, c), text: c.text }));
     const wraps = cells.length === 1 && cells[0]!.k > 0 && rows.length > 0;
     const row = wraps ? rows.at(-1)! : new Array<string>(columns.length).fill('');
     for (const { k, text } of cells) row[k] = row[k] ? `${row[k]} ${text}` : text;
     if (!wraps) rows.push(row);
   }
   const filled = rows.filter((r) => r.filter((c) => c !== '').length >= 2).length;
-  return filled >= rows.length * 0.6 ? rows : null;
+  return rows.length >= 2 && filled >= rows.length * 0.6 ? rows : null;
+}
+
+/** The column a cell starts in, else the one it overlaps most, else the nearest. */
+function columnOf(columns: readonly { x0: number; x1: number }[], c: { x0: number; x1: number }): number {
+  const starts = columns.findIndex((col) => c.x0 >= col.x0 - 3 && c.x0 <= col.x1);
+  if (starts >= 0) return starts;
+  let best = 0;
+  let score = -Infinity;
+  for (const [k, col] of columns.entries()) {
+    const overlap = Math.min(c.x1, col.x1) - Math.max(c.x0, col.x0);
+    const s = overlap > 0 ? overlap : -Math.min(Math.abs(c.x0 - col.x1), Math.abs(col.x0 - c.x1));
+    if (s > score) [best, score] = [k, s];
+  }
+  return best;
 }
 
 /** A table block's text: TSV when its columns were recovered, else its lines joined. */

@@ -35,9 +35,10 @@ function compose(letter: string, mark: string): string | null {
 
 /**
  * Combines spacing accents with their letter: with the letter that follows ("Erd˝os" → "Erdős",
- * TeX's order), or, when none follows, with the letter before it ("e´ " → "é "). An accent is left
- * alone when Unicode has no such letter (so "don´t" stays) and a grave accent only combines inside a
- * word (a backtick in code stays).
+ * TeX's order), else with the letter before it ("Wa¨ckers" → "Wäckers", "e´ " → "é "). An accent
+ * is left alone when Unicode has no such letter, an acute between two letters that takes neither is
+ * an apostrophe ("don´t" stays) and a grave accent only combines inside a word (a backtick in code
+ * stays).
  */
 export function combineAccents(text: string): string {
   if (!/[\u00b4\u02dd\u02c6\u02dc\u00a8\u00b8\u02c7\u02d8\u00af\u02d9\u02da\u02db`]/.test(text)) return text;
@@ -48,7 +49,8 @@ export function combineAccents(text: string): string {
     if (after) {
       const c = compose(after, mark);
       if (c) return `${before ?? ''}${c}`;
-      return whole;
+      // An acute between letters that fits neither way is an apostrophe ("don´t"), not an accent.
+      if (accent === '\u00b4' || !before) return whole;
     }
     if (before) {
       const c = compose(before, mark);
