@@ -20,3 +20,12 @@ function projectRoot(): string {
 export function sharedDataPath(...parts: string[]): string {
   return resolve(projectRoot(), '..', 'shared', 'data', ...parts);
 }
+
+/**
+ * Whether the shared real-data folder (or a part of it) is there. Tests that read it use
+ * `describe.skipIf(!sharedDataAvailable(…))` so that a bare checkout still passes, and say why they
+ * were skipped in their title.
+ */
+export function sharedDataAvailable(...parts: string[]): boolean {
+  return existsSync(sharedDataPath(...parts));
+}

@@ -115,8 +115,9 @@ function breaksBefore(prev: PdfLine, line: PdfLine, next: PdfLine | undefined, c
     if (/^\[\d{1,3}\]/.test(line.text)) return true;
     return indent < line.size * 0.5 && (prevIndent > line.size * 0.5 || endsSentence(prev.text));
   }
-  if (BULLET.test(line.text) && (endsSentence(prev.text) || BULLET.test(prev.text) || prevIndent > 0))
-    return true;
+  const listed =
+    endsSentence(prev.text) || BULLET.test(prev.text) || prevIndent > 0 || indent > line.size * 0.5;
+  if (BULLET.test(line.text) && listed) return true;
   const isIndented = indent > line.size * 0.7 && indent < line.size * 4;
   const nextFlush = !next || next.region !== line.region || Math.abs(next.x0 - frame.left) < line.size * 0.5;
   if (isIndented && nextFlush && endsSentence(prev.text)) return true;

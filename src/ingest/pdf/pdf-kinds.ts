@@ -97,6 +97,14 @@ const isAffiliation = (b: Block) =>
       .match(AFFILIATION) ?? []
   ).length >= 2;
 
+/** A list of names: three or more commas, and most words capitalised ("and" aside). */
+function isNameList(b: Block): boolean {
+  const text = b.lines.map((l) => l.text).join(' ');
+  const words = text.split(/\s+/).filter((w) => /\p{L}/u.test(w) && !/^(?:and|&)$/.test(w));
+  const capitalised = words.filter((w) => /^\P{L}*\p{Lu}/u.test(w)).length;
+  return (text.match(/,/g) ?? []).length >= 3 && capitalised >= words.length * 0.8;
+}
+
 const ABSTRACT_START = /^abstract\b[.:—–-]?/i;
 const FRONT_LABEL = /^(?:keywords?|key words|index terms|pacs|msc|jel|ccs concepts)\b/i;
 /** Labelled notes of a first page in small type ("Citation: …", "Received …", "Copyright: …"). */
@@ -120,7 +128,7 @@ export function markFrontMatter(blocks: Block[], frameOf: (b: Block) => Frame, b
     if (ABSTRACT_START.test(text)) abstractSeen = true;
     const prose =
       ABSTRACT_START.test(text) || (abstractSeen && b.lines.length >= 2) || isProse(b, frameOf(b));
-    b.kind = prose && !FRONT_LABEL.test(text) && !isAffiliation(b) ? 'abstract' : 'front';
+    b.kind = prose && !FRONT_LABEL.test(text) && !isAffiliation(b) && !isNameList(b) ? 'abstract' : 'front';
   }
   for (const b of blocks) {
     const small = b.lines[0]!.size < bodySize * 0.95;
