@@ -90,7 +90,8 @@ export function findMarkers(doc: Document): Marker[] {
   for (const p of doc.paragraphs) {
     if (!RUNNING.has(p.kind)) continue;
     const text = doc.text.slice(p.start, p.end);
-    for (const m of text.matchAll(FOOTNOTE)) {
+    const footnoteLike = /[⁰¹²³⁴⁵⁶⁷⁸⁹*∗†‡§¶]/.test(text);
+    for (const m of footnoteLike ? text.matchAll(FOOTNOTE) : []) {
       if (p.kind === 'footnote' && m.index === 0) continue;
       const target = footnotes.get(fromSup(m[0]));
       markers.push({
@@ -101,7 +102,7 @@ export function findMarkers(doc: Document): Marker[] {
       });
     }
     const numeric = new Set<number>();
-    for (const m of text.matchAll(NUMERIC)) {
+    for (const m of text.includes('[') ? text.matchAll(NUMERIC) : []) {
       numeric.add(m.index);
       const targets = expandNumbers(m[0].slice(1, -1))
         .map((n) => labelled.get(n))

@@ -53,7 +53,8 @@ const RUN_IN = new RegExp(`^(?:${KNOWN.source.slice(2, -2)})[.:]\\s+\\S`, 'i');
 const FRONT_LABEL =
   /^(?:keywords?|key words|index terms|received|accepted|published|revised|arxiv e-?print|doi|pacs|msc|jel|citation|editor|copyright|correspondence|e-?mail)\b|^(?:table of )?contents$/i;
 /** A table-of-contents entry: a title followed by a page number (with or without dot leaders). */
-const TOC_ENTRY = /\p{L}.*(?:\.{2,}|\s)\s*\d{1,4}$/u;
+const TOC_TAIL = /(?:\.{2,}|\s)\s*\d{1,4}$/u;
+const isTocEntry = (text: string) => /\d$/.test(text) && /\p{L}/u.test(text) && TOC_TAIL.test(text);
 
 export interface HeadingLine {
   line: PdfLine;
@@ -101,17 +102,12 @@ function tocLines(lines: readonly PdfLine[]): Set<PdfLine> {
     run = [];
   };
   for (const [i, l] of lines.entries()) {
-    if (TOC_ENTRY.test(l.text) && (numberingOf(l.text) || /\.{3,}/.test(l.text))) {
+    if (isTocEntry(l.text) && (numberingOf(l.text) || /\.{3,}/.test(l.text))) {
       const before = lines[i - 1];
       if (run.length === 0 && before && /^(?:table of )?contents$/i.test(before.text.trim()))
         run.push(before);
       run.push(l);
-    } else if (
-      run.length > 0 &&
-      l.region === run.at(-1)!.region &&
-      words(l.text) <= 12 &&
-      TOC_ENTRY.test(l.text)
-    )
+    } else if (run.length > 0 && l.region === run.at(-1)!.region && words(l.text) <= 12 && isTocEntry(l.text))
       run.push(l);
     else flush();
   }

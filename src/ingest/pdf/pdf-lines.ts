@@ -69,12 +69,15 @@ function makeLine(page: number, items: PdfItem[], region: number): PdfLine | nul
   const shown = items.map((it) =>
     raisedOver(it, size, main.y) && /^[\d,\s]+$/.test(it.str) ? { ...it, str: toSuperscript(it.str) } : it,
   );
-  const cells = rowSegments(shown).map((s) => ({ x0: s.x0, x1: s.x1, text: joinItems(s.items) }));
+  const cells = rowSegments(shown)
+    .map((s) => ({ x0: s.x0, x1: s.x1, text: joinItems(s.items) }))
+    .filter((c) => c.text !== '');
   return {
     page,
     gaps,
     cells,
-    text: joinItems(shown),
+    // Cells are split at gaps wider than any word space, where joining the items puts a space too.
+    text: cells.map((c) => c.text).join(' '),
     x0: ink[0]!.x,
     x1: Math.max(...ink.map((i) => i.x + i.width)),
     y: main.y,
