@@ -36,7 +36,7 @@ export function numberingOf(text: string): Numbering | null {
   if (m && Number(m[1]!.split('.')[0]) <= 30 && /\p{L}/u.test(m[2]!))
     return { kind: 'arabic', depth: m[1]!.split('.').length, label: m[1]! };
   m = ROMAN.exec(text);
-  if (m && m[1]) return { kind: 'roman', depth: 1, label: m[1] };
+  if (m?.[1]) return { kind: 'roman', depth: 1, label: m[1] };
   m = APPENDIX_NAMED.exec(text);
   if (m) return { kind: 'appendix', depth: 1, label: m[1]! };
   m = LETTERED.exec(text);
