@@ -28,22 +28,32 @@ interface ManifestRow {
   split: string;
   columns: string;
   goldKind: string;
+  gold: string;
 }
 
 const GOLD = sharedDataPath('pdf-gold');
 const SCORER = sharedDataPath('..', 'tools', 'score_ingest.py');
 
 function manifest(): ManifestRow[] {
-  const [header, ...lines] = readFileSync(join(GOLD, 'MANIFEST.tsv'), 'utf8').trim().split('\n');
+  const [header, ...lines] = readFileSync(join(GOLD, 'MANIFEST.tsv'), 'utf8').trim().split(/\r?\n/);
   const cols = header!.split('\t');
   return lines.map((line) => {
     const cells = line.split('\t');
     const get = (name: string) => cells[cols.indexOf(name)] ?? '';
-    return { file: get('file'), split: get('split'), columns: get('columns'), goldKind: get('gold_kind') };
+    return {
+      file: get('file'),
+      split: get('split'),
+      columns: get('columns'),
+      goldKind: get('gold_kind'),
+      gold: get('gold_primary'),
+    };
   });
 }
 
 const stem = (file: string) => basename(file, extname(file));
+
+/** Per PDF: bibliography entries found, citation markers found and linked to an entry. */
+const bibliography = new Map<string, { entries: number; citations: number; linked: number }>();
 
 async function extract(engine: Engine, pdf: string, out: string): Promise<number> {
   const t = performance.now();
@@ -51,6 +61,12 @@ async function extract(engine: Engine, pdf: string, out: string): Promise<number
   if (engine === 'citegeist') {
     const [doc] = await readDocumentFile(pdf, name);
     if (!doc) throw new Error(`no document from ${pdf}`);
+    const citations = doc.markers.filter((m) => m.kind === 'citation');
+    bibliography.set(name, {
+      entries: doc.paragraphs.filter((p) => p.kind === 'reference').length,
+      citations: citations.length,
+      linked: citations.filter((m) => m.targets.length > 0).length,
+    });
     writeFileSync(join(out, `${name}.json`), JSON.stringify(scorerJson(doc)));
     writeFileSync(join(out, `${name}.txt`), readingText(doc));
   } else if (engine === 'pdfjs-raw') {
@@ -107,6 +123,28 @@ function renderSplit(
   return lines.join('\n');
 }
 
+/**
+ * Bibliography entries against the gold's (JATS and S2ORC gold list entries; GROBID's training TEI
+ * lists blocks, not entries, so it is left out) and the share of citation markers linked.
+ */
+function renderBibliography(rows: readonly ManifestRow[], split: string): string {
+  const lines = [
+    `### bibliography (${split})`,
+    '',
+    '| file | entries found | gold entries | citation markers | linked to an entry |',
+    '|---|---:|---:|---:|---:|',
+  ];
+  for (const row of rows) {
+    if (!row.split.startsWith(split) || !/^(JATS|SILVER)/.test(row.goldKind)) continue;
+    const found = bibliography.get(stem(row.file));
+    if (!found) continue;
+    const gold = JSON.parse(python(['--dump-gold', join(GOLD, row.gold)])) as { references: string[] };
+    const share = found.citations === 0 ? '–' : `${((100 * found.linked) / found.citations).toFixed(0)}%`;
+    lines.push(`| ${row.file} | ${found.entries} | ${gold.references.length} | ${found.citations} | ${share} |`);
+  }
+  return lines.join('\n');
+}
+
 function renderOlmocr(
   result: Record<string, { passed: number; total: number } | Record<string, number>>,
 ): string {
@@ -157,6 +195,7 @@ async function main(): Promise<void> {
     );
     report[split] = { rows: scored, macro };
     console.log(`\n${renderSplit(split, scored, macro, twoColumn)}`);
+    if (engine === 'citegeist') console.log(`\n${renderBibliography(rows, split)}`);
   }
   const olmocr = JSON.parse(
     python([
