@@ -57,6 +57,10 @@ export function joinContinuations(blocks: readonly Block[]): Block[] {
     if (used.has(block)) continue;
     const merged: Block = { ...block, lines: [...block.lines] };
     out.push(merged);
+    if (merged.kind === 'reference') {
+      joinReferenceContinuation(blocks, i, merged, used);
+      continue;
+    }
     if (merged.kind !== 'body' && merged.kind !== 'abstract') continue;
     let j = i + 1;
     while (!endsSentence(merged.lines.at(-1)!.text)) {
@@ -73,6 +77,22 @@ export function joinContinuations(blocks: readonly Block[]): Block[] {
     }
   }
   return out;
+}
+
+/**
+ * A bibliography entry broken by a column or page break: the next entry block, in another region,
+ * that starts in lower case or with a digit, or is indented (a hanging indent's continuation line).
+ */
+function joinReferenceContinuation(blocks: readonly Block[], i: number, merged: Block, used: Set<Block>): void {
+  let j = i + 1;
+  while (j < blocks.length && INTERRUPTIONS.has(blocks[j]!.kind) && j - i < 6) j++;
+  const next = blocks[j];
+  const last = merged.lines.at(-1)!;
+  if (next?.kind !== 'reference' || (next.page === last.page && next.region === last.region)) return;
+  if (next.page > last.page + 1) return;
+  if (!/^[\p{Ll}\d]/u.test(next.lines[0]!.text) && !next.indented) return;
+  merged.lines.push(...next.lines);
+  used.add(next);
 }
 
 export function analysePages(layouts: readonly PageLayout[]): PdfAnalysis {

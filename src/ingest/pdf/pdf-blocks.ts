@@ -76,19 +76,22 @@ export function regionFrames(lines: readonly PdfLine[], stats: DocStats): Map<nu
   return frames;
 }
 
-const tabular = new WeakMap<PdfLine, boolean>();
+const numeric = new WeakMap<PdfLine, boolean>();
 
-/** A table row: several wide gaps, or mostly numbers. */
-export function isTabular(line: PdfLine): boolean {
-  let known = tabular.get(line);
+/** A row of numbers: three or more tokens, half of them numbers. */
+export function isNumericRow(line: PdfLine): boolean {
+  let known = numeric.get(line);
   if (known === undefined) {
     const tokens = line.text.split(' ');
     const numbers = tokens.filter((t) => /^[-+±]?[\d.,]*\d[\d.,]*%?$/.test(t)).length;
-    known = line.gaps >= 2 || (tokens.length >= 3 && numbers / tokens.length >= 0.5);
-    tabular.set(line, known);
+    known = tokens.length >= 3 && numbers / tokens.length >= 0.5;
+    numeric.set(line, known);
   }
   return known;
 }
+
+/** A table row: several wide gaps, or mostly numbers. */
+export const isTabular = (line: PdfLine) => line.gaps >= 2 || isNumericRow(line);
 
 export const endsSentence = (text: string) => /[.!?:;]["'”’)\]]*$/.test(text.trim());
 const BULLET = /^(?:[•◦▪▸►‣⁃·∙–—-]\s|\(?[a-z\d]{1,2}\)\s|\d{1,2}\.\s+\p{Lu})/u;
@@ -106,13 +109,16 @@ function breaksBefore(prev: PdfLine, line: PdfLine, next: PdfLine | undefined, c
   if (wordBroken(prev, line) && Math.abs(line.size - prev.size) <= 0.8) return false;
   if (Math.abs(line.size - prev.size) > 0.8) return true;
   if (CAPTION.test(line.text)) return true;
-  if (isTabular(prev) !== isTabular(line)) return true;
+  // (Wide gaps alone do not break: a justified line with few words has them; tables are found apart.)
+  if (isNumericRow(prev) !== isNumericRow(line)) return true;
   // Code set apart from the text is a block; a line of inline code inside a sentence is not.
   if (isMono(prev, stats) !== isMono(line, stats) && prev.y - line.y > expected * 1.2) return true;
   const indent = line.x0 - frame.left;
   const prevIndent = prev.x0 - frame.left;
   if (ctx.inReferences) {
     if (/^\[\d{1,3}\]/.test(line.text)) return true;
+    // An entry starts with a name or a label, never in lower case or with a bare number.
+    if (/^(?:\p{Ll}|\d+[,;:)]|\d+$)/u.test(line.text)) return false;
     return indent < line.size * 0.5 && (prevIndent > line.size * 0.5 || endsSentence(prev.text));
   }
   const listed =
