@@ -83,7 +83,12 @@ export function joinContinuations(blocks: readonly Block[]): Block[] {
  * A bibliography entry broken by a column or page break: the next entry block, in another region,
  * that starts in lower case or with a digit, or is indented (a hanging indent's continuation line).
  */
-function joinReferenceContinuation(blocks: readonly Block[], i: number, merged: Block, used: Set<Block>): void {
+function joinReferenceContinuation(
+  blocks: readonly Block[],
+  i: number,
+  merged: Block,
+  used: Set<Block>,
+): void {
   let j = i + 1;
   while (j < blocks.length && INTERRUPTIONS.has(blocks[j]!.kind) && j - i < 6) j++;
   const next = blocks[j];

@@ -35,7 +35,7 @@ function isSidebar(region: Region, lines: readonly PdfLine[], layout: PageLayout
 }
 
 /**
- * Lines in the outer 5% of the page height, in text size or smaller, set apart from the text by
+ * Lines in the outer 5% of the page height, at most a quarter larger than text, set apart from the text by
  * more than two line gaps: a running header or footer even on a document too short to show it
  * repeating ("Downloaded from …", a journal footer with the issue and page).
  */
@@ -48,7 +48,7 @@ function edgeLines(p: PageLayout, stats: DocStats): Set<PdfLine> {
   const lowest = Math.min(...inner.map((l) => l.y));
   const out = new Set<PdfLine>();
   for (const l of p.lines) {
-    if (!atEdge(l) || l.size > stats.bodySize * 1.05 || l.text.length > 200) continue;
+    if (!atEdge(l) || l.size > stats.bodySize * 1.25 || l.text.length > 200) continue;
     const apart =
       l.y > h / 2 ? l.y - highest > stats.lineGap * 2 : lowest - (l.y + l.size) > stats.lineGap * 2;
     if (apart) out.add(l);

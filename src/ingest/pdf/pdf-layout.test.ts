@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PdfItem, PdfPageItems } from './pdf-engine.js';
-import { layoutPage } from './pdf-lines.js';
+import { layoutPage, mergeDropCaps } from './pdf-lines.js';
 
 const item = (str: string, x: number, y: number, width: number, size = 10): PdfItem => ({
   str,
@@ -79,5 +79,21 @@ describe('reading order from the layout', () => {
     expect(layout.separators).toHaveLength(0);
     expect(layout.lines).toHaveLength(8);
     expect(layout.lines[0]!.cells.map((c) => c.text)).toEqual(['Model0', '80.1', '70.5', '60.2']);
+  });
+});
+
+describe('drop caps', () => {
+  it('put a large initial at the start of the highest line beside it', () => {
+    const items = [
+      item('O', 165.7, 181.2, 26.1, 31.7),
+      item('ver the past three decades increasing', 192.8, 201.1, 155, 8.5),
+      item('pressure from non-governmental organi-', 192.8, 191, 155, 8.5),
+      item('United Nations, has required', 165.7, 170.8, 180, 8.5),
+    ];
+    expect(mergeDropCaps(items).map((i) => i.str)).toEqual([
+      'Over the past three decades increasing',
+      'pressure from non-governmental organi-',
+      'United Nations, has required',
+    ]);
   });
 });

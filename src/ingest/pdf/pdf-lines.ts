@@ -89,10 +89,42 @@ function makeLine(page: number, items: PdfItem[], region: number): PdfLine | nul
   };
 }
 
+/**
+ * A drop cap (one capital letter over two or more lines, at least 2.5 times the page's usual size)
+ * belongs at the start of the highest line beside it: "O" + "ver the past three decades" →
+ * "Over the past three decades".
+ */
+export function mergeDropCaps(items: readonly PdfItem[]): PdfItem[] {
+  const sizes = items
+    .filter((i) => !isBlank(i.str))
+    .map((i) => i.size)
+    .sort((a, b) => a - b);
+  const usual = sizes[Math.floor(sizes.length / 2)] ?? 0;
+  const out = [...items];
+  for (const cap of items) {
+    if (!/^\p{Lu}$/u.test(cap.str) || cap.size < usual * 2.5) continue;
+    const right = cap.x + cap.width;
+    const beside = out.filter(
+      (i) =>
+        i !== cap &&
+        !isBlank(i.str) &&
+        i.x >= right - 1 &&
+        i.x <= right + 2 * usual &&
+        i.y >= cap.y - 2 &&
+        i.y <= cap.y + cap.size,
+    );
+    const top = beside.sort((a, b) => b.y - a.y)[0];
+    if (!top) continue;
+    out[out.indexOf(top)] = { ...top, str: cap.str + top.str, x: cap.x, width: top.x + top.width - cap.x };
+    out.splice(out.indexOf(cap), 1);
+  }
+  return out;
+}
+
 /** One page's items → separators, regions in reading order, and their lines. */
 export function layoutPage(page: PdfPageItems): PageLayout {
   const rotated = page.items.filter((i) => i.rotated && !isBlank(i.str)).map((i) => i.str.trim());
-  const rows = groupRows(inkItems(page));
+  const rows = groupRows(mergeDropCaps(inkItems(page)));
   const separators = findSeparators(rows, page.width);
   const regions = orderRegions(cutRegions(rows, separators));
   const lines: PdfLine[] = [];

@@ -46,3 +46,11 @@ describe('joinItems', () => {
     expect(joinItems([item('Erd˝', 0), item('os', 18)])).toBe('Erdős');
   });
 });
+
+describe('double quotes printed as two single quotes', () => {
+  it('become double quotes', () => {
+    expect(joinItems([item('‘‘corporate social responsibility’’ is', 0)])).toBe(
+      '“corporate social responsibility” is',
+    );
+  });
+});

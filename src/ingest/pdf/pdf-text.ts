@@ -98,6 +98,9 @@ export function joinItems(items: readonly PdfItem[]): string {
     text
       .replace(/[\u0000-\u001f\u007f]/g, '')
       .replace(/\s+/g, ' ')
+      // Two single quotes are how many TeX fonts print a double quote: write the double quote.
+      .replace(/\u2018\u2018/g, '\u201c')
+      .replace(/\u2019\u2019/g, '\u201d')
       .trim(),
   );
 }
