@@ -140,7 +140,9 @@ function renderBibliography(rows: readonly ManifestRow[], split: string): string
     if (!found) continue;
     const gold = JSON.parse(python(['--dump-gold', join(GOLD, row.gold)])) as { references: string[] };
     const share = found.citations === 0 ? '–' : `${((100 * found.linked) / found.citations).toFixed(0)}%`;
-    lines.push(`| ${row.file} | ${found.entries} | ${gold.references.length} | ${found.citations} | ${share} |`);
+    lines.push(
+      `| ${row.file} | ${found.entries} | ${gold.references.length} | ${found.citations} | ${share} |`,
+    );
   }
   return lines.join('\n');
 }
