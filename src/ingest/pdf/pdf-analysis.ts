@@ -100,6 +100,29 @@ function joinReferenceContinuation(
   used.add(next);
 }
 
+/**
+ * Two table blocks one after the other in a region, less than three line gaps apart, are one table
+ * (a header set apart from the body by a rule, whose cells align with the body's only in part).
+ */
+function mergeTables(blocks: readonly Block[], stats: DocStats): Block[] {
+  const out: Block[] = [];
+  for (const b of blocks) {
+    const prev = out.at(-1);
+    const gap = prev ? prev.lines.at(-1)!.y - b.lines[0]!.y : Infinity;
+    if (
+      prev?.kind === 'table' &&
+      b.kind === 'table' &&
+      prev.page === b.page &&
+      prev.region === b.region &&
+      gap > 0 &&
+      gap < stats.lineGap * 3
+    ) {
+      out[out.length - 1] = { ...prev, lines: [...prev.lines, ...b.lines] };
+    } else out.push(b);
+  }
+  return out;
+}
+
 export function analysePages(layouts: readonly PageLayout[]): PdfAnalysis {
   const stats = documentStats(layouts);
   const { furniture, isFurniture } = findFurniture(layouts, stats);
@@ -124,7 +147,7 @@ export function analysePages(layouts: readonly PageLayout[]): PdfAnalysis {
     }
     return blocks;
   });
-  const all = pageBlocks.flat();
+  const all = mergeTables(pageBlocks.flat(), stats);
   markFrontMatter(all, (b) => frameOf.get(b)!, stats.bodySize);
   for (const b of all) {
     if (b.kind !== 'toc') continue;
