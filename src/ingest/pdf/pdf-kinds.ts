@@ -1,9 +1,9 @@
 /**
- * Block kinds (blocks in the References section are already `reference`). Per block, in order: starts "Figure 3:",
- * "Table 2." … → `caption`; mostly in a fixed-pitch font → `code`; mostly table rows → `table`;
- * display mathematics → `formula`; smaller than body text, below the region's body text and starting
- * with a marker → `footnote`; otherwise smaller than body text → `float` (text inside a figure);
- * else `body`. Then, over the document: page-1 blocks before the first heading other than the title
+ * Block kinds (blocks in the References section are already `reference`). Per block, in order:
+ * starts "Figure 3:", "Table 2." … → `caption`; smaller than body text, below the region's body
+ * text and starting with a marker → `footnote`; mostly in a fixed-pitch font → `code`; mostly table
+ * rows → `table`; display mathematics → `formula`; otherwise smaller than body text → `float` (text
+ * inside a figure); else `body`. Then, over the document: page-1 blocks before the first heading other than the title
  * are `front` matter (authors, affiliations) unless they read as prose, which is the abstract of a
  * paper that prints no "Abstract" heading; text under an "Abstract" heading is `abstract`.
  */
@@ -64,17 +64,17 @@ export function classifyBlock(block: Block, frame: Frame, stats: DocStats): Bloc
   if (block.kind !== 'body') return block.kind;
   const first = block.lines[0]!;
   if (CAPTION.test(first.text)) return 'caption';
+  const small = first.size < stats.bodySize * 0.92;
+  const belowBody = block.lines.every((l) => l.y < frame.lowestBody - 1);
+  const marked =
+    first.marker !== '' || /^(?:\d{1,2}|[*∗†‡§¶]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)(?:\s|\p{Lu}|$)/u.test(first.text);
+  // Before code: footnotes often hold URLs set in a fixed-pitch font.
+  if (small && belowBody && marked) return 'footnote';
   if (charsIn(block.lines, (l) => stats.monoFonts.has(l.font)) >= 0.6) return 'code';
   const tabular = block.lines.filter(isTabular).length;
   if (tabular > 0 && tabular >= block.lines.length / 2) return 'table';
   if (isFormula(block.lines, frame)) return 'formula';
-  const small = first.size < stats.bodySize * 0.92;
-  if (!small) return 'body';
-  const belowBody = block.lines.every((l) => l.y < frame.lowestBody - 1);
-  const marked =
-    first.marker !== '' || /^(?:\d{1,2}|[*∗†‡§¶]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)(?:\s|\p{Lu}|$)/u.test(first.text);
-  if (belowBody && marked) return 'footnote';
-  return 'float';
+  return small ? 'float' : 'body';
 }
 
 /** Reads like prose: lines most of which fill the frame, ending a sentence (or four and more lines). */
