@@ -28,14 +28,17 @@ function quantile(sorted: readonly number[], q: number): number {
 }
 
 /**
- * Fonts set in fixed pitch: over at least 4 items of 4+ characters, the advance per character
- * (width / length / size) varies by under 2%. Proportional fonts vary far more from item to item.
+ * Fonts set in fixed pitch: over at least 8 items of 4+ characters, half of them letters, the advance
+ * per character (width / length / size) varies by under 2%. Proportional fonts vary far more from
+ * item to item.
  */
 function monospaceFonts(pages: readonly PageLayout[]): Set<string> {
   const ratios = new Map<string, number[]>();
   for (const p of pages) {
     for (const it of p.page.items as PdfItem[]) {
       if (it.rotated || it.str.length < 4 || it.size <= 0 || it.width <= 0 || it.str.trim() === '') continue;
+      // Digits have one width in most fonts (tabular figures): only text with letters tells.
+      if ((it.str.match(/\p{L}/gu) ?? []).length < it.str.length / 2) continue;
       const r = it.width / it.str.length / it.size;
       const list = ratios.get(it.font);
       if (list) {
@@ -45,7 +48,7 @@ function monospaceFonts(pages: readonly PageLayout[]): Set<string> {
   }
   const out = new Set<string>();
   for (const [font, rs] of ratios) {
-    if (rs.length < 4) continue;
+    if (rs.length < 8) continue;
     const mean = rs.reduce((a, b) => a + b, 0) / rs.length;
     const sd = Math.sqrt(rs.reduce((a, b) => a + (b - mean) ** 2, 0) / rs.length);
     if (sd / mean < 0.02) out.add(font);
