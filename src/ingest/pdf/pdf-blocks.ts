@@ -77,14 +77,15 @@ export function regionFrames(lines: readonly PdfLine[], stats: DocStats): Map<nu
 }
 
 const numeric = new WeakMap<PdfLine, boolean>();
+const NUMBER_TOKEN = /(?<=^| )[-+±]?[\d.,]*\d[\d.,]*%?(?= |$)/g;
 
 /** A row of numbers: three or more tokens, half of them numbers. */
 export function isNumericRow(line: PdfLine): boolean {
   let known = numeric.get(line);
   if (known === undefined) {
-    const tokens = line.text.split(' ');
-    const numbers = tokens.filter((t) => /^[-+±]?[\d.,]*\d[\d.,]*%?$/.test(t)).length;
-    known = tokens.length >= 3 && numbers / tokens.length >= 0.5;
+    const tokens = line.text.split(' ').length;
+    const numbers = tokens < 3 ? 0 : (line.text.match(NUMBER_TOKEN) ?? []).length;
+    known = tokens >= 3 && numbers / tokens >= 0.5;
     numeric.set(line, known);
   }
   return known;

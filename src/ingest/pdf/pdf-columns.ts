@@ -80,17 +80,17 @@ function segmentSize(s: Segment): number {
 
 function rowModel(segments: readonly Segment[], pageWidth: number, minSize: number): RowSegments {
   const sorted = [...segments].sort((p, q) => p.x0 - q.x0);
-  const level = (s: Segment) => {
-    if (segmentSize(s) < minSize) return NONE;
+  const out: RowSegments = { x0: [], x1: [], level: [], size: [] };
+  for (const s of sorted) {
+    const size = segmentSize(s);
     const w = (s.x1 - s.x0) / pageWidth;
-    return w >= STRONG ? LEVEL_STRONG : w >= WIDE ? LEVEL_WIDE : w >= NARROW ? LEVEL_NARROW : NONE;
-  };
-  return {
-    x0: sorted.map((s) => Math.floor(s.x0)),
-    x1: sorted.map((s) => Math.ceil(s.x1)),
-    level: sorted.map(level),
-    size: sorted.map(segmentSize),
-  };
+    const level = w >= STRONG ? LEVEL_STRONG : w >= WIDE ? LEVEL_WIDE : w >= NARROW ? LEVEL_NARROW : NONE;
+    out.x0.push(Math.floor(s.x0));
+    out.x1.push(Math.ceil(s.x1));
+    out.level.push(size < minSize ? NONE : level);
+    out.size.push(size);
+  }
+  return out;
 }
 
 /** What lies at x in a row: covered, or the levels and sizes of the segments just left and right. */
@@ -161,6 +161,65 @@ const isChannel = (l: SideCount, r: SideCount) =>
     ((l.strong >= MIN_STRONG_ROWS && r.narrow >= MIN_SIDE_ROWS) ||
       (r.strong >= MIN_STRONG_ROWS && l.narrow >= MIN_SIDE_ROWS)));
 
+/**
+ * The runs of rows at one x that make a channel. The run spans the rows with column text beside x,
+ * and the rows next to them that do not cross x and sit closer to the columns than to the crossing
+ * text beyond (a heading beside a table's first row belongs to the columns; the short last line of
+ * a full-width paragraph above them does not).
+ */
+class ChannelScan {
+  private readonly left = new SideCount();
+  private readonly right = new SideCount();
+  private readonly probe: Probe = { covered: false, left: 0, right: 0, leftSize: 0, rightSize: 0 };
+  private start = 0;
+  private first = -1;
+  private last = -1;
+
+  constructor(
+    private readonly models: readonly RowSegments[],
+    private readonly baseline: readonly number[],
+    private readonly maxGutter: number,
+    private readonly runs: Run[],
+  ) {}
+
+  at(x: number): void {
+    this.start = 0;
+    this.first = -1;
+    const at = this.probe;
+    for (let r = 0; r < this.models.length; r++) {
+      probe(this.models[r]!, x, this.maxGutter, at);
+      if (at.covered) {
+        this.close(x, r - 1);
+        this.start = r + 1;
+        continue;
+      }
+      if (at.left >= LEVEL_NARROW || at.right >= LEVEL_NARROW) {
+        if (this.first < 0) this.first = r;
+        this.last = r;
+      }
+      this.left.add(at.left, at.leftSize);
+      this.right.add(at.right, at.rightSize);
+    }
+    this.close(x, this.models.length - 1);
+  }
+
+  private gap(a: number, b: number): number {
+    return a < 0 || b >= this.baseline.length ? Infinity : this.baseline[a]! - this.baseline[b]!;
+  }
+
+  private close(x: number, end: number): void {
+    if (this.first >= 0 && isChannel(this.left, this.right)) {
+      let { first, last } = this;
+      while (first > this.start && this.gap(first - 1, first) < this.gap(first - 2, first - 1)) first--;
+      while (last < end && this.gap(last, last + 1) < this.gap(last + 1, last + 2)) last++;
+      this.runs.push({ x, first, last });
+    }
+    this.first = -1;
+    this.left.reset();
+    this.right.reset();
+  }
+}
+
 /** The separators of one page, given its rows (top to bottom). */
 export function findSeparators(rows: readonly PdfItem[][], pageWidth: number): Separator[] {
   const width = Math.max(1, Math.ceil(pageWidth));
@@ -170,45 +229,9 @@ export function findSeparators(rows: readonly PdfItem[][], pageWidth: number): S
   const minSize = 0.6 * usualSize(rows);
   const models = rows.map((r) => rowModel(rowSegments(r), pageWidth, minSize));
   const runs: Run[] = [];
-  const left = new SideCount();
-  const right = new SideCount();
-  const at: Probe = { covered: false, left: 0, right: 0, leftSize: 0, rightSize: 0 };
   const baseline = rows.map((r) => Math.max(...r.map((i) => i.y)));
-  const gap = (a: number, b: number) => (a < 0 || b >= rows.length ? Infinity : baseline[a]! - baseline[b]!);
-  for (const x of candidateXs(models, width, maxGutter)) {
-    // The run spans the rows with column text beside x, and the rows next to them that do not
-    // cross x and sit closer to the columns than to the crossing text beyond (a heading beside a
-    // table's first row belongs to the columns; the short last line of a full-width paragraph above
-    // them does not).
-    let start = 0;
-    let first = -1;
-    let last = -1;
-    const close = (end: number) => {
-      if (first >= 0 && isChannel(left, right)) {
-        while (first > start && gap(first - 1, first) < gap(first - 2, first - 1)) first--;
-        while (last < end && gap(last, last + 1) < gap(last + 1, last + 2)) last++;
-        runs.push({ x, first, last });
-      }
-      first = -1;
-      left.reset();
-      right.reset();
-    };
-    for (let r = 0; r < rows.length; r++) {
-      probe(models[r]!, x, maxGutter, at);
-      if (at.covered) {
-        close(r - 1);
-        start = r + 1;
-        continue;
-      }
-      if (at.left >= LEVEL_NARROW || at.right >= LEVEL_NARROW) {
-        if (first < 0) first = r;
-        last = r;
-      }
-      left.add(at.left, at.leftSize);
-      right.add(at.right, at.rightSize);
-    }
-    close(rows.length - 1);
-  }
+  const scan = new ChannelScan(models, baseline, maxGutter, runs);
+  for (const x of candidateXs(models, width, maxGutter)) scan.at(x);
   return bridgeGaps(dropRedundant(mergeRuns(runs), rows), rows).map((sep) => ({
     ...sep,
     top: Math.max(...rows[sep.firstRow]!.map((i) => i.y + i.size)),

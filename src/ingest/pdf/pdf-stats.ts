@@ -36,14 +36,18 @@ function monospaceFonts(pages: readonly PageLayout[]): Set<string> {
   const ratios = new Map<string, number[]>();
   for (const p of pages) {
     for (const it of p.page.items as PdfItem[]) {
-      if (it.rotated || it.str.length < 4 || it.size <= 0 || it.width <= 0 || it.str.trim() === '') continue;
+      if (it.rotated || it.str.length < 4 || it.size <= 0 || it.width <= 0) continue;
+      let list = ratios.get(it.font);
+      if (list && list.length >= 60) continue;
       // Digits have one width in most fonts (tabular figures): only text with letters tells.
-      if ((it.str.match(/\p{L}/gu) ?? []).length < it.str.length / 2) continue;
-      const r = it.width / it.str.length / it.size;
-      const list = ratios.get(it.font);
-      if (list) {
-        if (list.length < 200) list.push(r);
-      } else ratios.set(it.font, [r]);
+      let letters = 0;
+      for (let k = 0; k < it.str.length; k++) {
+        const c = it.str.charCodeAt(k) | 0x20;
+        if ((c >= 0x61 && c <= 0x7a) || c > 0xbf) letters++;
+      }
+      if (letters < it.str.length / 2) continue;
+      if (!list) ratios.set(it.font, (list = []));
+      list.push(it.width / it.str.length / it.size);
     }
   }
   const out = new Set<string>();

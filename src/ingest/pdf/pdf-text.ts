@@ -94,13 +94,16 @@ export function joinItems(items: readonly PdfItem[]): string {
       prev = it;
     }
   }
-  return combineAccents(
-    text
-      .replace(/[\u0000-\u001f\u007f]/g, '')
-      .replace(/\s+/g, ' ')
-      // Two single quotes are how many TeX fonts print a double quote: write the double quote.
-      .replace(/\u2018\u2018/g, '\u201c')
-      .replace(/\u2019\u2019/g, '\u201d')
-      .trim(),
-  );
+  return combineAccents(cleanText(text));
+}
+
+/** Control characters dropped, white space runs as one space, TeX double quotes as double quotes. */
+function cleanText(text: string): string {
+  let out = text;
+  if (/[\u0000-\u001f\u007f]/.test(out)) out = out.replace(/[\u0000-\u001f\u007f]/g, '');
+  if (/\s\s|[^\S ]/.test(out)) out = out.replace(/\s+/g, ' ');
+  // Two single quotes are how many TeX fonts print a double quote: write the double quote.
+  if (out.includes('\u2018\u2018')) out = out.replace(/\u2018\u2018/g, '\u201c');
+  if (out.includes('\u2019\u2019')) out = out.replace(/\u2019\u2019/g, '\u201d');
+  return out.trim();
 }
