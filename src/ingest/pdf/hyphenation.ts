@@ -73,13 +73,16 @@ export function shouldJoinHyphen(line: string, next: string, vocab: Vocabulary):
  */
 export function joinLines(lines: readonly string[], vocab: Vocabulary): string {
   let out = '';
+  // The hyphen tests look at the end of the text so far: only its tail (the words around the
+  // break) is passed, so joining stays linear in the paragraph's length.
   for (const line of lines) {
     const text = line.trim();
     if (!text) continue;
+    const tail = out.slice(-120);
     if (!out) {
       out = text;
-    } else if (/[\p{L}\p{N}]-$/u.test(out)) {
-      out = shouldJoinHyphen(out, text, vocab) ? out.slice(0, -1) + text : out + text;
+    } else if (/[\p{L}\p{N}]-$/u.test(tail)) {
+      out = shouldJoinHyphen(tail, text, vocab) ? out.slice(0, -1) + text : out + text;
     } else {
       out += ` ${text}`;
     }
