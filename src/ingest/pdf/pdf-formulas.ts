@@ -23,8 +23,8 @@ const proseWords = (text: string) =>
 
 function isMathLine(l: PdfLine, frame: Frame): boolean {
   const text = l.text.trim();
-  if (proseWords(text) > 2) return false;
   if (l.x1 - l.x0 > (frame.right - frame.left) * 0.85 && !EQUATION_NUMBER.test(text)) return false;
+  if (proseWords(text) > 2) return false;
   return MATH_CHAR.test(text) || EQUATION_NUMBER.test(text) || text.replace(/\s/g, '').length <= 12;
 }
 

@@ -72,12 +72,14 @@ interface Candidate {
 /** Whether a line looks like a heading on its own (see the module comment). */
 function candidate(line: PdfLine, prev: PdfLine | undefined, stats: DocStats): Candidate | null {
   const text = line.text.trim();
+  const otherFace = !usesBodyFont(line, stats) && !stats.monoFonts.has(line.font);
+  // Most lines are body text: in the body font, not larger, not in capitals; they stop here.
+  if (!otherFace && line.size < stats.bodySize * 1.12 && text !== text.toUpperCase()) return null;
   if (text.length < 2 || text.length > 150 || !/\p{L}{2}/u.test(text) || words(text) > 16) return null;
   if (CAPTION.test(text) || /[,;]$/.test(text) || line.gaps >= 2) return null;
   const numbering = numberingOf(text);
   const known = KNOWN.test(text.replace(/[.:]$/, '').replace(/^[\dIVX.]+\s+/, ''));
   if (AUTHORISH.test(text) || FRONT_LABEL.test(text)) return null;
-  const otherFace = !usesBodyFont(line, stats) && !stats.monoFonts.has(line.font);
   const caps = numbering !== null && text === text.toUpperCase() && /\p{Lu}{3}/u.test(text);
   const larger = line.size >= stats.bodySize * 1.12;
   const small = line.size < stats.bodySize * (known ? 0.85 : 0.95);
