@@ -46,7 +46,10 @@ function monospaceFonts(pages: readonly PageLayout[]): Set<string> {
         if ((c >= 0x61 && c <= 0x7a) || c > 0xbf) letters++;
       }
       if (letters < it.str.length / 2) continue;
-      if (!list) ratios.set(it.font, (list = []));
+      if (!list) {
+        list = [];
+        ratios.set(it.font, list);
+      }
       list.push(it.width / it.str.length / it.size);
     }
   }
