@@ -67,6 +67,7 @@ function documentOf(id: string, text: string): Document {
     sections: [],
     paragraphs,
     furniture: [],
+    markers: [],
   };
 }
 

@@ -29,14 +29,15 @@ export class DocumentBuilder {
 
   /**
    * Appends a heading at `level` (1 = top) and opens its section. `shown` is the heading as it
-   * appears in the text when that differs from its name (Markdown keeps its `##` markers).
+   * appears in the text when that differs from its name (Markdown keeps its `##` markers); an empty
+   * `shown` opens a section whose heading is not printed (a PDF bibliography without a heading).
    */
   heading(heading: string, level: number, page: number | null = null, shown = heading): void {
     const clean = heading.trim();
     if (!clean) return;
     // Sections end where their last chunk ends, before the blank line that precedes this heading.
     const end = this.text.length;
-    const start = this.append(shown.trim(), page);
+    const start = shown.trim() ? this.append(shown.trim(), page) : this.text.length;
     // Nesting follows the levels as given (`##` under `#`); the stored level counts real ancestors.
     while ((this.open.at(-1)?.raw ?? Number.NEGATIVE_INFINITY) >= level) {
       this.closeSection(this.open.pop()!, end);
@@ -57,20 +58,22 @@ export class DocumentBuilder {
     this.open.push(section);
   }
 
-  /** Appends a paragraph to the innermost open section; empty text is skipped. */
-  paragraph(text: string, kind: ParagraphKind = 'body', page: number | null = null): void {
+  /** Appends a paragraph to the innermost open section and returns its id; empty text is skipped (null). */
+  paragraph(text: string, kind: ParagraphKind = 'body', page: number | null = null): string | null {
     const clean = text.trim();
-    if (!clean) return;
+    if (!clean) return null;
     const start = this.append(clean, page);
     const section = this.currentSection();
+    const id = `p${this.paragraphs.length + 1}`;
     this.paragraphs.push({
-      id: `p${this.paragraphs.length + 1}`,
+      id,
       sectionId: section?.id ?? null,
       page,
       start,
       end: start + clean.length,
       kind,
     });
+    return id;
   }
 
   /** Marks that `page` exists even when it holds no text (so page counts stay true). */

@@ -283,6 +283,7 @@ describe('buildReportData', () => {
     sections: [],
     paragraphs: [],
     furniture: [],
+    markers: [],
   };
   const dataset = [
     {

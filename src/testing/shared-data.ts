@@ -61,3 +61,12 @@ export function skipWithoutSharedData(...paths: string[][]) {
     if (reason) ctx.skip(reason);
   };
 }
+
+/**
+ * Whether the shared real-data folder (or a part of it) is there. Tests that read it use
+ * `describe.skipIf(!sharedDataAvailable(…))` so that a bare checkout still passes, and say why they
+ * were skipped in their title.
+ */
+export function sharedDataAvailable(...parts: string[]): boolean {
+  return existsSync(sharedDataPath(...parts));
+}

@@ -20,7 +20,10 @@
  *     `(Lee and Kim, 2020a; Wu, 2021)`) or is numbers and separators only (`(12)`);
  *   - a `,` or `;` between two of the above (`BIBREF1 , BIBREF2`).
  *
- * Real words are never accepted as an insertion except inside those shapes, so a quote that drops a
+ * - tokens inside spans the caller marked skippable (`preparePaper(text, { skippable })`: the
+ *   footnote and citation markers an ingester recorded in `Document.markers`).
+ *
+ * Real words are never accepted as an insertion except inside those shapes and spans, so a quote that drops a
  * word of the paper ("is accurate" for "is not accurate") does not match.
  */
 import type { MatchTokens } from './match-tokens.js';
@@ -53,6 +56,14 @@ export interface GapContext {
   readonly normalized: NormalizedText;
   /** `breakAfter[i]` = 1 when a line break follows token i in the original text. */
   readonly breakAfter: Uint8Array;
+  /** `skippable[i]` = 1 when token i is inside a recorded marker (always skippable). */
+  readonly skippable?: Uint8Array;
+}
+
+function allSkippable(ctx: GapContext, from: number, to: number): boolean {
+  if (!ctx.skippable) return false;
+  for (let i = from; i < to; i++) if (ctx.skippable[i] !== 1) return false;
+  return true;
 }
 
 function isFootnoteMarker(tokens: MatchTokens, i: number): boolean {
@@ -152,6 +163,7 @@ function isFurniture(ctx: GapContext, from: number, to: number): boolean {
 export function canStartGap(ctx: GapContext, from: number): boolean {
   if (from >= ctx.tokens.length) return false;
   if (ctx.breakAfter[from - 1] === 1 || isFootnoteMarker(ctx.tokens, from)) return true;
+  if (ctx.skippable?.[from] === 1) return true;
   const t = ctx.tokens.text[from];
   return (t === '[' || t === '(' || t === '$') && ctx.tokens.kind[from] === TokenKind.Symbol;
 }
@@ -162,5 +174,5 @@ export function canStartGap(ctx: GapContext, from: number): boolean {
  */
 export function isAcceptableGap(ctx: GapContext, from: number, to: number): boolean {
   if (to <= from || to - from > MAX_GAP_TOKENS) return false;
-  return isMarkerSequence(ctx.tokens, from, to) || isFurniture(ctx, from, to);
+  return allSkippable(ctx, from, to) || isMarkerSequence(ctx.tokens, from, to) || isFurniture(ctx, from, to);
 }

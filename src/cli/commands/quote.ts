@@ -138,7 +138,7 @@ export const registerQuote: RegisterCommand = (program, ctx) => {
         cwd: ctx.io.cwd,
       });
       const inputs = readQuotes(resolve(ctx.io.cwd, options.quotes));
-      const paper = preparePaper(doc.text);
+      const paper = preparePaper(doc.text, { skippable: doc.markers });
       const rows = inputs.map((input): QuoteRow => {
         const empty = { start: null, end: null, spans: [], page: null, section: null };
         if ('error' in input) {

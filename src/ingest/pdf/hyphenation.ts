@@ -15,7 +15,7 @@ export class Vocabulary {
   /** Counts the words of `text`, both whole hyphenated forms and their parts. */
   add(text: string): void {
     for (const m of text.matchAll(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu)) {
-      const token = m[0].normalize('NFKC').toLowerCase();
+      const token = (/^[\x00-\x7f]*$/.test(m[0]) ? m[0] : m[0].normalize('NFKC')).toLowerCase();
       this.bump(token);
       if (token.includes('-')) for (const part of token.split('-')) this.bump(part);
     }
