@@ -1,3 +1,4 @@
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,6 +81,34 @@ describe('scanJsonRows', () => {
       /The dataset .*none\.json does not exist/,
     );
     expect(() => scanJsonRows(dir, 'json', () => {}, 'dataset')).toThrow(/is a folder/);
+  });
+});
+
+describe('inputs readTextFile guards against', () => {
+  it('refuses bytes that are not UTF-8, naming the line, and drops a byte order mark', () => {
+    const bad = file(
+      Buffer.concat([Buffer.from('{"a": 1}\n{"b": "caf'), Buffer.from([0xe9]), Buffer.from('"}\n')]),
+    );
+    expect(() => rows(bad, 'lines', 4)).toThrow(/NOT_UTF8|not UTF-8 text \(first bad byte on line 2\)/);
+    const list = file(Buffer.concat([Buffer.from('[\n1,\n"'), Buffer.from([0xff]), Buffer.from('"]')]));
+    expect(() => rows(list, 'json', 4)).toThrow(/line 3/);
+    expect(rows(file('\ufeff{"a": 1}\n'), 'lines', 4).out.map((r) => r.text)).toEqual(['{"a": 1}']);
+  });
+
+  it('reads a pipe (a file that can be read only once) as often as it is asked, rows again included', () => {
+    const fifo = join(dir, `fifo${n++}`);
+    execFileSync('mkfifo', [fifo]);
+    const text = '{"row_id": "a"}\n{"row_id": "b"}\n';
+    const script = `require('node:fs').writeFileSync(${JSON.stringify(fifo)}, ${JSON.stringify(text)})`;
+    const writer = spawn(process.execPath, ['-e', script]);
+    const first = rows(fifo, 'lines', 4);
+    const again = rows(fifo, 'lines', 4);
+    expect(first.out.map((r) => r.text)).toEqual(['{"row_id": "a"}', '{"row_id": "b"}']);
+    expect(again.out).toEqual(first.out);
+    const reader = new RowFile(fifo);
+    expect(reader.text(first.out[1]!.place)).toBe('{"row_id": "b"}');
+    reader.close();
+    writer.kill();
   });
 });
 

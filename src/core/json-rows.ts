@@ -8,9 +8,11 @@
  * Layouts: a JSON list (`[row, …]`), an object whose `rows` key holds the list (the published
  * ResearchQA files; its other keys are parsed and returned), or one row per line (JSONL).
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { CitegeistError } from './errors.js';
 import type { JsonlLine } from './jsonl.js';
+import { decodeUtf8, readInputBytes, systemError } from './read-input.js';
 
 /** Where a row is in its file. */
 export interface RowPlace {
@@ -37,24 +39,40 @@ const [QUOTE, BACKSLASH, LF, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKE
   0x22, 0x5c, 0x0a, 0x7b, 0x7d, 0x5b, 0x5d, 0x2c,
 ];
 
-/** A file read forward in chunks; `byte(i)` for absolute offsets at or after the current chunk. */
+/**
+ * A file read forward in chunks; `byte(i)` for absolute offsets at or after the current chunk. A
+ * file that is not a regular one (a pipe, a device: its size is unknown) is read whole first, under
+ * the size guard of `readInputBytes`. Text is decoded only from valid UTF-8 (else NOT_UTF8 naming
+ * the line), as `readTextFile` decodes a whole file.
+ */
 class ChunkedFile {
   /** One buffer, refilled: a new one per chunk would leave the garbage collector ~1 per 4 MB read. */
   private readonly buffer: Buffer;
   private chunk: Buffer = Buffer.alloc(0);
   private start = 0;
   readonly size: number;
+  private readonly fd: number;
+  /** The whole content of a file that is not a regular one. */
+  private readonly whole: Buffer | null;
 
   constructor(
-    private readonly fd: number,
+    input: Input,
+    private readonly source: { path: string; what: string },
     private readonly chunkSize = CHUNK,
   ) {
-    this.size = fstatSync(fd).size;
-    this.buffer = Buffer.allocUnsafe(Math.min(chunkSize, this.size));
+    this.fd = input.fd;
+    this.whole = input.whole;
+    this.size = input.size;
+    this.buffer = this.whole ?? Buffer.allocUnsafe(Math.min(chunkSize, this.size));
   }
 
   /** Makes [from, from + chunkSize) (or to the end) the current chunk. */
   private load(from: number): void {
+    if (this.whole) {
+      this.chunk = this.whole;
+      this.start = 0;
+      return;
+    }
     const length = Math.min(this.chunkSize, this.size - from);
     let read = 0;
     while (read < length) read += readSync(this.fd, this.buffer, read, length - read, from + read);
@@ -79,16 +97,69 @@ class ChunkedFile {
     return -1;
   }
 
-  /** The text of [from, to), decoded as UTF-8. */
+  /** The text of [from, to), decoded as UTF-8 (NOT_UTF8 when it is not UTF-8). */
   text(from: number, to: number): string {
-    if (from >= this.start && to <= this.start + this.chunk.length) {
-      return this.chunk.toString('utf8', from - this.start, to - this.start);
-    }
-    return readText(this.fd, from, to - from);
+    const bytes =
+      from >= this.start && to <= this.start + this.chunk.length
+        ? this.chunk.subarray(from - this.start, to - this.start)
+        : readBytes(this.fd, from, to - from);
+    if (!isUtf8(bytes)) this.notUtf8();
+    return bytes.toString('utf8');
+  }
+
+  /** Throws NOT_UTF8 naming the first line of the file that is not UTF-8 (read again: a rare path). */
+  private notUtf8(): never {
+    const { path, what } = this.source;
+    const all = this.whole ?? readBytes(this.fd, 0, this.size);
+    decodeUtf8(all, `The ${what} ${path}`);
+    throw new Error(`${path}: bytes that are not UTF-8 were found, then not found again`);
   }
 }
 
-function readText(fd: number, offset: number, length: number): string {
+/**
+ * A file opened to read: a regular file is read in place (`fd`); one that is not (a pipe such as
+ * /dev/stdin, a device) is read whole once, under the size guard of `readInputBytes`, and kept for
+ * the process (`whole`, `fd` -1), since it cannot be read twice and a file is read more than once
+ * here (its layout, its rows, a row again when it is graded). Errors are coded as `readTextFile`
+ * codes them (missing, a folder, unreadable…).
+ */
+interface Input {
+  fd: number;
+  whole: Buffer | null;
+  size: number;
+}
+
+function openInput(path: string, what: string): Input {
+  let fd: number | undefined;
+  try {
+    const stat = statSync(path);
+    if (stat.isDirectory()) {
+      throw new CitegeistError('FILE_IS_DIRECTORY', `The ${what} ${path} is a folder.`, 'Give a file path.');
+    }
+    if (!stat.isFile()) {
+      const key = `${stat.dev}:${stat.ino}`;
+      let whole = unseekable.get(key);
+      if (!whole) {
+        whole = readInputBytes(path, { what });
+        unseekable.set(key, whole);
+      }
+      return { fd: -1, whole, size: whole.length };
+    }
+    fd = openSync(path, 'r');
+    return { fd, whole: null, size: fstatSync(fd).size };
+  } catch (error) {
+    if (fd !== undefined) closeSync(fd);
+    throw systemError(error, path, what, 'read');
+  }
+}
+
+function closeInput(input: Input): void {
+  if (input.fd >= 0) closeSync(input.fd);
+}
+
+const unseekable = new Map<string, Buffer>();
+
+function readBytes(fd: number, offset: number, length: number): Buffer {
   const buffer = Buffer.allocUnsafe(length);
   let read = 0;
   while (read < length) {
@@ -96,7 +167,7 @@ function readText(fd: number, offset: number, length: number): string {
     if (n === 0) break;
     read += n;
   }
-  return buffer.toString('utf8', 0, read);
+  return buffer.subarray(0, read);
 }
 
 function isSpace(b: number): boolean {
@@ -205,9 +276,9 @@ export function scanJsonRows(
   what = 'file',
   chunkSize = CHUNK,
 ): JsonRowsFile {
-  const fd = openFile(path, what);
+  const input = openInput(path, what);
   try {
-    const f = new ChunkedFile(fd, chunkSize);
+    const f = new ChunkedFile(input, { path, what }, chunkSize);
     const start = contentStart(f);
     if (as === 'lines') {
       lines(f, start, visit);
@@ -230,7 +301,7 @@ export function scanJsonRows(
       throw new JsonSyntaxError(`unexpected text after the JSON at byte ${end}`);
     return result;
   } finally {
-    closeSync(fd);
+    closeInput(input);
   }
 }
 
@@ -291,48 +362,23 @@ export function readJsonlLines(path: string, what = 'file'): JsonlLine[] {
 
 /** The first character of a file's content (after a byte order mark and whitespace), or ''. */
 export function firstContentChar(path: string, what = 'file'): string {
-  const fd = openFile(path, what);
+  const input = openInput(path, what);
   try {
-    const f = new ChunkedFile(fd);
+    const f = new ChunkedFile(input, { path, what });
     const at = skipSpace(f, contentStart(f));
     return at < f.size ? String.fromCharCode(f.byte(at)) : '';
   } finally {
-    closeSync(fd);
-  }
-}
-
-/** Opens a file to read, with the errors `readTextFile` gives for a missing, folder or unreadable one. */
-function openFile(path: string, what: string): number {
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, 'r');
-    if (fstatSync(fd).isDirectory()) {
-      throw new CitegeistError('FILE_IS_DIRECTORY', `The ${what} ${path} is a folder.`, 'Give a file.');
-    }
-    return fd;
-  } catch (error) {
-    if (fd !== undefined) closeSync(fd);
-    if (error instanceof CitegeistError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') {
-      throw new CitegeistError('FILE_NOT_FOUND', `The ${what} ${path} does not exist.`, 'Check the path.');
-    }
-    throw new CitegeistError(
-      'FILE_UNREADABLE',
-      `The ${what} ${path} could not be read (${code ?? (error as Error).message}).`,
-      'Check its permissions.',
-      { cause: error },
-    );
+    closeInput(input);
   }
 }
 
 /** An open file to read rows from by place, closed with `close()`. */
 export class RowFile {
-  private fd: number | null;
+  private input: Input | null;
 
   constructor(readonly path: string) {
     try {
-      this.fd = openSync(path, 'r');
+      this.input = openInput(path, 'file');
     } catch (error) {
       throw new CitegeistError(
         'FILE_UNREADABLE',
@@ -343,13 +389,16 @@ export class RowFile {
     }
   }
 
+  /** The text of a row (checked as UTF-8 when it was first read). */
   text(place: Pick<RowPlace, 'offset' | 'length'>): string {
-    if (this.fd === null) throw new Error(`RowFile ${this.path} is closed`);
-    return readText(this.fd, place.offset, place.length);
+    const input = this.input;
+    if (input === null) throw new Error(`RowFile ${this.path} is closed`);
+    if (input.whole) return input.whole.toString('utf8', place.offset, place.offset + place.length);
+    return readBytes(input.fd, place.offset, place.length).toString('utf8');
   }
 
   close(): void {
-    if (this.fd !== null) closeSync(this.fd);
-    this.fd = null;
+    if (this.input) closeInput(this.input);
+    this.input = null;
   }
 }

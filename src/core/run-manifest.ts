@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readSync } from 'node:fs';
 import { z } from 'zod';
 import { CitegeistError, quoteValue } from './errors.js';
 
@@ -55,7 +54,7 @@ export function createManifest(spec: ManifestSpec): RunManifest {
   const label = (spec.label ?? spec.defaultLabel).trim();
   if (label === '' || /[\r\n]/.test(label)) {
     throw new CitegeistError(
-      'BAD_LABEL',
+      'BAD_OPTION',
       `The run label ${quoteValue(spec.label)} is empty or spans lines.`,
       'Give --label a one-line name, e.g. --label "gpt-4.1-mini k=3".',
     );
@@ -112,7 +111,7 @@ export function parseManifest(value: unknown, where: string): RunManifest {
   const parsed = RunManifestSchema.safeParse(value);
   if (!parsed.success) {
     throw new CitegeistError(
-      'BAD_MANIFEST',
+      'RUN_FILE_CORRUPT',
       `${where} starts with a manifest record that is not valid (${parsed.error.issues[0]?.path.join('.') ?? ''}: ${parsed.error.issues[0]?.message ?? 'invalid'}).`,
       'The file was edited or damaged: write to a new file.',
     );
@@ -152,19 +151,6 @@ export function unitKey(manifest: Pick<RunManifest, 'run_id'>, unitId: string): 
 
 export function sha256Hex(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
-}
-
-/** `sha256Hex` of a file's bytes, read in chunks (a large dataset is never held whole). */
-export function sha256File(path: string): string {
-  const hash = createHash('sha256');
-  const fd = openSync(path, 'r');
-  try {
-    const buffer = Buffer.allocUnsafe(1 << 20);
-    for (let n = readSync(fd, buffer); n > 0; n = readSync(fd, buffer)) hash.update(buffer.subarray(0, n));
-  } finally {
-    closeSync(fd);
-  }
-  return hash.digest('hex');
 }
 
 /**

@@ -1,8 +1,7 @@
 /**
  * A dataset read for grading without holding its rows: every row is read and validated exactly as
- * `readDataset` does (a bad row is an error, and `loadDatasetIndex` refuses the file as
- * `loadDatasetStrict` does), but only the fields grading needs for every row are kept, with the
- * row's place in the file; the whole row is read again when it is graded. A 50,000-row dataset
+ * `readDataset` does (a bad row is an error), but only the fields grading needs for every row are
+ * kept, with the row's place in the file; the whole row is read again when it is graded. A 50,000-row dataset
  * with long evidence (170 MB of JSON) is then graded in a few megabytes instead of ~400.
  *
  * How a row reads depends on the whole file (any hub-export row makes it a hub export, any
@@ -21,8 +20,8 @@ import {
   datasetShape,
   entryToRow,
   type FileLayoutFlags,
+  keepRow,
   layoutOf,
-  requireValidRows,
   scanDataset,
 } from './dataset-io.js';
 import { evidenceKind, FLAT_LAYOUT_WARNING, isHubRow } from './dataset-layouts.js';
@@ -104,6 +103,7 @@ export function indexDataset(path: string): DatasetIndex {
         evidenceLayout: flags.flat ? 'flat' : 'groups',
         rows,
         errors: out.errors,
+        missingFields: out.missingFields,
         warnings: flags.flat ? [`${path}: ${FLAT_LAYOUT_WARNING}`] : [],
         close: () => rowFile.close(),
       };
@@ -122,53 +122,41 @@ export function indexDataset(path: string): DatasetIndex {
 /** One reading of the file under `flags` (which it sets when it meets their first row). */
 function indexWith(path: string, shape: 'json' | 'lines', flags: FileLayoutFlags, reader: RowReader) {
   const refs: DatasetRowRef[] = [];
-  const errors: DatasetReadResult['errors'] = [];
+  const read: Pick<DatasetReadResult, 'errors' | 'missingFields'> = { errors: [], missingFields: {} };
   const seen = new Set<string>();
   let stale = false;
   const file = scanDataset(path, shape, (value, where, place) => {
     if (stale) return;
     if (value instanceof Error) {
-      errors.push({ where, message: `not JSON (${value.message})` });
+      read.errors.push({ where, message: `not JSON (${value.message})` });
       return;
     }
     const kind = evidenceKind(value);
     const hub = isHubRow(value);
     if ((hub && !flags.hub) || (kind === 'flat' && !flags.flat)) {
       // Rows read so far were read without knowing this: read the file again.
-      stale = refs.length > 0 || errors.length > 0;
+      stale = refs.length > 0 || read.errors.length > 0;
       flags.hub ||= hub;
       flags.flat ||= kind === 'flat';
       if (stale) return;
     }
-    const result = entryToRow(value, kind, flags, false);
-    if ('error' in result) errors.push({ where, message: result.error });
-    else if (seen.has(result.row.row_id)) {
-      errors.push({ where, message: `duplicate row_id "${result.row.row_id}" (the first one is kept)` });
-    } else {
-      const { row } = result;
-      seen.add(row.row_id);
+    const row = keepRow(read, seen, where, entryToRow(value, kind, flags, false));
+    if (row) {
       const alternatives = row.expected_references.reduce((n, g) => n + g.alternatives.length, 0);
       refs.push(new StoredRowRef(row, alternatives, place, reader));
     }
   });
-  return { refs, errors, file, stale };
+  return { refs, errors: read.errors, missingFields: read.missingFields, file, stale };
 }
 
 /**
- * A dataset in any layout as references, refusing it when any row is bad (DATASET_INVALID_ROWS,
- * as `loadDatasetStrict`): JSON and JSONL are indexed, Parquet is read whole.
+ * A dataset in any layout as references, bad rows returned as errors (as `loadDataset` returns
+ * them): JSON and JSONL are indexed, Parquet is read whole.
  */
 export async function loadDatasetIndex(path: string): Promise<DatasetIndex> {
   if (path.toLowerCase().endsWith('.parquet')) {
-    const read = requireValidRows(path, await loadDataset(path));
+    const read = await loadDataset(path);
     return { ...read, rows: read.rows.map(rowRef), close: () => {} };
   }
-  const index = indexDataset(path);
-  try {
-    requireValidRows(path, { ...index, rows: [] });
-  } catch (error) {
-    index.close();
-    throw error;
-  }
-  return index;
+  return indexDataset(path);
 }

@@ -25,6 +25,8 @@ export interface DatasetRowError {
   /** 1-based line (JSONL) or 0-based index in `rows` (JSON). */
   where: string;
   message: string;
+  /** Set when the row repeats an earlier row_id (the first one is kept). */
+  duplicate?: true;
 }
 
 export interface DatasetReadResult {
@@ -36,6 +38,11 @@ export interface DatasetReadResult {
   rows: DatasetRow[];
   /** Rows that failed to parse or validate; the others are still returned. */
   errors: DatasetRowError[];
+  /**
+   * Rows read without a field that changes their scores, by field (`expected_references`: scored as
+   * an empty list, as the published code does; commands warn and count them).
+   */
+  missingFields: Record<string, string[]>;
   /** Things the user should know about how the file was read (e.g. the earlier flat layout). */
   warnings: string[];
   /** `version` and `created_at` of an `eval_dataset.json` envelope. */
@@ -93,7 +100,7 @@ export function datasetShape(path: string): 'json' | 'lines' {
 
 /**
  * Reads a dataset file's rows one at a time, parsed (or the parse error of a JSONL line), with
- * where each is and its place in the file; throws DATASET_NOT_JSON or DATASET_NO_ROWS for a JSON
+ * where each is and its place in the file; throws INVALID_JSON or UNKNOWN_LAYOUT for a JSON
  * file that does not parse or has no "rows" list.
  */
 export function scanDataset(
@@ -122,14 +129,14 @@ export function scanDataset(
   } catch (error) {
     if (!(error instanceof JsonSyntaxError)) throw error;
     throw new CitegeistError(
-      'DATASET_NOT_JSON',
+      'INVALID_JSON',
       `The dataset ${path} starts like JSON but does not parse (${error.message}).`,
       'Fix the JSON, or give one row per line (JSONL).',
     );
   }
   if (file.layout === 'envelope' && !file.hasRows) {
     throw new CitegeistError(
-      'DATASET_NO_ROWS',
+      'UNKNOWN_LAYOUT',
       `The dataset ${path} is a JSON object without a "rows" list.`,
       'Use the eval_dataset.json layout {version, created_at, total_rows, rows: [...]} or a JSON list.',
     );
@@ -165,19 +172,48 @@ export function datasetFromEntries(
     rows: [],
     errors: [],
     warnings: flat ? [`${path}: ${FLAT_LAYOUT_WARNING}`] : [],
+    missingFields: {},
   };
   const seen = new Set<string>();
   for (const [i, { where, value }] of entries.entries()) {
-    const result = entryToRow(value, kinds[i]!, { hub, flat }, format === 'parquet');
-    if ('error' in result) out.errors.push({ where, message: result.error });
-    else if (seen.has(result.row.row_id)) {
-      out.errors.push({ where, message: `duplicate row_id "${result.row.row_id}" (the first one is kept)` });
-    } else {
-      seen.add(result.row.row_id);
-      out.rows.push(result.row);
-    }
+    const row = keepRow(out, seen, where, entryToRow(value, kinds[i]!, { hub, flat }, format === 'parquet'));
+    if (row) out.rows.push(row);
   }
   return out;
+}
+
+/**
+ * Files one read entry: its error, or a repeated row_id (an error for the later row: the first one
+ * is kept), or the row to keep, noted when it has no `expected_references` (scored as an empty
+ * list, as the published code does; commands warn and count it).
+ */
+export function keepRow(
+  out: Pick<DatasetReadResult, 'errors' | 'missingFields'>,
+  seen: Set<string>,
+  where: string,
+  result: ReturnType<typeof entryToRow>,
+): DatasetRow | undefined {
+  if ('error' in result) {
+    out.errors.push({ where, message: result.error });
+    return undefined;
+  }
+  const { row } = result;
+  if (seen.has(row.row_id)) {
+    out.errors.push({
+      where,
+      message: `duplicate row_id "${row.row_id}" (the first one is kept)`,
+      duplicate: true,
+    });
+    return undefined;
+  }
+  seen.add(row.row_id);
+  // Adversarial rows have no evidence to cover (coverage does not apply), so only others count.
+  if (!result.hasReferences && row.question_type !== 'adversarial') {
+    const ids = out.missingFields.expected_references ?? [];
+    ids.push(row.row_id);
+    out.missingFields.expected_references = ids;
+  }
+  return row;
 }
 
 /** What of the whole file a row's reading depends on: any hub-export row, any flat-layout row. */
@@ -192,7 +228,7 @@ export function entryToRow(
   kind: ReturnType<typeof evidenceKind>,
   flags: FileLayoutFlags,
   parquet: boolean,
-): { row: DatasetRow } | { error: string } {
+): { row: DatasetRow; hasReferences: boolean } | { error: string } {
   let row = value;
   if (flags.hub && isHubRow(row)) row = fromHubRow(row as Record<string, unknown>, parquet);
   if (kind === 'mixed' || (flags.flat && kind === 'groups')) {
@@ -204,15 +240,15 @@ export function entryToRow(
     row = fromFlatRow(row as Record<string, unknown>);
   const result = DatasetRowSchema.safeParse(row);
   if (!result.success) return { error: `not a dataset row: ${describeIssues(result.error)}` };
-  return { row: result.data };
+  return { row: result.data, hasReferences: 'expected_references' in (row as object) };
 }
 
-/** Throws DATASET_INVALID_ROWS when any row of a read dataset is bad, with the first few errors. */
+/** Throws DATASET_INVALID when any row of a read dataset is bad, with the first few errors. */
 export function requireValidRows(path: string, result: DatasetReadResult): DatasetReadResult {
   if (result.errors.length > 0) {
     const shown = result.errors.slice(0, 5).map((e) => `${e.where}: ${e.message}`);
     throw new CitegeistError(
-      'DATASET_INVALID_ROWS',
+      'DATASET_INVALID',
       `${result.errors.length} row(s) of ${path} are invalid: ${shown.join('; ')}.`,
       'Fix those rows (field names follow the ResearchQA eval_dataset.json layout).',
     );

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { CitegeistError } from '../core/index.js';
+import { CitegeistError, readInputBytes } from '../core/index.js';
 import { type DatasetReadResult, datasetFromEntries, readDataset, requireValidRows } from './dataset-io.js';
 import { plainJson } from './dataset-layouts.js';
 
@@ -8,17 +7,7 @@ import { plainJson } from './dataset-layouts.js';
  * zstd, brotli or lz4 pages) into rows, as `readDataset` does for JSON and JSONL.
  */
 export async function readParquetDataset(path: string): Promise<DatasetReadResult> {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new CitegeistError(
-      code === 'ENOENT' ? 'FILE_NOT_FOUND' : 'FILE_UNREADABLE',
-      `The dataset ${path} could not be read (${code ?? (error as Error).message}).`,
-      'Check the path and its permissions.',
-    );
-  }
+  const bytes = readInputBytes(path, { what: 'dataset' });
   // Loaded here, not at start-up: most datasets are JSON, and these modules take ~30 ms to load.
   const [{ parquetReadObjects }, { compressors }] = await Promise.all([
     import('hyparquet'),
@@ -30,7 +19,7 @@ export async function readParquetDataset(path: string): Promise<DatasetReadResul
     records = (await parquetReadObjects({ file, compressors })) as Record<string, unknown>[];
   } catch (error) {
     throw new CitegeistError(
-      'DATASET_BAD_PARQUET',
+      'INVALID_PARQUET',
       `The dataset ${path} is not a readable Parquet file (${(error as Error).message}).`,
       'Give the Parquet file of the dataset as downloaded, or its JSON/JSONL.',
     );

@@ -1,7 +1,9 @@
 import { CitegeistError, quoteValue } from '../core/index.js';
 import { bootstrapCI, median } from '../stats/index.js';
+import type { EvidenceTally } from './evidence-grounding.js';
 import type { GradeRow } from './grade-row.js';
 import { METRIC_IDS, RESEARCHQA_METRICS, type ResearchqaMetricId } from './metric-registry.js';
+import { tallyRubricEvidence } from './rubric-judge-grounding.js';
 
 /** One metric over a group of rows. */
 export interface MetricSummary {
@@ -141,6 +143,9 @@ class SlimGrade {
   readonly failed: number;
   readonly quotes: number;
   readonly prefixOnly: number;
+  /** The rubric judge's claims of support and how many were unverified (null: no grounding). */
+  readonly judge: string | null;
+  readonly judge_grounding: { claimed_support: number; unverified: number; trusted: boolean } | null;
 
   constructor(r: GradeRow) {
     this.rowId = r.row_id;
@@ -156,6 +161,11 @@ class SlimGrade {
     this.failed = METRIC_IDS.reduce((bits, id, m) => (r.status[id] === 'failed' ? bits | (1 << m) : bits), 0);
     this.quotes = r.citation_rules.length;
     this.prefixOnly = r.citation_rules.filter((rule) => rule.prefix_only).length;
+    this.judge = r.judge;
+    const g = r.judge_grounding;
+    this.judge_grounding = g
+      ? { claimed_support: g.claimed_support, unverified: g.unverified, trusted: g.trust_unlocated_evidence }
+      : null;
   }
 }
 
@@ -205,6 +215,13 @@ function slice(slices: Map<string, GroupTally>, key: string): GroupTally {
 export class GradesSummary {
   private readonly rows: (SlimGrade | undefined)[] = [];
 
+  /** The summary of rows given all at once, in order. */
+  static of(rows: Iterable<GradeRow>): GradesSummary {
+    const summary = new GradesSummary();
+    for (const r of rows) summary.add(r);
+    return summary;
+  }
+
   /** Adds a row after those given so far (at the next position). */
   add(r: GradeRow): void {
     this.rows.push(new SlimGrade(r));
@@ -220,6 +237,18 @@ export class GradesSummary {
     let n = 0;
     for (const r of this.rows) if (r) n++;
     return n;
+  }
+
+  /**
+   * The rubric judge's claims of support per judge model (`tallyRubricEvidence` of the rows), and
+   * whether any row counted unverified support as support (`--trust-unlocated-evidence`).
+   */
+  evidence(): { tallies: EvidenceTally[]; trusted: boolean } {
+    const rows = this.rows.filter((r): r is SlimGrade => r !== undefined);
+    return {
+      tallies: tallyRubricEvidence(rows),
+      trusted: rows.some((r) => r.judge_grounding?.trusted === true),
+    };
   }
 
   /** See `aggregateGrades`. */
@@ -267,9 +296,7 @@ export class GradesSummary {
  * under one label), which would count rows twice and narrow the intervals.
  */
 export function aggregateGrades(rows: readonly GradeRow[], options: AggregateOptions = {}): ModelSummary[] {
-  const summary = new GradesSummary();
-  for (const r of rows) summary.add(r);
-  return summary.build(options);
+  return GradesSummary.of(rows).build(options);
 }
 
 /** Best − worst model per metric on the overall means (direction from the metric registry). */

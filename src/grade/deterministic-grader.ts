@@ -94,6 +94,7 @@ export function gradeRowOf(
     completeness: null,
     judge_justification: null,
     judge: null,
+    judge_grounding: null,
     status: {},
     errors: {},
     n_citations: citationCount(run),

@@ -17,7 +17,13 @@ import {
   type RunRowRef,
   scanJsonRows,
 } from '../core/index.js';
-import { citegeistRow, publishedRow, type RunReadResult } from './run-io.js';
+import {
+  citegeistRow,
+  noteMissingCitations,
+  publishedRow,
+  type RunReadResult,
+  runRowAdder,
+} from './run-io.js';
 
 /** A read run whose rows are references (`RunRowRef`); `close()` releases its file. */
 export interface RunIndex extends Omit<RunReadResult, 'rows'> {
@@ -68,21 +74,10 @@ export function indexRun(path: string, options: { model?: string } = {}): RunInd
     errors: [],
     models: [],
     manifest: null,
+    missingFields: {},
   };
-  const rows: Light[] = [];
-  const byId = new Map<string, number>();
-  const add = (light: Light, where: string) => {
-    const at = byId.get(light.row_id);
-    if (at === undefined) {
-      byId.set(light.row_id, rows.length);
-      rows.push(light);
-    } else if (out.manifest) {
-      out.errors.push({ where, message: `row id "${light.row_id}" again: a run holds each row once` });
-    } else {
-      rows[at] = light;
-    }
-  };
-  const json = scanPublished(path, fallbackModel, contract, out.errors, add);
+  let rows: Light[] = [];
+  const json = scanPublished(path, fallbackModel, contract, out, runRowAdder(rows, out));
   let convert: (value: unknown) => RunRow | string;
   if (json) {
     out.format = 'published';
@@ -100,10 +95,10 @@ export function indexRun(path: string, options: { model?: string } = {}): RunInd
     }
     convert = (value) => publishedRow(value, fallbackModel, contract);
   } else {
-    rows.length = 0;
-    byId.clear();
+    rows = [];
     out.errors.length = 0;
-    scanCitegeist(path, fallbackModel, out, add);
+    out.missingFields = {};
+    scanCitegeist(path, fallbackModel, out, runRowAdder(rows, out));
     convert = (value) => citegeistRow(value, fallbackModel);
   }
   out.models = [...new Set(rows.map((r) => r.model))];
@@ -157,12 +152,12 @@ function scanPublished(
   path: string,
   model: string,
   contract: boolean,
-  errors: RunIndex['errors'],
-  add: (light: Light, where: string) => void,
+  out: Pick<RunIndex, 'errors' | 'missingFields'>,
+  add: (light: Light, where: string) => boolean,
 ): JsonRowsFile | null {
   const first = firstContentChar(path, 'run file');
   if (first !== '[' && first !== '{') return null;
-  const seen: { light: Light; where: string }[] = [];
+  const seen: { light: Light; where: string; cites: unknown }[] = [];
   const failed: RunIndex['errors'] = [];
   let file: JsonRowsFile;
   try {
@@ -175,8 +170,13 @@ function scanPublished(
         const row = publishedRow(value, model, contract);
         if (typeof row === 'string') failed.push({ where, message: row });
         else {
-          const own = typeof (value as { model?: unknown } | null)?.model === 'string';
-          seen.push({ light: lightOf(row, place, own), where });
+          const v = value as { model?: unknown; actual_citations?: unknown } | null;
+          const own = typeof v?.model === 'string';
+          seen.push({
+            light: lightOf(row, place, own),
+            where,
+            cites: { actual_citations: v?.actual_citations },
+          });
         }
       },
       'run file',
@@ -185,14 +185,14 @@ function scanPublished(
     // An object that is not one JSON value with a rows list is JSONL (a run's manifest line, say).
     if (first === '{') return null;
     throw new CitegeistError(
-      'RUN_NOT_JSON',
+      'INVALID_JSON',
       `The run file ${path} starts like a JSON list but does not parse (${(error as Error).message}).`,
       'Fix the JSON, or give citegeist run JSONL.',
     );
   }
   if (file.layout === 'envelope' && !file.hasRows) return null;
-  errors.push(...failed);
-  for (const s of seen) add(s.light, s.where);
+  out.errors.push(...failed);
+  for (const s of seen) if (add(s.light, s.where)) noteMissingCitations(out, s.light, s.cites, 'published');
   return file;
 }
 
@@ -203,8 +203,8 @@ function scanPublished(
 function scanCitegeist(
   path: string,
   model: string,
-  out: Pick<RunIndex, 'errors' | 'manifest'>,
-  add: (light: Light, where: string) => void,
+  out: Pick<RunIndex, 'errors' | 'manifest' | 'missingFields'>,
+  add: (light: Light, where: string) => boolean,
 ): void {
   const { errors } = out;
   let first = true;
@@ -237,7 +237,7 @@ function scanCitegeist(
       first = false;
       const row = citegeistRow(value, model);
       if (typeof row === 'string') errors.push({ where, message: row });
-      else add(lightOf(row, place, true), where);
+      else if (add(lightOf(row, place, true), where)) noteMissingCitations(out, row, value, 'citegeist');
     },
     'run file',
   );

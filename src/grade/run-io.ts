@@ -26,6 +26,12 @@ export interface RunReadResult {
   published?: Record<string, unknown>;
   /** The run's manifest (null for published results and runs from before manifests). */
   manifest: RunManifest | null;
+  /**
+   * Rows read without a field that changes their scores, by field: `citations` (citegeist layout) or
+   * `actual_citations` (published layout, missing or null). They are scored as an empty list, as the
+   * published code does, and the command warns and counts them.
+   */
+  missingFields: Record<string, string[]>;
 }
 
 /**
@@ -39,7 +45,8 @@ export interface RunReadResult {
  * contract and its model gets `_baseline`. Bad rows are returned as errors (file, line or index,
  * field). A run file that starts with a manifest holds one run: a row id repeated there is an
  * error (the first row is kept); in files from before manifests a repeated id replaces the earlier
- * row (a resumed run retried it).
+ * row only when that one failed (a resumed run retried it), and a repeat of an answered row is an
+ * error (the first is kept).
  */
 export function readRun(path: string, options: { model?: string } = {}): RunReadResult {
   const name = basename(path);
@@ -48,19 +55,15 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
     options.model ??
     (published ? `${published[1]}${published[2] ?? ''}` : name.replace(/\.(jsonl?|json)$/i, ''));
   let contract = !published?.[2];
-  const out: RunReadResult = { format: 'citegeist', rows: [], errors: [], models: [], manifest: null };
-  const byId = new Map<string, number>();
-  const add = (row: RunRow, where = path) => {
-    const at = byId.get(row.row_id);
-    if (at === undefined) {
-      byId.set(row.row_id, out.rows.length);
-      out.rows.push(row);
-    } else if (out.manifest) {
-      out.errors.push({ where, message: `row id "${row.row_id}" again: a run holds each row once` });
-    } else {
-      out.rows[at] = row;
-    }
+  const out: RunReadResult = {
+    format: 'citegeist',
+    rows: [],
+    errors: [],
+    models: [],
+    manifest: null,
+    missingFields: {},
   };
+  const add = runRowAdder(out.rows, out);
   const json = publishedRows(path);
   if (json) {
     out.format = 'published';
@@ -74,10 +77,10 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
       contract = !baseline;
     }
     for (const [i, value] of rows.entries()) {
+      const where = `${path} ${envelope ? 'rows' : ''}[${i}]`;
       const row = publishedRow(value, fallbackModel, contract);
-      if (typeof row === 'string')
-        out.errors.push({ where: `${path} ${envelope ? 'rows' : ''}[${i}]`, message: row });
-      else add(row);
+      if (typeof row === 'string') out.errors.push({ where, message: row });
+      else if (add(row, where)) noteMissingCitations(out, row, value, 'published');
     }
   } else {
     const { manifest, rows } = takeManifest(readJsonlLines(path, 'run file'), path, false);
@@ -90,11 +93,63 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
       }
       const row = citegeistRow(entry.value, fallbackModel);
       if (typeof row === 'string') out.errors.push({ where, message: row });
-      else add(row, where);
+      else if (add(row, where)) noteMissingCitations(out, row, entry.value, 'citegeist');
     }
   }
   out.models = [...new Set(out.rows.map((r) => r.model))];
   return out;
+}
+
+/**
+ * Adds rows to `rows` by row id, with the rule for a repeated id (see `readRun`): in a file with a
+ * manifest it is an error; in files from before manifests it replaces the earlier row only when
+ * that one failed, else it is an error. The adder returns false (the error recorded) when the row
+ * was not added.
+ */
+export function runRowAdder<T extends { row_id: string; error: string | null }>(
+  rows: T[],
+  out: Pick<RunReadResult, 'errors' | 'manifest'>,
+): (row: T, where: string) => boolean {
+  const byId = new Map<string, number>();
+  return (row, where) => {
+    const at = byId.get(row.row_id);
+    if (at === undefined) {
+      byId.set(row.row_id, rows.length);
+      rows.push(row);
+      return true;
+    }
+    if (!out.manifest && rows[at]!.error !== null) {
+      rows[at] = row; // a retry of a failed row (a resumed run from before manifests) replaces it
+      return true;
+    }
+    out.errors.push({
+      where,
+      message: out.manifest
+        ? `row id "${row.row_id}" again: a run holds each row once`
+        : `duplicate row_id "${row.row_id}": an answered row is never replaced (the first one is kept)`,
+    });
+    return false;
+  };
+}
+
+/**
+ * Notes an answered row read without its citations field (`actual_citations` missing or null in
+ * the published layout, `citations` absent in citegeist's): it is scored as an empty list.
+ */
+export function noteMissingCitations(
+  out: Pick<RunReadResult, 'missingFields'>,
+  row: { row_id: string; error: string | null },
+  value: unknown,
+  layout: 'published' | 'citegeist',
+): void {
+  if (row.error !== null || typeof value !== 'object' || value === null) return;
+  const v = value as Record<string, unknown>;
+  const field = layout === 'published' ? 'actual_citations' : 'citations';
+  const absent = layout === 'published' ? v[field] === undefined || v[field] === null : !(field in v);
+  if (!absent) return;
+  const ids = out.missingFields[field] ?? [];
+  ids.push(row.row_id);
+  out.missingFields[field] = ids;
 }
 
 /**
@@ -112,7 +167,7 @@ function publishedRows(path: string): { envelope: Record<string, unknown> | null
     // An object that is not one JSON value with a rows list is JSONL (a run's manifest line, say).
     if (first === '{') return null;
     throw new CitegeistError(
-      'RUN_NOT_JSON',
+      'INVALID_JSON',
       `The run file ${path} starts like a JSON list but does not parse (${(error as Error).message}).`,
       'Fix the JSON, or give citegeist run JSONL.',
     );

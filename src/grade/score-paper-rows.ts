@@ -36,7 +36,7 @@ export function scorePaperRows(
 ): CitationScores[] {
   let quotes: ReturnType<typeof paperQuotes> | null = null;
   try {
-    quotes = text === null ? null : paperQuotes(preparePaper(text, forms), quoteMode);
+    quotes = text === null ? null : paperQuotes(preparePaper(text, { forms }), quoteMode);
   } catch (error) {
     const reason = `the paper text could not be prepared: ${(error as Error).message}`;
     return rows.map(() => allFailed(reason));

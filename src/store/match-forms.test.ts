@@ -28,7 +28,7 @@ describe('match forms stored with the corpus', () => {
     expect(read.text).toBe(text);
     expect(read.forms).toEqual(matchForms(text));
     const quote = 'the first model for 10 epochs on scientific text';
-    expect(matchQuote(preparePaper(read.text, read.forms), quote, { mode: 'strict' })).toEqual(
+    expect(matchQuote(preparePaper(read.text, { forms: read.forms }), quote, { mode: 'strict' })).toEqual(
       matchQuote(preparePaper(text), quote, { mode: 'strict' }),
     );
     store.close();

@@ -1,4 +1,14 @@
 /** text/: normalisation with offset maps, the quote matcher, the difflib port, tokenizer, sentences. */
+
+export {
+  type EvidenceSource,
+  type GroundedSpan,
+  isEmptyQuote,
+  locateEvidence,
+  type NearestEvidence,
+  type QuoteLocation,
+  QuoteLocator,
+} from './locate-evidence.js';
 export {
   type MatchMode,
   type MatchOptions,
@@ -17,6 +27,7 @@ export {
   type NoSpaceText,
   noSpaceString,
   type PreparedPaper,
+  type PrepareOptions,
   preparePaper,
 } from './prepare-paper.js';
 export {

@@ -126,7 +126,12 @@ const gappedFilters = new WeakMap<PreparedPaper, { loose: string; words: Map<str
 function gappedRule(paper: PreparedPaper, quoteTokens: MatchTokens): QuoteMatch | undefined {
   if (!mayMatchGapped(paper, quoteTokens)) return undefined;
   const { tokenIndex } = paper;
-  const ctx = { tokens: tokenIndex.tokens, normalized: paper.normalized, breakAfter: tokenIndex.breakAfter };
+  const ctx = {
+    tokens: tokenIndex.tokens,
+    normalized: paper.normalized,
+    breakAfter: tokenIndex.breakAfter,
+    skippable: tokenIndex.skippable,
+  };
   const runs = findGappedMatch(tokenIndex, ctx, quoteTokens);
   if (!runs) return undefined;
   const { start, end } = tokenIndex.tokens;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { matchQuote } from './match-quote.js';
 import {
   MATCH_FORMS_VERSION,
   matchForms,
@@ -60,9 +61,9 @@ describe('matchForms', () => {
     'sci- ence - well - known -\n- x',
   ];
 
-  it.each(texts)('preparePaper(text, matchForms(text)) equals preparePaper(text) (%j)', (text) => {
+  it.each(texts)('preparePaper(text, { forms: matchForms(text) }) equals preparePaper(text) (%j)', (text) => {
     const fresh = preparePaper(text);
-    const stored = preparePaper(text, matchForms(text));
+    const stored = preparePaper(text, { forms: matchForms(text) });
     expect(stored.normalized.text).toBe(fresh.normalized.text);
     expect([...stored.normalized.offsets]).toEqual([...fresh.normalized.offsets]);
     expect(stored.noSpace.text).toBe(fresh.noSpace.text);
@@ -91,9 +92,9 @@ describe('matchForms', () => {
     const text = 'The \uFB01rst result.';
     const forms = matchForms(text);
     const stale = { ...forms, version: MATCH_FORMS_VERSION + 1, normalized: 'something else entirely' };
-    expect(preparePaper(text, stale).normalized.text).toBe('the first result.');
+    expect(preparePaper(text, { forms: stale }).normalized.text).toBe('the first result.');
     const foreign = matchForms(`${text} And a much longer paper around it, with more words.`);
-    expect(preparePaper(text, foreign).normalized.text).toBe('the first result.');
+    expect(preparePaper(text, { forms: foreign }).normalized.text).toBe('the first result.');
   });
 
   it(`has version ${MATCH_FORMS_VERSION} for the current normaliser and tokenizer (bump MATCH_FORMS_VERSION when this fails)`, () => {
@@ -112,5 +113,25 @@ describe('matchForms', () => {
       version: 1,
       digest: 'db8d1d3fae9ea7fc',
     });
+  });
+});
+
+describe('skippable spans', () => {
+  it('lets the gapped rule skip a recorded marker that no marker shape covers', () => {
+    const text = 'The model {Lee:2020} outperforms the baseline on every task we tried.';
+    const quote = 'The model outperforms the baseline on every task we tried.';
+    expect(matchQuote(preparePaper(text), quote, { mode: 'strict' }).matched).toBe(false);
+    const start = text.indexOf('{');
+    const skippable = [{ start, end: text.indexOf('}') + 1 }];
+    const match = matchQuote(preparePaper(text, { skippable }), quote, { mode: 'strict' });
+    expect([match.matched, match.rule]).toEqual([true, 'gapped']);
+    const dropped = 'The model the baseline on every task we tried.';
+    expect(matchQuote(preparePaper(text, { skippable }), dropped, { mode: 'strict' }).matched).toBe(false);
+    // Markers are not part of the stored forms: they are marked when the token index is made.
+    const fromForms = preparePaper(text, { forms: matchForms(text), skippable });
+    expect(matchQuote(fromForms, quote, { mode: 'strict' }).rule).toBe('gapped');
+    expect(
+      matchQuote(preparePaper(text, { forms: matchForms(text) }), quote, { mode: 'strict' }).matched,
+    ).toBe(false);
   });
 });

@@ -5,13 +5,14 @@
  * words split by line-break hyphens) that the gapped rule and the nearest-passage search use.
  *
  * The text forms (`MatchForms`: the normalised and no-space texts and the offset map) can be
- * computed once and stored with the paper (the corpus does at ingest); `preparePaper(text, forms)`
+ * computed once and stored with the paper (the corpus does at ingest); `preparePaper(text, { forms })`
  * then skips normalisation. The rest is built lazily, on first use.
  */
 import { codesToString, type NormalizedText, normalizeText } from './normalize.js';
 import { SubstringIndex } from './substring-index.js';
 import {
   buildTokenIndex,
+  type Span,
   type StoredTokens,
   storedTokens,
   type TokenIndex,
@@ -151,14 +152,26 @@ export interface PreparedPaper {
   readonly hasTokenIndex: boolean;
 }
 
+/** Options of `preparePaper`. */
+export interface PrepareOptions {
+  /** Forms computed from this text by `matchForms` (stored with the paper); used when usable. */
+  forms?: MatchForms | null | undefined;
+  /**
+   * Spans of the text the gapped rule may skip between two quote words, beyond the marker shapes
+   * it knows: the footnote and citation markers an ingester recorded (`Document.markers`).
+   */
+  skippable?: readonly Span[];
+}
+
 /**
  * Prepares a paper's text for quote matching: normalises it (linear time; ~0.25 ms for a 24,000-
- * character paper), unless `forms` computed from this text by `matchForms` are given and of the
- * current version. The substring indexes build their tables only for texts searched often (see
+ * character paper), unless `options.forms` computed from this text by `matchForms` are given and
+ * of the current version. The substring indexes build their tables only for texts searched often (see
  * `SubstringIndex`), the offset maps and the token index on first use (the substring rules of
  * `researchqa` matching without a nearest passage never need the token index).
  */
-export function preparePaper(text: string, forms?: MatchForms | null): PreparedPaper {
+export function preparePaper(text: string, options: PrepareOptions = {}): PreparedPaper {
+  const { forms, skippable = [] } = options;
   let normalized: NormalizedText;
   let noSpaceText: string;
   let noSpaceToNormalized: Int32Array | undefined;
@@ -198,7 +211,9 @@ export function preparePaper(text: string, forms?: MatchForms | null): PreparedP
     normalizedIndex: new SubstringIndex(normalized.text),
     noSpaceIndex: new SubstringIndex(noSpaceText),
     get tokenIndex(): TokenIndex {
-      tokenIndex ??= stored ? tokenIndexFromStored(stored) : buildTokenIndex(normalized);
+      tokenIndex ??= stored
+        ? tokenIndexFromStored(stored, normalized, skippable)
+        : buildTokenIndex(normalized, skippable);
       return tokenIndex;
     },
     get hasTokenIndex(): boolean {

@@ -3,7 +3,9 @@
  * tokens with vocabulary ids, a token → positions index, the words split by line-break hyphens,
  * and where the original text breaks lines. Built from the normalised text (`buildTokenIndex`),
  * or from its stored part (`StoredTokens`, kept with the paper's `MatchForms`), which skips the
- * tokenisation: only the postings and the hyphen joins are derived again.
+ * tokenisation: only the postings and the hyphen joins are derived again. The tokens inside
+ * recorded markers (`skippable`) depend on the document, not on its text, so they are never
+ * stored: they are marked whenever an index is made.
  */
 import { isHyphenSplit, type MatchTokens, matchTokensWithIds } from './match-tokens.js';
 import { type NormalizedText, toOriginalSpan } from './normalize.js';
@@ -23,6 +25,26 @@ export interface TokenIndex {
   readonly splitAt: Uint8Array;
   /** `breakAfter[i]` = 1 when the original text between tokens i and i+1 holds a line break. */
   readonly breakAfter: Uint8Array;
+  /** `skippable[i]` = 1 when token i lies inside a span given as skippable (a recorded marker). */
+  readonly skippable: Uint8Array;
+}
+
+/** A `[start, end)` span of the original text. */
+export type Span = { readonly start: number; readonly end: number };
+
+/** Marks the tokens that lie wholly inside one of `spans` (offsets into the original text). */
+function tokensInSpans(tokens: MatchTokens, normalized: NormalizedText, spans: readonly Span[]): Uint8Array {
+  const out = new Uint8Array(tokens.length);
+  if (spans.length === 0) return out;
+  const sorted = [...spans].sort((a, b) => a.start - b.start);
+  let k = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = toOriginalSpan(normalized, tokens.start[i]!, tokens.end[i]!);
+    while (k < sorted.length && sorted[k]!.end <= t.start) k++;
+    const s = sorted[k];
+    if (s && s.start <= t.start && t.end <= s.end) out[i] = 1;
+  }
+  return out;
 }
 
 /** Marks the tokens followed by a line break in the original text (before the next token). */
@@ -42,13 +64,15 @@ function lineBreaksAfter(tokens: MatchTokens, normalized: NormalizedText): Uint8
   return out;
 }
 
-export function buildTokenIndex(normalized: NormalizedText): TokenIndex {
+/** The token index of a normalised text; `skip`: spans of the original text to mark skippable. */
+export function buildTokenIndex(normalized: NormalizedText, skip: readonly Span[] = []): TokenIndex {
   const { tokens, ids, vocabulary } = matchTokensWithIds(normalized);
   const splitAt = new Uint8Array(tokens.length);
   for (let i = 0; i + 2 < tokens.length; i++) {
     if (tokens.text[i + 1] === '-' && isHyphenSplit(tokens, i)) splitAt[i] = 1;
   }
-  return indexOf(tokens, ids, vocabulary, splitAt, lineBreaksAfter(tokens, normalized));
+  const breakAfter = lineBreaksAfter(tokens, normalized);
+  return indexOf(tokens, ids, vocabulary, splitAt, breakAfter, tokensInSpans(tokens, normalized, skip));
 }
 
 /** The index of tokenised text: vocabulary map, postings and hyphen joins, from ids and marks. */
@@ -58,6 +82,7 @@ function indexOf(
   words: readonly string[],
   splitAt: Uint8Array,
   breakAfter: Uint8Array,
+  skippable: Uint8Array,
 ): TokenIndex {
   const vocabulary = new Map<string, number>();
   for (let id = 0; id < words.length; id++) vocabulary.set(words[id]!, id);
@@ -75,7 +100,7 @@ function indexOf(
     if (list) list.push(i);
     else hyphenJoins.set(joined, [i]);
   }
-  return { tokens, ids, vocabulary, postingStart, positions, hyphenJoins, splitAt, breakAfter };
+  return { tokens, ids, vocabulary, postingStart, positions, hyphenJoins, splitAt, breakAfter, skippable };
 }
 
 /** What a token index keeps in storage: the tokens, their ids and marks, and the vocabulary. */
@@ -122,11 +147,19 @@ export function usableTokens(stored: StoredTokens, textLength: number): boolean 
   return n === 0 || stored.end[n - 1]! <= textLength;
 }
 
-/** A token index from its stored part (the normalised text supplies nothing: the tokens are given). */
-export function tokenIndexFromStored(stored: StoredTokens): TokenIndex {
+/**
+ * A token index from its stored part: the tokens are given, so the normalised text is used only
+ * to map tokens back to the original text when some spans are to be marked skippable.
+ */
+export function tokenIndexFromStored(
+  stored: StoredTokens,
+  normalized: NormalizedText,
+  skip: readonly Span[] = [],
+): TokenIndex {
   const n = stored.ids.length;
   const text = new Array<string>(n);
   for (let i = 0; i < n; i++) text[i] = stored.vocabulary[stored.ids[i]!]!;
   const tokens: MatchTokens = { length: n, start: stored.start, end: stored.end, kind: stored.kind, text };
-  return indexOf(tokens, stored.ids, stored.vocabulary, stored.splitAt, stored.breakAfter);
+  const skippable = tokensInSpans(tokens, normalized, skip);
+  return indexOf(tokens, stored.ids, stored.vocabulary, stored.splitAt, stored.breakAfter, skippable);
 }

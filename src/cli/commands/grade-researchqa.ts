@@ -4,8 +4,8 @@ import {
   CitegeistError,
   papersInputOfHashes,
   type RunManifest,
-  sha256File,
   sha256Hex,
+  sha256OfFile,
   writeFileAtomic,
 } from '../../core/index.js';
 import { estimateJudging, gradeRunToFile, gradesManifest } from '../../grade/index.js';
@@ -13,6 +13,7 @@ import { modelId, parseModelString } from '../../llm/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { addLlmOptions } from '../llm-options.js';
+import { addCheckOption } from './dataset-preflight.js';
 import {
   type GradeOptions,
   gradeOptions,
@@ -23,7 +24,7 @@ import {
   withJudge,
   withProgress,
 } from './grade.js';
-import { parseIntOption } from './option-parsers.js';
+import { parseIntOption, seedOption } from './option-parsers.js';
 import { addPaperSourceOptions, describeSource, paperSourceOf } from './paper-source.js';
 
 /**
@@ -58,9 +59,10 @@ async function gradePrepared(
       match: opts.match,
       quoteMode: p.quoteMode,
       judge: p.settings.judge ? modelId(parseModelString(p.settings.judge, '--judge')) : null,
+      trustUnlocatedEvidence: p.trustUnlocatedEvidence,
     },
     dataset: {
-      sha256: sha256File(resolve(ctx.io.cwd, opts.dataset)),
+      sha256: p.datasetSha256,
       path: opts.dataset,
       rows: p.dataset.length,
     },
@@ -69,20 +71,25 @@ async function gradePrepared(
     version: VERSION,
   });
   if (p.settings.dryRun) return printJudgeEstimate(ctx, p, { path: out, manifest });
-  const result = await withJudge(ctx, p, (judge) =>
-    withProgress(ctx, run.rows.length, judge, (options) =>
-      gradeRunToFile(
-        p.dataset,
-        run.rows,
-        p.grading.paperText,
-        { path: out, manifest },
-        {
-          ...gradeOptions(p, judge),
-          ...options,
-          // The rows are in the file; the summary is built as they come (a large run is not held).
-          keep: false,
-        },
-      ),
+  const result = await withJudge(ctx, p, (judge, onCall) =>
+    withProgress(
+      ctx,
+      run.rows.length,
+      judge,
+      (options) =>
+        gradeRunToFile(
+          p.dataset,
+          run.rows,
+          p.grading.paperText,
+          { path: out, manifest },
+          {
+            ...gradeOptions(p, judge),
+            ...options,
+            // The rows are in the file; the summary is built as they come (a large run is not held).
+            keep: false,
+          },
+        ),
+      onCall,
     ),
   );
   for (const t of result.tookOverFrom)
@@ -90,13 +97,23 @@ async function gradePrepared(
       `note: resuming after ${t.command} (pid ${t.pid}, started ${t.started_at}) stopped without finishing\n`,
     );
   reportOutcome(ctx, run.models, result);
-  const summary = printSummary(ctx, result.summary, Number(opts.seed));
+  const summary = printSummary(ctx, result.summary, opts.seed);
   const summaryFile = `${out.replace(/\.jsonl?$/i, '')}.summary.json`;
-  const provenance = { manifest: result.manifest, bootstrap_seed: Number(opts.seed) };
-  writeFileAtomic(summaryFile, `${JSON.stringify({ ...provenance, ...(summary as object) }, null, 2)}\n`);
+  const provenance = { manifest: result.manifest, bootstrap_seed: opts.seed };
+  // Rows scored without a field that changes their scores (as an empty list): field → count.
+  const missingFields = Object.fromEntries(
+    Object.entries(p.missingFields).map(([field, ids]) => [field, ids.length]),
+  );
+  writeFileAtomic(
+    summaryFile,
+    `${JSON.stringify({ ...provenance, ...(summary as object), missing_fields: missingFields }, null, 2)}\n`,
+  );
   if (!ctx.globals().json) {
     const kept = result.kept > 0 ? ` (${result.kept} kept from an earlier run)` : '';
     ctx.io.out(`\n${result.rows} graded rows${kept} → ${opts.out}\n`);
+    const unscored = Object.values(missingFields).reduce((n, count) => n + count, 0);
+    if (unscored > 0)
+      ctx.io.out(`${unscored} row(s) lacked a score-changing field (missing_fields in the summary)\n`);
   }
 }
 
@@ -104,7 +121,7 @@ async function gradePrepared(
 function runInput(manifest: RunManifest | null, path: string, given: string) {
   return manifest
     ? { sha256: sha256Hex(manifest.run_id), path: given, label: manifest.label, run_id: manifest.run_id }
-    : { sha256: sha256File(path), path: given };
+    : { sha256: sha256OfFile(path, 'run file').sha256, path: given };
 }
 
 /** `grade --dry-run`: the judge calls the rows left to grade would make (the citation metrics are free). */
@@ -158,7 +175,7 @@ export function gradeGroup(program: Command, ctx: CliContext): Command {
     const named = self.commands.find((c) => c.name() !== sub.name() && self.args.includes(c.name()));
     if (named && self.args[0] !== sub.name()) {
       throw new CitegeistError(
-        'BAD_ARGUMENTS',
+        'BAD_OPTION',
         `\`grade ${self.args.join(' ')}\`: options were given before the subcommand "${named.name()}".`,
         `Put them after it: \`citegeist grade ${named.name()} --…\` (see \`citegeist grade ${named.name()} --help\`).`,
       );
@@ -195,20 +212,25 @@ export const registerGrade: RegisterCommand = (program, ctx) => {
     )
     .option(
       '--threads <n>',
-      'threads for the citation metrics (default: all available cores, at most one per 500 rows)',
+      'threads for the citation metrics (default: up to all available cores, started only when the work left pays for them)',
       parseIntOption('--threads', 1),
     )
     .option('--model <name>', 'model name for runs that do not record one (published layout)')
-    .option('--seed <n>', 'bootstrap seed (summary only)', '0')
+    .option('--seed <n>', 'bootstrap seed (summary only)', seedOption('--seed'), 0)
     .option(
       '--label <name>',
       "the grading's name in leaderboards (default: the run's label, plus grading settings that differ from the defaults)",
+    )
+    .option(
+      '--trust-unlocated-evidence',
+      "count the judge's claims of support whose quotes are not found as support (default: they count as errors)",
     )
     .requiredOption(
       '--out <file>',
       'grades JSONL, written as rows complete and resumed if it exists (a summary JSON is written beside it)',
     );
   addPaperSourceOptions(command);
+  addCheckOption(command);
   addLlmOptions(command, { model: false, judge: true }).action(
     (opts: GradeOptions & { run: string; out: string }) => gradeToFile(ctx, opts),
   );

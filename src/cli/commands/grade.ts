@@ -1,26 +1,33 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import { CitegeistError, type DatasetRowRef } from '../../core/index.js';
+import {
+  CitegeistError,
+  type DatasetRowRef,
+  ERROR_CODES,
+  hashItems,
+  sha256OfFile,
+} from '../../core/index.js';
 import { type DatasetIndex, loadDatasetIndex } from '../../generate/index.js';
 import {
   type AlternativeMatchMode,
   AnchoredRubricJudge,
-  aggregateGrades,
   type GradeRow,
   type GradeRunOptions,
-  type GradesSummary,
+  GradesSummary,
   gradeRun,
   indexRun,
   type RunIndex,
+  renderEvidenceTally,
   spreads,
 } from '../../grade/index.js';
 import { circularityWarnings } from '../../llm/index.js';
 import { renderBreakdown, renderLeaderboard } from '../../report/index.js';
 import type { CliContext } from '../context.js';
 import { createLlmRuntime, type LlmFlags, type LlmSettings, resolveLlmSettings } from '../llm-options.js';
-import { createLazyProgress } from '../progress.js';
-import { loadGradingPapers, paperSourceOf } from './paper-source.js';
+import { createLazyProgress, type ModelCall } from '../progress.js';
+import { checkCacheFile, checkReadDataset, warnMissingFields } from './dataset-preflight.js';
+import { type GradingPapers, loadGradingPapers, paperSourceOf } from './paper-source.js';
 
 export interface GradeOptions extends Omit<LlmFlags, 'model'> {
   dataset: string;
@@ -31,17 +38,23 @@ export interface GradeOptions extends Omit<LlmFlags, 'model'> {
   quoteMode?: 'researchqa' | 'strict';
   /** The model name for runs that record none (not an LLM: grading calls only the judge). */
   model?: string;
-  seed: string;
+  seed: number;
   /** Threads for the deterministic metrics (default: the machine's available parallelism). */
   threads?: number;
   label?: string;
+  /** false with --no-check: skip the dataset check. */
+  check?: boolean;
+  /** Count the rubric judge's unverified support as support (`--trust-unlocated-evidence`). */
+  trustUnlocatedEvidence?: boolean;
 }
 
 /** The dataset, runs, paper texts and grading settings one grading command works from. */
 export interface Prepared {
   /** The dataset's rows as references, read whole when graded (see `loadDatasetIndex`). */
   dataset: DatasetRowRef[];
-  /** Releases the dataset file (call when the command is done). */
+  /** sha256 of the dataset file's bytes. */
+  datasetSha256: string;
+  /** Releases the dataset and run files and the papers (call when the command is done). */
   close(): void;
   /** The runs, their rows as references read whole when graded (see `indexRun`). */
   runs: RunIndex[];
@@ -50,11 +63,20 @@ export interface Prepared {
   quoteMode: 'researchqa' | 'strict';
   /** sha256 of the text of every paper the dataset names (null: not found), for the grades manifest. */
   paperHashes: Map<string, string | null>;
+  /**
+   * Dataset and run rows read without a field that changes their scores (scored as an empty list),
+   * by field, for the summary's `missing_fields`.
+   */
+  missingFields: Record<string, string[]>;
+  /** The rubric judge counts its unverified support as support (`--trust-unlocated-evidence`). */
+  trustUnlocatedEvidence: boolean;
 }
 
 /**
  * Reads the dataset and the runs and loads the papers: those the dataset names when `allPapers`
- * (so the grades manifest hashes the same papers however far the run got), else those the runs need.
+ * (so the grades manifest hashes the same papers however far the run got) or when the dataset is
+ * checked, else those the runs need. Dataset and runs are indexed, not held (see
+ * `loadDatasetIndex`, `indexRun`), and the papers are read again when their rows are graded.
  */
 export async function prepare(
   ctx: CliContext,
@@ -91,8 +113,52 @@ async function prepareWith(
   quoteMode: 'researchqa' | 'strict',
   closers: (() => void)[],
 ): Promise<Omit<Prepared, 'close'>> {
+  const datasetPath = resolve(ctx.io.cwd, opts.dataset);
   for (const w of read.warnings) ctx.io.err(`warning: ${w}\n`);
+  const check = opts.check !== false;
+  const {
+    model: _runModel,
+    threads: _threads,
+    label: _label,
+    check: _check,
+    trustUnlocatedEvidence,
+    ...flags
+  } = opts;
+  const settings = resolveLlmSettings(flags, ctx.config(), ctx.io.cwd);
+  // With the check, every paper the dataset names is read (and read once: the check and the
+  // grading share them); without it, those the runs need. A dry run writes no papers cache.
+  let papers: GradingPapers | undefined;
+  const loadPapers = async (ids: Iterable<string>) => {
+    papers = await loadGradingPapers(
+      ids,
+      paperSourceOf(ctx, opts),
+      ctx.io.cwd,
+      (message) => ctx.io.err(`warning: ${message}\n`),
+      { cache: !settings.dryRun },
+    );
+    const loaded = papers;
+    closers.push(() => loaded.close());
+    return loaded;
+  };
+  // The dataset file's hash names it in the grades manifest, and the check's results in the cache.
+  const datasetSha256 = sha256OfFile(datasetPath, 'dataset').sha256;
+  if (check) {
+    const all = await loadPapers(read.rows.map((r) => r.paper_id));
+    const cache = {
+      file: checkCacheFile(ctx.io.cwd, datasetSha256, hashItems(all.hashes)),
+      write: !settings.dryRun,
+    };
+    const loadPaper = async (id: string) => {
+      const text = all.text(id);
+      return text === null ? null : { text, forms: all.forms(id) };
+    };
+    await checkReadDataset(ctx, datasetPath, read, loadPaper, true, cache);
+  } else {
+    await checkReadDataset(ctx, datasetPath, read, undefined, false);
+  }
   const dataset = read.rows;
+  const missingFields: Record<string, string[]> = {};
+  warnMissingFields(ctx, 'dataset', read.missingFields, missingFields);
   const runs: RunIndex[] = [];
   closers.push(() => {
     for (const run of runs) run.close();
@@ -100,49 +166,71 @@ async function prepareWith(
   for (const f of runFiles) {
     const run = indexRun(resolve(ctx.io.cwd, f), opts.model ? { model: opts.model } : {});
     runs.push(run);
-    for (const e of run.errors.slice(0, 10)) ctx.io.err(`skipped ${e.where}: ${e.message}\n`);
+    if (run.rows.length === 0) {
+      throw new CitegeistError(
+        'NO_ROWS',
+        `The run file ${f} holds no run rows${run.errors.length > 0 ? ` (${run.errors.length} line(s) could not be read, e.g. ${run.errors[0]?.where}: ${run.errors[0]?.message})` : ''}.`,
+        'Give the JSONL written by `citegeist answer`, or a published results file.',
+      );
+    }
+    for (const e of run.errors.slice(0, 10)) ctx.io.err(`skipped [INVALID_INPUT] ${e.where}: ${e.message}\n`);
     if (run.errors.length > 0) ctx.setExitCode(1);
+    warnMissingFields(ctx, 'run', run.missingFields, missingFields);
   }
-  const neededIds = new Set(runs.flatMap((r) => r.rows.map((x) => x.row_id)));
-  const paperIds = dataset.filter((r) => allPapers || neededIds.has(r.row_id)).map((r) => r.paper_id);
-  const papers = await loadGradingPapers(paperIds, paperSourceOf(ctx, opts), ctx.io.cwd, (message) =>
-    ctx.io.err(`warning: ${message}\n`),
-  );
-  closers.push(() => papers.close());
-  const { missing } = papers;
+  if (!papers) {
+    const neededIds = new Set(runs.flatMap((r) => r.rows.map((x) => x.row_id)));
+    await loadPapers(dataset.filter((r) => allPapers || neededIds.has(r.row_id)).map((r) => r.paper_id));
+  }
+  const { missing, text, forms, hashes } = papers!;
   if (missing.length > 0) {
     ctx.io.err(
       `${missing.length} paper(s) not found (their citation accuracy is "failed"): ${missing.slice(0, 5).join(', ')}\n`,
     );
   }
   const grading: Grading = {
-    paperText: papers.text,
-    paperForms: papers.forms,
+    paperText: text,
+    paperForms: forms,
     match: opts.match,
     quoteMode,
     ...(opts.threads === undefined ? {} : { threads: opts.threads }),
     onWorkerFailure: (message) => ctx.io.err(`warning: ${message}\n`),
   };
-  const { model: _runModel, threads: _threads, label: _label, ...flags } = opts;
-  const settings = resolveLlmSettings(flags, ctx.config(), ctx.io.cwd);
-  return { dataset, runs, grading, settings, quoteMode, paperHashes: papers.hashes };
+  return {
+    dataset,
+    datasetSha256,
+    runs,
+    grading,
+    settings,
+    quoteMode,
+    paperHashes: hashes,
+    missingFields,
+    trustUnlocatedEvidence: trustUnlocatedEvidence === true,
+  };
 }
 
-/** Builds the run's judge (and warns when judge and answerer share a model family), or none. */
+/** Subscribes a listener to every model call the judge makes (its tokens and cost, for progress). */
+export type OnJudgeCall = (listener: (call: ModelCall) => void) => void;
+
+/**
+ * Builds the run's judge (and warns when judge and answerer share a model family), or none; `work`
+ * also gets a way to watch the judge's calls.
+ */
 export function withJudge<T>(
   ctx: CliContext,
   p: Prepared,
-  work: (judge: AnchoredRubricJudge | undefined) => Promise<T>,
+  work: (judge: AnchoredRubricJudge | undefined, onCall?: OnJudgeCall) => Promise<T>,
 ): Promise<T> {
   if (!p.settings.judge) return work(undefined);
   const runtime = createLlmRuntime(p.settings, ctx.io.env);
-  const judge = new AnchoredRubricJudge(runtime.provider(p.settings.judge));
+  const judge = new AnchoredRubricJudge(runtime.provider(p.settings.judge), {
+    trustUnlocatedEvidence: p.trustUnlocatedEvidence,
+  });
   for (const w of circularityWarnings(
     [judge],
     p.runs.flatMap((r) => r.models),
   ))
     ctx.io.err(`warning: ${w}\n`);
-  return work(judge).finally(() => runtime.close());
+  return work(judge, (listener) => runtime.onCall(listener)).finally(() => runtime.close());
 }
 
 /** Grades run files against a dataset in memory (for `leaderboard`): rows carry their run's label. */
@@ -160,7 +248,7 @@ export async function gradeRunFiles(
         'Estimate with `citegeist grade --dry-run --judge …`, or drop --dry-run.',
       );
     }
-    return await withJudge(ctx, p, (judge) => gradeAll(ctx, p, judge));
+    return await withJudge(ctx, p, (judge, onCall) => gradeAll(ctx, p, judge, onCall));
   } finally {
     p.close();
   }
@@ -192,11 +280,17 @@ async function gradeAll(
   ctx: CliContext,
   p: Prepared,
   judge: AnchoredRubricJudge | undefined,
+  onCall?: OnJudgeCall,
 ): Promise<GradeRow[]> {
   const all: GradeRow[] = [];
   for (const run of p.runs) {
-    const result = await withProgress(ctx, run.rows.length, judge, (options) =>
-      gradeRun(p.dataset, run.rows, p.grading.paperText, { ...gradeOptions(p, judge), ...options }),
+    const result = await withProgress(
+      ctx,
+      run.rows.length,
+      judge,
+      (options) =>
+        gradeRun(p.dataset, run.rows, p.grading.paperText, { ...gradeOptions(p, judge), ...options }),
+      onCall,
     );
     for (const g of result.grades) g.label = run.manifest?.label ?? null;
     reportOutcome(ctx, run.models, result);
@@ -211,21 +305,24 @@ export function gradeOptions(p: Prepared, judge: AnchoredRubricJudge | undefined
 }
 
 /**
- * Runs a grading with a progress bar: for the judge, and for runs large enough to take seconds
- * without it (about 6 s for 50,000 rows on two cores); small runs grade silently.
+ * Runs a grading with a progress bar: for the judge (with the tokens and cost of its calls, fed by
+ * `onCall`), and for runs large enough to take seconds without it (about 6 s for 50,000 rows on
+ * two cores); small runs grade silently.
  */
 export function withProgress<T>(
   ctx: CliContext,
   rows: number,
   judge: AnchoredRubricJudge | undefined,
   work: (options: Pick<GradeRunOptions, 'onRow'>) => Promise<T>,
+  onCall?: OnJudgeCall,
 ): Promise<T> {
   const progress = judge
     ? createLazyProgress({ io: ctx.io, label: 'judged' })
     : rows >= PROGRESS_ROWS
-      ? createLazyProgress({ io: ctx.io, label: 'graded', tokens: false })
+      ? createLazyProgress({ io: ctx.io, label: 'graded' })
       : null;
   if (!progress) return work({});
+  onCall?.((call) => progress.call(call));
   return work({
     onRow: (g: GradeRow, _done: number, total: number) =>
       progress.tick({ ok: judge ? g.status.factual_accuracy !== 'failed' : !g.answer_failed }, total),
@@ -235,7 +332,7 @@ export function withProgress<T>(
 export function reportOutcome(
   ctx: CliContext,
   models: string[],
-  result: { unknownRows: string[]; missingRows: string[]; judgeFailures: number },
+  result: { unknownRows: string[]; missingRows: string[]; judgeFailures: number; judgeCalls: number },
 ): void {
   if (result.unknownRows.length > 0) {
     ctx.io.err(
@@ -248,8 +345,15 @@ export function reportOutcome(
       `${models.join(', ')}: ${result.missingRows.length} dataset row(s) have no answer in the run\n`,
     );
   }
-  if (result.judgeFailures > 0)
-    ctx.io.err(`${result.judgeFailures} judge failure(s) (recorded as failed, not 0)\n`);
+  if (result.judgeFailures > 0) {
+    // A judge failure is a failed row, as a failed answer is in `answer`: the exit code says so.
+    ctx.setExitCode(1);
+    ctx.io.err(
+      result.judgeFailures >= result.judgeCalls
+        ? `error [JUDGE_FAILED]: every one of the ${result.judgeFailures} judge call(s) failed (recorded as failed, not 0)\n  fix: ${ERROR_CODES.JUDGE_FAILED.fix}\n`
+        : `${result.judgeFailures} judge failure(s) (recorded as failed, not 0)\n`,
+    );
+  }
 }
 
 function checkEnum(flag: string, value: string, allowed: string[]): void {
@@ -262,15 +366,24 @@ function checkEnum(flag: string, value: string, allowed: string[]): void {
   }
 }
 
-/** Prints the leaderboard (or its JSON) for grades rows. */
+/** Prints the leaderboard (or its JSON) for grades rows, or their summary built as they were graded. */
 export function printSummary(ctx: CliContext, grades: GradeRow[] | GradesSummary, seed: number): unknown {
-  const models = Array.isArray(grades) ? aggregateGrades(grades, { seed }) : grades.build({ seed });
+  const summary = Array.isArray(grades) ? GradesSummary.of(grades) : grades;
+  const models = summary.build({ seed });
   const spread = spreads(models);
+  // The rubric judge's claims of support that could not be shown, per judge model.
+  const { tallies: evidence, trusted } = summary.evidence();
+  const judgeEvidence = evidence.length > 0 ? { judge_evidence: evidence } : {};
   if (ctx.globals().json) {
-    ctx.io.out(`${JSON.stringify({ models, spreads: spread }, null, 2)}\n`);
+    ctx.io.out(`${JSON.stringify({ models, spreads: spread, ...judgeEvidence }, null, 2)}\n`);
   } else {
     ctx.io.out(renderLeaderboard(models, spread));
     ctx.io.out(`\n${renderBreakdown(models, 'byType')}`);
+    const lines = renderEvidenceTally(evidence, trusted, {
+      what: 'claims counted consistent with the expected answer',
+      where: 'the answer or the expected answer',
+    });
+    for (const line of lines) ctx.io.out(`\nrubric judge ${line}\n`);
   }
-  return { models, spreads: spread };
+  return { models, spreads: spread, ...judgeEvidence };
 }

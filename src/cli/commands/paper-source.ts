@@ -66,8 +66,9 @@ export async function loadGradingPapers(
   options: PaperSourceOptions,
   cwd: string,
   warn: (message: string) => void = () => {},
+  use: { cache?: boolean } = {},
 ): Promise<GradingPapers> {
-  const source = matchingTextSource(options, cwd);
+  const source = matchingTextSource(options, cwd, use.cache !== false);
   const hashes = new Map<string, string | null>();
   const missing: string[] = [];
   const kept = new Map<string, MatchingText>();
@@ -105,7 +106,7 @@ export async function loadGradingPapers(
  * `get` reads a paper the first time, `again` reads it again synchronously where `canReadAgain`
  * says the source can (the corpus, or the folder's cache).
  */
-function matchingTextSource(options: PaperSourceOptions, cwd: string) {
+function matchingTextSource(options: PaperSourceOptions, cwd: string, cache: boolean) {
   checkSource(options);
   if (options.corpus) {
     const store = openCorpus(resolve(cwd, options.corpus));
@@ -117,7 +118,7 @@ function matchingTextSource(options: PaperSourceOptions, cwd: string) {
       close: () => store.close(),
     };
   }
-  const papers = openPapersDir(options, cwd);
+  const papers = openPapersDir(options, cwd, cache);
   return {
     get: async (id: string) => (papers.fileOf(id) === undefined ? undefined : papers.matchingText(id)),
     again: (id: string) => papers.cachedMatchingText(id),
@@ -135,6 +136,7 @@ function matchingTextSource(options: PaperSourceOptions, cwd: string) {
 export function paperSource(
   options: PaperSourceOptions,
   cwd: string,
+  use: { cache?: boolean } = {},
 ): (id: string) => Promise<Document | null> {
   checkSource(options);
   if (options.corpus) {
@@ -145,36 +147,35 @@ export function paperSource(
       return cache.get(id) ?? null;
     };
   }
-  const papers = openPapersDir(options, cwd);
+  const papers = openPapersDir(options, cwd, use.cache !== false);
   return async (id) => (papers.fileOf(id) === undefined ? null : papers.load(id));
 }
 
 function checkSource(options: PaperSourceOptions): void {
   if (options.corpus && options.papers) {
     throw new CitegeistError(
-      'BAD_OPTION',
+      'CONFLICTING_OPTIONS',
       'Both --corpus and --papers were given.',
       'Give one source of papers: --corpus FILE or --papers DIR.',
     );
   }
   if (!options.corpus && !options.papers) {
     throw new CitegeistError(
-      'NO_PAPERS',
+      'OPTION_REQUIRED',
       'No paper source was given.',
       'Add --corpus FILE (papers ingested with `citegeist ingest`) or --papers DIR (files named <paper_id>.pdf|.txt|.md|.nxml…).',
     );
   }
 }
 
-/** The papers folder, with the workspace's cache of its documents (`.citegeist/papers-cache.sqlite`). */
-function openPapersDir(options: PaperSourceOptions, cwd: string): PapersDir {
+/**
+ * The papers folder, with the workspace's cache of its documents (`.citegeist/papers-cache.sqlite`)
+ * unless `cache` is false (a dry run writes nothing).
+ */
+function openPapersDir(options: PaperSourceOptions, cwd: string, cache = true): PapersDir {
   const dir = resolve(cwd, options.papers ?? '');
   if (!existsSync(dir)) {
-    throw new CitegeistError(
-      'PAPERS_DIR_NOT_FOUND',
-      `The papers folder ${dir} does not exist.`,
-      'Check --papers.',
-    );
+    throw new CitegeistError('FILE_NOT_FOUND', `The papers folder ${dir} does not exist.`, 'Check --papers.');
   }
-  return PapersDir.open(dir, { cache: resolve(cwd, PAPERS_CACHE_PATH) });
+  return PapersDir.open(dir, cache ? { cache: resolve(cwd, PAPERS_CACHE_PATH) } : {});
 }
