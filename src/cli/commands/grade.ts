@@ -27,7 +27,7 @@ import type { CliContext } from '../context.js';
 import { createLlmRuntime, type LlmFlags, type LlmSettings, resolveLlmSettings } from '../llm-options.js';
 import { createLazyProgress, type ModelCall } from '../progress.js';
 import { checkCacheFile, checkReadDataset, warnMissingFields } from './dataset-preflight.js';
-import { type GradingPapers, loadGradingPapers, paperSourceOf } from './paper-source.js';
+import { checkSource, type GradingPapers, loadGradingPapers, paperSourceOf } from './paper-source.js';
 
 export interface GradeOptions extends Omit<LlmFlags, 'model'> {
   dataset: string;
@@ -87,6 +87,7 @@ export async function prepare(
   const quoteMode = opts.quoteMode ?? ctx.config().quoteMode ?? 'researchqa';
   checkEnum('--match', opts.match, ['researchqa', 'span']);
   checkEnum('--quote-mode', quoteMode, ['researchqa', 'strict']);
+  checkSource(paperSourceOf(ctx, opts));
   const inputs = [opts.dataset, ...runFiles].map((f) => resolve(ctx.io.cwd, f));
   if (inputs.reduce((n, f) => n + (statSync(f, { throwIfNoEntry: false })?.size ?? 0), 0) >= LARGE_INPUT) {
     boundHeapGrowth();

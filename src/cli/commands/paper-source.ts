@@ -151,7 +151,8 @@ export function paperSource(
   return async (id) => (papers.fileOf(id) === undefined ? null : papers.load(id));
 }
 
-function checkSource(options: PaperSourceOptions): void {
+/** Throws when a command is given both paper sources, or none (before it reads anything). */
+export function checkSource(options: PaperSourceOptions): void {
   if (options.corpus && options.papers) {
     throw new CitegeistError(
       'CONFLICTING_OPTIONS',
