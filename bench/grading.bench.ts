@@ -16,7 +16,7 @@
  * The published code is not in this repository: set CITEGEIST_RESEARCHQA_PUBLISHED to a module
  * holding its functions (see scripts/parity/researchqa/make-reference.py for which, and how).
  * Without it only citegeist is timed. BENCH_PASSES (default 3) sets the passes; with the reference
- * at 50,000 rows (~7 minutes a pass on an idle core) the benchmark takes about half an hour.
+ * at 50,000 rows (839 s a pass on 2026-12-01 at load 1–2) the benchmark takes about 45 minutes.
  * BENCH_GRADING_ROWS (default `1000,50000`) sets the sizes, BENCH_GRADING_DIGESTS=0 skips part 1.
  */
 import { spawnSync } from 'node:child_process';
