@@ -158,7 +158,8 @@ export class PapersDir {
     const hash = contentHash(bytes);
     let cached = this.cache?.matchingText(file, hash);
     if (!cached) {
-      const doc = await this.load(id);
+      // Parsed without keeping the Document (`load` keeps it): grading reads the cache from now on.
+      const doc = await (this.loaded.get(id) ?? this.read(id));
       // A paper read just now was cached with its forms (unless its file holds several documents).
       cached = this.cache?.matchingText(file, hash);
       if (!cached) return { text: doc.text, forms: null };
@@ -167,15 +168,15 @@ export class PapersDir {
     return { text: cached.text, forms: cached.forms };
   }
 
-  /**
-   * What `matchingText(id)` last gave, read again synchronously from the cache (undefined when it
-   * was not cached): the very text read then, even if the file changed since.
-   */
   /** Whether `cachedMatchingText(id)` can read the paper again. */
   isCached(id: string): boolean {
     return this.cacheKeys.has(id);
   }
 
+  /**
+   * What `matchingText(id)` last gave, read again synchronously from the cache (undefined when it
+   * was not cached): the very text read then, even if the file changed since.
+   */
   cachedMatchingText(id: string): MatchingText | undefined {
     const key = this.cacheKeys.get(id);
     return key === undefined ? undefined : this.cache?.matchingTextOf(key);
