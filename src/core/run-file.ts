@@ -255,3 +255,59 @@ function removeLeftovers(path: string): void {
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+/** A JSONL file whose rows `reorderRunFile` puts in order too, by a field of theirs. */
+export interface CompanionFile {
+  path: string;
+  /** The field naming the unit a row belongs to (rows of one unit keep their own order). */
+  field: string;
+}
+
+/**
+ * Puts the rows of a finished run file in the order of its units (`order`: ids), under the file's
+ * lock, by an atomic rewrite; the manifest stays first, rows of ids not in `order` follow in their
+ * own order, and a file already in order is left alone. A queue run appends rows as workers finish
+ * them; this gives it the layout of a local run. `companions` (a generated dataset beside its
+ * progress file) are reordered under the same lock. Returns whether anything was rewritten.
+ */
+export function reorderRunFile(
+  path: string,
+  o: { idField: string; command: string; order: readonly string[]; companions?: CompanionFile[] },
+): boolean {
+  const rank = new Map(o.order.map((id, i) => [id, i]));
+  const lock = FileLock.acquire(path, o.command);
+  try {
+    let changed = false;
+    for (const file of [{ path, field: o.idField }, ...(o.companions ?? [])]) {
+      if (!existsSync(file.path)) continue;
+      const text = readTextFile(file.path, 'run file');
+      const sorted = sortLines(text, file.field, rank);
+      if (sorted === null) continue;
+      writeFileAtomic(file.path, sorted);
+      changed = true;
+    }
+    return changed;
+  } finally {
+    lock.release();
+  }
+}
+
+/** The text with its rows sorted by `rank` of their `field` (stable), or null when already sorted. */
+function sortLines(text: string, field: string, rank: Map<string, number>): string | null {
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  const keyed = lines.map((line, at) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      value = undefined;
+    }
+    const head = at === 0 && isManifestRecord(value);
+    const id = value && typeof value === 'object' ? (value as Row)[field] : undefined;
+    const r = head ? -1 : (rank.get(String(id)) ?? Number.POSITIVE_INFINITY);
+    return { line, at, r };
+  });
+  const sorted = [...keyed].sort((a, b) => a.r - b.r || a.at - b.at);
+  if (sorted.every((k, i) => k.at === i)) return null;
+  return sorted.map((k) => `${k.line}\n`).join('');
+}

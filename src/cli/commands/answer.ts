@@ -34,6 +34,7 @@ import {
   resolveLlmSettings,
 } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
+import { putInInputOrder } from '../queue-runtime.js';
 import { openPaperRetrieval } from '../retrieval-setup.js';
 import { addPaperSourceOptions, describeSource, paperSource, paperSourceOf } from './paper-source.js';
 
@@ -182,6 +183,7 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
         ctx.config().concurrency === undefined
           ? 1
           : settings.concurrency;
+      await runtime?.useRun(manifest);
       const progress = createLazyProgress({ io: ctx.io, label: 'answered' });
       const result = await runAnswers(
         rows,
@@ -202,6 +204,11 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
             ),
         },
       ).finally(() => progress.stop());
+      putInInputOrder(settings, out, {
+        idField: 'row_id',
+        command: 'citegeist answer',
+        order: all.map((r) => r.row_id),
+      });
       for (const t of result.tookOverFrom)
         ctx.io.err(
           `note: resuming after ${t.command} (pid ${t.pid}, started ${t.started_at}) stopped without finishing\n`,

@@ -17,6 +17,7 @@ import { registerMetaEvalRanking } from './meta-eval-ranking.js';
 import { registerQaEval } from './qa-eval.js';
 import { registerQaGrid } from './qa-grid.js';
 import { registerQasperEval } from './qasper-eval.js';
+import { registerQueue } from './queue.js';
 import { registerQuote } from './quote.js';
 import { registerRecipes } from './recipes.js';
 import { registerReportsCompare } from './reports-compare.js';
@@ -28,6 +29,7 @@ import { registerRetrieve } from './retrieve.js';
 import { registerSearch } from './search.js';
 import { registerShow } from './show.js';
 import { registerTrecEval } from './trec-eval.js';
+import { registerWorker } from './worker.js';
 
 /**
  * Every CLI command, in the order `citegeist --help` lists them (roughly the pipeline's order).
@@ -64,4 +66,6 @@ export const COMMANDS: RegisterCommand[] = [
   registerTrecEval,
   registerCompare,
   registerLlm,
+  registerWorker,
+  registerQueue,
 ];
