@@ -256,32 +256,37 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** A JSONL file whose rows `reorderRunFile` puts in order too, by a field of theirs. */
-export interface CompanionFile {
-  path: string;
-  /** The field naming the unit a row belongs to (rows of one unit keep their own order). */
-  field: string;
-}
+/** The unit a row of a JSONL output belongs to (its id), or undefined for a line that names none. */
+export type RowKey = (row: Record<string, unknown>) => string | undefined;
+
+/** A row's unit by one of its fields (`row_id`, `paper_id`). */
+export const byField =
+  (field: string): RowKey =>
+  (row) => {
+    const id = row[field];
+    return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+  };
 
 /**
- * Puts the rows of a finished run file in the order of its units (`order`: ids), under the file's
- * lock, by an atomic rewrite; the manifest stays first, rows of ids not in `order` follow in their
- * own order, and a file already in order is left alone. A queue run appends rows as workers finish
- * them; this gives it the layout of a local run. `companions` (a generated dataset beside its
- * progress file) are reordered under the same lock. Returns whether anything was rewritten.
+ * Puts the rows of a finished output in the order of its units (`order`: keys), under the file's
+ * lock, by an atomic rewrite: they are sorted among the places they hold, so a manifest and rows
+ * of keys not in `order` stay where they are, rows of one unit keep their own order, and a file
+ * already in order is left alone. A queue run
+ * appends rows as workers finish them; this gives it the layout of a local run. `companions` (a
+ * generated dataset beside its progress file) are reordered under the same lock. Returns whether
+ * anything was rewritten.
  */
 export function reorderRunFile(
   path: string,
-  o: { idField: string; command: string; order: readonly string[]; companions?: CompanionFile[] },
+  o: { command: string; key: RowKey; order: readonly string[]; companions?: { path: string; key: RowKey }[] },
 ): boolean {
   const rank = new Map(o.order.map((id, i) => [id, i]));
   const lock = FileLock.acquire(path, o.command);
   try {
     let changed = false;
-    for (const file of [{ path, field: o.idField }, ...(o.companions ?? [])]) {
+    for (const file of [{ path, key: o.key }, ...(o.companions ?? [])]) {
       if (!existsSync(file.path)) continue;
-      const text = readTextFile(file.path, 'run file');
-      const sorted = sortLines(text, file.field, rank);
+      const sorted = sortLines(readTextFile(file.path, 'output'), file.key, rank);
       if (sorted === null) continue;
       writeFileAtomic(file.path, sorted);
       changed = true;
@@ -292,22 +297,29 @@ export function reorderRunFile(
   }
 }
 
-/** The text with its rows sorted by `rank` of their `field` (stable), or null when already sorted. */
-function sortLines(text: string, field: string, rank: Map<string, number>): string | null {
+/**
+ * The text with the rows of ranked keys sorted among the places they hold (stable); the manifest,
+ * and rows of other keys, stay where they are. Null when already sorted.
+ */
+function sortLines(text: string, key: RowKey, rank: Map<string, number>): string | null {
   const lines = text.split('\n').filter((l) => l.trim() !== '');
-  const keyed = lines.map((line, at) => {
+  const ranked: { line: string; at: number; r: number }[] = [];
+  lines.forEach((line, at) => {
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch {
-      value = undefined;
+      return;
     }
-    const head = at === 0 && isManifestRecord(value);
-    const id = value && typeof value === 'object' ? (value as Row)[field] : undefined;
-    const r = head ? -1 : (rank.get(String(id)) ?? Number.POSITIVE_INFINITY);
-    return { line, at, r };
+    if (!value || typeof value !== 'object' || (at === 0 && isManifestRecord(value))) return;
+    const r = rank.get(key(value as Row) ?? '');
+    if (r !== undefined) ranked.push({ line, at, r });
   });
-  const sorted = [...keyed].sort((a, b) => a.r - b.r || a.at - b.at);
-  if (sorted.every((k, i) => k.at === i)) return null;
-  return sorted.map((k) => `${k.line}\n`).join('');
+  const sorted = [...ranked].sort((a, b) => a.r - b.r || a.at - b.at);
+  if (sorted.every((k, i) => k === ranked[i])) return null;
+  const out = [...lines];
+  sorted.forEach((k, i) => {
+    out[ranked[i]!.at] = k.line;
+  });
+  return out.map((l) => `${l}\n`).join('');
 }

@@ -13,6 +13,7 @@ import {
   runAnswers,
 } from '../../answer/index.js';
 import {
+  byField,
   CitegeistError,
   type DatasetRow,
   type Document,
@@ -205,7 +206,7 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
         },
       ).finally(() => progress.stop());
       putInInputOrder(settings, out, {
-        idField: 'row_id',
+        key: byField('row_id'),
         command: 'citegeist answer',
         order: all.map((r) => r.row_id),
       });

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { CitegeistError, inspectRunFile, type RunManifest } from '../../core/index.js';
+import { byField, CitegeistError, inspectRunFile, type RunManifest } from '../../core/index.js';
 import {
   generateDataset,
   generationMessages,
@@ -23,6 +23,7 @@ import {
   resolveLlmSettings,
 } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
+import { putInInputOrder } from '../queue-runtime.js';
 import { addPaperSourceOptions, paperSource } from './paper-source.js';
 
 interface GenerateCliOptions extends LlmFlags {
@@ -124,11 +125,16 @@ export const registerGenerate: RegisterCommand = (program, ctx) => {
     const runtime = createLlmRuntime(settings, ctx.io.env);
     const llm = runtime.provider(model);
     const manifest = manifestOf(llm);
+    await runtime.useRun(manifest).catch((error: unknown) => {
+      runtime.close();
+      throw error;
+    });
     const progress = createLazyProgress({ io: ctx.io, label: 'papers' });
     const result = await generateDataset(llm, papers, list.load, out, {
       manifest,
       // Papers at once (each makes several calls; the runtime caps calls in flight at --concurrency).
-      concurrency: opts.concurrency === undefined ? 2 : settings.concurrency,
+      // On a queue, as many as there may be calls in flight, so that every worker has work.
+      concurrency: opts.concurrency === undefined && !settings.queue ? 2 : settings.concurrency,
       onPaper: (g, _done, total) =>
         progress.tick(
           {
@@ -142,6 +148,12 @@ export const registerGenerate: RegisterCommand = (program, ctx) => {
     }).finally(() => {
       progress.stop();
       runtime.close();
+    });
+    putInInputOrder(settings, progressPath(out), {
+      key: byField('paper_id'),
+      command: 'citegeist generate questions',
+      order: papers.map((p) => p.id),
+      companions: [{ path: out, key: byField('paper_id') }],
     });
     const dropped =
       Object.entries(result.dropped)

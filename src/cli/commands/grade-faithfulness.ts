@@ -8,6 +8,7 @@ import {
   createLlmRuntime,
   type LlmFlags,
   type LlmSettings,
+  type RunName,
   resolveLlmSettings,
 } from '../llm-options.js';
 import { type FaithfulnessOptions, runGradeFaithfulness } from './grade-faithfulness-run.js';
@@ -17,6 +18,8 @@ import { parseNumberOption } from './option-parsers.js';
 /** The models of one run, built from model strings with the run's policies (cache, limiter, budget). */
 export interface FaithfulnessRuntime {
   provider(model: string): LlmProvider;
+  /** Names the run's calls on a queue and connects to it (`LlmRuntime.useRun`). */
+  useRun?(run: RunName): Promise<void>;
   close(): void;
 }
 

@@ -14,7 +14,13 @@ import {
 import { circularityWarnings } from '../../llm/index.js';
 import { renderBreakdown, renderLeaderboard } from '../../report/index.js';
 import type { CliContext } from '../context.js';
-import { createLlmRuntime, type LlmFlags, type LlmSettings, resolveLlmSettings } from '../llm-options.js';
+import {
+  createLlmRuntime,
+  type LlmFlags,
+  type LlmSettings,
+  type RunName,
+  resolveLlmSettings,
+} from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
 import { loadPaperTexts, paperSourceOf } from './paper-source.js';
 
@@ -88,21 +94,30 @@ export async function prepare(
   return { dataset, runs, grading, settings, quoteMode, texts: all };
 }
 
-/** Builds the run's judge (and warns when judge and answerer share a model family), or none. */
-export function withJudge<T>(
+/**
+ * Builds the run's judge (and warns when judge and answerer share a model family), or none. `run`
+ * names the grading's calls on a queue (`--queue`).
+ */
+export async function withJudge<T>(
   ctx: CliContext,
   p: Prepared,
   work: (judge: AnchoredRubricJudge | undefined) => Promise<T>,
+  run?: RunName,
 ): Promise<T> {
   if (!p.settings.judge) return work(undefined);
   const runtime = createLlmRuntime(p.settings, ctx.io.env);
-  const judge = new AnchoredRubricJudge(runtime.provider(p.settings.judge));
-  for (const w of circularityWarnings(
-    [judge],
-    p.runs.flatMap((r) => r.models),
-  ))
-    ctx.io.err(`warning: ${w}\n`);
-  return work(judge).finally(() => runtime.close());
+  try {
+    const judge = new AnchoredRubricJudge(runtime.provider(p.settings.judge));
+    for (const w of circularityWarnings(
+      [judge],
+      p.runs.flatMap((r) => r.models),
+    ))
+      ctx.io.err(`warning: ${w}\n`);
+    if (run) await runtime.useRun(run);
+    return await work(judge);
+  } finally {
+    runtime.close();
+  }
 }
 
 /** Grades run files against a dataset in memory (for `leaderboard`): rows carry their run's label. */
