@@ -16,7 +16,9 @@ export function createQueuedRuntime(
 ): LlmRuntime {
   const target = withEnvPassword(settings.queue!, env);
   const coordinator = new QueueCoordinator(target, {
-    ...(settings.rpm !== null ? { rpm: settings.rpm } : {}),
+    ...(settings.rpm === null
+      ? {}
+      : { rateLimit: settings.rpm > 0 ? { max: settings.rpm, durationMs: 60_000 } : null }),
     onWarning: warn,
   });
   const budget = settings.budgetUsd === null ? null : new Budget(settings.budgetUsd);

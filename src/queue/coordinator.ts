@@ -26,8 +26,14 @@ const KEEP_FAILED_S = 7 * 24 * 3600;
 const SWEEP_MS = 5000;
 
 export interface CoordinatorOptions {
-  /** Requests per minute for every model queue this coordinator uses (0 removes a limit; undefined leaves it). */
-  rpm?: number | undefined;
+  /**
+   * A queue-wide limit for every model queue this coordinator uses (BullMQ's global rate limit:
+   * at most `max` calls start per `durationMs` across all workers); null removes one, undefined
+   * leaves whatever is set.
+   */
+  rateLimit?: { max: number; durationMs: number } | null;
+  /** First wait before a job that failed is tried again (default 2 s, doubled per attempt). */
+  retryDelayMs?: number;
   /** Where connection trouble is reported (the run waits for Redis to come back). */
   onWarning?: (message: string) => void;
 }
@@ -160,11 +166,9 @@ export class QueueCoordinator {
     events.on('failed', ({ jobId, failedReason }) => this.finish(jobId, jobFailure(failedReason)));
     await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
     await this.client?.hset(registryKeys.models, name, model);
-    const rpm = this.options.rpm;
-    if (rpm !== undefined) {
-      if (rpm > 0) await queue.setGlobalRateLimit(rpm, 60_000);
-      else await queue.removeGlobalRateLimit();
-    }
+    const limit = this.options.rateLimit;
+    if (limit) await queue.setGlobalRateLimit(limit.max, limit.durationMs);
+    else if (limit === null) await queue.removeGlobalRateLimit();
     return { name, model, queue, events };
   }
 
@@ -172,7 +176,7 @@ export class QueueCoordinator {
     await mq.queue.add('call', data, {
       jobId: id,
       attempts: JOB_ATTEMPTS,
-      backoff: { type: 'exponential', delay: 2000 },
+      backoff: { type: 'exponential', delay: this.options.retryDelayMs ?? 2000 },
       removeOnComplete: { age: KEEP_COMPLETED_S },
       removeOnFail: { age: KEEP_FAILED_S },
     });

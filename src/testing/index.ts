@@ -14,5 +14,6 @@ export {
 export { FakeLlm, type FakeLlmOptions, type FakeReply } from './fake-llm.js';
 export { type FakeOpenAiOptions, FakeOpenAiServer } from './fake-openai-server.js';
 export { FakeOpenAlexServer, type FakeOpenAlexWorkSpec } from './fake-openalex-server.js';
+export { findRedisServer, REDIS_MISSING, RedisTestServer } from './redis-server.js';
 export { runRecords } from './run-records.js';
 export { sharedDataPath } from './shared-data.js';
