@@ -109,8 +109,8 @@ export class QueueWorker {
   }
 
   private async serve(model: string): Promise<void> {
-    const { Worker } = await loadBullmq();
-    const worker = new Worker(queueNameFor(model), (job: Job) => this.process(job), {
+    const { Worker, UnrecoverableError } = await loadBullmq();
+    const worker = new Worker(queueNameFor(model), (job: Job) => this.process(job, UnrecoverableError), {
       connection: connectionOptions(this.options.target),
       prefix: KEY_PREFIX,
       concurrency: this.options.concurrency,
@@ -128,9 +128,8 @@ export class QueueWorker {
     this.options.log(`serving ${model} (${this.options.concurrency} calls at once)`);
   }
 
-  private async process(job: Job): Promise<CallReply> {
+  private async process(job: Job, UnrecoverableError: new (message: string) => Error): Promise<CallReply> {
     const parsed = CallJobSchema.safeParse(job.data);
-    const { UnrecoverableError } = await loadBullmq();
     if (!parsed.success) {
       throw new UnrecoverableError(
         `job ${job.id} is not a citegeist call of format 1 (${parsed.error.issues[0]?.message}); is another program using this queue?`,

@@ -16,6 +16,11 @@ export class RedisTestServer {
 
   constructor(private readonly options: { password?: string } = {}) {}
 
+  /** The server's process id (benchmarks read its CPU time). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   get url(): string {
     const auth = this.options.password ? `:${encodeURIComponent(this.options.password)}@` : '';
     return `redis://${auth}127.0.0.1:${this.port}/0`;
