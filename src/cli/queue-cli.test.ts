@@ -142,6 +142,51 @@ describe.skipIf(!installed)('--queue with three worker processes', () => {
     expect(text.stdout).toMatch(/workers connected: .*,.*,/);
   });
 
+  it('--cache redis://… on a local run: a re-run is served from the shared cache', async () => {
+    const args = [
+      'answer',
+      '--dataset',
+      'dataset.jsonl',
+      '--papers',
+      'papers',
+      '--model',
+      model,
+      '--cache',
+      `${redis.url.replace(/\/0$/, '/1')}`,
+      '--concurrency',
+      '8',
+    ];
+    const calls = server.requests.length;
+    expect((await cli(...args, '--out', 'cached-1.jsonl')).code).toBe(0);
+    expect(server.requests.length - calls).toBe(60);
+    const again = await cli(...args, '--out', 'cached-2.jsonl', '--label', 'again');
+    expect(again.stdout).toMatch(/answered 60 rows \(0 failed, 0 kept from an earlier run, 60 from cache\)/);
+    expect(server.requests.length - calls).toBe(60);
+  });
+
+  it('says which flag is wrong: a bad queue URL, --rpm without --queue', async () => {
+    const base = [
+      'answer',
+      '--dataset',
+      'dataset.jsonl',
+      '--papers',
+      'papers',
+      '--model',
+      model,
+      '--out',
+      'x.jsonl',
+    ];
+    const bad = await cli(...base, '--queue', 'http://host:6379');
+    expect(bad.stderr).toMatch(
+      /BAD_REDIS_URL.*--queue "http:\/\/host:6379" is not a redis:\/\/ or rediss:\/\/ URL/s,
+    );
+    const rpm = await cli(...base, '--rpm', '100');
+    expect(rpm.stderr).toMatch(/BAD_FLAG.*--rpm is enforced across queue workers/s);
+    const secret = await cli(...base, '--queue', 'redis://:hunter2@host:6379/x');
+    expect(secret.stderr).toMatch(/BAD_REDIS_URL/);
+    expect(secret.stderr).not.toMatch(/hunter2/);
+  });
+
   it('refuses an unreachable queue before writing anything, with a coded error', async () => {
     const r = await cli(
       'answer',
