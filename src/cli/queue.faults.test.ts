@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queueNameFor } from '../queue/index.js';
 import { FaultReport, markdownTable } from '../testing/fault-report.js';
 import { campaignReply, datasetIds, faultWorkspace } from '../testing/fault-workspace.js';
 import {
@@ -87,14 +88,14 @@ function rowsById(path: string): Map<string, unknown> {
   return new Map(rows.map(({ latency_ms: _l, ...rest }) => [String(rest.row_id), rest] as [string, unknown]));
 }
 
-/** The pid suffix (`-pid<n>`) of the worker holding the job whose prompt contains `text`. */
+/** The pid suffix (`-pid<n>`) of the worker holding the active job whose prompt contains `text`. */
 async function poisonHolder(text: string): Promise<string | undefined> {
   const client = new Redis(redis.port, '127.0.0.1');
+  const queue = `citegeist:${queueNameFor(model)}`;
   try {
-    for (let tries = 0; tries < 200; tries++) {
-      for (const key of await client.keys('citegeist:calls-v1-*:*-call-*')) {
-        if (key.split(':').length !== 3) continue;
-        const [data, holder] = await client.hmget(key, 'data', 'pb');
+    for (let tries = 0; tries < 500; tries++) {
+      for (const id of await client.lrange(`${queue}:active`, 0, -1)) {
+        const [data, holder] = await client.hmget(`${queue}:${id}`, 'data', 'pb');
         if (data?.includes(text) && holder) return /-pid\d+$/.exec(holder)?.[0];
       }
       await new Promise((r) => setTimeout(r, 10));
@@ -238,17 +239,19 @@ describe.skipIf(!installed)('scale-out: workers killed during a queue run', () =
     const coordinator = startCli(main, answerArgs('poison.jsonl', true), dir, {});
     let deaths = 0;
     let seen = 0;
+    const deadline = Date.now() + 120_000;
     while (coordinator.child.exitCode === null) {
+      if (Date.now() > deadline)
+        throw new Error(`the poison run did not end in 120 s: ${coordinator.stderr()}`);
       if (poisoned > seen) {
         seen = poisoned;
         // The poison's effect: the worker that took it (its name is in the job, \`pb\`) dies.
         const holder = await poisonHolder(poison);
         const i = workers.findIndex((w) => holder === `-pid${w.child.pid}`);
-        if (i >= 0) {
-          await stop(workers[i]!, 'SIGKILL');
-          deaths++;
-          workers[i] = await startWorker(main, flags, dir, env);
-        }
+        if (i < 0) throw new Error(`no live worker holds the poison job (holder ${holder})`);
+        await stop(workers[i]!, 'SIGKILL');
+        deaths++;
+        workers[i] = await startWorker(main, flags, dir, env);
       }
       await new Promise((r) => setTimeout(r, 10));
     }
