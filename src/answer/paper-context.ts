@@ -38,7 +38,12 @@ export class PaperContext {
     // Markdown headings are structure, not content: they are not retrievable passages.
     this.passages = chunkDocument(doc).filter((p) => !/^#{1,6}\s/.test(p.text));
     this.byId = new Map(this.passages.map((p) => [p.id, p]));
-    this.retriever = new PaperRetriever(this.passages, retrieval.config, retrieval.embedder);
+    // Ranked on the text with footnote and citation markers blanked (`indexText`), as the index is.
+    this.retriever = new PaperRetriever(
+      this.passages.map((p) => ({ id: p.id, text: p.indexText ?? p.text })),
+      retrieval.config,
+      retrieval.embedder,
+    );
   }
 
   /** The top-k passages for a query, best first (`PaperRetrieval`; default BM25 with stemming and stop words). */

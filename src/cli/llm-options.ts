@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { CitegeistError, quoteValue } from '../core/index.js';
+import { CitegeistError } from '../core/index.js';
 import {
   AdaptiveLimiter,
   Budget,
@@ -14,6 +14,7 @@ import {
   ResponseCache,
 } from '../llm/index.js';
 import { isRedisUrl, parseRedisUrl, RedisReplyCache, type RedisTarget } from '../queue/index.js';
+import { parseNumberFlag } from './commands/option-parsers.js';
 import type { Config } from './config.js';
 import { createQueuedRuntime } from './queue-runtime.js';
 
@@ -94,12 +95,14 @@ export function resolveLlmSettings(flags: LlmFlags, config: Config, cwd: string)
   const concurrency =
     flags.concurrency === undefined
       ? (config.concurrency ?? (queue ? QUEUE_DEFAULT_CONCURRENCY : 4))
-      : positiveInt(flags.concurrency, '--concurrency');
+      : parseNumberFlag('--concurrency', flags.concurrency, { integer: true, min: 1 });
   const budgetUsd =
-    flags.budget === undefined ? (config.budget ?? null) : nonNegative(flags.budget, '--budget');
+    flags.budget === undefined
+      ? (config.budget ?? null)
+      : parseNumberFlag('--budget', flags.budget, { min: 0 });
   if (flags.cache === false && flags.cacheOnly) {
     throw new CitegeistError(
-      'CONFLICTING_FLAGS',
+      'CONFLICTING_OPTIONS',
       '--no-cache and --cache-only were both given.',
       'Use one of them.',
     );
@@ -112,7 +115,7 @@ export function resolveLlmSettings(flags: LlmFlags, config: Config, cwd: string)
       : null;
   if (flags.rpm !== undefined && !queue) {
     throw new CitegeistError(
-      'BAD_FLAG',
+      'OPTION_REQUIRED',
       '--rpm is enforced across queue workers, and no --queue was given.',
       'Add --queue redis://host:port/db, or drop --rpm (a local run caps calls with --concurrency and backs off on 429s).',
     );
@@ -127,7 +130,7 @@ export function resolveLlmSettings(flags: LlmFlags, config: Config, cwd: string)
     cachePath: cacheMode === 'no-cache' || cacheRedis ? null : resolve(cwd, cacheTarget),
     cacheRedis,
     queue,
-    rpm: flags.rpm === undefined ? null : nonNegativeInt(flags.rpm, '--rpm'),
+    rpm: flags.rpm === undefined ? null : parseNumberFlag('--rpm', flags.rpm, { integer: true, min: 0 }),
     prices: config.prices ?? {},
   };
 }
@@ -253,40 +256,4 @@ export function refuseDryRun(settings: LlmSettings, command: string): void {
     `${command} cannot estimate its model calls ahead of a run, so --dry-run is not supported there; nothing was run.`,
     'Drop --dry-run; cap the spend with --budget <usd> instead.',
   );
-}
-
-function positiveInt(value: string, flag: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) {
-    throw new CitegeistError(
-      'BAD_FLAG',
-      `${flag} ${quoteValue(value)} is not a positive whole number.`,
-      `Pass e.g. ${flag} 8.`,
-    );
-  }
-  return n;
-}
-
-function nonNegativeInt(value: string, flag: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || value.trim() === '') {
-    throw new CitegeistError(
-      'BAD_FLAG',
-      `${flag} ${quoteValue(value)} is not a whole number.`,
-      `Pass e.g. ${flag} 500.`,
-    );
-  }
-  return n;
-}
-
-function nonNegative(value: string, flag: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0 || value.trim() === '') {
-    throw new CitegeistError(
-      'BAD_FLAG',
-      `${flag} ${quoteValue(value)} is not an amount in USD.`,
-      `Pass e.g. ${flag} 5 or ${flag} 0.50.`,
-    );
-  }
-  return n;
 }

@@ -178,12 +178,12 @@ describe.skipIf(!installed)('--queue with three worker processes', () => {
     ];
     const bad = await cli(...base, '--queue', 'http://host:6379');
     expect(bad.stderr).toMatch(
-      /BAD_REDIS_URL.*--queue "http:\/\/host:6379" is not a redis:\/\/ or rediss:\/\/ URL/s,
+      /BAD_OPTION.*--queue "http:\/\/host:6379" is not a redis:\/\/ or rediss:\/\/ URL/s,
     );
     const rpm = await cli(...base, '--rpm', '100');
-    expect(rpm.stderr).toMatch(/BAD_FLAG.*--rpm is enforced across queue workers/s);
+    expect(rpm.stderr).toMatch(/OPTION_REQUIRED.*--rpm is enforced across queue workers/s);
     const secret = await cli(...base, '--queue', 'redis://:hunter2@host:6379/x');
-    expect(secret.stderr).toMatch(/BAD_REDIS_URL/);
+    expect(secret.stderr).toMatch(/BAD_OPTION/);
     expect(secret.stderr).not.toMatch(/hunter2/);
   });
 

@@ -105,7 +105,7 @@ function tryCreate(path: string, holder: LockHolder): boolean {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw new CitegeistError(
-      'LOCK_UNAVAILABLE',
+      'OUTPUT_UNWRITABLE',
       `Cannot create the lock file ${path} (${(error as Error).message}).`,
       'Check that the output folder is writable and on a file system that supports hard links.',
       { cause: error },

@@ -1,6 +1,7 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { writeAll } from './atomic-write.js';
+import { readTextFile } from './read-input.js';
 
 /**
  * Appends rows to a JSONL file as they complete, fsyncing each one so that a killed run loses at
@@ -14,7 +15,7 @@ export class JsonlAppender {
     mkdirSync(dirname(path), { recursive: true });
     // A crash can leave a partial last line; terminate it so the next row starts on its own line.
     if (existsSync(path)) {
-      const text = readFileSync(path, 'utf8');
+      const text = readTextFile(path, 'file being resumed', { output: true });
       this.fd = openSync(path, 'a');
       if (text.length > 0 && !text.endsWith('\n')) writeSync(this.fd, '\n');
     } else {

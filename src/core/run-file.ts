@@ -4,8 +4,9 @@ import type { z } from 'zod';
 import { writeAll, writeFileAtomic } from './atomic-write.js';
 import { CitegeistError, location } from './errors.js';
 import { FileLock } from './file-lock.js';
-import { type JsonlLine, parseJsonl, readTextFile } from './jsonl.js';
+import { type JsonlLine, parseJsonl } from './jsonl.js';
 import { describeIssues } from './parse.js';
+import { readTextFile } from './read-input.js';
 import { isManifestRecord, manifestDifferences, parseManifest, type RunManifest } from './run-manifest.js';
 
 type Row = Record<string, unknown>;
@@ -101,7 +102,7 @@ export function inspectRunFile(path: string, options: RunFileOptions): RunFileSt
   if (!existsSync(path) || (statSync(path).isFile() && statSync(path).size === 0)) {
     return { exists: false, manifest: null, kept: [], redo: 0, torn: false };
   }
-  const text = readTextFile(path, options.what);
+  const text = readTextFile(path, `${options.what} being resumed`, { output: true });
   const lines = parseJsonl(text);
   // A line cut short by a crash (no newline after it) is the only damage a killed writer leaves.
   const last = lines.at(-1);
@@ -286,7 +287,7 @@ export function reorderRunFile(
     let changed = false;
     for (const file of [{ path, key: o.key }, ...(o.companions ?? [])]) {
       if (!existsSync(file.path)) continue;
-      const sorted = sortLines(readTextFile(file.path, 'output'), file.key, rank);
+      const sorted = sortLines(readTextFile(file.path, 'output', { output: true }), file.key, rank);
       if (sorted === null) continue;
       writeFileAtomic(file.path, sorted);
       changed = true;

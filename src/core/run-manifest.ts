@@ -54,7 +54,7 @@ export function createManifest(spec: ManifestSpec): RunManifest {
   const label = (spec.label ?? spec.defaultLabel).trim();
   if (label === '' || /[\r\n]/.test(label)) {
     throw new CitegeistError(
-      'BAD_LABEL',
+      'BAD_OPTION',
       `The run label ${quoteValue(spec.label)} is empty or spans lines.`,
       'Give --label a one-line name, e.g. --label "gpt-4.1-mini k=3".',
     );
@@ -111,7 +111,7 @@ export function parseManifest(value: unknown, where: string): RunManifest {
   const parsed = RunManifestSchema.safeParse(value);
   if (!parsed.success) {
     throw new CitegeistError(
-      'BAD_MANIFEST',
+      'RUN_FILE_CORRUPT',
       `${where} starts with a manifest record that is not valid (${parsed.error.issues[0]?.path.join('.') ?? ''}: ${parsed.error.issues[0]?.message ?? 'invalid'}).`,
       'The file was edited or damaged: write to a new file.',
     );

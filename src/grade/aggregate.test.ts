@@ -36,6 +36,7 @@ const g = (
     completeness: null,
     judge_justification: null,
     judge: null,
+    judge_grounding: null,
     status,
     errors: {},
     n_citations: 0,

@@ -90,6 +90,7 @@ export function gradeRowOf(row: DatasetRow, run: RunRow, scores: CitationScores)
     completeness: null,
     judge_justification: null,
     judge: null,
+    judge_grounding: null,
     status: {},
     errors: {},
     n_citations: run.citations.length,

@@ -23,10 +23,17 @@ export interface GradingSettings {
   quoteMode: string;
   /** The judge's model id, or null for the deterministic metrics only. */
   judge: string | null;
+  /** The judge's unverified support counted as support (`--trust-unlocated-evidence`). */
+  trustUnlocatedEvidence?: boolean;
 }
 
 /** Settings a default grades label leaves out while they have these values. */
-const LABEL_DEFAULTS = { match: 'researchqa', quote_mode: 'researchqa', judge: null };
+const LABEL_DEFAULTS = {
+  match: 'researchqa',
+  quote_mode: 'researchqa',
+  judge: null,
+  trust_unlocated_evidence: false,
+};
 
 /**
  * The manifest of a grades file. Its label is the graded run's label, plus the grading settings
@@ -47,6 +54,8 @@ export function gradesManifest(o: {
     quote_mode: o.settings.quoteMode,
     judge: o.settings.judge,
     judge_prompt: o.settings.judge ? sha256Hex(RUBRIC_SYSTEM_PROMPT).slice(0, 12) : null,
+    // Only the judge's verdicts are grounded: without one the flag changes nothing.
+    trust_unlocated_evidence: o.settings.judge !== null && o.settings.trustUnlocatedEvidence === true,
   };
   return createManifest({
     kind: 'grades',

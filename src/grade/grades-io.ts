@@ -30,7 +30,7 @@ export function parseGradesFile(
     const parsed = entry.ok ? GradeRowSchema.safeParse(entry.value) : null;
     if (!parsed?.success) {
       throw new CitegeistError(
-        'BAD_GRADES_ROW',
+        'INVALID_INPUT',
         `${path} line ${entry.line} is not a grades row.`,
         'Give grades files written by `citegeist grade`, or run files with --dataset.',
       );

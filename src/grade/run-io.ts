@@ -24,6 +24,12 @@ export interface RunReadResult {
   published?: Record<string, unknown>;
   /** The run's manifest (null for published results and runs from before manifests). */
   manifest: RunManifest | null;
+  /**
+   * Rows read without a field that changes their scores, by field: `citations` (citegeist layout) or
+   * `actual_citations` (published layout, missing or null). They are scored as an empty list, as the
+   * published code does, and the command warns and counts them.
+   */
+  missingFields: Record<string, string[]>;
 }
 
 /**
@@ -37,7 +43,8 @@ export interface RunReadResult {
  * contract and its model gets `_baseline`. Bad rows are returned as errors (file, line or index,
  * field). A run file that starts with a manifest holds one run: a row id repeated there is an
  * error (the first row is kept); in files from before manifests a repeated id replaces the earlier
- * row (a resumed run retried it).
+ * row only when that one failed (a resumed run retried it), and a repeat of an answered row is an
+ * error (the first is kept).
  */
 export function readRun(path: string, options: { model?: string } = {}): RunReadResult {
   const text = readTextFile(path, 'run file');
@@ -48,18 +55,39 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
     options.model ??
     (published ? `${published[1]}${published[2] ?? ''}` : name.replace(/\.(jsonl?|json)$/i, ''));
   let contract = !published?.[2];
-  const out: RunReadResult = { format: 'citegeist', rows: [], errors: [], models: [], manifest: null };
+  const out: RunReadResult = {
+    format: 'citegeist',
+    rows: [],
+    errors: [],
+    models: [],
+    manifest: null,
+    missingFields: {},
+  };
+  const missing = (field: string, rowId: string) => {
+    const ids = out.missingFields[field] ?? [];
+    ids.push(rowId);
+    out.missingFields[field] = ids;
+  };
   const byId = new Map<string, number>();
-  const add = (row: RunRow, where = path) => {
+  /** Adds a row; false (with an error recorded) when it repeats a row that stays. */
+  const add = (row: RunRow, where: string): boolean => {
     const at = byId.get(row.row_id);
     if (at === undefined) {
       byId.set(row.row_id, out.rows.length);
       out.rows.push(row);
-    } else if (out.manifest) {
-      out.errors.push({ where, message: `row id "${row.row_id}" again: a run holds each row once` });
-    } else {
-      out.rows[at] = row;
+      return true;
     }
+    if (!out.manifest && out.rows[at]!.error !== null) {
+      out.rows[at] = row; // a retry of a failed row (a resumed run from before manifests) replaces it
+      return true;
+    }
+    out.errors.push({
+      where,
+      message: out.manifest
+        ? `row id "${row.row_id}" again: a run holds each row once`
+        : `duplicate row_id "${row.row_id}": an answered row is never replaced (the first one is kept)`,
+    });
+    return false;
   };
   const envelope = trimmed.startsWith('{') ? resultsEnvelope(text) : null;
   if (trimmed.startsWith('[') || envelope) {
@@ -70,7 +98,7 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
         data = JSON.parse(text);
       } catch (error) {
         throw new CitegeistError(
-          'RUN_NOT_JSON',
+          'INVALID_JSON',
           `The run file ${path} starts like a JSON list but does not parse (${(error as Error).message}).`,
           'Fix the JSON, or give citegeist run JSONL.',
         );
@@ -87,10 +115,13 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
       contract = !baseline;
     }
     for (const [i, value] of rows.entries()) {
+      const where = `${path} ${envelope ? 'rows' : ''}[${i}]`;
       const row = publishedRow(value, fallbackModel, contract);
-      if (typeof row === 'string')
-        out.errors.push({ where: `${path} ${envelope ? 'rows' : ''}[${i}]`, message: row });
-      else add(row);
+      if (typeof row === 'string') out.errors.push({ where, message: row });
+      else if (add(row, where) && row.error === null) {
+        const cites = (value as Record<string, unknown>).actual_citations;
+        if (cites === undefined || cites === null) missing('actual_citations', row.row_id);
+      }
     }
   } else {
     const { manifest, rows } = takeManifest(parseJsonl(text), path, false);
@@ -107,8 +138,10 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
           ? { ...value, model: fallbackModel }
           : value,
       );
-      if (parsed.success) add(parsed.data, where);
-      else out.errors.push({ where, message: `not a run row: ${describeIssues(parsed.error)}` });
+      if (parsed.success) {
+        if (add(parsed.data, where) && value && !('citations' in value) && parsed.data.error === null)
+          missing('citations', parsed.data.row_id);
+      } else out.errors.push({ where, message: `not a run row: ${describeIssues(parsed.error)}` });
     }
   }
   out.models = [...new Set(out.rows.map((r) => r.model))];

@@ -18,13 +18,13 @@ export function isRedisUrl(value: string): boolean {
 }
 
 /**
- * Parses a Redis URL; throws BAD_REDIS_URL naming the flag. (The CLI takes the password from
+ * Parses a Redis URL; throws BAD_OPTION naming the flag. (The CLI takes the password from
  * `CITEGEIST_REDIS_PASSWORD` when the URL has none: a URL with a password shows in the process list.)
  */
 export function parseRedisUrl(value: string, flag: string): RedisTarget {
   const bad = (why: string) =>
     new CitegeistError(
-      'BAD_REDIS_URL',
+      'BAD_OPTION',
       `${flag} ${quoteValue(mask(value))} ${why}.`,
       `Give a Redis URL such as ${flag} redis://127.0.0.1:6379/0 (password: redis://:PASSWORD@host:6379/0, or set CITEGEIST_REDIS_PASSWORD).`,
     );

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { CitegeistError, type Document, type DocumentMeta, DocumentSchema } from '../core/index.js';
-import { CORPUS_SCHEMA, CORPUS_SCHEMA_VERSION } from './corpus-schema.js';
+import { CORPUS_SCHEMA, CORPUS_SCHEMA_VERSION, UPGRADABLE_FROM } from './corpus-schema.js';
 
 /** One row of `CorpusStore.list()`. */
 export interface DocumentSummary {
@@ -88,7 +88,13 @@ export class CorpusStore {
     const row = this.db.prepare("SELECT value FROM store_info WHERE key = 'schema_version'").get() as
       | Row
       | undefined;
-    if (Number(row?.value) !== CORPUS_SCHEMA_VERSION) {
+    const version = Number(row?.value);
+    if (UPGRADABLE_FROM.includes(version) && !readonly) {
+      // The schema above has just created what the older version lacked.
+      this.db
+        .prepare("UPDATE store_info SET value = ? WHERE key = 'schema_version'")
+        .run(String(CORPUS_SCHEMA_VERSION));
+    } else if (version !== CORPUS_SCHEMA_VERSION && !UPGRADABLE_FROM.includes(version)) {
       throw new CitegeistError(
         'CORPUS_SCHEMA_MISMATCH',
         `Corpus ${this.path} has schema version ${String(row?.value)}; this citegeist reads version ${CORPUS_SCHEMA_VERSION}.`,
@@ -191,6 +197,11 @@ export class CorpusStore {
       para.run(id, i, p.id, p.sectionId, p.page, p.kind, p.start, p.end);
     const furn = db.prepare('INSERT INTO furniture (doc_id, ord, page, kind, text) VALUES (?, ?, ?, ?, ?)');
     for (const [i, f] of doc.furniture.entries()) furn.run(id, i, f.page, f.kind, f.text);
+    const marker = db.prepare(
+      'INSERT INTO markers (doc_id, ord, start, end, kind, targets) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    for (const [i, m] of doc.markers.entries())
+      marker.run(id, i, m.start, m.end, m.kind, JSON.stringify(m.targets));
     return id;
   }
 
@@ -223,8 +234,24 @@ export class CorpusStore {
         'SELECT id, section_id, page, kind, start, end FROM paragraphs WHERE doc_id = ? ORDER BY ord',
       ).map(({ section_id, ...p }) => ({ ...p, sectionId: section_id })),
       furniture: all('SELECT page, kind, text FROM furniture WHERE doc_id = ? ORDER BY ord'),
+      markers: this.hasMarkers()
+        ? all('SELECT start, end, kind, targets FROM markers WHERE doc_id = ? ORDER BY ord').map((m) => ({
+            ...m,
+            targets: JSON.parse(String(m.targets)),
+          }))
+        : [],
     });
   }
+
+  /** A version 1 store opened read-only has no markers table. */
+  private hasMarkers(): boolean {
+    this.markersTable ??=
+      this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'markers'").get() !==
+      undefined;
+    return this.markersTable;
+  }
+
+  private markersTable: boolean | undefined;
 
   /** Every stored document, in id order, with its counts. */
   list(): DocumentSummary[] {

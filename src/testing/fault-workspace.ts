@@ -55,7 +55,15 @@ export function campaignReply(request: FakeRequest): { text: string } {
   const system = request.messages[0]?.content ?? '';
   const user = request.messages[1]?.content ?? '';
   if (system.startsWith('You grade one answer')) {
-    return { text: '{"factual_accuracy": 4, "completeness": 4, "justification": "one claim, consistent"}' };
+    // The one claim, quoted from the answer and the expected answer (grounded, so the 4 stands).
+    return {
+      text: JSON.stringify({
+        factual_accuracy: 4,
+        completeness: 4,
+        justification: 'one claim, consistent',
+        evidence: [{ claim: 'The paper says so', expected_quote: 'The common sentence' }],
+      }),
+    };
   }
   if (system.startsWith('You build a citation-grounded')) {
     const i = Number(/Paper p(\d+)/.exec(user)?.[1] ?? 0);

@@ -70,7 +70,9 @@ describe('citegeist answer', () => {
     const first = memoryIo({ cwd: dir });
     expect(await runCli([...args, '--qasper-predictions', 'preds.jsonl'], first.io)).toBe(1);
     expect(first.stdout()).toMatch(/answered 2 rows \(1 failed/);
-    expect(first.stderr()).toMatch(/answered: 2\/2 done, 1 failed, took \d+s, [\d,]+ tokens/);
+    expect(first.stderr()).toMatch(
+      /answered: 2\/2 done, 1 failed, took \d+s, 2 model calls \(1 failed\), [1-9][\d,]* tokens\n/,
+    );
     const second = memoryIo({ cwd: dir });
     expect(await runCli([...args, '--qasper-predictions', 'preds.jsonl'], second.io)).toBe(0);
     expect(second.stdout()).toMatch(/answered 1 rows \(0 failed, 1 kept/);

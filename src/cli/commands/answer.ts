@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   type Answerer,
@@ -18,10 +17,10 @@ import {
   type DatasetRow,
   type Document,
   papersInput,
+  readInputBytes,
   sha256Hex,
   writeFileAtomic,
 } from '../../core/index.js';
-import { loadDatasetStrict } from '../../generate/index.js';
 import { modelId, parseModelString } from '../../llm/index.js';
 import { preparePaper } from '../../text/index.js';
 import { VERSION } from '../../version.js';
@@ -37,6 +36,8 @@ import {
 import { createLazyProgress } from '../progress.js';
 import { putInInputOrder } from '../queue-runtime.js';
 import { openPaperRetrieval } from '../retrieval-setup.js';
+import { addCheckOption, readCheckedDataset } from './dataset-preflight.js';
+import { countOption } from './option-parsers.js';
 import { addPaperSourceOptions, describeSource, paperSource, paperSourceOf } from './paper-source.js';
 
 interface AnswerOptions extends LlmFlags {
@@ -44,12 +45,13 @@ interface AnswerOptions extends LlmFlags {
   papers?: string;
   corpus?: string;
   context: 'auto' | 'full' | 'retrieval';
-  k: string;
+  k: number;
   baseline: boolean;
   freeText: boolean;
   out: string;
   qasperPredictions?: string;
-  limit?: string;
+  limit?: number;
+  check: boolean;
   label?: string;
 }
 
@@ -65,7 +67,7 @@ function answererFor(
   const model = settings.model;
   if (!model) {
     throw new CitegeistError(
-      'NO_MODEL',
+      'MODEL_REQUIRED',
       'No model was given.',
       'Add --model extractive (no LLM needed) or a model string such as openai:gpt-4.1-mini or ollama:qwen2.5:7b.',
     );
@@ -77,9 +79,7 @@ function answererFor(
       'Use --context auto.',
     );
   }
-  const k = Number(opts.k);
-  if (!Number.isInteger(k) || k < 1)
-    throw new CitegeistError('BAD_OPTION', `-k ${opts.k} is not a positive integer.`, 'Use -k 8.');
+  const k = opts.k;
   if (model === 'extractive') {
     if (opts.baseline) {
       throw new CitegeistError(
@@ -108,7 +108,7 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
     )
     .option('--model <model>', 'extractive, or a model string (openai:gpt-4.1-mini, ollama:qwen2.5:7b, …)')
     .option('--context <mode>', 'auto (whole paper if it fits, else retrieval) | full | retrieval', 'auto')
-    .option('-k <n>', 'passages in retrieval mode', '8')
+    .option('-k <n>', 'passages in retrieval mode', countOption('-k'), 8)
     .option('--baseline', 'no citation contract (citation metrics then do not apply)', false)
     .option(
       '--free-text',
@@ -123,12 +123,13 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
       '--qasper-predictions <file>',
       'also write official QASPER predictions (rows imported from QASPER)',
     )
-    .option('--limit <n>', 'answer only the first n rows')
+    .option('--limit <n>', 'answer only the first n rows', countOption('--limit'))
     .option(
       '--label <name>',
       "the run's name in leaderboards and reports (default: the model and the settings that differ from the defaults)",
     );
   addPaperSourceOptions(command);
+  addCheckOption(command);
   addLlmOptions(command, { model: false }).action(async (opts: AnswerOptions) => {
     const settings = resolveLlmSettings(opts, ctx.config(), ctx.io.cwd);
     let runtime: LlmRuntime | undefined;
@@ -138,14 +139,15 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
     });
     try {
       const datasetPath = resolve(ctx.io.cwd, opts.dataset);
-      const read = await loadDatasetStrict(datasetPath);
-      for (const w of read.warnings) ctx.io.err(`warning: ${w}\n`);
-      const all = read.rows;
-      const rows = opts.limit ? all.slice(0, Number(opts.limit)) : all;
       const sourceOptions = paperSourceOf(ctx, opts);
+      const source = paperSource(sourceOptions, ctx.io.cwd);
+      // The dataset check reads each paper once; the run below reuses them (the source caches).
+      const read = await readCheckedDataset(ctx, datasetPath, source, opts.check);
+      const all = read.rows;
+      const rows = opts.limit !== undefined ? all.slice(0, opts.limit) : all;
       // Every paper the dataset names is loaded (and hashed into the manifest) up front, so a
       // changed paper is noticed before a resume mixes answers from two versions of it.
-      const docs = await loadDocuments(all, paperSource(sourceOptions, ctx.io.cwd));
+      const docs = await loadDocuments(all, source);
       // Every row retrieves for the extractive answerer and --context retrieval; with auto, only
       // papers too long for the model do (a stale index is then set aside with a note, not refused).
       const everyRow = answerer.id === 'extractive' || opts.context === 'retrieval';
@@ -166,7 +168,11 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
         answerer,
         ...(retrieval ? { retriever: retrieval.description } : {}),
         label: opts.label,
-        dataset: { sha256: sha256Hex(readFileSync(datasetPath)), path: opts.dataset, rows: all.length },
+        dataset: {
+          sha256: sha256Hex(readInputBytes(datasetPath, { what: 'dataset' })),
+          path: opts.dataset,
+          rows: all.length,
+        },
         papers: papersInput(
           new Map([...docs].map(([id, doc]) => [id, doc?.text ?? null])),
           describeSource(sourceOptions),
@@ -186,6 +192,9 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
           : settings.concurrency;
       await runtime?.useRun(manifest);
       const progress = createLazyProgress({ io: ctx.io, label: 'answered' });
+      // Tokens and cost as the server reported them, per call (none for the extractive answerer;
+      // a cached reply counts as cached, at no cost).
+      runtime?.onCall((call) => progress.call(call));
       const result = await runAnswers(
         rows,
         answerer,
@@ -193,16 +202,7 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
         { path: out, manifest },
         {
           concurrency,
-          onProgress: (p, row) =>
-            progress.tick(
-              {
-                ok: row.error === null,
-                inputTokens: row.usage?.input_tokens ?? 0,
-                outputTokens: row.usage?.output_tokens ?? 0,
-                costUsd: row.cached ? 0 : row.cost_usd,
-              },
-              p.total,
-            ),
+          onProgress: (p, row) => progress.tick({ ok: row.error === null }, p.total),
         },
       ).finally(() => progress.stop());
       putInInputOrder(settings, out, {

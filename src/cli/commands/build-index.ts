@@ -15,7 +15,7 @@ import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION, corpusPath, displayPath } from '../corpus-option.js';
 import { createProgress, type Progress } from '../progress.js';
 import { indexDirOf } from '../retrieval-setup.js';
-import { parseIntOption } from './option-parsers.js';
+import { countOption } from './option-parsers.js';
 
 interface IndexFlags {
   corpus?: string;
@@ -23,6 +23,7 @@ interface IndexFlags {
   rebuild: boolean;
   maxTokens: number;
   dense: boolean;
+  includeReferences: boolean;
 }
 
 export const registerIndex: RegisterCommand = (program, ctx) => {
@@ -40,10 +41,11 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
     .option(
       '--max-tokens <n>',
       'passage token budget (long paragraphs are split at sentences)',
-      parseIntOption('--max-tokens'),
+      countOption('--max-tokens'),
       256,
     )
     .option('--no-dense', 'build only the BM25 index')
+    .option('--include-references', 'index bibliography entries too (they are left out otherwise)', false)
     .action(async (flags: IndexFlags) => {
       const path = corpusPath(ctx, flags.corpus);
       const dir = indexDirOf(ctx, flags.corpus);
@@ -64,6 +66,10 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
           const settings = [
             m.embedderSpec !== spec ? `embedder ${m.embedderSpec ?? 'none'} → ${spec ?? 'none'}` : '',
             m.maxTokens !== flags.maxTokens ? `--max-tokens ${m.maxTokens} → ${flags.maxTokens}` : '',
+            // Indexes from before this setting kept every paragraph, references included.
+            (m.includeReferences ?? true) !== flags.includeReferences
+              ? `references ${m.includeReferences ? 'kept' : 'left out'} → ${flags.includeReferences ? 'kept' : 'left out'}`
+              : '',
           ].filter(Boolean);
           if (!stale && settings.length === 0) {
             ctx.io.out(
@@ -85,10 +91,11 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
         try {
           built = await buildIndex(documents, {
             maxTokens: flags.maxTokens,
+            includeReferences: flags.includeReferences,
             embedder: spec ? { spec, embedder: createEmbedder(spec, { env: ctx.io.env }) } : null,
             version: VERSION,
             onBatch: (_, total) => {
-              progress ??= createProgress({ io: ctx.io, label: 'embedding', total, tokens: false });
+              progress ??= createProgress({ io: ctx.io, label: 'embedding', total });
               progress.tick({ ok: true });
             },
           });

@@ -1,6 +1,14 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { byField, CitegeistError, inspectRunFile, type RunManifest } from '../../core/index.js';
+import {
+  byField,
+  CitegeistError,
+  inspectRunFile,
+  location,
+  parseJsonl,
+  type RunManifest,
+  readTextFile,
+} from '../../core/index.js';
 import {
   generateDataset,
   generationMessages,
@@ -24,6 +32,7 @@ import {
 } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
 import { putInInputOrder } from '../queue-runtime.js';
+import { countOption } from './option-parsers.js';
 import { addPaperSourceOptions, paperSource } from './paper-source.js';
 
 interface GenerateCliOptions extends LlmFlags {
@@ -32,23 +41,24 @@ interface GenerateCliOptions extends LlmFlags {
   corpus?: string;
   domain?: string;
   out: string;
-  limit?: string;
+  limit?: number;
   label?: string;
 }
 
 type PaperList = { papers: { id: string; domain: string }[]; load: (id: string) => Promise<string | null> };
 
 function fromManifest(path: string): PaperList {
-  if (!existsSync(path))
-    throw new CitegeistError(
-      'MANIFEST_NOT_FOUND',
-      `The manifest ${path} does not exist.`,
-      'Run `citegeist collect openalex` first, or give --papers DIR.',
-    );
-  const entries = readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as ManifestEntry);
+  const entries = parseJsonl(readTextFile(path, 'manifest')).map((entry) => {
+    const e = entry.ok ? (entry.value as Partial<ManifestEntry> | null) : null;
+    if (typeof e?.openalex_id !== 'string' || typeof e.file !== 'string') {
+      throw new CitegeistError(
+        'INVALID_INPUT',
+        `${location(path, entry.line)} is not a manifest entry with "openalex_id" and "file".`,
+        'Give the manifest.jsonl written by `citegeist collect openalex`, or --papers DIR.',
+      );
+    }
+    return e as ManifestEntry;
+  });
   const files = new Map(entries.map((e) => [e.openalex_id, join(dirname(path), e.file)]));
   return {
     papers: entries.map((e) => ({ id: e.openalex_id, domain: e.domain })),
@@ -86,7 +96,7 @@ export const registerGenerate: RegisterCommand = (program, ctx) => {
     .option('--manifest <file>', 'manifest.jsonl from `citegeist collect openalex` (papers and domains)')
     .option('--domain <name>', 'domain recorded on rows from --papers', '')
     .requiredOption('--out <file>', 'dataset JSONL (resumed per paper if it exists)')
-    .option('--limit <n>', 'only the first n papers')
+    .option('--limit <n>', 'only the first n papers', countOption('--limit'))
     .option('--label <name>', "the run's name (default: the model, and the domain when one is given)");
   addPaperSourceOptions(questions);
   addLlmOptions(questions).action(async (opts: GenerateCliOptions) => {
@@ -94,7 +104,7 @@ export const registerGenerate: RegisterCommand = (program, ctx) => {
     const model = settings.model;
     if (!model || model === 'extractive') {
       throw new CitegeistError(
-        'GENERATION_NEEDS_MODEL',
+        'MODEL_REQUIRED',
         'Dataset generation needs an LLM: there is no honest non-LLM way to write questions and rubrics.',
         'Give --model with a model string (openai:gpt-4.1-mini, anthropic:…, gemini:…, ollama:qwen2.5:7b) and its API key in the environment.',
       );
@@ -108,11 +118,11 @@ export const registerGenerate: RegisterCommand = (program, ctx) => {
           : null;
     if (!list)
       throw new CitegeistError(
-        'NO_PAPERS',
+        'OPTION_REQUIRED',
         'No papers were given.',
         'Add --corpus FILE, --manifest FILE or --papers DIR.',
       );
-    const papers = opts.limit ? list.papers.slice(0, Number(opts.limit)) : list.papers;
+    const papers = opts.limit ? list.papers.slice(0, opts.limit) : list.papers;
     const out = resolve(ctx.io.cwd, opts.out);
     const manifestOf = (llm: Pick<LlmProvider, 'id' | 'contextWindow'>) =>
       questionsManifest({ llm, domain: opts.domain ?? '', label: opts.label, version: VERSION });
@@ -130,6 +140,7 @@ export const registerGenerate: RegisterCommand = (program, ctx) => {
       throw error;
     });
     const progress = createLazyProgress({ io: ctx.io, label: 'papers' });
+    runtime.onCall((call) => progress.call(call));
     const result = await generateDataset(llm, papers, list.load, out, {
       manifest,
       // Papers at once (each makes several calls; the runtime caps calls in flight at --concurrency).
@@ -139,7 +150,6 @@ export const registerGenerate: RegisterCommand = (program, ctx) => {
         progress.tick(
           {
             ok: g.error === null,
-            costUsd: g.costUsd,
             note: g.paperId,
             ...(g.error ? { problem: `${g.paperId}: ${g.error}` } : {}),
           },

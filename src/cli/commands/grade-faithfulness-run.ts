@@ -43,6 +43,8 @@ export interface FaithfulnessOptions {
   repeats: number;
   rubric: string;
   out: string;
+  /** Count supported verdicts whose evidence quote is not in the excerpts as supported. */
+  trustUnlocatedEvidence: boolean;
   label?: string;
 }
 
@@ -57,7 +59,7 @@ export async function runGradeFaithfulness(
   const judge = settings.judge;
   if (!judge) {
     throw new CitegeistError(
-      'JUDGE_REQUIRED',
+      'MODEL_REQUIRED',
       'grade faithfulness needs a judge model and none was given.',
       'Pass --judge <model> (e.g. openai:gpt-4.1-mini) or set "judge" in citegeist.config.json.',
     );
@@ -70,7 +72,7 @@ export async function runGradeFaithfulness(
   const answersPath = resolve(io.cwd, o.answers);
   const answersText = readTextFile(answersPath, 'answers file');
   const { inputs, problems } = readFaithfulnessInputs(answersText);
-  for (const p of problems) io.err(`skipped ${o.answers} ${p.where}: ${p.problem}\n`);
+  for (const p of problems) io.err(`skipped [INVALID_INPUT] ${o.answers} ${p.where}: ${p.problem}\n`);
   const rubric = loadHarmRubric(o.rubric, io.cwd);
   const outPath = resolve(io.cwd, o.out);
   const mode = o.joint ? ('joint' as const) : ('separate' as const);
@@ -102,7 +104,18 @@ export async function runGradeFaithfulness(
     const progress = createProgress({ io, label: 'faithfulness', total: todo.length });
     await gradeFaithfulnessBatch(
       todo,
-      { p: o.p, mode, repeats: o.repeats, rubric: rubric.text, verifier, harmJudge, decomposer, call: {} },
+      {
+        p: o.p,
+        mode,
+        repeats: o.repeats,
+        rubric: rubric.text,
+        verifier,
+        harmJudge,
+        decomposer,
+        trustUnlocatedEvidence: o.trustUnlocatedEvidence,
+        // Every judge call's usage as the server reported it, for the progress line.
+        call: { onCall: (meta) => progress.call(meta) },
+      },
       {
         concurrency: settings.concurrency,
         onGrade: (g) => {
@@ -152,6 +165,8 @@ function faithfulnessManifest(
     repeats: o.repeats,
     rubric: rubric.name,
     rubric_sha256: sha256Hex(rubric.text),
+    // Unverified support counts differently with the flag: scores with and without it differ.
+    trust_unlocated_evidence: o.trustUnlocatedEvidence,
   };
   return createManifest({
     kind: 'faithfulness',
@@ -161,6 +176,7 @@ function faithfulnessManifest(
       mode: 'separate',
       repeats: 1,
       rubric: DEFAULT_HARM_RUBRIC,
+      trust_unlocated_evidence: false,
     }),
     settings,
     inputs: { answers },

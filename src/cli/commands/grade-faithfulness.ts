@@ -11,15 +11,18 @@ import {
   type RunName,
   resolveLlmSettings,
 } from '../llm-options.js';
+import type { ModelCall } from '../progress.js';
 import { type FaithfulnessOptions, runGradeFaithfulness } from './grade-faithfulness-run.js';
 import { gradeGroup } from './grade-researchqa.js';
-import { parseNumberOption } from './option-parsers.js';
+import { countOption, numberOption } from './option-parsers.js';
 
 /** The models of one run, built from model strings with the run's policies (cache, limiter, budget). */
 export interface FaithfulnessRuntime {
   provider(model: string): LlmProvider;
   /** Names the run's calls on a queue and connects to it (`LlmRuntime.useRun`). */
   useRun?(run: RunName): Promise<void>;
+  /** Subscribes to every finished model call (progress lines count their tokens and cost). */
+  onCall?(listener: (call: ModelCall) => void): void;
   close(): void;
 }
 
@@ -41,20 +44,24 @@ export function gradeFaithfulnessCommand(runtime: RuntimeFactory): RegisterComma
       .option(
         '--p <number>',
         'harm exponent p (0 = verification only)',
-        parseNumberOption('--p', 0, false),
+        numberOption('--p', { min: 0 }),
         DEFAULT_HARM_EXPONENT,
       )
       .option('--joint', 'ablation: one prompt for verdict and harm', false)
       .option(
         '--repeats <k>',
         'run the judges k times (majority verdict, median harm)',
-        parseNumberOption('--repeats', 1, true),
+        countOption('--repeats'),
         1,
       )
       .option(
         '--rubric <name|file>',
         'harm rubric: veterinary, human-medicine, generic or a file',
         DEFAULT_HARM_RUBRIC,
+      )
+      .option(
+        '--trust-unlocated-evidence',
+        'count "supported" verdicts whose evidence quote is not in the cited excerpts as supported (default: unsupported)',
       )
       .option('--out <file>', 'per-answer results JSONL (resumable by answer id; required)')
       .option(
@@ -68,13 +75,18 @@ export function gradeFaithfulnessCommand(runtime: RuntimeFactory): RegisterComma
         const { out, ...flags } = self.opts<LlmFlags & { out?: string }>();
         if (!out) {
           throw new CitegeistError(
-            'OUT_REQUIRED',
+            'OPTION_REQUIRED',
             'grade faithfulness needs --out <file>.',
             'Pass --out results.jsonl.',
           );
         }
         const settings = resolveLlmSettings(flags, ctx.config(), ctx.io.cwd);
-        await runGradeFaithfulness({ ...options, out }, settings, runtime, ctx);
+        await runGradeFaithfulness(
+          { ...options, out, trustUnlocatedEvidence: options.trustUnlocatedEvidence === true },
+          settings,
+          runtime,
+          ctx,
+        );
       });
   };
 }

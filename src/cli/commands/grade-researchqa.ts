@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import {
@@ -6,6 +5,7 @@ import {
   CitegeistError,
   papersInput,
   type RunManifest,
+  readInputBytes,
   sha256Hex,
   writeFileAtomic,
 } from '../../core/index.js';
@@ -15,6 +15,7 @@ import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { addLlmOptions } from '../llm-options.js';
 import { putInInputOrder } from '../queue-runtime.js';
+import { addCheckOption } from './dataset-preflight.js';
 import {
   type GradeOptions,
   gradeOptions,
@@ -25,7 +26,7 @@ import {
   withJudge,
   withProgress,
 } from './grade.js';
-import { parseIntOption } from './option-parsers.js';
+import { parseIntOption, seedOption } from './option-parsers.js';
 import { addPaperSourceOptions, describeSource, paperSourceOf } from './paper-source.js';
 
 /**
@@ -48,9 +49,10 @@ async function gradeToFile(
       match: opts.match,
       quoteMode: p.quoteMode,
       judge: p.settings.judge ? modelId(parseModelString(p.settings.judge, '--judge')) : null,
+      trustUnlocatedEvidence: p.trustUnlocatedEvidence,
     },
     dataset: {
-      sha256: sha256Hex(readFileSync(resolve(ctx.io.cwd, opts.dataset))),
+      sha256: sha256Hex(readInputBytes(resolve(ctx.io.cwd, opts.dataset), { what: 'dataset' })),
       path: opts.dataset,
       rows: p.dataset.length,
     },
@@ -62,18 +64,20 @@ async function gradeToFile(
   const result = await withJudge(
     ctx,
     p,
-    (judge) =>
-      withProgress(ctx, run.rows.length, judge, (options) =>
-        gradeRunToFile(
-          p.dataset,
-          run.rows,
-          p.grading.paperText,
-          { path: out, manifest },
-          {
-            ...gradeOptions(p, judge),
-            ...options,
-          },
-        ),
+    (judge, onCall) =>
+      withProgress(
+        ctx,
+        run.rows.length,
+        judge,
+        (options) =>
+          gradeRunToFile(
+            p.dataset,
+            run.rows,
+            p.grading.paperText,
+            { path: out, manifest },
+            { ...gradeOptions(p, judge), ...options },
+          ),
+        onCall,
       ),
     manifest,
   );
@@ -87,13 +91,23 @@ async function gradeToFile(
       `note: resuming after ${t.command} (pid ${t.pid}, started ${t.started_at}) stopped without finishing\n`,
     );
   reportOutcome(ctx, run.models, result);
-  const summary = printSummary(ctx, result.grades, Number(opts.seed));
+  const summary = printSummary(ctx, result.grades, opts.seed);
   const summaryFile = `${out.replace(/\.jsonl?$/i, '')}.summary.json`;
-  const provenance = { manifest: result.manifest, bootstrap_seed: Number(opts.seed) };
-  writeFileAtomic(summaryFile, `${JSON.stringify({ ...provenance, ...(summary as object) }, null, 2)}\n`);
+  const provenance = { manifest: result.manifest, bootstrap_seed: opts.seed };
+  // Rows scored without a field that changes their scores (as an empty list): field → count.
+  const missingFields = Object.fromEntries(
+    Object.entries(p.missingFields).map(([field, ids]) => [field, ids.length]),
+  );
+  writeFileAtomic(
+    summaryFile,
+    `${JSON.stringify({ ...provenance, ...(summary as object), missing_fields: missingFields }, null, 2)}\n`,
+  );
   if (!ctx.globals().json) {
     const kept = result.kept > 0 ? ` (${result.kept} kept from an earlier run)` : '';
     ctx.io.out(`\n${result.grades.length} graded rows${kept} → ${opts.out}\n`);
+    const unscored = Object.values(missingFields).reduce((n, count) => n + count, 0);
+    if (unscored > 0)
+      ctx.io.out(`${unscored} row(s) lacked a score-changing field (missing_fields in the summary)\n`);
   }
 }
 
@@ -101,7 +115,7 @@ async function gradeToFile(
 function runInput(manifest: RunManifest | null, path: string, given: string) {
   return manifest
     ? { sha256: sha256Hex(manifest.run_id), path: given, label: manifest.label, run_id: manifest.run_id }
-    : { sha256: sha256Hex(readFileSync(path)), path: given };
+    : { sha256: sha256Hex(readInputBytes(path, { what: 'run file' })), path: given };
 }
 
 /** `grade --dry-run`: the judge calls the rows left to grade would make (the citation metrics are free). */
@@ -155,7 +169,7 @@ export function gradeGroup(program: Command, ctx: CliContext): Command {
     const named = self.commands.find((c) => c.name() !== sub.name() && self.args.includes(c.name()));
     if (named && self.args[0] !== sub.name()) {
       throw new CitegeistError(
-        'BAD_ARGUMENTS',
+        'BAD_OPTION',
         `\`grade ${self.args.join(' ')}\`: options were given before the subcommand "${named.name()}".`,
         `Put them after it: \`citegeist grade ${named.name()} --…\` (see \`citegeist grade ${named.name()} --help\`).`,
       );
@@ -196,16 +210,21 @@ export const registerGrade: RegisterCommand = (program, ctx) => {
       parseIntOption('--threads', 1),
     )
     .option('--model <name>', 'model name for runs that do not record one (published layout)')
-    .option('--seed <n>', 'bootstrap seed (summary only)', '0')
+    .option('--seed <n>', 'bootstrap seed (summary only)', seedOption('--seed'), 0)
     .option(
       '--label <name>',
       "the grading's name in leaderboards (default: the run's label, plus grading settings that differ from the defaults)",
+    )
+    .option(
+      '--trust-unlocated-evidence',
+      "count the judge's claims of support whose quotes are not found as support (default: they count as errors)",
     )
     .requiredOption(
       '--out <file>',
       'grades JSONL, written as rows complete and resumed if it exists (a summary JSON is written beside it)',
     );
   addPaperSourceOptions(command);
+  addCheckOption(command);
   addLlmOptions(command, { model: false, judge: true }).action(
     (opts: GradeOptions & { run: string; out: string }) => gradeToFile(ctx, opts),
   );

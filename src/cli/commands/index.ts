@@ -5,6 +5,7 @@ import { registerCollect } from './collect.js';
 import { registerCompare } from './compare.js';
 import { registerDataset } from './dataset.js';
 import { registerDemo } from './demo.js';
+import { registerErrors } from './errors.js';
 import { registerGenerate } from './generate.js';
 import { registerGradeFaithfulness } from './grade-faithfulness.js';
 import { registerGrade } from './grade-researchqa.js';
@@ -20,6 +21,7 @@ import { registerQasperEval } from './qasper-eval.js';
 import { registerQueue } from './queue.js';
 import { registerQuote } from './quote.js';
 import { registerRecipes } from './recipes.js';
+import { registerReport } from './report.js';
 import { registerReportsCompare } from './reports-compare.js';
 import { registerReportsGenerate } from './reports-generate.js';
 import { registerReportsJudge } from './reports-judge.js';
@@ -27,6 +29,7 @@ import { registerReportsScore } from './reports-score.js';
 import { registerReportsValidate } from './reports-validate.js';
 import { registerRetrieve } from './retrieve.js';
 import { registerSearch } from './search.js';
+import { registerServe } from './serve.js';
 import { registerShow } from './show.js';
 import { registerTrecEval } from './trec-eval.js';
 import { registerWorker } from './worker.js';
@@ -60,6 +63,8 @@ export const COMMANDS: RegisterCommand[] = [
   registerReportsCompare,
   registerMetaEvalRanking,
   registerLeaderboard,
+  registerReport,
+  registerServe,
   registerQaEval,
   registerQaGrid,
   registerQasperEval,
@@ -68,4 +73,5 @@ export const COMMANDS: RegisterCommand[] = [
   registerLlm,
   registerWorker,
   registerQueue,
+  registerErrors,
 ];

@@ -3,7 +3,9 @@ import { CitegeistError, readTextFile } from '../../core/index.js';
 import { type GradeRow, isGradesText, parseGradesFile, readRun } from '../../grade/index.js';
 import type { RegisterCommand } from '../context.js';
 import { addLlmOptions } from '../llm-options.js';
+import { addCheckOption } from './dataset-preflight.js';
 import { type GradeOptions, gradeRunFiles, printSummary } from './grade.js';
+import { seedOption } from './option-parsers.js';
 import { addPaperSourceOptions } from './paper-source.js';
 
 export const registerLeaderboard: RegisterCommand = (program, ctx) => {
@@ -17,8 +19,13 @@ export const registerLeaderboard: RegisterCommand = (program, ctx) => {
       '--quote-mode <mode>',
       'researchqa | strict (default: quoteMode in the config file, else researchqa)',
     )
-    .option('--seed <n>', 'bootstrap seed', '0');
+    .option('--seed <n>', 'bootstrap seed', seedOption('--seed'), 0)
+    .option(
+      '--trust-unlocated-evidence',
+      "with --judge: count the judge's unlocated claims of support as support",
+    );
   addPaperSourceOptions(command);
+  addCheckOption(command);
   addLlmOptions(command, { model: false, judge: true }).action(
     async (files: string[], opts: Omit<GradeOptions, 'dataset'> & { dataset?: string }) => {
       const grades: GradeRow[] = [];
@@ -40,14 +47,14 @@ export const registerLeaderboard: RegisterCommand = (program, ctx) => {
       if (runFiles.length > 0) {
         if (!opts.dataset) {
           throw new CitegeistError(
-            'LEADERBOARD_NEEDS_DATASET',
+            'OPTION_REQUIRED',
             `${runFiles.join(', ')} are run files, which need grading.`,
             'Add --dataset D and --papers DIR, or pass grades files from `citegeist grade`.',
           );
         }
         grades.push(...(await gradeRunFiles(ctx, runFiles, { ...opts, dataset: opts.dataset })));
       }
-      printSummary(ctx, grades, Number(opts.seed));
+      printSummary(ctx, grades, opts.seed);
     },
   );
 };

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   type Answerer,
@@ -14,7 +14,6 @@ import {
   type InputRef,
   papersInput,
   readTextFile,
-  sha256Hex,
   writeFileAtomic,
 } from '../../core/index.js';
 import { loadDatasetStrict } from '../../generate/index.js';
@@ -42,7 +41,7 @@ import {
   resolveLlmSettings,
 } from '../llm-options.js';
 import { MODES, type Mode, openRetriever, parseMode, recipesPathOf } from '../retrieval-setup.js';
-import { parseIntOption } from './option-parsers.js';
+import { countOption, seedOption } from './option-parsers.js';
 import { fileSha256 } from './qa-eval.js';
 
 interface GridFlags extends BertScoreFlags, Omit<LlmFlags, 'model' | 'judge'> {
@@ -58,7 +57,7 @@ interface GridFlags extends BertScoreFlags, Omit<LlmFlags, 'model' | 'judge'> {
   outDir: string;
   corpus?: string;
   embedder?: string;
-  seed: string;
+  seed: number;
 }
 
 interface SkippedCell {
@@ -94,12 +93,12 @@ export const registerQaGrid: RegisterCommand = (program, ctx) => {
       'the paragraph-only baseline retriever the others are tested against',
       'dense',
     )
-    .option('-k <n>', 'passages of context per question', parseIntOption('-k', 1), 5)
+    .option('-k <n>', 'passages of context per question', countOption('-k'), 5)
     .option('--metric <list>', 'metrics (default: rougeL, plus bertscore with --bertscore-model)')
     .option('--stemmer', 'Porter stemming in ROUGE', false)
-    .option('--limit <n>', 'only the first n questions', parseIntOption('--limit', 1))
+    .option('--limit <n>', 'only the first n questions', countOption('--limit'))
     .option('--embedder <spec>', 'embedder for dense modes (default: the one the index was built with)')
-    .option('--seed <n>', 'bootstrap and randomization-test seed', '0')
+    .option('--seed <n>', 'bootstrap and randomization-test seed', seedOption('--seed'), 0)
     .requiredOption('--out-dir <dir>', 'runs, scores and grid.summary.json (runs resume if present)')
     .option(...CORPUS_OPTION);
   addLlmOptions(addBertScoreOptions(command), { model: false }).action((flags: GridFlags) =>
@@ -129,10 +128,10 @@ async function runGrid(ctx: CliContext, flags: GridFlags): Promise<void> {
   const read = await loadDatasetStrict(datasetPath);
   for (const w of read.warnings) ctx.io.err(`warning: ${w}\n`);
   const rows = read.rows.slice(0, flags.limit ?? Number.MAX_SAFE_INTEGER);
-  const datasetSha256 = sha256Hex(readFileSync(datasetPath));
+  const datasetSha256 = fileSha256(datasetPath);
   const referencesPath = resolve(ctx.io.cwd, flags.references ?? flags.dataset);
   const refs = parseReferences(readTextFile(referencesPath, 'references file'), referencesPath);
-  for (const e of refs.errors.slice(0, 10)) ctx.io.err(`skipped ${e.where}: ${e.message}\n`);
+  for (const e of refs.errors.slice(0, 10)) ctx.io.err(`skipped [INVALID_INPUT] ${e.where}: ${e.message}\n`);
   const settings = resolveLlmSettings(flags, ctx.config(), ctx.io.cwd);
   if (models.some((m) => m !== 'extractive')) refuseDryRun(settings, 'citegeist qa-grid');
   const outDir = resolve(ctx.io.cwd, flags.outDir);
@@ -190,7 +189,7 @@ async function runGrid(ctx: CliContext, flags: GridFlags): Promise<void> {
   } finally {
     runtime?.close();
   }
-  const seed = Number(flags.seed);
+  const seed = flags.seed;
   const grid = summarizeGrid(cells, metrics, { baselineMode, seed });
   const summary = {
     tool: 'citegeist qa-grid',

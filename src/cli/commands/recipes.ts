@@ -49,6 +49,7 @@ export const registerRecipes: RegisterCommand = (program, ctx) => {
       });
       // Counts only the documents extracted now (stored ones are skipped), failures as failed.
       const progress = createLazyProgress({ io: ctx.io, label: 'recipes' });
+      runtime.onCall((call) => progress.call(call));
       const summary = await extractRecipes(docs, runtime.provider(model), recipeStore, {
         retryFailed: flags.retryFailed,
         concurrency: settings.concurrency,

@@ -1,12 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { CitegeistError, location, quoteValue, writeFileAtomic } from '../../core/index.js';
+import { CitegeistError, location, quoteValue, readTextFile, writeFileAtomic } from '../../core/index.js';
 import { formatRun, type RankedResult } from '../../retrieve/index.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION } from '../corpus-option.js';
 import { createProgress } from '../progress.js';
 import { MODES, openRetriever, parseMode } from '../retrieval-setup.js';
-import { parseIntOption } from './option-parsers.js';
+import { countOption } from './option-parsers.js';
 
 interface RetrieveFlags {
   queries: string;
@@ -20,14 +19,8 @@ interface RetrieveFlags {
 
 /** Reads `{"id": …, "query": …}` lines (also `query_id`/`qid`/`row_id` and `question`/`text`). */
 export function readQueries(path: string): { id: string; query: string }[] {
-  if (!existsSync(path))
-    throw new CitegeistError(
-      'FILE_NOT_FOUND',
-      `The queries file ${path} does not exist.`,
-      'Check --queries.',
-    );
   const out: { id: string; query: string }[] = [];
-  readFileSync(path, 'utf8')
+  readTextFile(path, 'queries file')
     .split('\n')
     .forEach((line, i) => {
       if (!line.trim()) return;
@@ -36,7 +29,7 @@ export function readQueries(path: string): { id: string; query: string }[] {
         row = JSON.parse(line) as Record<string, unknown>;
       } catch {
         throw new CitegeistError(
-          'QUERIES_BAD_LINE',
+          'INVALID_INPUT',
           `${location(path, i + 1)} is not JSON: ${quoteValue(line)}.`,
           'Write one JSON object per line.',
         );
@@ -45,7 +38,7 @@ export function readQueries(path: string): { id: string; query: string }[] {
       const query = row.query ?? row.question ?? row.text;
       if ((typeof id !== 'string' && typeof id !== 'number') || typeof query !== 'string') {
         throw new CitegeistError(
-          'QUERIES_BAD_LINE',
+          'INVALID_INPUT',
           `${location(path, i + 1, typeof query === 'string' ? 'id' : 'query')} is missing or not a string.`,
           'Each line needs "id" and "query" (or query_id/qid and question/text).',
         );
@@ -63,10 +56,10 @@ export const registerRetrieve: RegisterCommand = (program, ctx) => {
     .requiredOption('--out <file>', 'TREC run file to write')
     .option(
       '--mode <mode>',
-      `retrieval mode: ${MODES.join(', ')} (auto: the measured default for the index's embedder)`,
+      `retrieval mode: ${MODES.join(', ')} (auto: the mode measured best for the index's embedder)`,
       'auto',
     )
-    .option('-k <n>', 'results per query', parseIntOption('-k'), 100)
+    .option('-k <n>', 'results per query', countOption('-k'), 100)
     .option('--run-id <tag>', 'run tag (default: the mode that ran)')
     .option(...CORPUS_OPTION)
     .option('--embedder <spec>', 'embedder (must be the one the index was built with)')

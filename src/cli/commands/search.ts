@@ -2,7 +2,7 @@ import { CitegeistError } from '../../core/index.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION } from '../corpus-option.js';
 import { MODES, openRetriever, parseMode } from '../retrieval-setup.js';
-import { parseIntOption } from './option-parsers.js';
+import { countOption } from './option-parsers.js';
 
 interface SearchFlags {
   mode: string;
@@ -24,10 +24,10 @@ export const registerSearch: RegisterCommand = (program, ctx) => {
     .argument('<query>', 'the question or keywords')
     .option(
       '--mode <mode>',
-      `retrieval mode: ${MODES.join(', ')} (auto: the measured default for the index's embedder, docs/retrieval.md)`,
+      `retrieval mode: ${MODES.join(', ')} (auto: the mode measured best for the index's embedder, docs/retrieval.md)`,
       'auto',
     )
-    .option('-k <n>', 'results to show', parseIntOption('-k'), 10)
+    .option('-k <n>', 'results to show', countOption('-k'), 10)
     .option(...CORPUS_OPTION)
     .option('--embedder <spec>', 'embedder (must be the one the index was built with)')
     .option('--json', 'print JSON', false)

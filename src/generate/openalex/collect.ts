@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { JsonlAppender, writeFileAtomic } from '../../core/index.js';
+import { JsonlAppender, readTextFile, writeFileAtomic } from '../../core/index.js';
 import { type DomainPreset, resolveDomain } from './domains.js';
 import {
   type ManifestEntry,
@@ -78,7 +78,7 @@ export function worksUrl(
 function readManifest(path: string): ManifestEntry[] {
   if (!existsSync(path)) return [];
   const out: ManifestEntry[] = [];
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
+  for (const line of readTextFile(path, 'manifest').split('\n')) {
     try {
       if (line.trim()) out.push(JSON.parse(line) as ManifestEntry);
     } catch {

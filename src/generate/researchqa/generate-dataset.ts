@@ -195,7 +195,7 @@ async function generateInto(
  */
 function dropUnfinishedRows(out: string, finished: Set<string>): void {
   if (!existsSync(out)) return;
-  const text = readTextFile(out, 'dataset file');
+  const text = readTextFile(out, 'dataset being resumed', { output: true });
   const lines = parseJsonl(text);
   const kept = lines.filter(
     (l) => l.ok && finished.has(String((l.value as { paper_id?: unknown } | null)?.paper_id ?? '')),

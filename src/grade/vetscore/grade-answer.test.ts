@@ -98,7 +98,15 @@ describe('gradeAnswer', () => {
       [3, 'unsupported'],
     ]);
     const nsaid = grade.segments[0]?.claims[0];
-    expect(nsaid?.span).toEqual({ key: '1', start: 0, end: 'Meloxicam, an NSAID'.length });
+    expect(nsaid?.span).toEqual({
+      key: '1',
+      start: 0,
+      end: 19,
+      text: 'Meloxicam, an NSAID',
+      rule: 'exact',
+      spans: [{ start: 0, end: 19 }],
+    });
+    expect(nsaid).toMatchObject({ verdict: 'supported', nearest: null });
     expect(grade.segments[2]?.claims[0]?.rationale).toMatch(/no known source excerpt/);
   });
 

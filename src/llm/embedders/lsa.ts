@@ -135,7 +135,7 @@ export class LsaEmbedder implements Embedder {
     this.fittedMatrix = matrix;
     if (kept.length === 0 || docs.length === 0) {
       throw new CitegeistError(
-        'LSA_EMPTY_CORPUS',
+        'CORPUS_EMPTY',
         `The LSA embedder was fitted on ${docs.length} passage(s) with no indexable words.`,
         'Index a corpus with text in it, or choose another embedder.',
       );
@@ -218,7 +218,7 @@ export class LsaEmbedder implements Embedder {
   static fromJSON(json: LsaModelJson): LsaEmbedder {
     if (json.format !== 'citegeist-lsa-1') {
       throw new CitegeistError(
-        'LSA_MODEL_FORMAT',
+        'INDEX_CORRUPT',
         `Unknown LSA model format ${JSON.stringify(json.format)}.`,
         'Rebuild the index.',
       );
@@ -232,7 +232,7 @@ export class LsaEmbedder implements Embedder {
     const projection = new Float32Array(new Uint8Array(bytes).buffer);
     if (projection.length !== json.vocabulary.length * json.dimensions) {
       throw new CitegeistError(
-        'LSA_MODEL_FORMAT',
+        'INDEX_CORRUPT',
         'The saved LSA projection does not match its vocabulary.',
         'Rebuild the index.',
       );

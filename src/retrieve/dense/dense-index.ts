@@ -35,7 +35,7 @@ export class DenseIndex {
   ) {
     if (vectors.length !== ids.length * dimensions) {
       throw new CitegeistError(
-        'INDEX_BAD_SHAPE',
+        'INDEX_CORRUPT',
         `${ids.length} ids need ${ids.length * dimensions} floats at ${dimensions}-d, got ${vectors.length}.`,
         'Rebuild the index.',
       );

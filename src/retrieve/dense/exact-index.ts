@@ -48,7 +48,7 @@ export class ExactIndex implements VectorSearch {
   ) {
     if (dimensions <= 0 || data.length % dimensions !== 0) {
       throw new CitegeistError(
-        'INDEX_BAD_SHAPE',
+        'INDEX_CORRUPT',
         `A vector block of ${data.length} floats is not a whole number of ${dimensions}-d rows.`,
         'Check the embedder dimensions.',
       );
@@ -57,7 +57,7 @@ export class ExactIndex implements VectorSearch {
     this.blas = kernel === 'auto' || kernel === 'blas' ? loadBlas() : null;
     if (kernel === 'blas' && !this.blas) {
       throw new CitegeistError(
-        'BLAS_UNAVAILABLE',
+        'OPTIONAL_DEPENDENCY',
         'The BLAS kernel was asked for, but no OpenBLAS library could be loaded (libopenblas.so.0).',
         'Install OpenBLAS (Debian: `apt-get install libopenblas0-pthread`), or use the native kernel.',
       );
@@ -117,7 +117,7 @@ export class ExactIndex implements VectorSearch {
   private checkQuery(q: Float32Array): void {
     if (q.length !== this.dimensions) {
       throw new CitegeistError(
-        'INDEX_DIMENSION_MISMATCH',
+        'INDEX_EMBEDDER_MISMATCH',
         `A ${q.length}-d query was sent to a ${this.dimensions}-d index.`,
         'Embed queries with the embedder the index was built with.',
       );

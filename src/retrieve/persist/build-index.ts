@@ -14,6 +14,8 @@ export interface IndexedDocument {
 export interface BuildIndexOptions {
   /** Passage token budget (`chunkDocument`). */
   maxTokens: number;
+  /** Keep bibliography entries as passages (left out by default: a top hit should not be a reference). */
+  includeReferences?: boolean;
   /** The dense side, or null for BM25 only; a corpus-fitted embedder (LSA) is fitted here. */
   embedder: { spec: string; embedder: Embedder } | null;
   /** citegeist's version, recorded in the manifest. */
@@ -34,16 +36,19 @@ export async function buildIndex(
   documents: readonly IndexedDocument[],
   options: BuildIndexOptions,
 ): Promise<Omit<SavedIndex, 'dense'> & { dense: DenseIndex | null }> {
+  const includeReferences = options.includeReferences ?? false;
   const passages: Passage[] = documents.flatMap((d) =>
-    chunkDocument(d.document, { maxTokens: options.maxTokens }),
+    chunkDocument(d.document, { maxTokens: options.maxTokens, includeReferences }),
   );
-  const bm25 = Bm25Index.build(passages);
+  // Indexed on the text with footnote and citation markers blanked (`indexText`); stored as shown.
+  const indexed = passages.map((p) => ({ id: p.id, text: p.indexText ?? p.text }));
+  const bm25 = Bm25Index.build(indexed);
   const embedder = options.embedder?.embedder ?? null;
   let dense: DenseIndex | null = null;
   if (embedder) {
     let fitted: Float32Array[] | null = null;
     if (needsFitting(embedder)) {
-      embedder.fit(passages.map((p) => p.text));
+      embedder.fit(indexed.map((p) => p.text));
       fitted = embedder.takeFittedEmbeddings?.() ?? null;
     }
     dense = fitted
@@ -52,7 +57,7 @@ export async function buildIndex(
           passages.map((p) => p.id),
           fitted,
         )
-      : await embedAll(embedder, passages, options);
+      : await embedAll(embedder, indexed, options);
   }
   return {
     manifest: {
@@ -63,11 +68,12 @@ export async function buildIndex(
       digests: documents.map((d) => d.digest),
       passages: passages.length,
       maxTokens: options.maxTokens,
+      includeReferences,
       embedderSpec: options.embedder?.spec ?? null,
       embedderId: embedder?.id ?? null,
       dimensions: embedder?.dimensions ?? null,
     },
-    passages,
+    passages: passages.map(({ indexText: _, ...p }) => p),
     bm25,
     dense,
     embedderModel: embedder instanceof LsaEmbedder ? embedder.toJSON() : null,
@@ -76,7 +82,7 @@ export async function buildIndex(
 
 async function embedAll(
   embedder: Embedder,
-  passages: Passage[],
+  passages: readonly { id: string; text: string }[],
   options: BuildIndexOptions,
 ): Promise<DenseIndex> {
   const batch = options.batchSize ?? 256;

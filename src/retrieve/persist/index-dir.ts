@@ -18,6 +18,8 @@ export interface IndexManifest {
   digests?: string[];
   passages: number;
   maxTokens: number;
+  /** Whether bibliography entries were indexed (absent in indexes built before it was recorded: false). */
+  includeReferences?: boolean;
   /** The embedder spec as configured (`lsa:256`, `openai:text-embedding-3-small`, …), or null without a dense index. */
   embedderSpec: string | null;
   embedderId: string | null;
