@@ -67,6 +67,19 @@ function comparable(file: string): unknown[] {
     });
 }
 
+/**
+ * A command's last progress line (e.g. "answered: 60/60 done, 0 failed, took 1s, 60 model calls,
+ * 7,080 tokens") without its duration: calls and tokens are counted from the same call events
+ * (`runtime.onCall`) whether the calls ran here or on workers.
+ */
+function lastProgress(stderr: string, label: string): string | undefined {
+  return stderr
+    .split('\n')
+    .filter((l) => l.startsWith(`${label}: `))
+    .at(-1)
+    ?.replace(/, took [^,]+/, '');
+}
+
 describe.skipIf(!installed)('--queue with three worker processes', () => {
   it('answer: the queue run writes what a local run writes, row for row, in dataset order', async () => {
     const common = [
@@ -86,6 +99,10 @@ describe.skipIf(!installed)('--queue with three worker processes', () => {
     expect(queued.stdout).toMatch(/answered 60 rows \(0 failed/);
     expect(comparable('queued.jsonl')).toEqual(comparable('local.jsonl'));
     expect(comparable('queued.jsonl')).toHaveLength(61);
+    expect(lastProgress(queued.stderr, 'answered')).toMatch(
+      /^answered: 60\/60 done, 0 failed, 60 model calls, [\d,]+ tokens$/,
+    );
+    expect(lastProgress(queued.stderr, 'answered')).toBe(lastProgress(local.stderr, 'answered'));
     // Every worker took a share.
     for (const w of workers) expect(w.stderr()).not.toMatch(/error/i);
   });
@@ -103,12 +120,20 @@ describe.skipIf(!installed)('--queue with three worker processes', () => {
       model,
       '--no-cache',
     ];
-    expect((await cli(...grade, '--out', 'grades-local.jsonl', '--concurrency', '1')).code).toBe(0);
-    expect((await cli(...grade, '--out', 'grades-queued.jsonl', '--queue', redis.url)).code).toBe(0);
+    const gradedLocal = await cli(...grade, '--out', 'grades-local.jsonl', '--concurrency', '1');
+    const gradedQueued = await cli(...grade, '--out', 'grades-queued.jsonl', '--queue', redis.url);
+    expect([gradedLocal.code, gradedQueued.code]).toEqual([0, 0]);
     expect(comparable('grades-queued.jsonl')).toEqual(comparable('grades-local.jsonl'));
+    expect(lastProgress(gradedQueued.stderr, 'judged')).toMatch(
+      /^judged: 60\/60 done, 0 failed, \d+ model calls, [\d,]+ tokens$/,
+    );
+    expect(lastProgress(gradedQueued.stderr, 'judged')).toBe(lastProgress(gradedLocal.stderr, 'judged'));
     const generate = ['generate', 'questions', '--papers', 'papers', '--model', model, '--no-cache'];
-    expect((await cli(...generate, '--out', 'gen-local.jsonl', '--concurrency', '1')).code).toBe(0);
-    expect((await cli(...generate, '--out', 'gen-queued.jsonl', '--queue', redis.url)).code).toBe(0);
+    const genLocal = await cli(...generate, '--out', 'gen-local.jsonl', '--concurrency', '1');
+    const genQueued = await cli(...generate, '--out', 'gen-queued.jsonl', '--queue', redis.url);
+    expect([genLocal.code, genQueued.code]).toEqual([0, 0]);
+    expect(lastProgress(genQueued.stderr, 'papers')).toMatch(/ \d+ model calls, [\d,]+ tokens$/);
+    expect(lastProgress(genQueued.stderr, 'papers')).toBe(lastProgress(genLocal.stderr, 'papers'));
     expect(comparable('gen-queued.jsonl')).toEqual(comparable('gen-local.jsonl'));
     expect(comparable('gen-queued.jsonl.papers.jsonl')).toEqual(comparable('gen-local.jsonl.papers.jsonl'));
   });
