@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -23,6 +22,7 @@ import {
 } from '../testing/fault-workspace.js';
 import { FakeOpenAiServer } from '../testing/index.js';
 import {
+  builtCli,
   type CliProcess,
   type KillMoment,
   killAt,
@@ -50,24 +50,11 @@ const SENTINEL = 'sk-citegeist-SENTINEL-4c0ffee-never-write-me';
 const report = new FaultReport();
 const killRows: (string | number)[][] = [];
 
-/** The newest modification time under a folder (is dist/ older than src/?). */
-function newest(dir: string): number {
-  let t = 0;
-  for (const name of readdirSync(dir)) {
-    const info = statSync(join(dir, name));
-    t = Math.max(t, info.isDirectory() ? newest(join(dir, name)) : info.mtimeMs);
-  }
-  return t;
-}
-
 let server: FakeOpenAiServer;
 let model: string;
 beforeAll(async () => {
   // The campaign runs the built CLI as a user would: rebuild when src/ changed since the last build.
-  if (!existsSync(MAIN) || statSync(MAIN).mtimeMs < newest(join(ROOT, 'src'))) {
-    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
-  }
+  builtCli(ROOT);
   server = await new FakeOpenAiServer({ replies: campaignReply, latencyMs: 2 }).start();
   model = `openai-compatible:${server.url}/v1#fake-model`;
 }, 180_000);
