@@ -1,6 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { createRandom } from '../stats/index.js';
 
 /**
  * Tools for the fault campaign (`npm run test:faults`): run the built CLI as a separate process,
@@ -8,17 +9,8 @@ import { join } from 'node:path';
  * citegeist itself.
  */
 
-/** A seeded PRNG (mulberry32): the campaign's random moments are reproducible from its seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The campaign's random moments are reproducible from its seed (the stats stage's mulberry32). */
+export const seededRandom = createRandom;
 
 export interface CliProcess {
   child: ChildProcess;
