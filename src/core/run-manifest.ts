@@ -10,8 +10,12 @@ import { CitegeistError, quoteValue } from './errors.js';
  */
 export const MANIFEST_FORMAT = 1;
 
-/** What a manifest heads: answers (`run`), ResearchQA grades, VETSCORE results, generated questions. */
-export type ManifestKind = 'run' | 'grades' | 'faithfulness' | 'questions';
+/**
+ * What a manifest heads: answers (`run`), ResearchQA grades, VETSCORE results, generated questions,
+ * RECIPER recipes.
+ */
+export const MANIFEST_KINDS = ['run', 'grades', 'faithfulness', 'questions', 'recipes'] as const;
+export type ManifestKind = (typeof MANIFEST_KINDS)[number];
 
 const Setting = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 export type SettingValue = z.infer<typeof Setting>;
@@ -24,7 +28,7 @@ export type InputRef = z.infer<typeof InputRef>;
 
 export const RunManifestSchema = z.object({
   citegeist_manifest: z.literal(MANIFEST_FORMAT),
-  kind: z.enum(['run', 'grades', 'faithfulness', 'questions']),
+  kind: z.enum(MANIFEST_KINDS),
   /** The run's name in leaderboards and reports (`--label`, default derived from model + settings). */
   label: z.string().min(1),
   /** Hash of kind, label, settings, input hashes and version: stable across resumes. */
