@@ -131,8 +131,10 @@ export function parseManifest(value: unknown, where: string): RunManifest {
 export function manifestDifferences(inFile: RunManifest, now: RunManifest): string[] {
   const out: string[] = [];
   const cmp = (what: string, a: unknown, b: unknown) => {
-    if (canonicalJson(a ?? null) !== canonicalJson(b ?? null))
-      out.push(`${what}: ${show(a)} in the file, ${show(b)} now`);
+    if (canonicalJson(a ?? null) === canonicalJson(b ?? null)) return;
+    // Values cut to the same text (two long model URLs, say) are shown whole: the difference is the point.
+    const long = show(a) === show(b);
+    out.push(`${what}: ${show(a, long)} in the file, ${show(b, long)} now`);
   };
   cmp('kind', inFile.kind, now.kind);
   cmp('label', inFile.label, now.label);
@@ -212,6 +214,6 @@ function union(a: object, b: object): string[] {
   return [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
 }
 
-function show(value: unknown): string {
-  return value === undefined ? '(absent)' : quoteValue(value, 40);
+function show(value: unknown, whole = false): string {
+  return value === undefined ? '(absent)' : quoteValue(value, whole ? 1000 : 40);
 }

@@ -92,7 +92,7 @@ export function renderGridEstimate(e: GridEstimate): string {
     unpriced.length > 0
       ? `no price for ${unpriced.join(', ')}: add it to "prices" in citegeist.config.json for a total`
       : '',
-    'input tokens by the chars/4 rule over the very prompts a run sends; output tokens at each call’s cap, so costs are upper bounds',
+    'input tokens by the chars/4 rule over the very prompts a run sends; output tokens at the cap of each call, so costs are upper bounds',
   ];
   return `${lines.filter(Boolean).join('\n')}\n`;
 }
