@@ -364,7 +364,7 @@ async function reciperRows(
   const path = join(dir, `recipes-${model.replace(/[^\w.-]+/g, '_')}.jsonl`);
   const manifest = recipesManifest({
     model: modelId(parseModelString(model)),
-    corpus: { relativePath: 'qasper-dev', documents: documents.length },
+    corpus: 'qasper-dev',
     version: VERSION,
   });
   const llm = createProvider(model, { env: process.env });

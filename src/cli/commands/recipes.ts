@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, relative, resolve, sep } from 'node:path';
 import {
   byField,
   CitegeistError,
@@ -79,7 +79,7 @@ async function extractRecipes(ctx: CliContext, flags: RecipesFlags): Promise<voi
   const out = flags.out ? resolve(ctx.io.cwd, flags.out) : recipesPathOf(indexDirOf(ctx, flags.corpus));
   const manifest = recipesManifest({
     model: modelId(parseModelString(model)),
-    corpus: { relativePath: relative(dirname(out), corpus), documents: docs.length },
+    corpus: relative(dirname(out), corpus).split(sep).join('/'),
     version: VERSION,
   });
   if (settings.dryRun) {

@@ -17,8 +17,8 @@ const recipeJson = (material: string) =>
     steps: [{ description: 'Mix precursors.' }, { description: 'Anneal at 500 C.' }],
     key_points: ['cheap', 'scalable'],
   });
-const manifestFor = (model = 'fake:scripted') =>
-  recipesManifest({ model, corpus: { relativePath: '../corpus.sqlite', documents: 2 }, version: '0.1.0' });
+const manifestFor = (model = 'fake:scripted', corpus = '../corpus.sqlite') =>
+  recipesManifest({ model, corpus, version: '0.1.0' });
 const fileIn = () => join(mkdtempSync(join(tmpdir(), 'recipes-')), 'recipes.jsonl');
 const lines = (path: string) =>
   readFileSync(path, 'utf8')
@@ -63,8 +63,14 @@ describe('recipe extraction into a recipes file', () => {
       citegeist_manifest: 1,
       kind: 'recipes',
       label: 'fake:scripted',
-      settings: { model: 'fake:scripted', max_chars: 24000, temperature: 0, prompt: expect.any(String) },
-      inputs: { corpus: { path: '../corpus.sqlite', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) } },
+      settings: {
+        model: 'fake:scripted',
+        max_chars: 24000,
+        temperature: 0,
+        prompt: expect.stringMatching(/^[0-9a-f]{12}$/),
+        corpus: '../corpus.sqlite',
+      },
+      inputs: {},
     });
     expect(rows).toEqual([
       {
@@ -116,7 +122,7 @@ describe('recipe extraction into a recipes file', () => {
     expect(readFileSync(path, 'utf8')).toBe(text);
   });
 
-  it('refuses a recipes file made with another model, and leaves it untouched', async () => {
+  it('refuses a recipes file made with another model or for another corpus, and leaves it untouched', async () => {
     const path = fileIn();
     await extractRecipesInto(path, docs, byTitle(), { manifest: manifestFor() });
     const before = readFileSync(path, 'utf8');
@@ -126,6 +132,11 @@ describe('recipe extraction into a recipes file', () => {
     );
     expect(error.code).toBe('RUN_MANIFEST_MISMATCH');
     expect(error.problem).toMatch(/model: "fake:scripted" in the file, "openai:gpt-4.1-mini" now/);
+    const corpus = await rejects(
+      extractRecipesInto(path, docs, llm, { manifest: manifestFor('fake:scripted', '../other.sqlite') }),
+    );
+    expect(corpus.code).toBe('RUN_MANIFEST_MISMATCH');
+    expect(corpus.problem).toMatch(/corpus: "..\/corpus.sqlite" in the file, "..\/other.sqlite" now/);
     expect(llm.calls).toHaveLength(0);
     expect(readFileSync(path, 'utf8')).toBe(before);
   });

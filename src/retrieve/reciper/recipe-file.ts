@@ -4,14 +4,12 @@ import {
   CitegeistError,
   createManifest,
   type Document,
-  type InputRef,
   keepParsed,
   location,
   parseJsonl,
   type RunFileOptions,
   type RunManifest,
   readTextFile,
-  sha256Hex,
   takeManifest,
 } from '../../core/index.js';
 import {
@@ -42,23 +40,19 @@ export type RecipeRow = z.infer<typeof RecipeRowSchema>;
 
 /**
  * The manifest of a recipe extraction: the model, the prompt (hashed), temperature and the paper
- * characters sent; and the corpus the file belongs to. The corpus is identified by its path
- * relative to the recipes file (`../corpus.sqlite` for the default file), so one file is never
- * filled from two corpora, while moving the project folder keeps it resumable. The papers'
- * contents are not a manifest input: each row carries its own paper's hash, so adding, removing or
- * changing papers redoes only what changed instead of refusing the file.
+ * characters sent, and the corpus the file belongs to — its path relative to the recipes file
+ * (`../corpus.sqlite` for the default file), so one file is never filled from two corpora while
+ * moving the project folder keeps it resumable. The papers' contents are not manifest inputs:
+ * each line carries its own paper's hash (`paper_sha256`), so adding, removing or changing papers
+ * redoes only what changed instead of refusing the whole file.
  */
 export function recipesManifest(o: {
   model: string;
-  corpus: { relativePath: string; documents: number };
+  /** The corpus file's path relative to the recipes file's folder. */
+  corpus: string;
   version: string;
   maxChars?: number;
 }): RunManifest {
-  const corpus: InputRef = {
-    sha256: sha256Hex(o.corpus.relativePath),
-    path: o.corpus.relativePath,
-    documents: o.corpus.documents,
-  };
   return createManifest({
     kind: 'recipes',
     defaultLabel: o.model,
@@ -67,8 +61,9 @@ export function recipesManifest(o: {
       prompt: recipePromptVersion(),
       temperature: RECIPE_TEMPERATURE,
       max_chars: o.maxChars ?? RECIPE_MAX_CHARS,
+      corpus: o.corpus,
     },
-    inputs: { corpus },
+    inputs: {},
     version: o.version,
   });
 }
