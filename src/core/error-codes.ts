@@ -36,7 +36,6 @@ export const ERROR_CODES = {
   MODEL_REQUIRED: { area: 'command line', meaning: 'The command needs a model (or judge) and none is given or configured.', fix: 'Pass --model / --judge with a model string (e.g. openai:gpt-4.1-mini, or lexical for `reports judge`), or set it in citegeist.config.json.' },
   UNKNOWN_COMMAND: { area: 'command line', meaning: 'The command name is not a citegeist command.', fix: 'Use the suggested name, or run `citegeist --help` for the list.' },
   CONFIG_INVALID: { area: 'command line', meaning: 'The config file does not parse (JSON or YAML) or has unknown keys or wrong types.', fix: 'Fix the key the message names; the message lists the valid keys.' },
-  DRY_RUN_UNSUPPORTED: { area: 'command line', meaning: '`--dry-run` was given where there is nothing to estimate (`leaderboard` grades runs that already exist).', fix: 'Estimate the grading with `citegeist grade --dry-run --judge …`, or drop --dry-run.' },
   SERVE_PORT_IN_USE: { area: 'command line', meaning: 'The port `citegeist serve` was asked to listen on is taken by another program.', fix: 'Pass another --port, or stop the program that holds it.' },
   FILE_NOT_FOUND: { area: 'files', meaning: 'A file or folder given on the command line (or named in a config or manifest) does not exist.', fix: 'Check the path; relative paths are taken from the current folder.' },
   FILE_IS_DIRECTORY: { area: 'files', meaning: 'A folder was given where a file is read or written.', fix: 'Give a file path.' },
