@@ -96,8 +96,20 @@ export interface OpenedIndex {
   embedderId: string | null;
   /** Set when the run is known to rank worse than BM25 alone (dense/hybrid on the embedded embedder). */
   warning: string | null;
-  /** RECIPER modes: the recipe text per document that the recipe view ranks; else null. */
-  recipes: ReadonlyMap<string, string> | null;
+  /** RECIPER modes: the recipes the recipe view ranks and where they came from; else null. */
+  recipes: UsedRecipes | null;
+}
+
+/** The recipes a RECIPER mode uses, and how they were made (for run records). */
+export interface UsedRecipes {
+  /** Document id → rendered recipe text. */
+  texts: ReadonlyMap<string, string>;
+  file: string;
+  /** From the file's manifest; null for a file of an older citegeist. */
+  model: string | null;
+  runId: string | null;
+  /** Recipes left out because their paper changed since they were extracted. */
+  stale: number;
 }
 
 /** The corpus's content digests, to check the index against (`INDEX_STALE`). */
@@ -191,7 +203,7 @@ export async function openRetriever(
     retriever,
     mode,
     description: `${mode} (paragraph candidates: ${candidates.id}; ${recipes.description})`,
-    recipes: new Map(recipes.list.map((r) => [r.docId, r.text])),
+    recipes: recipes.used,
   };
 }
 
@@ -218,7 +230,7 @@ function recipesOf(
   saved: SavedIndex,
   path: string,
   corpusFlag: string | undefined,
-): { list: { docId: string; title: string; text: string }[]; description: string } {
+): { list: { docId: string; title: string; text: string }[]; description: string; used: UsedRecipes } {
   const stored = readRecipes(path);
   const shown = displayPath(ctx, path);
   const titles = new Map(saved.passages.map((p) => [p.docId, p.title]));
@@ -264,8 +276,18 @@ function recipesOf(
     );
   }
   const papers = new Set(saved.passages.map((p) => p.docId)).size;
-  const model = stored.manifest ? ` by ${String(stored.manifest.settings.model)}` : '';
-  return { list, description: `recipes of ${list.length}/${papers} papers${model}` };
+  const model = stored.manifest ? String(stored.manifest.settings.model) : null;
+  return {
+    list,
+    description: `recipes of ${list.length}/${papers} papers${model ? ` by ${model}` : ''}`,
+    used: {
+      texts: new Map(list.map((r) => [r.docId, r.text])),
+      file: shown,
+      model,
+      runId: stored.manifest?.run_id ?? null,
+      stale: stale.length,
+    },
+  };
 }
 
 /** The hash of each named document as it is in the corpus now (`paperSha256`; absent: not there). */

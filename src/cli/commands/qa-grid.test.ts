@@ -206,6 +206,41 @@ describe('citegeist qa-grid', () => {
     expect(resumed.totals).toMatchObject({ rows: 0, kept: 24, calls: 0, costUsd: null });
   });
 
+  it('runs a RECIPER cell once recipes are extracted, and records which recipes it used', async () => {
+    const cwd = await corpusWorkspace();
+    const recipe = JSON.stringify({
+      material_name: 'm',
+      synthesis_method: 's',
+      steps: [{ description: 'Mix.' }],
+      key_points: ['k'],
+    });
+    server = await new FakeOpenAiServer({ replies: () => ({ text: recipe }) }).start();
+    const model = `openai-compatible:${server.url}/v1#tiny`;
+    expect((await run(cwd, ['recipes', 'extract', '--model', model, '--no-cache'])).code).toBe(0);
+    const args = [
+      'qa-grid',
+      '--dataset',
+      'dataset.jsonl',
+      '--modes',
+      'dense,reciper',
+      '-k',
+      '2',
+      '--out-dir',
+      'grid',
+    ];
+    const r = await run(cwd, args);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toMatch(/reciper × extractive: 6 answered/);
+    const summary = JSON.parse(readFileSync(join(cwd, 'grid', 'grid.summary.json'), 'utf8'));
+    expect(summary.inputs.index.recipes).toEqual({
+      file: '.citegeist/index/recipes.jsonl',
+      model,
+      run_id: expect.stringMatching(/^[0-9a-f]{16}$/),
+      recipes: 3,
+      left_out_stale: 0,
+    });
+  });
+
   it('refuses a baseline that is not among the retrievers', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'citegeist-qa-grid-'));
     writeFileSync(join(cwd, 'dataset.jsonl'), '');

@@ -273,7 +273,17 @@ async function passageSource(
   index.dir ??= opened.dir;
   index.passages ??= opened.saved.passages.length;
   index.embedder ??= opened.saved.manifest.embedderSpec ?? null;
-  const recipes = opened.recipes;
+  const recipes = opened.recipes?.texts;
+  if (opened.recipes) {
+    const { file, model, runId, stale } = opened.recipes;
+    index.recipes ??= {
+      file,
+      model,
+      run_id: runId,
+      recipes: opened.recipes.texts.size,
+      left_out_stale: stale,
+    };
+  }
   const source = corpusPassages(opened.retriever, (id) => {
     const p = opened.passages.get(id);
     if (p) return { text: p.text, label: [p.title, ...p.sectionPath].filter(Boolean).join(' > ') };

@@ -126,7 +126,7 @@ function printSummary(ctx: CliContext, manifest: RunManifest, s: ExtractRecipesS
   if (ctx.globals().json) {
     const { tookOverFrom: _t, ...rest } = s;
     ctx.io.out(
-      `${JSON.stringify({ label: manifest.label, run_id: manifest.run_id, ...rest, out }, null, 2)}\n`,
+      `${JSON.stringify({ label: manifest.label, run_id: manifest.run_id, ...rest, out: displayPath(ctx, out) }, null, 2)}\n`,
     );
     return;
   }

@@ -54,7 +54,7 @@ export const registerSearch: RegisterCommand = (program, ctx) => {
           section: p?.sectionPath.join(' > ') ?? (h.id.endsWith('#recipe') ? '(recipe)' : ''),
           page: p?.page ?? null,
           score: h.score,
-          snippet: snippet(p?.text ?? opened.recipes?.get(h.docId) ?? ''),
+          snippet: snippet(p?.text ?? opened.recipes?.texts.get(h.docId) ?? ''),
         };
       });
       if (flags.json || ctx.globals().json) {
