@@ -244,16 +244,3 @@ export function withEnvPassword(target: RedisTarget, env: ProviderEnv): RedisTar
   const password = env.CITEGEIST_REDIS_PASSWORD?.trim();
   return target.password || !password ? target : { ...target, password };
 }
-
-/**
- * For commands that cannot estimate their calls without making them: `--dry-run` stops with this
- * error instead of silently running (nothing is called).
- */
-export function refuseDryRun(settings: LlmSettings, command: string): void {
-  if (!settings.dryRun) return;
-  throw new CitegeistError(
-    'DRY_RUN_UNSUPPORTED',
-    `${command} cannot estimate its model calls ahead of a run, so --dry-run is not supported there; nothing was run.`,
-    'Drop --dry-run; cap the spend with --budget <usd> instead.',
-  );
-}

@@ -46,13 +46,14 @@ export function keepParsed<T>(
   schema: z.ZodType<T>,
   what: string,
   keep: (row: T) => boolean,
+  idField = 'row_id',
 ): (row: Row) => boolean {
   return (value) => {
     const row = schema.safeParse(value);
     if (!row.success) {
       throw new CitegeistError(
         'RUN_FILE_CORRUPT',
-        `${what} "${String(value.row_id ?? value.id)}" is not valid (${describeIssues(row.error)}).`,
+        `${what} "${String(value[idField] ?? value.id)}" is not valid (${describeIssues(row.error)}).`,
         'The file was edited: write to a new file (another --out).',
       );
     }

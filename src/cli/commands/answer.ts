@@ -4,8 +4,7 @@ import {
   AnswerPlanner,
   answerManifest,
   ExtractiveAnswerer,
-  estimateAnswers,
-  inspectRunFileFor,
+  estimateRunFile,
   LlmAnswerer,
   PaperContext,
   qasperPrediction,
@@ -278,14 +277,15 @@ async function printDryRun(
   out: string,
   manifest: ReturnType<typeof answerManifest>,
 ): Promise<void> {
-  const state = inspectRunFileFor(out, manifest);
-  const done = new Set(state.kept.map((r) => r.row_id));
-  const todo = rows.filter((r) => !done.has(r.row_id));
-  const estimate =
-    answerer instanceof AnswerPlanner
-      ? await estimateAnswers(todo, answerer, context, settings.prices)
-      : { rows: todo.length, calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
-  const result = { dry_run: true, label: manifest.label, kept: rows.length - todo.length, ...estimate };
+  const { kept, callsModel, ...estimate } = await estimateRunFile({
+    rows,
+    answerer,
+    papers: context,
+    prices: settings.prices,
+    path: out,
+    manifest,
+  });
+  const result = { dry_run: true, label: manifest.label, kept, ...estimate };
   if (ctx.globals().json) {
     ctx.io.out(`${JSON.stringify(result, null, 2)}\n`);
     return;
@@ -293,9 +293,9 @@ async function printDryRun(
   const cost =
     estimate.costUsd === null ? 'no price for this model' : `at most $${estimate.costUsd.toFixed(4)}`;
   ctx.io.out(
-    `dry run, nothing called or written: ${todo.length} rows to answer as "${manifest.label}" (${result.kept} kept from ${opts.out})\n` +
+    `dry run, nothing called or written: ${estimate.rows} rows to answer as "${manifest.label}" (${kept} kept from ${opts.out})\n` +
       `  ${estimate.calls} calls, ~${estimate.inputTokens} input + at most ${estimate.outputTokens} output tokens, ${cost}\n` +
-      ('byContext' in estimate
+      (callsModel
         ? `  context: ${estimate.byContext.full} full paper, ${estimate.byContext.retrieval} retrieval; ${estimate.missingPaper} rows without their paper (they fail without a call)\n`
         : '  the extractive answerer calls no model\n'),
   );

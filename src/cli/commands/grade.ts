@@ -4,6 +4,7 @@ import {
   type AlternativeMatchMode,
   AnchoredRubricJudge,
   aggregateGrades,
+  estimateJudging,
   type GradeRow,
   type GradeRunOptions,
   gradeRun,
@@ -12,7 +13,7 @@ import {
   spreads,
   tallyRubricEvidence,
 } from '../../grade/index.js';
-import { circularityWarnings } from '../../llm/index.js';
+import { circularityWarnings, modelId, parseModelString } from '../../llm/index.js';
 import { renderBreakdown, renderLeaderboard } from '../../report/index.js';
 import type { CliContext } from '../context.js';
 import {
@@ -172,14 +173,50 @@ export async function gradeRunFiles(
   opts: GradeOptions,
 ): Promise<GradeRow[]> {
   const p = await prepare(ctx, runFiles, opts, false);
-  if (p.settings.dryRun) {
-    throw new CitegeistError(
-      'DRY_RUN_UNSUPPORTED',
-      '`leaderboard --dry-run` has nothing to estimate: grade the runs first.',
-      'Estimate with `citegeist grade --dry-run --judge …`, or drop --dry-run.',
-    );
-  }
   return withJudge(ctx, p, (judge, onCall) => gradeAll(ctx, p, judge, onCall));
+}
+
+/**
+ * `leaderboard --dry-run`: the judge calls grading the run files in memory would make, per run and
+ * in total (the citation metrics are computed locally and cost nothing); nothing is called.
+ */
+export async function printLeaderboardEstimate(
+  ctx: CliContext,
+  runFiles: string[],
+  opts: GradeOptions,
+): Promise<void> {
+  const p = await prepare(ctx, runFiles, opts, false);
+  const judge = p.settings.judge ? modelId(parseModelString(p.settings.judge, '--judge')) : null;
+  const runs = p.runs.map((run, i) => ({
+    file: runFiles[i] ?? '',
+    label: run.manifest?.label ?? run.models.join(', '),
+    ...(judge
+      ? estimateJudging(p.dataset, run.rows, null, judge, p.settings.prices)
+      : { rows: run.rows.length, kept: 0, calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 }),
+  }));
+  const sum = (f: (r: (typeof runs)[number]) => number) => runs.reduce((s, r) => s + f(r), 0);
+  const totals = {
+    rows: sum((r) => r.rows),
+    calls: sum((r) => r.calls),
+    inputTokens: sum((r) => r.inputTokens),
+    outputTokens: sum((r) => r.outputTokens),
+    costUsd: runs.some((r) => r.costUsd === null) ? null : sum((r) => r.costUsd ?? 0),
+  };
+  if (ctx.globals().json) {
+    ctx.io.out(`${JSON.stringify({ dry_run: true, judge, runs, ...totals }, null, 2)}\n`);
+    return;
+  }
+  if (!judge) {
+    ctx.io.out('dry run: no judge, so no model calls (the citation metrics are computed locally)\n');
+    return;
+  }
+  const cost = (c: number | null) => (c === null ? 'no price for this model' : `~$${c.toFixed(4)}`);
+  ctx.io.out(
+    `dry run, nothing called or written: ${totals.rows} rows of ${runs.length} run file(s) to grade; judge ${judge}: ${totals.calls} calls, ~${totals.inputTokens} input + ~${totals.outputTokens} output tokens, ${cost(totals.costUsd)}\n` +
+      runs
+        .map((r) => `  ${r.file} ("${r.label}"): ${r.rows} rows, ${r.calls} calls, ${cost(r.costUsd)}\n`)
+        .join(''),
+  );
 }
 
 /** Runs of at least this many rows show progress while their citation metrics are computed. */

@@ -25,7 +25,7 @@ import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } fr
 import { createProgress } from '../progress.js';
 import { putInInputOrder } from '../queue-runtime.js';
 import { checkResumeMeta } from '../resume-meta.js';
-import { MODES, openRetriever, parseMode } from '../retrieval-setup.js';
+import { MODES, openRetriever, parseMode, RECIPES_OPTION } from '../retrieval-setup.js';
 import { countOption } from './option-parsers.js';
 import { readRequests, reportsCommand } from './reports-inputs.js';
 import { parseLengthMode } from './reports-validate.js';
@@ -41,6 +41,7 @@ interface GenerateFlags extends LlmFlags {
   limit: number;
   lengthMode: string;
   embedder?: string;
+  recipes?: string;
 }
 
 /** Topics already written to the run file under this run id (resume). */
@@ -75,7 +76,8 @@ export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
     .option('--team-id <id>', 'team id in the run metadata', 'citegeist')
     .option('--limit <n>', 'length limit for requests that set none', countOption('--limit'), 2000)
     .option('--length-mode <mode>', 'count the limit in NFKC characters or words', 'characters')
-    .option('--embedder <spec>', 'embedder (must be the one the index was built with)');
+    .option('--embedder <spec>', 'embedder (must be the one the index was built with)')
+    .option(...RECIPES_OPTION);
   addLlmOptions(command).action(async (flags: GenerateFlags) => {
     const { io } = ctx;
     const settings = resolveLlmSettings(flags, ctx.config(), io.cwd);
@@ -89,7 +91,12 @@ export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
     const outPath = resolve(io.cwd, flags.out);
     const done = writtenTopics(outPath, runId);
     const todo = requests.filter((r) => !done.has(r.id));
-    const opened = await openRetriever(ctx, { mode, corpus: flags.corpus, embedder: flags.embedder });
+    const opened = await openRetriever(ctx, {
+      mode,
+      corpus: flags.corpus,
+      embedder: flags.embedder,
+      recipes: flags.recipes,
+    });
     const retrieval = { retriever: opened.retriever, passages: opened.passages, k: flags.k };
     if (settings.dryRun) {
       const plan = [];
