@@ -10,6 +10,7 @@ import {
   readTextFile,
 } from '../../core/index.js';
 import {
+  changedPapers,
   generateDataset,
   generationMessages,
   type ManifestEntry,
@@ -172,7 +173,7 @@ export const registerGenerate: RegisterCommand = (program, ctx) => {
     ctx.io.out(
       ctx.globals().json
         ? `${JSON.stringify(result, null, 2)}\n`
-        : `${result.rows} rows from ${result.papers} paper(s) (${result.keptPapers} finished earlier) → ${opts.out}; repaired ${result.repaired}; dropped: ${dropped}; cost $${result.costUsd.toFixed(4)}\n`,
+        : `${result.rows} rows from ${result.papers} paper(s) (${result.keptPapers} finished earlier${result.changedPapers.length ? `; ${result.changedPapers.length} redone because their text changed: ${result.changedPapers.slice(0, 5).join(', ')}${result.changedPapers.length > 5 ? ', …' : ''}` : ''}) → ${opts.out}; repaired ${result.repaired}; dropped: ${dropped}; cost $${result.costUsd.toFixed(4)}\n`,
     );
     if (result.failedPapers.length > 0) ctx.setExitCode(1);
   });
@@ -191,8 +192,11 @@ async function printGenerationEstimate(
   manifest: RunManifest,
   settings: LlmSettings,
 ): Promise<void> {
+  const changed = await changedPapers(out, manifest, papers, load);
   const finished = new Set(
-    inspectRunFile(progressPath(out), progressFileOptions(manifest)).kept.map((r) => String(r.paper_id)),
+    inspectRunFile(progressPath(out), progressFileOptions(manifest, changed)).kept.map((r) =>
+      String(r.paper_id),
+    ),
   );
   const todo = papers.filter((p) => !finished.has(p.id));
   const requests = [];
