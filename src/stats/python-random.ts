@@ -100,7 +100,8 @@ export class PythonRandom {
   /** `random.getrandbits(k)` for 0 ≤ k ≤ 32. */
   getrandbits(k: number): number {
     if (k === 0) return 0;
-    if (k < 0 || k > 32 || !Number.isInteger(k)) throw new RangeError(`getrandbits: k must be 0..32, got ${k}`);
+    if (k < 0 || k > 32 || !Number.isInteger(k))
+      throw new RangeError(`getrandbits: k must be 0..32, got ${k}`);
     return this.uint32() >>> (32 - k);
   }
 
