@@ -1,0 +1,46 @@
+/**
+ * One model call of a nugget step, with what progress and the run record need. A call that fails
+ * (network, budget, cache-only miss) is `failed`: the unit stays pending and a rerun retries it. A
+ * reply that arrives but cannot be used (malformed, refused) is the step's business: it applies
+ * the released code's fallback and records the raw reply.
+ */
+import type { CallMeta, ChatMessage, LlmProvider } from '../../llm/index.js';
+
+export type CallOutcome = ({ ok: true; text: string } | { ok: false; reason: string }) & {
+  usage: CallMeta['usage'];
+  costUsd: CallMeta['costUsd'];
+  cached: boolean;
+};
+
+/** Sums what calls cost, for progress lines and summaries. */
+export interface CallTally {
+  calls: number;
+  failed: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+}
+
+export const emptyTally = (): CallTally => ({ calls: 0, failed: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 });
+
+export function addCall(tally: CallTally, outcome: CallOutcome): void {
+  tally.calls++;
+  if (!outcome.ok) tally.failed++;
+  tally.inputTokens += outcome.usage?.inputTokens ?? 0;
+  tally.outputTokens += outcome.usage?.outputTokens ?? 0;
+  tally.costUsd += outcome.costUsd ?? 0;
+}
+
+/** Deterministic decoding for every step (temperature 0), so cached and fresh runs agree. */
+export async function callText(llm: LlmProvider, messages: ChatMessage[], maxTokens?: number): Promise<CallOutcome> {
+  const r = await llm.generate({ messages, temperature: 0, ...(maxTokens ? { maxTokens } : {}) });
+  const meta = { usage: r.usage, costUsd: r.costUsd, cached: r.cached };
+  return r.ok ? { ok: true, text: r.text, ...meta } : { ok: false, reason: r.reason, ...meta };
+}
+
+/** A reply that declines the task instead of answering it (checked only when it is not the expected JSON). */
+export function looksRefused(text: string): boolean {
+  return /\b(I can(?:no|')t|I(?: am|'m) (?:not able|unable)|I won't|as an AI|I must decline|cannot (?:help|assist|comply))\b/i.test(
+    text,
+  );
+}

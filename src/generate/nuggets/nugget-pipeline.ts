@@ -1,0 +1,291 @@
+/**
+ * `nuggets generate`: the DoGMaTiQ pipeline per request (METHODS §5 steps 1–3, 5), resumable per
+ * document and per step. Everything a step finishes is logged under `<out>/.state/` (see
+ * `step-log.ts`); a request's files are written once all its steps completed without a failed
+ * call, and rewritten on every run from the logs (so a resumed run writes the same bytes):
+ *
+ *   <out>/nuggets_<request>.v3.json                         the nugget bank (v3)
+ *   <out>/merged/nuggets_<request>.v3.json                  after paraphrase clustering
+ *   <out>/potentially_unanswerable/nuggets_<request>.v3.json  nuggets whose answers were all dropped
+ *   <out>/paraphrase_judgments.json                         every verified candidate pair
+ *   <out>/answer_judgments.json                             every answer-validation verdict
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  addNuggets,
+  createNuggetBank,
+  type Creator,
+  type NuggetBank,
+  type NuggetQuestion,
+  nuggetBankFileName,
+  type ReportRequest,
+  stringifyPythonJson,
+  writeNuggetBankFile,
+} from '../../core/index.js';
+import type { LlmProvider } from '../../llm/index.js';
+import { type AnswerVerdict, applyVerdict, cleanAnswers, judgeAnswers } from './answer-validation.js';
+import { type DocumentQa, groundedQa, type NuggetDocument, type QaPair, requestPromptText } from './grounded-qa.js';
+import type { CallOutcome } from './llm-step.js';
+import { type CanonicalChoice, type MergeStats, mergeParaphrases, type ParaphraseJudgment } from './paraphrase-merge.js';
+import { StepLog, unitKey } from './step-log.js';
+
+/** A progress reporter (the CLI's); one per step and request. */
+export interface StepProgress {
+  tick(item: { ok: boolean; inputTokens?: number; outputTokens?: number; costUsd?: number | null; note?: string; problem?: string }): void;
+  stop(): void;
+}
+
+export interface PipelineOptions {
+  llm: LlmProvider;
+  /** Question embeddings for one request (the embedder is fitted there when it needs fitting). */
+  embed: (texts: string[]) => Promise<Float32Array[]>;
+  outDir: string;
+  creator: Creator;
+  /** Cosine threshold for candidate pairs (default 0.9). */
+  threshold?: number;
+  /** Drop QA pairs with non-English text (default true, as the released pipeline). */
+  filterEnglish?: boolean;
+  exactLimit?: number;
+  /** Maps a QA pair to a finer reference than its document (a paper's passage id). */
+  locate?: (doc: NuggetDocument, pair: QaPair) => string | undefined;
+  progress?: (label: string, total: number, unit: string) => StepProgress;
+}
+
+export interface RequestInput {
+  request: ReportRequest;
+  docs: NuggetDocument[];
+}
+
+export interface RequestOutcome {
+  requestId: string;
+  /** The step that stopped on failed calls (rerun to retry), or null when the bank was written. */
+  blockedAt: 'qa' | 'paraphrases' | 'answers' | null;
+  failures: string[];
+  documents: number;
+  documentsMalformed: number;
+  merge?: MergeStats;
+  nuggets?: number;
+  unanswerable?: number;
+  droppedByModel?: number;
+  bank?: string;
+}
+
+const STATE = '.state';
+
+function noProgress(): StepProgress {
+  return { tick() {}, stop() {} };
+}
+
+function callItem(outcome: CallOutcome) {
+  return {
+    inputTokens: outcome.usage?.inputTokens ?? 0,
+    outputTokens: outcome.usage?.outputTokens ?? 0,
+    costUsd: outcome.costUsd,
+  };
+}
+
+export class NuggetPipeline {
+  private readonly qaLog: StepLog<DocumentQa>;
+  private readonly pairsLog: StepLog<ParaphraseJudgment>;
+  private readonly canonicalLog: StepLog<CanonicalChoice>;
+  private readonly answersLog: StepLog<AnswerVerdict>;
+  /** This run's judgments per request that reached step 2 (and 3). */
+  private readonly judged = new Map<string, { pairs: ParaphraseJudgment[]; answers: AnswerVerdict[] }>();
+
+  constructor(private readonly options: PipelineOptions) {
+    const state = join(options.outDir, STATE);
+    this.qaLog = new StepLog(join(state, 'qa.jsonl'), (r) => unitKey(r.request_id, r.doc_id));
+    this.pairsLog = new StepLog(join(state, 'pairs.jsonl'), (r) => unitKey(r.request_id, r.q1, r.q2));
+    this.canonicalLog = new StepLog(join(state, 'canonical.jsonl'), (r) => unitKey(r.request_id, ...r.questions));
+    this.answersLog = new StepLog(join(state, 'answers.jsonl'), (r) => unitKey(r.request_id, r.question, ...r.answers));
+  }
+
+  close(): void {
+    for (const log of [this.qaLog, this.pairsLog, this.canonicalLog, this.answersLog]) log.close();
+  }
+
+  /** Runs every request: step 1 for all documents first, then steps 2–3 request by request. */
+  async run(inputs: readonly RequestInput[]): Promise<RequestOutcome[]> {
+    const outcomes = new Map<string, RequestOutcome>(
+      inputs.map((i) => [
+        i.request.id,
+        { requestId: i.request.id, blockedAt: null, failures: [], documents: i.docs.length, documentsMalformed: 0 },
+      ]),
+    );
+    await this.groundedQa(inputs, outcomes);
+    for (const input of inputs) {
+      const outcome = outcomes.get(input.request.id)!;
+      if (outcome.blockedAt === null) await this.finishRequest(input, outcome);
+    }
+    this.writeJudgments();
+    return [...outcomes.values()];
+  }
+
+  private async groundedQa(inputs: readonly RequestInput[], outcomes: Map<string, RequestOutcome>) {
+    const todo = inputs.flatMap((input) =>
+      input.docs
+        .filter((doc) => !this.qaLog.get(unitKey(input.request.id, doc.id)))
+        .map((doc) => ({ input, doc })),
+    );
+    const progress = this.options.progress?.('grounded QA', todo.length, 'documents') ?? noProgress();
+    try {
+      await Promise.all(
+        todo.map(async ({ input, doc }) => {
+          const id = input.request.id;
+          const result = await groundedQa(this.options.llm, id, requestPromptText(input.request), doc);
+          const usage = result.calls.map(callItem).reduce(
+            (a, b) => ({
+              inputTokens: a.inputTokens + b.inputTokens,
+              outputTokens: a.outputTokens + b.outputTokens,
+              costUsd: (a.costUsd ?? 0) + (b.costUsd ?? 0),
+            }),
+            { inputTokens: 0, outputTokens: 0, costUsd: 0 as number | null },
+          );
+          if (!result.ok) {
+            const outcome = outcomes.get(id)!;
+            outcome.blockedAt = 'qa';
+            outcome.failures.push(`document ${doc.id}: ${result.reason}`);
+            progress.tick({ ok: false, ...usage, problem: `${id}/${doc.id}: ${result.reason}` });
+            return;
+          }
+          const record = result.record;
+          if (this.options.locate) {
+            record.qa_pairs = record.qa_pairs.map((p) => {
+              const at = this.options.locate!(doc, p);
+              return at ? { ...p, doc_id: at } : p;
+            });
+          }
+          this.qaLog.put(record);
+          progress.tick({ ok: true, ...usage, note: `${id}/${doc.id}` });
+        }),
+      );
+    } finally {
+      progress.stop();
+    }
+  }
+
+  private async finishRequest(input: RequestInput, outcome: RequestOutcome): Promise<void> {
+    const id = input.request.id;
+    const docs = input.docs.map((d) => this.qaLog.get(unitKey(id, d.id))!);
+    outcome.documentsMalformed = docs.filter((d) => d.status !== 'ok').length;
+    const onCall = (bar: StepProgress) => (o: CallOutcome) =>
+      bar.tick({ ok: o.ok, ...callItem(o), ...(o.ok ? {} : { problem: `${id}: ${o.reason}` }) });
+    let bar: StepProgress | null = null;
+    const done = () => {
+      bar?.stop();
+      bar = null;
+    };
+    let merged: Awaited<ReturnType<typeof mergeParaphrases>>;
+    try {
+      merged = await mergeParaphrases(
+        {
+          requestId: id,
+          requestText: requestPromptText(input.request),
+          llm: this.options.llm,
+          embed: this.options.embed,
+          threshold: this.options.threshold ?? 0.9,
+          filterEnglish: this.options.filterEnglish ?? true,
+          ...(this.options.exactLimit === undefined ? {} : { exactLimit: this.options.exactLimit }),
+          creator: this.options.creator,
+          pairsLog: this.pairsLog,
+          canonicalLog: this.canonicalLog,
+          progress: (label, total, unit) => {
+            done();
+            const made = this.options.progress?.(label, total, unit) ?? noProgress();
+            bar = made;
+            return onCall(made);
+          },
+          done,
+        },
+        docs,
+      );
+    } finally {
+      done();
+    }
+    if (!merged.ok) {
+      outcome.blockedAt = 'paraphrases';
+      outcome.failures.push(...merged.reasons);
+      return;
+    }
+    outcome.merge = merged.stats;
+    this.judged.set(id, { pairs: merged.judgments, answers: [] });
+    const bankOf = (nuggets: NuggetQuestion[]) => {
+      const bank = this.emptyBank(input.request);
+      if (nuggets.length > 0) addNuggets(bank, nuggets);
+      return bank;
+    };
+    this.write(join('merged', nuggetBankFileName(bankOf([]))), bankOf(merged.nuggets));
+    const cleaned = merged.nuggets.map((n) => cleanAnswers(n).nugget);
+    const answered = cleaned.filter((n) => Object.keys(n.answers ?? {}).length > 0);
+    const unanswered = cleaned.filter((n) => Object.keys(n.answers ?? {}).length === 0);
+    const answersBar = this.options.progress?.(`answers ${id}`, answered.length, 'nuggets') ?? noProgress();
+    const failures: string[] = [];
+    let verdicts: (AnswerVerdict | null)[];
+    try {
+      verdicts = await Promise.all(
+        answered.map(async (n) => {
+          const r = await judgeAnswers(
+            { requestId: id, llm: this.options.llm, log: this.answersLog, onCall: onCall(answersBar) },
+            n,
+          );
+          if ('failed' in r) failures.push(r.failed);
+          return 'verdict' in r ? r.verdict : null;
+        }),
+      );
+    } finally {
+      answersBar.stop();
+    }
+    if (failures.length > 0) {
+      outcome.blockedAt = 'answers';
+      outcome.failures.push(...failures);
+      return;
+    }
+    this.judged.get(id)!.answers = verdicts as AnswerVerdict[];
+    const final = answered.map((n, k) => applyVerdict(n, verdicts[k]!)).filter((n): n is NuggetQuestion => n !== null);
+    const name = nuggetBankFileName(bankOf([]));
+    this.write(name, bankOf(final));
+    const sidePath = join('potentially_unanswerable', name);
+    if (unanswered.length > 0) this.write(sidePath, bankOf(unanswered));
+    else rmSync(join(this.options.outDir, sidePath), { force: true });
+    Object.assign(outcome, {
+      nuggets: final.length,
+      unanswerable: unanswered.length,
+      droppedByModel: answered.length - final.length,
+      bank: join(this.options.outDir, name),
+    });
+  }
+
+  /** A request's bank before nuggets: the released step 2's fields, with the request's title. */
+  private emptyBank(request: ReportRequest): NuggetBank {
+    const full: Record<string, string> = {};
+    if (request.title) full.title = request.title;
+    if (request.background) full.background = request.background;
+    if (request.problemStatement) full.problem_statement = request.problemStatement;
+    return createNuggetBank({
+      query_id: request.id,
+      title_query: request.title ?? request.id,
+      ...(Object.keys(full).length > 0 ? { full_query: full } : {}),
+      creator: [this.options.creator],
+    });
+  }
+
+  private write(relative: string, bank: NuggetBank): void {
+    const path = join(this.options.outDir, relative);
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeNuggetBankFile(path, bank);
+  }
+
+  /** This run's judgments per request, merged into the files on disk (other requests kept). */
+  private writeJudgments(): void {
+    const write = (name: string, pick: (j: { pairs: unknown[]; answers: unknown[] }) => unknown[]) => {
+      const path = join(this.options.outDir, name);
+      const all: Record<string, unknown[]> = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : {};
+      for (const [id, judged] of this.judged) all[id] = pick(judged);
+      mkdirSync(this.options.outDir, { recursive: true });
+      writeFileSync(path, `${stringifyPythonJson(all, { indent: 2, ensureAscii: false })}\n`);
+    };
+    write('paraphrase_judgments.json', (j) => j.pairs);
+    write('answer_judgments.json', (j) => j.answers);
+  }
+}
