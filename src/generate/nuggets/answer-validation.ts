@@ -31,7 +31,9 @@ export const UNANSWERED_EXACT = ['none'] as const;
 
 const isUnanswered = (text: string) => {
   const t = text.toLowerCase();
-  return UNANSWERED_PREFIX.some((p) => t.startsWith(p)) || (UNANSWERED_EXACT as readonly string[]).includes(t);
+  return (
+    UNANSWERED_PREFIX.some((p) => t.startsWith(p)) || (UNANSWERED_EXACT as readonly string[]).includes(t)
+  );
 };
 
 /** `merge_references`: both lists, the first occurrence of each doc id kept. */
@@ -92,11 +94,15 @@ export interface AnswerVerdict {
 }
 
 /** Reads a multi-answer reply `[{"1": "YES"|"NO", …}, "AND"|"OR"]`; null when it is not that. */
-export function parseMultiVerdict(text: string, count: number): { removed: number[]; aggregator: 'AND' | 'OR' } | null {
+export function parseMultiVerdict(
+  text: string,
+  count: number,
+): { removed: number[]; aggregator: 'AND' | 'OR' } | null {
   const value = extractJson(text)?.value;
   if (!Array.isArray(value) || value.length !== 2) return null;
   const [labels, agg] = value as [unknown, unknown];
-  if (labels === null || typeof labels !== 'object' || Array.isArray(labels) || typeof agg !== 'string') return null;
+  if (labels === null || typeof labels !== 'object' || Array.isArray(labels) || typeof agg !== 'string')
+    return null;
   const aggregator = agg.trim().toUpperCase();
   if (aggregator !== 'AND' && aggregator !== 'OR') return null;
   const removed = new Set<number>();
@@ -125,7 +131,11 @@ export async function judgeAnswers(
   const key = unitKey(ctx.requestId, nugget.question, ...answers);
   const logged = ctx.log.get(key);
   if (logged) return { verdict: logged };
-  const reply = await callText(ctx.llm, validateAnswersPrompt(nugget.question, answers), answers.length > 1 ? 512 : 16);
+  const reply = await callText(
+    ctx.llm,
+    validateAnswersPrompt(nugget.question, answers),
+    answers.length > 1 ? 512 : 16,
+  );
   ctx.onCall?.(reply);
   if (!reply.ok) return { failed: `answers of ${JSON.stringify(nugget.question)}: ${reply.reason}` };
   const base = { request_id: ctx.requestId, question: nugget.question, answers };
@@ -149,7 +159,11 @@ export function applyVerdict(nugget: NuggetQuestion, verdict: AnswerVerdict): Nu
   const removed = new Set(verdict.removed);
   const answers = answerEntries(nugget).filter((_, i) => !removed.has(i + 1));
   if (answers.length === 0) return null;
-  const out = inQuestionOrder({ ...nugget, answers: orderedObject(answers), aggregator_type: verdict.aggregator });
+  const out = inQuestionOrder({
+    ...nugget,
+    answers: orderedObject(answers),
+    aggregator_type: verdict.aggregator,
+  });
   if (nugget.metadata) out.metadata = { ...nugget.metadata };
   refreshCounts(out);
   return out;

@@ -53,7 +53,9 @@ export function candidatePairs(
   const n = vectors.length;
   const { data, dims } = unitRows(vectors);
   const exact = n <= (options.exactLimit ?? DEFAULT_EXACT_LIMIT);
-  const pairs = exact ? exactPairs(data, dims, n, threshold) : annPairs(data, dims, n, threshold, options.ann);
+  const pairs = exact
+    ? exactPairs(data, dims, n, threshold)
+    : annPairs(data, dims, n, threshold, options.ann);
   return { pairs: pairs.sort((a, b) => a.i - b.i || a.j - b.j), method: exact ? 'exact' : 'ann' };
 }
 

@@ -107,7 +107,12 @@ export async function groundedQa(
   const qa = await callText(llm, qaPairsPrompt(summary.text.trim(), requestText), 1024);
   const calls = [summary, qa];
   if (!qa.ok) return { ok: false, reason: `QA pairs: ${qa.reason}`, calls };
-  const base = { request_id: requestId, doc_id: doc.id, language: doc.language, summary: summary.text.trim() };
+  const base = {
+    request_id: requestId,
+    doc_id: doc.id,
+    language: doc.language,
+    summary: summary.text.trim(),
+  };
   const pairs = parseQaPairs(qa.text);
   if (pairs === null) {
     const status = looksRefused(qa.text) ? 'refused' : 'malformed';
@@ -119,7 +124,11 @@ export async function groundedQa(
 }
 
 /** The request as the released code puts it into the QA and canonical prompts. */
-export function requestPromptText(request: { background: string | null; problemStatement: string | null; title: string | null }): string {
+export function requestPromptText(request: {
+  background: string | null;
+  problemStatement: string | null;
+  title: string | null;
+}): string {
   // f"{background}\n{problem_statement}" there; the title stands in when both are missing.
   const text = `${request.background ?? ''}\n${request.problemStatement ?? ''}`;
   return text.trim() === '' ? (request.title ?? '') : text;

@@ -21,7 +21,13 @@ export interface CallTally {
   costUsd: number;
 }
 
-export const emptyTally = (): CallTally => ({ calls: 0, failed: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 });
+export const emptyTally = (): CallTally => ({
+  calls: 0,
+  failed: 0,
+  inputTokens: 0,
+  outputTokens: 0,
+  costUsd: 0,
+});
 
 export function addCall(tally: CallTally, outcome: CallOutcome): void {
   tally.calls++;
@@ -32,7 +38,11 @@ export function addCall(tally: CallTally, outcome: CallOutcome): void {
 }
 
 /** Deterministic decoding for every step (temperature 0), so cached and fresh runs agree. */
-export async function callText(llm: LlmProvider, messages: ChatMessage[], maxTokens?: number): Promise<CallOutcome> {
+export async function callText(
+  llm: LlmProvider,
+  messages: ChatMessage[],
+  maxTokens?: number,
+): Promise<CallOutcome> {
   const r = await llm.generate({ messages, temperature: 0, ...(maxTokens ? { maxTokens } : {}) });
   const meta = { usage: r.usage, costUsd: r.costUsd, cached: r.cached };
   return r.ok ? { ok: true, text: r.text, ...meta } : { ok: false, reason: r.reason, ...meta };

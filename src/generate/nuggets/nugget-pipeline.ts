@@ -14,8 +14,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import {
   addNuggets,
-  createNuggetBank,
   type Creator,
+  createNuggetBank,
   type NuggetBank,
   type NuggetQuestion,
   nuggetBankFileName,
@@ -25,14 +25,32 @@ import {
 } from '../../core/index.js';
 import type { LlmProvider } from '../../llm/index.js';
 import { type AnswerVerdict, applyVerdict, cleanAnswers, judgeAnswers } from './answer-validation.js';
-import { type DocumentQa, groundedQa, type NuggetDocument, type QaPair, requestPromptText } from './grounded-qa.js';
+import {
+  type DocumentQa,
+  groundedQa,
+  type NuggetDocument,
+  type QaPair,
+  requestPromptText,
+} from './grounded-qa.js';
 import type { CallOutcome } from './llm-step.js';
-import { type CanonicalChoice, type MergeStats, mergeParaphrases, type ParaphraseJudgment } from './paraphrase-merge.js';
+import {
+  type CanonicalChoice,
+  type MergeStats,
+  mergeParaphrases,
+  type ParaphraseJudgment,
+} from './paraphrase-merge.js';
 import { StepLog, unitKey } from './step-log.js';
 
 /** A progress reporter (the CLI's); one per step and request. */
 export interface StepProgress {
-  tick(item: { ok: boolean; inputTokens?: number; outputTokens?: number; costUsd?: number | null; note?: string; problem?: string }): void;
+  tick(item: {
+    ok: boolean;
+    inputTokens?: number;
+    outputTokens?: number;
+    costUsd?: number | null;
+    note?: string;
+    problem?: string;
+  }): void;
   stop(): void;
 }
 
@@ -97,8 +115,12 @@ export class NuggetPipeline {
     const state = join(options.outDir, STATE);
     this.qaLog = new StepLog(join(state, 'qa.jsonl'), (r) => unitKey(r.request_id, r.doc_id));
     this.pairsLog = new StepLog(join(state, 'pairs.jsonl'), (r) => unitKey(r.request_id, r.q1, r.q2));
-    this.canonicalLog = new StepLog(join(state, 'canonical.jsonl'), (r) => unitKey(r.request_id, ...r.questions));
-    this.answersLog = new StepLog(join(state, 'answers.jsonl'), (r) => unitKey(r.request_id, r.question, ...r.answers));
+    this.canonicalLog = new StepLog(join(state, 'canonical.jsonl'), (r) =>
+      unitKey(r.request_id, ...r.questions),
+    );
+    this.answersLog = new StepLog(join(state, 'answers.jsonl'), (r) =>
+      unitKey(r.request_id, r.question, ...r.answers),
+    );
   }
 
   close(): void {
@@ -110,7 +132,13 @@ export class NuggetPipeline {
     const outcomes = new Map<string, RequestOutcome>(
       inputs.map((i) => [
         i.request.id,
-        { requestId: i.request.id, blockedAt: null, failures: [], documents: i.docs.length, documentsMalformed: 0 },
+        {
+          requestId: i.request.id,
+          blockedAt: null,
+          failures: [],
+          documents: i.docs.length,
+          documentsMalformed: 0,
+        },
       ]),
     );
     await this.groundedQa(inputs, outcomes);
@@ -242,7 +270,9 @@ export class NuggetPipeline {
       return;
     }
     this.judged.get(id)!.answers = verdicts as AnswerVerdict[];
-    const final = answered.map((n, k) => applyVerdict(n, verdicts[k]!)).filter((n): n is NuggetQuestion => n !== null);
+    const final = answered
+      .map((n, k) => applyVerdict(n, verdicts[k]!))
+      .filter((n): n is NuggetQuestion => n !== null);
     const name = nuggetBankFileName(bankOf([]));
     this.write(name, bankOf(final));
     const sidePath = join('potentially_unanswerable', name);

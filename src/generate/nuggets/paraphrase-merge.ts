@@ -123,7 +123,10 @@ export function collectQuestions(
       if (!q.docIds.includes(docId)) q.docIds.push(docId);
       const old = q.answers.get(answer);
       // `merge_answers`: references concatenated, metadata cleared.
-      q.answers.set(answer, old ? { answer, references: [...(old.references ?? []), { doc_id: docId }] } : fresh);
+      q.answers.set(
+        answer,
+        old ? { answer, references: [...(old.references ?? []), { doc_id: docId }] } : fresh,
+      );
     }
   }
   return { questions: [...byText.values()], pairs, skipped };
@@ -141,14 +144,22 @@ export function parseParaphrase(text: string): { paraphrase: 'YES' | 'NO'; expla
 }
 
 /** Reads the canonical choice as the released code does (see the module note). */
-export function parseCanonical(text: string, questions: readonly string[]): { chosen: number; explanation: string; defaulted: boolean } {
+export function parseCanonical(
+  text: string,
+  questions: readonly string[],
+): { chosen: number; explanation: string; defaulted: boolean } {
   const found = extractJson(text);
   const parsed = found ? CanonicalReplySchema.safeParse(found.value) : null;
   const reply = parsed?.success ? parsed.data : {};
   const asText = (v: unknown) => (typeof v === 'string' ? v : v === undefined ? '' : stringifyPythonJson(v));
   const index = pythonInt(reply.index);
   const position = index === null ? null : index - 1;
-  const chosen = position === null || pythonIndex(questions, position) === null ? null : position < 0 ? questions.length + position : position;
+  const chosen =
+    position === null || pythonIndex(questions, position) === null
+      ? null
+      : position < 0
+        ? questions.length + position
+        : position;
   if (chosen === null) {
     return {
       chosen: 0,
@@ -161,7 +172,9 @@ export function parseCanonical(text: string, questions: readonly string[]): { ch
 
 async function verifyPairs(ctx: MergeContext, questions: Question[], pairs: CandidatePair[]) {
   const failures: string[] = [];
-  const pending = pairs.filter((p) => !ctx.pairsLog.get(unitKey(ctx.requestId, questions[p.i]!.text, questions[p.j]!.text)));
+  const pending = pairs.filter(
+    (p) => !ctx.pairsLog.get(unitKey(ctx.requestId, questions[p.i]!.text, questions[p.j]!.text)),
+  );
   const tick = ctx.progress?.(`verify pairs ${ctx.requestId}`, pending.length, 'pairs');
   const judgments = await Promise.all(
     pairs.map(async ({ i, j, similarity }): Promise<ParaphraseJudgment | null> => {
@@ -235,7 +248,10 @@ function mergedNugget(ctx: MergeContext, members: Question[], choice: CanonicalC
   for (const q of members) {
     for (const [text, a] of q.answers) {
       const old = answers.get(text);
-      answers.set(text, old ? { answer: text, references: [...(old.references ?? []), ...(a.references ?? [])] } : a);
+      answers.set(
+        text,
+        old ? { answer: text, references: [...(old.references ?? []), ...(a.references ?? [])] } : a,
+      );
     }
   }
   const total = members.reduce((n, q) => n + q.docIds.length, 0);
@@ -259,17 +275,25 @@ export async function mergeParaphrases(ctx: MergeContext, docs: readonly Documen
   const collected = collectQuestions(docs, ctx.filterEnglish);
   const { questions } = collected;
   const vectors = questions.length > 1 ? await ctx.embed(questions.map((q) => q.text)) : [];
-  const found = candidatePairs(vectors, ctx.threshold, ctx.exactLimit === undefined ? {} : { exactLimit: ctx.exactLimit });
+  const found = candidatePairs(
+    vectors,
+    ctx.threshold,
+    ctx.exactLimit === undefined ? {} : { exactLimit: ctx.exactLimit },
+  );
   const verified = await verifyPairs(ctx, questions, found.pairs);
-  if (verified.failures.length > 0) return { ok: false, failed: verified.failures.length, reasons: verified.failures };
+  if (verified.failures.length > 0)
+    return { ok: false, failed: verified.failures.length, reasons: verified.failures };
   const judgments = verified.judgments as ParaphraseJudgment[];
-  const edges = found.pairs.filter((_, k) => judgments[k]!.paraphrase === 'YES').map((p) => [p.i, p.j] as const);
+  const edges = found.pairs
+    .filter((_, k) => judgments[k]!.paraphrase === 'YES')
+    .map((p) => [p.i, p.j] as const);
   const clusters = singleLinkClusters(questions.length, edges);
   const canonical = await chooseCanonical(
     ctx,
     clusters.map((c) => c.map((i) => questions[i]!.text)),
   );
-  if (canonical.failures.length > 0) return { ok: false, failed: canonical.failures.length, reasons: canonical.failures };
+  if (canonical.failures.length > 0)
+    return { ok: false, failed: canonical.failures.length, reasons: canonical.failures };
   const nuggets = clusters.map((c, k) =>
     mergedNugget(
       ctx,

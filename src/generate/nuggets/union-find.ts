@@ -16,7 +16,8 @@ export function singleLinkClusters(size: number, pairs: Iterable<readonly [numbe
     return x;
   };
   for (const [a, b] of pairs) {
-    if (a < 0 || b < 0 || a >= size || b >= size) throw new RangeError(`pair (${a}, ${b}) outside 0..${size - 1}`);
+    if (a < 0 || b < 0 || a >= size || b >= size)
+      throw new RangeError(`pair (${a}, ${b}) outside 0..${size - 1}`);
     let ra = find(a);
     let rb = find(b);
     if (ra === rb) continue;

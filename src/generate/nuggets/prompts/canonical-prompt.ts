@@ -14,13 +14,16 @@ Pick the one question that states this information need most clearly and complet
 Reply with JSON only: {"explanation": "<one sentence>", "index": <the number of the question>}
 ${UNTRUSTED_NOTE}`;
 
-export const CanonicalReplySchema = z.looseObject({ index: z.unknown().optional(), explanation: z.unknown().optional() });
+export const CanonicalReplySchema = z.looseObject({
+  index: z.unknown().optional(),
+  explanation: z.unknown().optional(),
+});
 
 export function canonicalPrompt(questions: readonly string[], request: string): ChatMessage[] {
-  const numbered = stringifyPythonJson(
-    Object.fromEntries(questions.map((q, i) => [String(i + 1), q])),
-    { indent: 2, ensureAscii: false },
-  );
+  const numbered = stringifyPythonJson(Object.fromEntries(questions.map((q, i) => [String(i + 1), q])), {
+    indent: 2,
+    ensureAscii: false,
+  });
   return [
     { role: 'system', content: GET_CANONICAL_QUESTION_SYSTEM },
     {

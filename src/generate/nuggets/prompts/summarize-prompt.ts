@@ -12,7 +12,9 @@ ${UNTRUSTED_NOTE}`;
 
 /** `language`: the document's language by name (e.g. "Chinese"), or null when unknown. */
 export function summarizePrompt(document: string, language: string | null): ChatMessage[] {
-  const lang = language ? `The document is in ${language}; write the summary in ${language}.` : 'Write the summary in the language of the document.';
+  const lang = language
+    ? `The document is in ${language}; write the summary in ${language}.`
+    : 'Write the summary in the language of the document.';
   return [
     { role: 'system', content: SUMMARIZE_SYSTEM },
     { role: 'user', content: `${delimit('document', document)}\n\n${lang}` },
