@@ -14,6 +14,9 @@ import { registerList } from './list.js';
 import { registerLlm } from './llm.js';
 import { registerMetaEvalFaithfulness } from './meta-eval-faithfulness.js';
 import { registerMetaEvalRanking } from './meta-eval-ranking.js';
+import { registerNuggetsConvert, registerNuggetsStats } from './nuggets-convert.js';
+import { registerNuggetsGenerate } from './nuggets-generate.js';
+import { registerNuggetsSelect, registerNuggetsTrainSelector } from './nuggets-select.js';
 import { registerQaEval } from './qa-eval.js';
 import { registerQaGrid } from './qa-grid.js';
 import { registerQasperEval } from './qasper-eval.js';
@@ -51,6 +54,11 @@ export const COMMANDS: RegisterCommand[] = [
   registerGrade,
   registerGradeFaithfulness,
   registerMetaEvalFaithfulness,
+  registerNuggetsGenerate,
+  registerNuggetsSelect,
+  registerNuggetsTrainSelector,
+  registerNuggetsConvert,
+  registerNuggetsStats,
   registerReportsValidate,
   registerReportsGenerate,
   registerReportsJudge,

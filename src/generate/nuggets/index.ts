@@ -1,3 +1,42 @@
+export {
+  type AnswerVerdict,
+  applyVerdict,
+  cleanAnswers,
+  parseMultiVerdict,
+  UNANSWERED_EXACT,
+  UNANSWERED_PREFIX,
+} from './answer-validation.js';
+export { type CandidatePair, candidatePairs, DEFAULT_EXACT_LIMIT } from './candidate-pairs.js';
+export { isEnglish } from './english-filter.js';
+export {
+  type DocumentQa,
+  groundedQa,
+  languageName,
+  MAX_QA_PAIRS,
+  type NuggetDocument,
+  parseQaPairs,
+  type QaPair,
+  requestPromptText,
+} from './grounded-qa.js';
+export { type CallTally, emptyTally } from './llm-step.js';
+export { paperDocuments, readRequestDocuments } from './nugget-documents.js';
+export {
+  NuggetPipeline,
+  type PipelineOptions,
+  type RequestInput,
+  type RequestOutcome,
+  type StepProgress,
+} from './nugget-pipeline.js';
+export { PLAN_ASSUMPTIONS, type PlannedCall, planGeneration } from './nugget-plan.js';
+export {
+  type CanonicalChoice,
+  type MergeStats,
+  mergeParaphrases,
+  type ParaphraseJudgment,
+  parseCanonical,
+  parseParaphrase,
+} from './paraphrase-merge.js';
+export { createPassageLocator } from './passage-locator.js';
 export { QUALITY_FEATURES, qualityFeatures } from './quality-features.js';
 export {
   byCounts,
@@ -18,3 +57,4 @@ export {
   type TrainingGroup,
   trainSelector,
 } from './selector.js';
+export { singleLinkClusters } from './union-find.js';

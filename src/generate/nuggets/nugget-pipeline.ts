@@ -127,6 +127,15 @@ export class NuggetPipeline {
     for (const log of [this.qaLog, this.pairsLog, this.canonicalLog, this.answersLog]) log.close();
   }
 
+  /** Documents whose step 1 is not logged yet (what a run would start with). */
+  pendingDocuments(inputs: readonly RequestInput[]): { input: RequestInput; doc: NuggetDocument }[] {
+    return inputs.flatMap((input) =>
+      input.docs
+        .filter((doc) => !this.qaLog.get(unitKey(input.request.id, doc.id)))
+        .map((doc) => ({ input, doc })),
+    );
+  }
+
   /** Runs every request: step 1 for all documents first, then steps 2–3 request by request. */
   async run(inputs: readonly RequestInput[]): Promise<RequestOutcome[]> {
     const outcomes = new Map<string, RequestOutcome>(
@@ -151,11 +160,7 @@ export class NuggetPipeline {
   }
 
   private async groundedQa(inputs: readonly RequestInput[], outcomes: Map<string, RequestOutcome>) {
-    const todo = inputs.flatMap((input) =>
-      input.docs
-        .filter((doc) => !this.qaLog.get(unitKey(input.request.id, doc.id)))
-        .map((doc) => ({ input, doc })),
-    );
+    const todo = this.pendingDocuments(inputs);
     const progress = this.options.progress?.('grounded QA', todo.length, 'documents') ?? noProgress();
     try {
       await Promise.all(

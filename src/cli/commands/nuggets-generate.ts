@@ -1,0 +1,315 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { CitegeistError, type Creator, type ReportRequest } from '../../core/index.js';
+import {
+  createPassageLocator,
+  DEFAULT_EXACT_LIMIT,
+  type NuggetDocument,
+  NuggetPipeline,
+  PLAN_ASSUMPTIONS,
+  paperDocuments,
+  planGeneration,
+  type RequestInput,
+  type RequestOutcome,
+  readRequestDocuments,
+} from '../../generate/index.js';
+import { createEmbedder, estimateCost, modelId, needsFitting, parseModelString } from '../../llm/index.js';
+import { chunkDocument, loadIndex, type Passage } from '../../retrieve/index.js';
+import { VERSION } from '../../version.js';
+import type { CliContext, RegisterCommand } from '../context.js';
+import { CORPUS_OPTION, corpusPath, openCorpus } from '../corpus-option.js';
+import {
+  addLlmOptions,
+  createLlmRuntime,
+  type LlmFlags,
+  type LlmSettings,
+  resolveLlmSettings,
+} from '../llm-options.js';
+import { createProgress } from '../progress.js';
+import { checkResumeMeta } from '../resume-meta.js';
+import { nuggetsCommand } from './nuggets-inputs.js';
+import { parseIntOption } from './option-parsers.js';
+import { hashInputs, readRequests } from './reports-inputs.js';
+
+interface GenerateFlags extends LlmFlags {
+  requests: string;
+  docs?: string;
+  corpus?: string;
+  out: string;
+  embedder: string;
+  threshold: string;
+  englishOnly: boolean;
+  exactLimit: number;
+  maxDocTokens?: number;
+}
+
+/** How the bank says it was made (`creator`; the released step 2 fills the same fields). */
+export const PROMPT_STRATEGY =
+  'citegeist-dogmatiq-1: summary in the document language, 1-6 English QA pairs answer-first, LLM-verified paraphrases (cosine >= threshold), canonical question, answer validation AND/OR (prompts: docs/nuggets.md)';
+
+export const registerNuggetsGenerate: RegisterCommand = (program, ctx) => {
+  const command = nuggetsCommand(program)
+    .command('generate')
+    .description(
+      'generate a QA nugget bank per request from its documents (DoGMaTiQ: grounded QA, paraphrase clustering, answer validation); resumable',
+    )
+    .requiredOption('--requests <file>', 'requests JSONL (request_id, title, background, problem_statement)')
+    .requiredOption('--out <dir>', 'output folder: one nugget bank v3 per request, judgments, step logs')
+    .option(
+      '--docs <path>',
+      'documents per request: folder <request_id>/<doc_id>.json, or JSONL {request_id, doc_id, text, language}',
+    )
+    .option(
+      CORPUS_OPTION[0],
+      `${CORPUS_OPTION[1]}; without --docs, every paper is a document of every request`,
+    )
+    .option(
+      '--embedder <spec>',
+      'embedder for question similarity (default: LSA fitted on the questions)',
+      'default',
+    )
+    .option('--threshold <cos>', 'cosine at or above which two questions are checked as paraphrases', '0.9')
+    .option(
+      '--no-english-only',
+      'keep QA pairs with non-English text (dropped by default, as the released pipeline)',
+    )
+    .option(
+      '--exact-limit <n>',
+      'compare all question pairs up to this many questions, HNSW beyond',
+      parseIntOption('--exact-limit', 2),
+      DEFAULT_EXACT_LIMIT,
+    )
+    .option(
+      '--max-doc-tokens <n>',
+      "papers longer than this are split into sections (default: 3/4 of the model's context)",
+      parseIntOption('--max-doc-tokens', 256),
+    );
+  addLlmOptions(command).action(async (flags: GenerateFlags) => {
+    const settings = resolveLlmSettings(flags, ctx.config(), ctx.io.cwd);
+    await runGenerate(flags, settings, ctx);
+  });
+};
+
+function parseThreshold(text: string): number {
+  const t = Number(text);
+  if (!(t > 0 && t <= 1)) {
+    throw new CitegeistError(
+      'BAD_FLAG',
+      `--threshold ${JSON.stringify(text)} is not a cosine in (0, 1].`,
+      'Pass e.g. --threshold 0.9.',
+    );
+  }
+  return t;
+}
+
+/** Documents per request from --docs, or the corpus papers (split to fit) for every request. */
+function loadInputs(flags: GenerateFlags, requests: ReportRequest[], ctx: CliContext, contextTokens: number) {
+  const inputs: RequestInput[] = [];
+  const missing: string[] = [];
+  let locate:
+    | ((doc: NuggetDocument, pair: { question: string; answer: string }) => string | undefined)
+    | undefined;
+  let close = () => {};
+  if (flags.docs) {
+    const byRequest = readRequestDocuments(resolve(ctx.io.cwd, flags.docs));
+    for (const request of requests) {
+      const docs = byRequest.get(request.id) ?? [];
+      if (docs.length === 0) missing.push(request.id);
+      else inputs.push({ request, docs });
+    }
+    return { inputs, missing, locate, close, source: flags.docs };
+  }
+  const path = corpusPath(ctx, flags.corpus);
+  const store = openCorpus(path);
+  close = () => store.close();
+  const maxTokens = flags.maxDocTokens ?? Math.floor(contextTokens * 0.75);
+  const papers = store.ids().map((id) => store.get(id)!);
+  const docs = papers.flatMap((p) => paperDocuments(p, maxTokens));
+  // The passages `reports judge --docs <corpus>` reads: the index's, else the paper chunked the same way.
+  const indexDir = join(dirname(path), 'index');
+  const indexed = existsSync(join(indexDir, 'manifest.json')) ? loadIndex(indexDir).passages : null;
+  const byPaper = new Map<string, Passage[]>();
+  for (const p of indexed ?? papers.flatMap((d) => chunkDocument(d))) {
+    byPaper.set(p.docId, [...(byPaper.get(p.docId) ?? []), p]);
+  }
+  locate = createPassageLocator((id) => byPaper.get(id) ?? []);
+  for (const request of requests) inputs.push({ request, docs });
+  return { inputs, missing, locate, close, source: path };
+}
+
+async function runGenerate(flags: GenerateFlags, settings: LlmSettings, ctx: CliContext): Promise<void> {
+  const { io } = ctx;
+  if (!settings.model) {
+    throw new CitegeistError(
+      'MODEL_REQUIRED',
+      'nuggets generate writes its questions and answers with a language model, and none was given.',
+      'Pass --model <spec> (e.g. openai:gpt-4.1-mini, ollama:qwen2.5:7b) or set "model" in the config file.',
+    );
+  }
+  const threshold = parseThreshold(flags.threshold);
+  const requests = [...readRequests(io.cwd, flags.requests).values()];
+  const outDir = resolve(io.cwd, flags.out);
+  const runtime = settings.dryRun ? null : createLlmRuntime(settings, io.env);
+  const llm = runtime?.provider(settings.model);
+  const contextTokens = llm?.contextWindow ?? 16_000;
+  const loaded = loadInputs(flags, requests, ctx, contextTokens);
+  try {
+    for (const id of loaded.missing)
+      io.err(`skipped request ${id}: no documents for it in ${loaded.source}\n`);
+    const createdPath = join(outDir, '.state', 'created');
+    const created = existsSync(createdPath)
+      ? readFileSync(createdPath, 'utf8').trim()
+      : new Date().toISOString().replace('Z', '+00:00');
+    const spec = parseModelString(settings.model);
+    const creator: Creator = {
+      is_human: false,
+      llm_model: modelId(spec),
+      llm_backend: spec.kind,
+      llm_prompt_strategy: PROMPT_STRATEGY,
+      creation_date: created,
+    };
+    const pipelineOptions = {
+      outDir,
+      creator,
+      threshold,
+      filterEnglish: flags.englishOnly,
+      exactLimit: flags.exactLimit,
+      ...(loaded.locate ? { locate: loaded.locate } : {}),
+      embed: async (texts: string[]) => {
+        const embedder = createEmbedder(flags.embedder, { env: io.env });
+        if (needsFitting(embedder)) embedder.fit(texts);
+        return embedder.embed(texts, 'query');
+      },
+      progress: (label: string, total: number, unit: string) => createProgress({ io, label, total, unit }),
+    };
+    if (!llm) {
+      const planner = new NuggetPipeline({
+        ...pipelineOptions,
+        llm: { id: 'dry-run', family: 'none', contextWindow: null, generate: refuse, generateObject: refuse },
+      });
+      try {
+        return printPlan(
+          planner.pendingDocuments(loaded.inputs).length,
+          planGeneration(planner.pendingDocuments(loaded.inputs)),
+          settings,
+          ctx,
+        );
+      } finally {
+        planner.close();
+      }
+    }
+    mkdirSync(join(outDir, '.state'), { recursive: true });
+    if (!existsSync(createdPath)) writeFileSync(createdPath, `${created}\n`);
+    checkResumeMeta(
+      join(outDir, 'generate.meta.json'),
+      {
+        tool: 'citegeist',
+        version: VERSION,
+        method: 'dogmatiq-generate',
+        model: llm.id,
+        prompt_strategy: PROMPT_STRATEGY,
+        embedder: flags.embedder,
+        threshold,
+        english_only: flags.englishOnly,
+        exact_limit: flags.exactLimit,
+        requests: flags.requests,
+        documents: loaded.source,
+        inputs_sha256: hashInputs(io.cwd, [flags.requests, ...(flags.docs ? [flags.docs] : [])]),
+      },
+      ['inputs_sha256', 'exact_limit'],
+    );
+    const pipeline = new NuggetPipeline({ ...pipelineOptions, llm });
+    let outcomes: RequestOutcome[];
+    try {
+      outcomes = await pipeline.run(loaded.inputs);
+    } finally {
+      pipeline.close();
+    }
+    printOutcomes(outcomes, loaded.missing, runtime!.totals, flags.out, ctx);
+    if (outcomes.some((o) => o.blockedAt !== null) || loaded.missing.length > 0) ctx.setExitCode(1);
+  } finally {
+    loaded.close();
+    runtime?.close();
+  }
+}
+
+const refuse = (): never => {
+  throw new Error('dry run: no model call');
+};
+
+function printPlan(
+  documents: number,
+  plan: ReturnType<typeof planGeneration>,
+  settings: LlmSettings,
+  ctx: CliContext,
+): void {
+  const id = modelId(parseModelString(settings.model!));
+  const steps = ['summary', 'qa', 'pair', 'canonical', 'validation'] as const;
+  const rows = steps.map((step) => {
+    const calls = plan.calls.filter((c) => c.step === step);
+    const expanded = calls.flatMap((c) => Array.from({ length: c.count }, () => c));
+    const est = estimateCost(id, expanded, { prices: settings.prices });
+    return {
+      step,
+      calls: est.calls,
+      input_tokens: est.inputTokens,
+      output_tokens: est.outputTokens,
+      cost_usd: est.costUsd,
+      estimated: step === 'pair' || step === 'canonical' || step === 'validation',
+    };
+  });
+  const total = rows.reduce(
+    (t, r) => ({
+      calls: t.calls + r.calls,
+      input: t.input + r.input_tokens,
+      output: t.output + r.output_tokens,
+      cost: r.cost_usd === null || t.cost === null ? null : t.cost + r.cost_usd,
+    }),
+    { calls: 0, input: 0, output: 0, cost: 0 as number | null },
+  );
+  const result = { documents, model: settings.model, steps: rows, total, assumptions: PLAN_ASSUMPTIONS };
+  if (ctx.globals().json) return void ctx.io.out(`${JSON.stringify(result, null, 2)}\n`);
+  const money = (c: number | null) => (c === null ? 'no price' : `$${c.toFixed(4)}`);
+  ctx.io.out(`dry run: ${documents} documents to process with ${settings.model} (no model was called)\n`);
+  for (const r of rows) {
+    ctx.io.out(
+      `  ${r.step.padEnd(10)} ${String(r.calls).padStart(6)} calls ${String(r.input_tokens).padStart(9)} in ${String(r.output_tokens).padStart(8)} out  ${money(r.cost_usd)}${r.estimated ? '  (estimated)' : ''}\n`,
+    );
+  }
+  ctx.io.out(
+    `  total      ${String(total.calls).padStart(6)} calls ${String(total.input).padStart(9)} in ${String(total.output).padStart(8)} out  ${money(total.cost)}\n`,
+  );
+  ctx.io.out(
+    `  steps 2-3 assume ${PLAN_ASSUMPTIONS.questionsPerDocument} questions per document, ${PLAN_ASSUMPTIONS.candidatePairsPerQuestion} candidate pairs and ${PLAN_ASSUMPTIONS.validationCallsPerQuestion} validations per question (docs/nuggets.md)\n`,
+  );
+}
+
+function printOutcomes(
+  outcomes: RequestOutcome[],
+  missing: string[],
+  totals: { calls: number; failed: number; inputTokens: number; outputTokens: number; costUsd: number },
+  out: string,
+  ctx: CliContext,
+): void {
+  if (ctx.globals().json) {
+    ctx.io.out(
+      `${JSON.stringify({ requests: outcomes, skipped_requests: missing, calls: totals, out }, null, 2)}\n`,
+    );
+    return;
+  }
+  for (const o of outcomes) {
+    if (o.blockedAt !== null) {
+      ctx.io.out(
+        `${o.requestId}: stopped at step "${o.blockedAt}" after ${o.failures.length} failed calls (rerun to retry): ${o.failures[0]}\n`,
+      );
+      continue;
+    }
+    const m = o.merge!;
+    ctx.io.out(
+      `${o.requestId}: ${o.documents} documents (${o.documentsMalformed} without usable QA pairs), ${m.qa_pairs} QA pairs, ${m.unique_questions} questions, ${m.candidate_pairs} candidate pairs (${m.candidate_method}), ${m.verified_pairs} paraphrases → ${m.clusters} nuggets; ${o.nuggets} kept after answer validation, ${o.unanswerable} possibly unanswerable, ${o.droppedByModel} dropped\n`,
+    );
+  }
+  ctx.io.out(
+    `${totals.calls} model calls (${totals.failed} failed), ${totals.inputTokens.toLocaleString('en-US')} input + ${totals.outputTokens.toLocaleString('en-US')} output tokens, $${totals.costUsd.toFixed(4)}\nbanks: ${out}/nuggets_<request>.v3.json (select with \`citegeist nuggets select\`)\n`,
+  );
+}

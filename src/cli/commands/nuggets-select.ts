@@ -1,0 +1,256 @@
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { InvalidArgumentError } from 'commander';
+import {
+  bankQueryId,
+  CitegeistError,
+  isQuestion,
+  type LoadedBank,
+  nuggetEntries,
+  readNuggetFile,
+  writeNuggetBankFile,
+} from '../../core/index.js';
+import {
+  loadSelector,
+  QUALITY_FEATURES,
+  qualityFeatures,
+  SELECT_METHODS,
+  type SelectionReport,
+  type SelectMethod,
+  selectNuggets,
+  type TrainingGroup,
+  trainSelector,
+} from '../../generate/index.js';
+import { VERSION } from '../../version.js';
+import type { RegisterCommand } from '../context.js';
+import { nuggetsCommand } from './nuggets-inputs.js';
+import { parseIntOption, parseNumberOption } from './option-parsers.js';
+import { hashInputs } from './reports-inputs.js';
+
+/** The selector that ships with citegeist (see docs/nuggets.md for how it was trained). */
+export function shippedSelector(): string {
+  // src/cli/commands → repo root, and dist/cli/commands → package root: both three levels up.
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+  return join(root, 'assets', 'selectors', 'dogmatiq-selector.json');
+}
+
+const BANK_FILE = /\.json(\.gz)?$/i;
+
+/** The v3 bank files directly in a folder (or the one file), each with its file name. */
+export function readBankFiles(path: string): { file: string; loaded: LoadedBank }[] {
+  if (!existsSync(path))
+    throw new CitegeistError(
+      'FILE_NOT_FOUND',
+      `The nugget banks path ${path} does not exist.`,
+      'Check --bank.',
+    );
+  const files = statSync(path).isDirectory()
+    ? readdirSync(path)
+        .filter(
+          (f) =>
+            BANK_FILE.test(f) &&
+            !f.startsWith('.') &&
+            !f.endsWith('.meta.json') &&
+            statSync(join(path, f)).isFile(),
+        )
+        .sort()
+        .map((f) => join(path, f))
+    : [path];
+  const out: { file: string; loaded: LoadedBank }[] = [];
+  for (const file of files) {
+    for (const loaded of readNuggetFile(file)) {
+      if (loaded.format !== 'v3') {
+        throw new CitegeistError(
+          'NUGGET_FORMAT_UNSUPPORTED',
+          `${loaded.where} is a ${loaded.format} file; this command reads nugget bank v3 files.`,
+          'Convert it first: `citegeist nuggets convert --in <file> --to v3 --out <dir>`.',
+        );
+      }
+      out.push({ file, loaded });
+    }
+  }
+  if (out.length === 0)
+    throw new CitegeistError(
+      'NUGGETS_EMPTY',
+      `${path} holds no nugget bank files (*.json, *.json.gz).`,
+      'Point --bank at a folder of nugget bank v3 files.',
+    );
+  return out;
+}
+
+function parseMethod(value: string): SelectMethod {
+  if (!(SELECT_METHODS as readonly string[]).includes(value)) {
+    throw new InvalidArgumentError(`--method must be one of ${SELECT_METHODS.join(', ')}.`);
+  }
+  return value as SelectMethod;
+}
+
+interface SelectFlags {
+  bank: string;
+  method: SelectMethod;
+  topK: number;
+  maxMostCommon: number;
+  seed: number;
+  selector?: string;
+  keepSubNuggets: boolean;
+  out: string;
+}
+
+export const registerNuggetsSelect: RegisterCommand = (program, ctx) => {
+  nuggetsCommand(program)
+    .command('select')
+    .description(
+      'keep the top-k nuggets of each bank: most-common, criteria (trained selector), hybrid, or a seeded sample, as DoGMaTiQ selects them',
+    )
+    .requiredOption('--bank <path>', 'a folder of nugget bank v3 files, or one file')
+    .requiredOption('--out <dir>', 'folder for the selected banks (same file names)')
+    .option('--method <method>', SELECT_METHODS.join(' | '), parseMethod, 'most-common')
+    .option('--top-k <n>', 'nuggets to keep per bank', parseIntOption('--top-k', 1), 20)
+    .option(
+      '--max-most-common <share>',
+      'hybrid: largest share of slots filled by most-common',
+      parseNumberOption('--max-most-common', 0, false),
+      0.75,
+    )
+    .option('--seed <n>', "sample: seed of Python's random", parseIntOption('--seed'), 1234)
+    .option('--selector <file>', 'criteria/hybrid: trained selector (default: the shipped one)')
+    .option('--keep-sub-nuggets', 'keep sub-nuggets (deleted by default, as the released step does)', false)
+    .action((flags: SelectFlags) => {
+      const { io } = ctx;
+      const banks = readBankFiles(resolve(io.cwd, flags.bank));
+      const needsSelector = flags.method === 'criteria' || flags.method === 'hybrid';
+      const selectorPath = needsSelector ? resolve(io.cwd, flags.selector ?? shippedSelector()) : null;
+      const selector = selectorPath ? loadSelector(selectorPath) : undefined;
+      const outDir = resolve(io.cwd, flags.out);
+      if (banks.some((b) => dirname(b.file) === outDir)) {
+        throw new CitegeistError(
+          'OUTPUT_IS_INPUT',
+          `--out ${flags.out} is the folder the banks are read from.`,
+          'Write the selection to another folder.',
+        );
+      }
+      mkdirSync(outDir, { recursive: true });
+      const reports: (SelectionReport & { request: string; file: string })[] = [];
+      for (const { file, loaded } of banks) {
+        const report = selectNuggets(loaded.bank, {
+          method: flags.method,
+          topK: flags.topK,
+          maxMostCommon: flags.maxMostCommon,
+          seed: flags.seed,
+          keepSubNuggets: flags.keepSubNuggets,
+          ...(selector ? { selector } : {}),
+        });
+        writeNuggetBankFile(join(outDir, basename(file)), loaded.bank);
+        reports.push({ request: bankQueryId(loaded.bank), file: basename(file), ...report });
+      }
+      const meta = {
+        tool: 'citegeist',
+        version: VERSION,
+        method: `dogmatiq-select-${flags.method}`,
+        top_k: flags.topK,
+        ...(flags.method === 'hybrid' ? { max_most_common: flags.maxMostCommon } : {}),
+        ...(flags.method === 'sample' ? { seed: flags.seed } : {}),
+        ...(selectorPath
+          ? { selector: selectorPath, selector_sha256: hashInputs(io.cwd, [selectorPath])[selectorPath] }
+          : {}),
+        inputs_sha256: hashInputs(io.cwd, [flags.bank]),
+        banks: reports,
+      };
+      writeFileSync(join(outDir, 'select.meta.json'), `${JSON.stringify(meta, null, 2)}\n`);
+      if (ctx.globals().json) return void io.out(`${JSON.stringify(meta, null, 2)}\n`);
+      for (const r of reports) {
+        const how = r.keptAll
+          ? `kept all ${r.nuggets} (at most ${flags.topK})`
+          : `${r.selected} of ${r.nuggets}${flags.method === 'hybrid' ? ` (${r.byMostCommon} most-common, ${r.byCriteria} by criteria)` : ''}`;
+        io.out(
+          `${r.request}: ${how}${r.unscored.length ? `; ${r.unscored.length} without quality features not rankable` : ''}\n`,
+        );
+      }
+      io.out(`selected banks: ${flags.out}\n`);
+    });
+};
+
+interface TrainFlags {
+  positive: string;
+  negative: string;
+  out: string;
+  c: number;
+}
+
+/** Feature rows per request of the question nuggets that have all 19 features; the rest counted. */
+function featureRows(path: string, cwd: string) {
+  const rows = new Map<string, number[][]>();
+  let skipped = 0;
+  for (const { loaded } of readBankFiles(resolve(cwd, path))) {
+    const id = bankQueryId(loaded.bank);
+    for (const [, nugget] of nuggetEntries(loaded.bank)) {
+      const features = isQuestion(nugget) ? qualityFeatures(nugget) : null;
+      const row = features ? QUALITY_FEATURES.map((f) => features.get(f)) : [];
+      if (!features || row.some((v) => v === undefined || !Number.isFinite(v))) {
+        skipped++;
+        continue;
+      }
+      rows.set(id, [...(rows.get(id) ?? []), row as number[]]);
+    }
+  }
+  return { rows, skipped };
+}
+
+export const registerNuggetsTrainSelector: RegisterCommand = (program, ctx) => {
+  nuggetsCommand(program)
+    .command('train-selector')
+    .description(
+      'train the criteria selector: a linear SVM over the 19 quality features (standardised per request), human nuggets positive',
+    )
+    .requiredOption(
+      '--positive <path>',
+      'banks of good nuggets (human-written), scored with `nuggets score-quality`',
+    )
+    .requiredOption('--negative <path>', 'banks of generated nuggets, scored the same way')
+    .requiredOption('--out <file>', 'the selector file (JSON)')
+    .option('--c <value>', 'SVM penalty C', parseNumberOption('--c', Number.MIN_VALUE, false), 1)
+    .action((flags: TrainFlags) => {
+      const { io } = ctx;
+      const pos = featureRows(flags.positive, io.cwd);
+      const neg = featureRows(flags.negative, io.cwd);
+      const ids = [...new Set([...pos.rows.keys(), ...neg.rows.keys()])].sort();
+      const groups: TrainingGroup[] = ids.map((requestId) => ({
+        requestId,
+        positives: pos.rows.get(requestId) ?? [],
+        negatives: neg.rows.get(requestId) ?? [],
+      }));
+      if (!groups.some((g) => g.positives.length) || !groups.some((g) => g.negatives.length)) {
+        throw new CitegeistError(
+          'SELECTOR_NO_DATA',
+          `Training needs scored positive and negative nuggets; found ${groups.reduce((n, g) => n + g.positives.length, 0)} positive and ${groups.reduce((n, g) => n + g.negatives.length, 0)} negative ones with all 19 features (${pos.skipped + neg.skipped} without).`,
+          'Score both sets first with `citegeist nuggets score-quality --bank <dir> --model <spec>`.',
+        );
+      }
+      const selector = trainSelector(groups, QUALITY_FEATURES, {
+        c: flags.c,
+        trained: {
+          by: `citegeist ${VERSION} nuggets train-selector`,
+          date: new Date().toISOString(),
+          positive: flags.positive,
+          negative: flags.negative,
+          inputs_sha256: hashInputs(io.cwd, [flags.positive, flags.negative]),
+          skipped_without_features: pos.skipped + neg.skipped,
+        },
+      });
+      const path = resolve(io.cwd, flags.out);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, `${JSON.stringify(selector, null, 2)}\n`);
+      const t = selector.trained as {
+        positives: number;
+        negatives: number;
+        requests: number;
+        svm: { converged: boolean };
+      };
+      io.out(
+        `trained on ${t.positives} positive and ${t.negatives} negative nuggets of ${t.requests} requests${t.svm.converged ? '' : ' (the solver hit its iteration cap)'}; selector: ${flags.out}\n`,
+      );
+      if (pos.skipped + neg.skipped > 0)
+        io.err(`${pos.skipped + neg.skipped} nuggets without all 19 quality features were left out\n`);
+    });
+};
