@@ -111,7 +111,8 @@ function isMultiline(text: string): boolean {
 const NUGGET_FILE = /\.(json|jsonl)(\.gz)?$/i;
 
 /**
- * The banks in a file or folder (`*.json`, `*.json.gz`, `*.jsonl`), keyed by query id. A request
+ * The banks in a file or folder (`*.json`, `*.json.gz`, `*.jsonl`; `*.meta.json` files, which say
+ * how a folder was made, are not banks), keyed by query id. A request
  * found twice is an error naming both files (merging two banks silently would change the scores).
  */
 export function readNuggetBanks(path: string): Map<string, LoadedBank> {
@@ -119,7 +120,7 @@ export function readNuggetBanks(path: string): Map<string, LoadedBank> {
   try {
     files = statSync(path).isDirectory()
       ? readdirSync(path)
-          .filter((f) => NUGGET_FILE.test(f) && !f.startsWith('.'))
+          .filter((f) => NUGGET_FILE.test(f) && !f.startsWith('.') && !f.endsWith('.meta.json'))
           .sort()
           .map((f) => join(path, f))
       : [path];

@@ -149,8 +149,9 @@ async function runGenerate(flags: GenerateFlags, settings: LlmSettings, ctx: Cli
   const threshold = parseThreshold(flags.threshold);
   const requests = [...readRequests(io.cwd, flags.requests).values()];
   const outDir = resolve(io.cwd, flags.out);
-  const runtime = settings.dryRun ? null : createLlmRuntime(settings, io.env);
-  const llm = runtime?.provider(settings.model);
+  // Built for a dry run too (no call is made): the provider knows the model's context window.
+  const runtime = createLlmRuntime(settings, io.env);
+  const llm = runtime.provider(settings.model);
   const contextTokens = llm?.contextWindow ?? 16_000;
   const loaded = loadInputs(flags, requests, ctx, contextTokens);
   try {
@@ -163,7 +164,7 @@ async function runGenerate(flags: GenerateFlags, settings: LlmSettings, ctx: Cli
     const spec = parseModelString(settings.model);
     const creator: Creator = {
       is_human: false,
-      llm_model: modelId(spec),
+      llm_model: spec.model,
       llm_backend: spec.kind,
       llm_prompt_strategy: PROMPT_STRATEGY,
       creation_date: created,
@@ -182,7 +183,7 @@ async function runGenerate(flags: GenerateFlags, settings: LlmSettings, ctx: Cli
       },
       progress: (label: string, total: number, unit: string) => createProgress({ io, label, total, unit }),
     };
-    if (!llm) {
+    if (settings.dryRun) {
       const planner = new NuggetPipeline({
         ...pipelineOptions,
         llm: { id: 'dry-run', family: 'none', contextWindow: null, generate: refuse, generateObject: refuse },
@@ -225,11 +226,11 @@ async function runGenerate(flags: GenerateFlags, settings: LlmSettings, ctx: Cli
     } finally {
       pipeline.close();
     }
-    printOutcomes(outcomes, loaded.missing, runtime!.totals, flags.out, ctx);
+    printOutcomes(outcomes, loaded.missing, runtime.totals, flags.out, ctx);
     if (outcomes.some((o) => o.blockedAt !== null) || loaded.missing.length > 0) ctx.setExitCode(1);
   } finally {
     loaded.close();
-    runtime?.close();
+    runtime.close();
   }
 }
 

@@ -37,6 +37,7 @@ export {
   parseParaphrase,
 } from './paraphrase-merge.js';
 export { createPassageLocator } from './passage-locator.js';
+export * from './prompts/index.js';
 export { QUALITY_FEATURES, qualityFeatures } from './quality-features.js';
 export {
   byCounts,

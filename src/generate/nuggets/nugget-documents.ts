@@ -97,9 +97,9 @@ export function readRequestDocuments(path: string): Map<string, NuggetDocument[]
 }
 
 /**
- * A paper as documents for step 1: whole when it fits `maxTokens` (chars / 4), else one per
- * top-level section (text before the first section as its own), and a section still too long in
- * pieces of whole paragraphs. Pieces are named `<paperId>§<n>`; `paperId` maps answers back to
+ * A paper as documents for step 1: whole when it fits `maxTokens` (chars / 4), else cut at its
+ * top-level sections, consecutive sections packed into one piece while they fit, and a section
+ * too long on its own cut into pieces of whole paragraphs. Pieces are named `<paperId>§<n>`; `paperId` maps answers back to
  * the paper's passages.
  */
 export function paperDocuments(doc: Document, maxTokens: number): NuggetDocument[] {
@@ -115,7 +115,13 @@ export function paperDocuments(doc: Document, maxTokens: number): NuggetDocument
     at = Math.max(at, s.end);
   }
   if (at < doc.text.length) spans.push({ start: at, end: doc.text.length });
-  const pieces = spans.flatMap((span) => splitToBudget(doc, span, budget));
+  // Consecutive sections share a piece while it fits: as few calls as the context allows.
+  const pieces: { start: number; end: number }[] = [];
+  for (const part of spans.flatMap((span) => splitToBudget(doc, span, budget))) {
+    const last = pieces.at(-1);
+    if (last && part.end - last.start <= budget) last.end = part.end;
+    else pieces.push({ ...part });
+  }
   return pieces
     .filter((p) => /\S/.test(doc.text.slice(p.start, p.end)))
     .map((p, n) => ({

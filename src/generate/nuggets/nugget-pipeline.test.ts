@@ -144,7 +144,7 @@ describe('NuggetPipeline (DoGMaTiQ steps 1–3 with a scripted model)', () => {
       readFileSync(join(out, 'potentially_unanswerable', 'nuggets_crows.v3.json'), 'utf8'),
     );
     expect(Object.keys(side.nugget_bank)).toEqual(['How old is the oldest crow?']);
-    const judgments = JSON.parse(readFileSync(join(out, 'paraphrase_judgments.json'), 'utf8'));
+    const judgments = JSON.parse(readFileSync(join(out, 'judgments', 'paraphrase_judgments.json'), 'utf8'));
     expect(judgments.crows).toEqual([
       expect.objectContaining({
         q1: 'Where do the crows live?',
@@ -213,7 +213,7 @@ describe('NuggetPipeline (DoGMaTiQ steps 1–3 with a scripted model)', () => {
     const nugget = bank.nugget_bank['In which city do the crows live?'];
     expect(Object.keys(nugget.answers)).toEqual(['Vienna', 'in the Vienna zoo']);
     expect(nugget.aggregator_type).toBe('OR');
-    const verdicts = JSON.parse(readFileSync(join(out, 'answer_judgments.json'), 'utf8'));
+    const verdicts = JSON.parse(readFileSync(join(out, 'judgments', 'answer_judgments.json'), 'utf8'));
     expect(verdicts.crows[0]).toMatchObject({ status: 'unparsable', raw: 'they all look fine' });
   });
 });

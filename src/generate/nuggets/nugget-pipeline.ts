@@ -7,8 +7,10 @@
  *   <out>/nuggets_<request>.v3.json                         the nugget bank (v3)
  *   <out>/merged/nuggets_<request>.v3.json                  after paraphrase clustering
  *   <out>/potentially_unanswerable/nuggets_<request>.v3.json  nuggets whose answers were all dropped
- *   <out>/paraphrase_judgments.json                         every verified candidate pair
- *   <out>/answer_judgments.json                             every answer-validation verdict
+ *   <out>/judgments/paraphrase_judgments.json               every verified candidate pair
+ *   <out>/judgments/answer_judgments.json                   every answer-validation verdict
+ *
+ * so that `<out>` holds only banks (and `*.meta.json`) and can be passed to `reports judge`.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -314,10 +316,10 @@ export class NuggetPipeline {
   /** This run's judgments per request, merged into the files on disk (other requests kept). */
   private writeJudgments(): void {
     const write = (name: string, pick: (j: { pairs: unknown[]; answers: unknown[] }) => unknown[]) => {
-      const path = join(this.options.outDir, name);
+      const path = join(this.options.outDir, 'judgments', name);
       const all: Record<string, unknown[]> = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : {};
       for (const [id, judged] of this.judged) all[id] = pick(judged);
-      mkdirSync(this.options.outDir, { recursive: true });
+      mkdirSync(join(this.options.outDir, 'judgments'), { recursive: true });
       writeFileSync(path, `${stringifyPythonJson(all, { indent: 2, ensureAscii: false })}\n`);
     };
     write('paraphrase_judgments.json', (j) => j.pairs);

@@ -1,0 +1,308 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  GET_CANONICAL_QUESTION_SYSTEM,
+  IDENTIFY_PARAPHRASE_SYSTEM,
+  SUMMARIZE_SYSTEM,
+  WRITE_QA_PAIRS_SYSTEM,
+} from '../../generate/nuggets/prompts/index.js';
+import { FakeOpenAiServer } from '../../testing/index.js';
+import { memoryIo } from '../io.js';
+import { runCli } from '../program.js';
+
+const assets = resolve(import.meta.dirname, '..', '..', '..', 'assets', 'demo');
+
+async function cli(cwd: string, argv: string[]) {
+  const { io, stdout, stderr } = memoryIo({ cwd });
+  const code = await runCli(argv, io);
+  return { code, out: stdout(), err: stderr() };
+}
+
+/** QA pairs the fake model writes per request (known from the request text in the QA prompt). */
+const QA: Record<string, string> = {
+  recommender:
+    '[{"answer": "citations", "question": "What signal does SPECTER learn document relatedness from?"}, {"answer": "the citation graph", "question": "Which signal does SPECTER use to learn relatedness?"}, {"answer": "SciBERT", "question": "Which pretrained model does SPECTER start from?"}]',
+  librarian:
+    '[{"answer": "Semantic Scholar", "question": "Which search engine is the literature graph built for?"}]',
+  behavioural: "I'm sorry, but I can't help with that request.",
+};
+
+function fakeModel() {
+  return new FakeOpenAiServer({
+    replies: (request) => {
+      const [system, user] = [request.messages[0]!.content, request.messages[1]!.content];
+      if (system === SUMMARIZE_SYSTEM) return { text: 'A summary of the paper.' };
+      if (system === WRITE_QA_PAIRS_SYSTEM) {
+        const key = Object.keys(QA).find((k) => user.includes(k));
+        return { text: QA[key!]! };
+      }
+      if (system === IDENTIFY_PARAPHRASE_SYSTEM)
+        return { text: '{"explanation": "same", "paraphrase": "YES"}' };
+      if (system === GET_CANONICAL_QUESTION_SYSTEM)
+        return { text: '{"index": 1, "explanation": "first is clear"}' };
+      if (system.includes('several') || system.includes('numbered answer'))
+        return { text: '[{"1": "YES", "2": "YES"}, "OR"]' };
+      return { text: 'YES' };
+    },
+  });
+}
+
+describe('citegeist nuggets generate over the demo papers (fake OpenAI-compatible server)', () => {
+  it('writes a bank per request whose references are passage ids that reports judge resolves', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'nuggets-cli-'));
+    const corpus = join(cwd, 'corpus.sqlite');
+    expect((await cli(cwd, ['ingest', join(assets, 'papers'), '--corpus', corpus])).code).toBe(0);
+    const requests = join(assets, 'reports', 'requests.jsonl');
+    const server = await fakeModel().start();
+    try {
+      const model = `openai-compatible:${server.url}/v1#fake-model`;
+      const args = [
+        'nuggets',
+        'generate',
+        '--requests',
+        requests,
+        '--corpus',
+        corpus,
+        '--model',
+        model,
+        '--out',
+        'nuggets',
+      ];
+      const plan = await cli(cwd, [...args, '--dry-run']);
+      expect(plan.code).toBe(0);
+      // Three papers for each of the three requests; a paper past 3/4 of the context is cut into pieces.
+      const docs = Number(/dry run: (\d+) documents/.exec(plan.out)![1]);
+      expect(docs % 3).toBe(0);
+      expect(docs).toBeGreaterThan(9);
+      expect(plan.out).toMatch(new RegExp(`summary\\s+${docs} calls`));
+      expect(server.requests).toHaveLength(0);
+      const run = await cli(cwd, args);
+      expect(run.code, run.err).toBe(0);
+      expect(run.out).toMatch(new RegExp(`specter: ${docs / 3} documents .* ${docs} QA pairs, 3 questions`));
+      expect(run.out).toMatch(
+        new RegExp(`crows: ${docs / 3} documents \\(${docs / 3} without usable QA pairs\\)`),
+      );
+      const bank = JSON.parse(readFileSync(join(cwd, 'nuggets', 'nuggets_specter.v3.json'), 'utf8'));
+      const refs = Object.values(bank.nugget_bank).flatMap((n) =>
+        Object.values(
+          (n as { answers: Record<string, { references: { doc_id: string }[] }> }).answers,
+        ).flatMap((a) => a.references.map((r) => r.doc_id)),
+      );
+      expect(refs.length).toBeGreaterThan(0);
+      for (const r of refs) expect(r).toMatch(/^[\w.-]+#\d+$/);
+      expect(bank.creator[0]).toMatchObject({
+        is_human: false,
+        llm_model: 'fake-model',
+        llm_backend: 'openai-compatible',
+      });
+      expect(existsSync(join(cwd, 'nuggets', 'generate.meta.json'))).toBe(true);
+      // A rerun resumes: no model call, same bank.
+      const calls = server.requests.length;
+      const again = await cli(cwd, args);
+      expect(again.code).toBe(0);
+      expect(server.requests.length).toBe(calls);
+      // The bank is ready for the report evaluation: judge an extractive run against it.
+      expect((await cli(cwd, ['index', '--corpus', corpus])).code).toBe(0);
+      const gen = await cli(cwd, [
+        'reports',
+        'generate',
+        '--requests',
+        requests,
+        '--corpus',
+        corpus,
+        '--out',
+        'run.jsonl',
+      ]);
+      expect(gen.code, gen.err).toBe(0);
+      const judged = await cli(cwd, [
+        'reports',
+        'judge',
+        '--runs',
+        'run.jsonl',
+        '--nuggets',
+        'nuggets',
+        '--requests',
+        requests,
+        '--docs',
+        corpus,
+        '--judge',
+        'lexical',
+        '--out',
+        'judgments.jsonl',
+      ]);
+      // The crows bank is written but empty (the model refused every QA call): judged all the same.
+      expect(judged.code, judged.err).toBe(0);
+      expect(judged.out).toMatch(/judged 3 reports .* 0 failed judgments/);
+      const crows = JSON.parse(readFileSync(join(cwd, 'nuggets', 'nuggets_crows.v3.json'), 'utf8'));
+      expect(crows.nugget_bank).toEqual({});
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('citegeist nuggets select, train-selector, convert, stats', () => {
+  /** A bank of n nuggets whose quality differs in reading level only. */
+  function writeBank(dir: string, id: string, n: number, human: boolean) {
+    const nuggets = Object.fromEntries(
+      Array.from({ length: n }, (_, i) => {
+        const q = `${id} ${human ? 'human' : 'generated'} question ${i}?`;
+        const level = human ? 6 + (i % 3) : 12 + (i % 4);
+        return [
+          q,
+          {
+            question: q,
+            answers: { a: { answer: 'a' } },
+            query_id: id,
+            metadata: {
+              num_paraphrases_total: n - i,
+              num_answers: 1 + (i % 2),
+              quality: {
+                reading_level: level,
+                complexity: 2,
+                vitality: i % 5 ? 'VITAL' : 'OKAY',
+                personalization: {
+                  goal_match: 1,
+                  background_match: 0.5,
+                  role_match: 0,
+                  communication_match: 0.8,
+                  scope_match: 0.8,
+                  overall: 4,
+                },
+                general_qualities: {
+                  fluency: 5,
+                  clarity: 5,
+                  ambiguity: 2,
+                  relevance: 4,
+                  incompleteness: 2,
+                  assumptiveness: 2,
+                  multifaceted: 4,
+                  knowledge_intensiveness: 2,
+                  subjectiveness: 4,
+                  reasoning_intensiveness: 4,
+                },
+              },
+            },
+          },
+        ];
+      }),
+    );
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, `nuggets_${id}.v3.json`),
+      JSON.stringify({ query_id: id, title_query: id, format_version: 'v3', nugget_bank: nuggets }, null, 2),
+    );
+  }
+
+  it('trains a selector and selects by criteria, hybrid and sample; converts and counts', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'nuggets-select-'));
+    for (const id of ['r1', 'r2']) {
+      writeBank(join(cwd, 'human'), id, 6, true);
+      writeBank(join(cwd, 'generated'), id, 30, false);
+    }
+    const trained = await cli(cwd, [
+      'nuggets',
+      'train-selector',
+      '--positive',
+      'human',
+      '--negative',
+      'generated',
+      '--out',
+      'sel.json',
+    ]);
+    expect(trained.code, trained.err).toBe(0);
+    expect(trained.out).toMatch(/trained on 12 positive and 60 negative nuggets of 2 requests/);
+    const selector = JSON.parse(readFileSync(join(cwd, 'sel.json'), 'utf8'));
+    // Lower reading level marks the human nuggets: its weight must be negative.
+    expect(selector.weights[0]).toBeLessThan(0);
+    const crit = await cli(cwd, [
+      'nuggets',
+      'select',
+      '--bank',
+      'generated',
+      '--method',
+      'criteria',
+      '--selector',
+      'sel.json',
+      '--top-k',
+      '5',
+      '--out',
+      'crit',
+    ]);
+    expect(crit.code, crit.err).toBe(0);
+    const chosen = JSON.parse(readFileSync(join(cwd, 'crit', 'nuggets_r1.v3.json'), 'utf8'));
+    const levels = Object.values(chosen.nugget_bank).map(
+      (n) => (n as { metadata: { quality: { reading_level: number } } }).metadata.quality.reading_level,
+    );
+    expect(levels.every((l) => l <= 13)).toBe(true);
+    const hybrid = await cli(cwd, [
+      'nuggets',
+      'select',
+      '--bank',
+      'generated',
+      '--method',
+      'hybrid',
+      '--selector',
+      'sel.json',
+      '--top-k',
+      '8',
+      '--out',
+      'hyb',
+    ]);
+    expect(hybrid.out).toMatch(/r1: 8 of 30 \(6 most-common, 2 by criteria\)/);
+    const sample = await cli(cwd, [
+      'nuggets',
+      'select',
+      '--bank',
+      'generated',
+      '--method',
+      'sample',
+      '--top-k',
+      '3',
+      '--out',
+      'smp',
+    ]);
+    expect(sample.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(cwd, 'smp', 'select.meta.json'), 'utf8'))).toMatchObject({
+      seed: 1234,
+      top_k: 3,
+    });
+    const conv = await cli(cwd, [
+      'nuggets',
+      'convert',
+      '--in',
+      'smp',
+      '--to',
+      'neuclir',
+      '--out',
+      'smp.jsonl',
+    ]);
+    expect(conv.code, conv.err).toBe(0);
+    expect(readFileSync(join(cwd, 'smp.jsonl'), 'utf8').split('\n').filter(Boolean)).toHaveLength(2);
+    const stats = await cli(cwd, ['nuggets', 'stats', '--bank', 'smp']);
+    expect(stats.out).toMatch(/nuggets_r1.v3.json \(r1\): 3 nuggets \(3 questions, 0 claims\), 3 answers/);
+    expect(readdirSync(join(cwd, 'smp'))).toContain('select.meta.json');
+  });
+
+  it('refuses criteria selection with a selector file that is not one', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'nuggets-select-'));
+    writeBank(join(cwd, 'b'), 'r1', 3, false);
+    writeFileSync(join(cwd, 'bad.json'), '{"format": "other"}');
+    const r = await cli(cwd, [
+      'nuggets',
+      'select',
+      '--bank',
+      'b',
+      '--method',
+      'criteria',
+      '--selector',
+      'bad.json',
+      '--out',
+      'o',
+    ]);
+    expect(r.code).not.toBe(0);
+    expect(r.err).toMatch(/INVALID_SELECTOR/);
+  });
+});
