@@ -38,6 +38,19 @@ export {
 } from './paraphrase-merge.js';
 export { createPassageLocator } from './passage-locator.js';
 export * from './prompts/index.js';
+export { bankQuality, lexicalDiversity } from './quality/bank-quality.js';
+export { complexity, readingLevel, syllables } from './quality/readability.js';
+export {
+  judgeQuality,
+  nuggetQuality,
+  parseGeneralQualities,
+  parsePersonalization,
+  parseVitality,
+  type QualityContext,
+  type QualityRecord,
+  type ScoreQualityResult,
+  scoreBankQuality,
+} from './quality/score-quality.js';
 export { QUALITY_FEATURES, qualityFeatures } from './quality-features.js';
 export {
   byCounts,
@@ -58,4 +71,5 @@ export {
   type TrainingGroup,
   trainSelector,
 } from './selector.js';
+export { StepLog, unitKey } from './step-log.js';
 export { singleLinkClusters } from './union-find.js';

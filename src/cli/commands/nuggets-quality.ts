@@ -1,0 +1,206 @@
+import { mkdirSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import {
+  bankQueryId,
+  CitegeistError,
+  type Creator,
+  isQuestion,
+  nuggetEntries,
+  writeNuggetBankFile,
+} from '../../core/index.js';
+import {
+  GENERAL_QUALITIES_SYSTEM,
+  PERSONALIZATION_SYSTEM,
+  type QualityRecord,
+  type QualityRequest,
+  qualityPrompt,
+  StepLog,
+  scoreBankQuality,
+  unitKey,
+  VITALITY_SYSTEM,
+} from '../../generate/index.js';
+import { createEmbedder, estimateCost, modelId, needsFitting, parseModelString } from '../../llm/index.js';
+import { VERSION } from '../../version.js';
+import type { RegisterCommand } from '../context.js';
+import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } from '../llm-options.js';
+import { createProgress } from '../progress.js';
+import { checkResumeMeta } from '../resume-meta.js';
+import { nuggetsCommand } from './nuggets-inputs.js';
+import { readBankFiles } from './nuggets-select.js';
+import { parseNumberOption } from './option-parsers.js';
+import { hashInputs, readRequests } from './reports-inputs.js';
+
+interface QualityFlags extends LlmFlags {
+  bank: string;
+  out?: string;
+  requests?: string;
+  embedder: string;
+  coverageCosine: number;
+}
+
+/** The request a bank serves: from --requests, else the `full_query` the generator writes. */
+function requestOf(
+  bank: { full_query?: unknown },
+  requests: Map<string, QualityRequest> | null,
+  id: string,
+): QualityRequest {
+  const fromFile = requests?.get(id);
+  if (fromFile) return fromFile;
+  const full = bank.full_query as { background?: unknown; problem_statement?: unknown } | undefined;
+  if (full && (typeof full.background === 'string' || typeof full.problem_statement === 'string')) {
+    return {
+      background: typeof full.background === 'string' ? full.background : null,
+      problemStatement: typeof full.problem_statement === 'string' ? full.problem_statement : null,
+    };
+  }
+  throw new CitegeistError(
+    'REQUEST_NOT_FOUND',
+    `The bank of request "${id}" names no background or problem statement, and --requests does not hold it.`,
+    'Pass --requests <file> with this request (the personalisation criteria are judged against it).',
+  );
+}
+
+export const registerNuggetsScoreQuality: RegisterCommand = (program, ctx) => {
+  const command = nuggetsCommand(program)
+    .command('score-quality')
+    .description(
+      'score the 19 quality criteria of every nugget (reading level and complexity computed, the rest judged) and bank-level diversity and coverage',
+    )
+    .requiredOption('--bank <path>', 'a folder of nugget bank v3 files, or one file')
+    .option('--out <dir>', 'folder for the scored banks (default: rewrite the banks in place)')
+    .option('--requests <file>', 'requests JSONL (default: the full_query in each bank)')
+    .option(
+      '--embedder <spec>',
+      'embedder for the coverage figure (default: LSA fitted on the questions)',
+      'default',
+    )
+    .option(
+      '--coverage-cosine <cos>',
+      'questions at or above this cosine share a coverage cluster',
+      parseNumberOption('--coverage-cosine', 0, false),
+      0.8,
+    );
+  addLlmOptions(command).action(async (flags: QualityFlags) => {
+    const { io } = ctx;
+    const settings = resolveLlmSettings(flags, ctx.config(), io.cwd);
+    if (!settings.model) {
+      throw new CitegeistError(
+        'MODEL_REQUIRED',
+        'nuggets score-quality judges 17 of the 19 criteria with a language model, and none was given.',
+        'Pass --model <spec> (e.g. openai:gpt-4.1-mini).',
+      );
+    }
+    const banks = readBankFiles(resolve(io.cwd, flags.bank));
+    const requests = flags.requests
+      ? new Map([...readRequests(io.cwd, flags.requests)].map(([id, r]) => [id, r as QualityRequest]))
+      : null;
+    const outDir = resolve(
+      io.cwd,
+      flags.out ??
+        (banks.length === 1 && flags.bank.match(/\.json(\.gz)?$/) ? join(flags.bank, '..') : flags.bank),
+    );
+    const log = new StepLog<QualityRecord>(join(outDir, '.state', 'quality.jsonl'), (r) =>
+      unitKey(r.request_id, r.question),
+    );
+    try {
+      const work = banks.map(({ file, loaded }) => {
+        const id = bankQueryId(loaded.bank);
+        const questions = nuggetEntries(loaded.bank)
+          .filter(([, n]) => isQuestion(n))
+          .map(([k]) => k);
+        return {
+          file,
+          bank: loaded.bank,
+          id,
+          request: requestOf(loaded.bank, requests, id),
+          todo: questions.filter((q) => !log.get(unitKey(id, q))),
+        };
+      });
+      const todo = work.reduce((n, w) => n + w.todo.length, 0);
+      if (settings.dryRun) {
+        const calls = work.flatMap((w) =>
+          w.todo.flatMap((q) =>
+            [VITALITY_SYSTEM, PERSONALIZATION_SYSTEM, GENERAL_QUALITIES_SYSTEM].map((s) => ({
+              messages: qualityPrompt(s, q, w.request),
+              maxTokens: 150,
+            })),
+          ),
+        );
+        const est = estimateCost(modelId(parseModelString(settings.model)), calls, {
+          prices: settings.prices,
+        });
+        const cost = est.costUsd === null ? 'no price' : `$${est.costUsd.toFixed(4)}`;
+        io.out(
+          `dry run: ${todo} nuggets to score (3 calls each): ${est.calls} calls, ${est.inputTokens} input + ${est.outputTokens} output tokens, ${cost}\n`,
+        );
+        return;
+      }
+      mkdirSync(outDir, { recursive: true });
+      checkResumeMeta(
+        join(outDir, 'score-quality.meta.json'),
+        {
+          tool: 'citegeist',
+          version: VERSION,
+          method: 'dogmatiq-quality',
+          model: settings.model,
+          embedder: flags.embedder,
+          coverage_cosine: flags.coverageCosine,
+          inputs_sha256: hashInputs(io.cwd, [flags.bank]),
+        },
+        ['inputs_sha256'],
+      );
+      const runtime = createLlmRuntime(settings, io.env);
+      const spec = parseModelString(settings.model);
+      const creator: Creator = {
+        is_human: false,
+        llm_model: spec.model,
+        llm_backend: spec.kind,
+        creation_date: new Date().toISOString().replace('Z', '+00:00'),
+      };
+      const progress = createProgress({ io, label: 'quality', total: todo * 3, unit: 'calls' });
+      let failed = 0;
+      let unreadable = 0;
+      try {
+        const llm = runtime.provider(settings.model);
+        for (const w of work) {
+          const result = await scoreBankQuality(w.bank, {
+            requestId: w.id,
+            request: w.request,
+            llm,
+            log,
+            creator,
+            coverageCosine: flags.coverageCosine,
+            onCall: (o) =>
+              progress.tick({
+                ok: o.ok,
+                inputTokens: o.usage?.inputTokens ?? 0,
+                outputTokens: o.usage?.outputTokens ?? 0,
+                costUsd: o.costUsd,
+                ...(o.ok ? {} : { problem: `${w.id}: ${o.reason}` }),
+              }),
+            embed: async (texts) => {
+              const embedder = createEmbedder(flags.embedder, { env: io.env });
+              if (needsFitting(embedder)) embedder.fit(texts);
+              return embedder.embed(texts, 'query');
+            },
+          });
+          writeNuggetBankFile(join(outDir, basename(w.file)), w.bank);
+          failed += result.failedCalls.length;
+          unreadable += result.unreadable;
+          io.out(
+            `${w.id}: ${result.scored} nuggets scored${result.failedCalls.length ? `, ${result.failedCalls.length} not (failed calls)` : ''}${result.unreadable ? `, ${result.unreadable} with unreadable judgments` : ''}\n`,
+          );
+        }
+      } finally {
+        progress.stop();
+        runtime.close();
+      }
+      io.out(
+        `scored banks: ${flags.out ?? flags.bank}${failed ? ' (rerun to retry the failed calls)' : ''}\n`,
+      );
+      if (failed > 0 || unreadable > 0) ctx.setExitCode(1);
+    } finally {
+      log.close();
+    }
+  });
+};

@@ -1,0 +1,170 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  addNuggets,
+  createNuggetBank,
+  type NuggetQuestion,
+  nuggetBankText,
+  nuggetQuestion,
+} from '../../../core/index.js';
+import { FakeLlm } from '../../../testing/index.js';
+import {
+  GENERAL_QUALITIES_SYSTEM,
+  PERSONALIZATION_SYSTEM,
+  VITALITY_SYSTEM,
+} from '../prompts/quality-prompt.js';
+import { QUALITY_FEATURES, qualityFeatures } from '../quality-features.js';
+import { StepLog, unitKey } from '../step-log.js';
+import { lexicalDiversity } from './bank-quality.js';
+import { complexity, readingLevel, syllables } from './readability.js';
+import {
+  parseGeneralQualities,
+  parsePersonalization,
+  parseVitality,
+  type QualityRecord,
+  scoreBankQuality,
+} from './score-quality.js';
+
+describe('computed criteria', () => {
+  it.each([
+    ['cat', 1],
+    ['potential', 3],
+    ['dangers', 2],
+    ['Geoffrey', 2],
+    ['about', 2],
+    ['the', 1],
+    ['intelligence', 4],
+  ])('syllables(%s) = %i', (w, n) => expect(syllables(w)).toBe(n));
+
+  it('Flesch–Kincaid grade: 0.39·w/s + 11.8·syl/w − 15.59, floored at 0', () => {
+    // 8 words, 14 syllables, 1 sentence.
+    expect(readingLevel('What potential dangers did Geoffrey Hinton warn about?')).toBeCloseTo(
+      0.39 * 8 + (11.8 * 14) / 8 - 15.59,
+      10,
+    );
+    expect(readingLevel('The cat sat on the mat.')).toBe(0);
+    expect(readingLevel('')).toBe(0);
+  });
+
+  it('complexity: log2(1 + distinct content words)', () => {
+    // content words: geoffrey, hinton, leave, google
+    expect(complexity('Why did Geoffrey Hinton leave Google?')).toBeCloseTo(Math.log2(5), 12);
+  });
+
+  it('lexical diversity: type-token ratio, distinct n-grams, inverse compression', () => {
+    const d = lexicalDiversity(['a b a', 'a b']);
+    expect(d.ttr).toBeCloseTo(2 / 5, 12);
+    // unigrams 2/5, bigrams {a b, b a} 2/3, trigrams 1/1, 4-grams none (0)
+    expect(d.distinct_n).toBeCloseTo((2 / 5 + 2 / 3 + 1 + 0) / 4, 12);
+    expect(d.inverse_compression).toBeGreaterThan(0);
+  });
+});
+
+describe('reading judge replies', () => {
+  it.each([
+    ['{"explanation": "central", "vitality": "VITAL"}', 'VITAL'],
+    ['okay', 'OKAY'],
+    ['I cannot judge this question.', null],
+  ])('vitality %s', (reply, expected) => expect(parseVitality(reply)).toBe(expected));
+
+  it('personalisation: five matches in [0, 1] and overall in [1, 5], else unreadable', () => {
+    const good =
+      '{"goal_match": 1, "background_match": 0.5, "role_match": 0, "communication_match": "0.8", "scope_match": 0.8, "overall": 4}';
+    expect(parsePersonalization(good)).toEqual({
+      goal_match: 1,
+      background_match: 0.5,
+      role_match: 0,
+      communication_match: 0.8,
+      scope_match: 0.8,
+      overall: 4,
+    });
+    expect(parsePersonalization(good.replace('"overall": 4', '"overall": 7'))).toBeNull();
+    expect(parsePersonalization('{"goal_match": 1}')).toBeNull();
+  });
+
+  it('general qualities: ten scores in [1, 5]', () => {
+    const all = (v: number) =>
+      `{${['fluency', 'clarity', 'ambiguity', 'relevance', 'incompleteness', 'assumptiveness', 'multifaceted', 'knowledge_intensiveness', 'subjectiveness', 'reasoning_intensiveness'].map((k) => `"${k}": ${v}`).join(', ')}}`;
+    expect(parseGeneralQualities(all(3))).toMatchObject({ fluency: 3, reasoning_intensiveness: 3 });
+    expect(parseGeneralQualities(all(0))).toBeNull();
+    expect(parseGeneralQualities('```json\nnot json\n```')).toBeNull();
+  });
+});
+
+describe('scoreBankQuality', () => {
+  const GQ =
+    '{"fluency": 5, "clarity": 5, "ambiguity": 2, "relevance": 4, "incompleteness": 2, "assumptiveness": 2, "multifaceted": 4, "knowledge_intensiveness": 2, "subjectiveness": 4, "reasoning_intensiveness": 4}';
+  const PERS =
+    '{"goal_match": 1, "background_match": 0.5, "role_match": 0, "communication_match": 0.8, "scope_match": 0.8, "overall": 4}';
+
+  function bank() {
+    const b = createNuggetBank({ query_id: 'r', title_query: 'r' });
+    addNuggets(b, [
+      nuggetQuestion({
+        query_id: 'r',
+        question: 'Where do the crows of Vienna live?',
+        answers: ['zoo'],
+        metadata: { num_answers: 1 },
+      }),
+      nuggetQuestion({ query_id: 'r', question: 'How large are the flocks?', answers: ['40'] }),
+      nuggetQuestion({ query_id: 'r', question: 'Who counted them?', answers: ['we'] }),
+    ]);
+    return b;
+  }
+
+  it('writes the 19 criteria the selector reads; an unreadable reply is a named failure, not a score; a failed call is retried', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quality-'));
+    const log = new StepLog<QualityRecord>(join(dir, 'quality.jsonl'), (r) =>
+      unitKey(r.request_id, r.question),
+    );
+    const llm = new FakeLlm((r) => {
+      const [system, user] = [r.messages[0]!.content, r.messages[1]!.content];
+      if (user.includes('Who counted')) return { fail: 'HTTP 500' };
+      if (system === VITALITY_SYSTEM)
+        return user.includes('flocks') ? "I'm sorry, I can't." : '{"vitality": "VITAL"}';
+      if (system === PERSONALIZATION_SYSTEM) return PERS;
+      if (system === GENERAL_QUALITIES_SYSTEM) return GQ;
+      throw new Error('unexpected prompt');
+    });
+    const b = bank();
+    const creator = { is_human: false, llm_model: 'fake', creation_date: '2026-01-01T00:00:00+00:00' };
+    const embed = async (texts: string[]) => texts.map((_, i) => Float32Array.from([1, i]));
+    const ctx = {
+      requestId: 'r',
+      request: { background: 'I study birds.', problemStatement: 'Crows of Vienna.' },
+      llm,
+      log,
+      creator,
+      embed,
+      coverageCosine: 0.8,
+    };
+    const result = await scoreBankQuality(b, ctx);
+    expect(result).toMatchObject({ scored: 2, unreadable: 1 });
+    expect(result.failedCalls).toHaveLength(1);
+    const [first, second, third] = Object.values(b.nugget_bank!) as NuggetQuestion[];
+    const features = qualityFeatures(first!)!;
+    expect(QUALITY_FEATURES.every((f) => features.has(f))).toBe(true);
+    expect(features.get('vitality')).toBe(1);
+    expect((second!.metadata!.quality as Record<string, unknown>).failed).toEqual(['vitality']);
+    expect(third!.metadata).toBeUndefined();
+    expect(Object.keys(first!.metadata!)).toEqual(['num_answers', 'quality']);
+    const text = nuggetBankText(b);
+    expect(text).toContain('"fluency": 5.0');
+    expect(text).toContain('"goal_match": 1.0');
+    expect((b.metadata!.quality as { coverage: { num_clusters: number } }).coverage.num_clusters).toBe(2);
+    // The two judged questions are logged; a rerun calls the model only for the failed one.
+    const again = new FakeLlm((r) =>
+      r.messages[0]!.content === VITALITY_SYSTEM
+        ? 'OKAY'
+        : r.messages[0]!.content === PERSONALIZATION_SYSTEM
+          ? PERS
+          : GQ,
+    );
+    const second2 = await scoreBankQuality(bank(), { ...ctx, llm: again });
+    expect(second2).toMatchObject({ scored: 3, failedCalls: [] });
+    expect(again.calls).toHaveLength(3);
+    log.close();
+  });
+});
