@@ -16,6 +16,7 @@ import { registerMetaEvalFaithfulness } from './meta-eval-faithfulness.js';
 import { registerMetaEvalRanking } from './meta-eval-ranking.js';
 import { registerNuggetsConvert, registerNuggetsStats } from './nuggets-convert.js';
 import { registerNuggetsGenerate } from './nuggets-generate.js';
+import { registerNuggetsGinger } from './nuggets-ginger.js';
 import { registerNuggetsScoreQuality } from './nuggets-quality.js';
 import { registerNuggetsSelect, registerNuggetsTrainSelector } from './nuggets-select.js';
 import { registerQaEval } from './qa-eval.js';
@@ -59,6 +60,7 @@ export const COMMANDS: RegisterCommand[] = [
   registerNuggetsScoreQuality,
   registerNuggetsSelect,
   registerNuggetsTrainSelector,
+  registerNuggetsGinger,
   registerNuggetsConvert,
   registerNuggetsStats,
   registerReportsValidate,

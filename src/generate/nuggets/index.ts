@@ -8,6 +8,7 @@ export {
 } from './answer-validation.js';
 export { type CandidatePair, candidatePairs, DEFAULT_EXACT_LIMIT } from './candidate-pairs.js';
 export { isEnglish } from './english-filter.js';
+export { type ClusterSummary, type GingerContext, gingerBank } from './ginger-baseline.js';
 export {
   type DocumentQa,
   groundedQa,

@@ -1,4 +1,5 @@
 export { CanonicalReplySchema, canonicalPrompt, GET_CANONICAL_QUESTION_SYSTEM } from './canonical-prompt.js';
+export { CLUSTER_SUMMARY_SYSTEM, clusterSummaryPrompt } from './cluster-summary-prompt.js';
 export { IDENTIFY_PARAPHRASE_SYSTEM, ParaphraseReplySchema, paraphrasePrompt } from './paraphrase-prompt.js';
 export { QaPairsSchema, qaPairsPrompt, WRITE_QA_PAIRS_SYSTEM } from './qa-pairs-prompt.js';
 export {
