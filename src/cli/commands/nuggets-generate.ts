@@ -249,7 +249,10 @@ function printPlan(
   const rows = steps.map((step) => {
     const calls = plan.calls.filter((c) => c.step === step);
     const expanded = calls.flatMap((c) => Array.from({ length: c.count }, () => c));
-    const est = estimateCost(id, expanded, { prices: settings.prices });
+    const est = estimateCost(id, expanded, {
+      prices: settings.prices,
+      model: parseModelString(settings.model!).model,
+    });
     return {
       step,
       calls: est.calls,

@@ -74,6 +74,7 @@ export const registerNuggetsGinger: RegisterCommand = (program, ctx) => {
             })),
         );
         const est = estimateCost(modelId(parseModelString(settings.model)), calls, {
+          model: parseModelString(settings.model).model,
           prices: settings.prices,
         });
         io.out(

@@ -127,6 +127,7 @@ export const registerNuggetsScoreQuality: RegisterCommand = (program, ctx) => {
           ),
         );
         const est = estimateCost(modelId(parseModelString(settings.model)), calls, {
+          model: parseModelString(settings.model).model,
           prices: settings.prices,
         });
         const cost = est.costUsd === null ? 'no price' : `$${est.costUsd.toFixed(4)}`;

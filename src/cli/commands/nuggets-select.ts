@@ -121,6 +121,13 @@ export const registerNuggetsSelect: RegisterCommand = (program, ctx) => {
       const banks = readBankFiles(resolve(io.cwd, flags.bank));
       const needsSelector = flags.method === 'criteria' || flags.method === 'hybrid';
       const selectorPath = needsSelector ? resolve(io.cwd, flags.selector ?? shippedSelector()) : null;
+      if (selectorPath && !flags.selector && !existsSync(selectorPath)) {
+        throw new CitegeistError(
+          'SELECTOR_REQUIRED',
+          `--method ${flags.method} ranks nuggets with a trained selector; none was given and this installation ships none (${selectorPath}).`,
+          'Train one with `citegeist nuggets train-selector --positive <human banks> --negative <generated banks> --out selector.json` (docs/nuggets.md) and pass --selector selector.json.',
+        );
+      }
       const selector = selectorPath ? loadSelector(selectorPath) : undefined;
       const outDir = resolve(io.cwd, flags.out);
       if (banks.some((b) => dirname(b.file) === outDir)) {
