@@ -143,6 +143,80 @@ describe('citegeist nuggets generate over the demo papers (fake OpenAI-compatibl
   });
 });
 
+describe('citegeist nuggets generate over TREC-style documents', () => {
+  it('reads the released layout <request>/<doc>.json (language codes named) and a JSONL; refuses to run without a model', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'nuggets-docs-'));
+    writeFileSync(
+      join(cwd, 'requests.jsonl'),
+      [
+        '{"request_id": "r1", "title": "Hinton", "backround": "I read news.", "problem_statement": "Why did Hinton leave Google?"}',
+        '{"request_id": "r2", "title": "none"}',
+      ].join('\n'),
+    );
+    mkdirSync(join(cwd, 'docs', 'r1'), { recursive: true });
+    writeFileSync(
+      join(cwd, 'docs', 'r1', 'd1.json'),
+      JSON.stringify({ text: '辛顿离开了谷歌。', language: 'zho' }),
+    );
+    writeFileSync(join(cwd, 'docs', 'r1', 'd2.txt'), 'Hinton left Google in 2023 to speak freely.');
+    const server = await new FakeOpenAiServer({
+      replies: (request) => {
+        const [system, user] = [request.messages[0]!.content, request.messages[1]!.content];
+        if (system === SUMMARIZE_SYSTEM)
+          return { text: user.includes('Chinese') ? '辛顿离开了谷歌。' : 'Hinton left Google in 2023.' };
+        if (system === WRITE_QA_PAIRS_SYSTEM)
+          return { text: '[{"answer": "to speak freely", "question": "Why did Hinton leave Google?"}]' };
+        return { text: 'YES' };
+      },
+    }).start();
+    try {
+      const model = `openai-compatible:${server.url}/v1#m`;
+      const none = await cli(cwd, [
+        'nuggets',
+        'generate',
+        '--requests',
+        'requests.jsonl',
+        '--docs',
+        'docs',
+        '--out',
+        'out',
+      ]);
+      expect(none.err).toMatch(/MODEL_REQUIRED/);
+      const r = await cli(cwd, [
+        '--json',
+        'nuggets',
+        'generate',
+        '--requests',
+        'requests.jsonl',
+        '--docs',
+        'docs',
+        '--model',
+        model,
+        '--out',
+        'out',
+      ]);
+      // r2 has no documents: skipped and reported, exit code 1.
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/skipped request r2: no documents/);
+      const summary = JSON.parse(r.out);
+      expect(summary.requests[0]).toMatchObject({ requestId: 'r1', blockedAt: null, nuggets: 1 });
+      const summaries = server.requests.filter((q) => q.messages[0]!.content === SUMMARIZE_SYSTEM);
+      expect(summaries.some((q) => q.messages[1]!.content.includes('The document is in Chinese'))).toBe(true);
+      const bank = JSON.parse(readFileSync(join(cwd, 'out', 'nuggets_r1.v3.json'), 'utf8'));
+      expect(bank.full_query).toEqual({
+        title: 'Hinton',
+        background: 'I read news.',
+        problem_statement: 'Why did Hinton leave Google?',
+      });
+      expect(bank.nugget_bank['Why did Hinton leave Google?'].metadata.num_paraphrases_total).toBe(2);
+      const qa = server.requests.find((q) => q.messages[0]!.content === WRITE_QA_PAIRS_SYSTEM)!;
+      expect(qa.messages[1]!.content).toContain('I read news.\nWhy did Hinton leave Google?');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('citegeist nuggets select, train-selector, convert, stats', () => {
   /** A bank of n nuggets whose quality differs in reading level only. */
   function writeBank(dir: string, id: string, n: number, human: boolean) {
