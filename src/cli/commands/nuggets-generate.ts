@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { CitegeistError, type Creator, type ReportRequest } from '../../core/index.js';
+import { CitegeistError, type ReportRequest } from '../../core/index.js';
 import {
   createPassageLocator,
   DEFAULT_EXACT_LIMIT,
@@ -13,7 +13,6 @@ import {
   type RequestOutcome,
   readRequestDocuments,
 } from '../../generate/index.js';
-import { createEmbedder, estimateCost, modelId, needsFitting, parseModelString } from '../../llm/index.js';
 import { chunkDocument, loadIndex, type Passage } from '../../retrieve/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';
@@ -27,7 +26,7 @@ import {
 } from '../llm-options.js';
 import { createProgress } from '../progress.js';
 import { checkResumeMeta } from '../resume-meta.js';
-import { nuggetsCommand } from './nuggets-inputs.js';
+import { estimateCalls, fittedEmbed, modelCreator, nuggetsCommand, requireModel } from './nuggets-inputs.js';
 import { parseIntOption } from './option-parsers.js';
 import { hashInputs, readRequests } from './reports-inputs.js';
 
@@ -139,36 +138,22 @@ function loadInputs(flags: GenerateFlags, requests: ReportRequest[], ctx: CliCon
 
 async function runGenerate(flags: GenerateFlags, settings: LlmSettings, ctx: CliContext): Promise<void> {
   const { io } = ctx;
-  if (!settings.model) {
-    throw new CitegeistError(
-      'MODEL_REQUIRED',
-      'nuggets generate writes its questions and answers with a language model, and none was given.',
-      'Pass --model <spec> (e.g. openai:gpt-4.1-mini, ollama:qwen2.5:7b) or set "model" in the config file.',
-    );
-  }
+  const model = requireModel(settings.model, 'generate', 'writes its questions and answers');
   const threshold = parseThreshold(flags.threshold);
   const requests = [...readRequests(io.cwd, flags.requests).values()];
   const outDir = resolve(io.cwd, flags.out);
   // Built for a dry run too (no call is made): the provider knows the model's context window.
   const runtime = createLlmRuntime(settings, io.env);
-  const llm = runtime.provider(settings.model);
+  const llm = runtime.provider(model);
   const contextTokens = llm?.contextWindow ?? 16_000;
   const loaded = loadInputs(flags, requests, ctx, contextTokens);
   try {
     for (const id of loaded.missing)
       io.err(`skipped request ${id}: no documents for it in ${loaded.source}\n`);
     const createdPath = join(outDir, '.state', 'created');
-    const created = existsSync(createdPath)
-      ? readFileSync(createdPath, 'utf8').trim()
-      : new Date().toISOString().replace('Z', '+00:00');
-    const spec = parseModelString(settings.model);
-    const creator: Creator = {
-      is_human: false,
-      llm_model: spec.model,
-      llm_backend: spec.kind,
-      llm_prompt_strategy: PROMPT_STRATEGY,
-      creation_date: created,
-    };
+    // The first run's date, so a resumed run writes the same bytes.
+    const created = existsSync(createdPath) ? new Date(readFileSync(createdPath, 'utf8').trim()) : new Date();
+    const creator = modelCreator(model, PROMPT_STRATEGY, created);
     const pipelineOptions = {
       outDir,
       creator,
@@ -176,11 +161,7 @@ async function runGenerate(flags: GenerateFlags, settings: LlmSettings, ctx: Cli
       filterEnglish: flags.englishOnly,
       exactLimit: flags.exactLimit,
       ...(loaded.locate ? { locate: loaded.locate } : {}),
-      embed: async (texts: string[]) => {
-        const embedder = createEmbedder(flags.embedder, { env: io.env });
-        if (needsFitting(embedder)) embedder.fit(texts);
-        return embedder.embed(texts, 'query');
-      },
+      embed: fittedEmbed(flags.embedder, io.env),
       progress: (label: string, total: number, unit: string) => createProgress({ io, label, total, unit }),
     };
     if (settings.dryRun) {
@@ -200,7 +181,7 @@ async function runGenerate(flags: GenerateFlags, settings: LlmSettings, ctx: Cli
       }
     }
     mkdirSync(join(outDir, '.state'), { recursive: true });
-    if (!existsSync(createdPath)) writeFileSync(createdPath, `${created}\n`);
+    if (!existsSync(createdPath)) writeFileSync(createdPath, `${created.toISOString()}\n`);
     checkResumeMeta(
       join(outDir, 'generate.meta.json'),
       {
@@ -244,15 +225,11 @@ function printPlan(
   settings: LlmSettings,
   ctx: CliContext,
 ): void {
-  const id = modelId(parseModelString(settings.model!));
   const steps = ['summary', 'qa', 'pair', 'canonical', 'validation'] as const;
   const rows = steps.map((step) => {
     const calls = plan.calls.filter((c) => c.step === step);
     const expanded = calls.flatMap((c) => Array.from({ length: c.count }, () => c));
-    const est = estimateCost(id, expanded, {
-      prices: settings.prices,
-      model: parseModelString(settings.model!).model,
-    });
+    const est = estimateCalls(settings.model!, expanded, settings.prices);
     return {
       step,
       calls: est.calls,

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
-import { CitegeistError, type Creator, writeNuggetBankFile } from '../../core/index.js';
+import { basename, join, resolve } from 'node:path';
+import { writeNuggetBankFile } from '../../core/index.js';
 import {
   type ClusterSummary,
   clusterSummaryPrompt,
@@ -8,13 +8,18 @@ import {
   StepLog,
   unitKey,
 } from '../../generate/index.js';
-import { estimateCost, modelId, parseModelString } from '../../llm/index.js';
 import { VERSION } from '../../version.js';
 import type { RegisterCommand } from '../context.js';
 import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } from '../llm-options.js';
 import { createProgress } from '../progress.js';
 import { checkResumeMeta } from '../resume-meta.js';
-import { nuggetsCommand } from './nuggets-inputs.js';
+import {
+  estimateCalls,
+  modelCreator,
+  nuggetsCommand,
+  refuseOutputIsInput,
+  requireModel,
+} from './nuggets-inputs.js';
 import { readBankFiles } from './nuggets-select.js';
 import { parseIntOption } from './option-parsers.js';
 import { hashInputs } from './reports-inputs.js';
@@ -42,22 +47,14 @@ export const registerNuggetsGinger: RegisterCommand = (program, ctx) => {
   addLlmOptions(command).action(async (flags: GingerFlags) => {
     const { io } = ctx;
     const settings = resolveLlmSettings(flags, ctx.config(), io.cwd);
-    if (!settings.model) {
-      throw new CitegeistError(
-        'MODEL_REQUIRED',
-        'nuggets ginger writes its summaries with a language model, and none was given.',
-        'Pass --model <spec>.',
-      );
-    }
+    const model = requireModel(settings.model, 'ginger', 'writes its summaries');
     const banks = readBankFiles(resolve(io.cwd, flags.bank));
     const outDir = resolve(io.cwd, flags.out);
-    if (banks.some((b) => dirname(b.file) === outDir)) {
-      throw new CitegeistError(
-        'OUTPUT_IS_INPUT',
-        `--out ${flags.out} is the folder the banks are read from.`,
-        'Write the baseline to another folder.',
-      );
-    }
+    refuseOutputIsInput(
+      banks.map((b) => b.file),
+      outDir,
+      flags.out,
+    );
     const log = new StepLog<ClusterSummary>(join(outDir, '.state', 'summaries.jsonl'), (r) =>
       unitKey(r.request_id, r.question, ...r.answers),
     );
@@ -73,12 +70,9 @@ export const registerNuggetsGinger: RegisterCommand = (program, ctx) => {
               maxTokens: 60,
             })),
         );
-        const est = estimateCost(modelId(parseModelString(settings.model)), calls, {
-          model: parseModelString(settings.model).model,
-          prices: settings.prices,
-        });
+        const est = estimateCalls(model, calls, settings.prices);
         io.out(
-          `dry run: at most ${est.calls} summaries, ${est.inputTokens} input + ${est.outputTokens} output tokens, ${est.costUsd === null ? 'no price' : `$${est.costUsd.toFixed(4)}`}\n`,
+          `dry run: at most ${est.calls} summaries, ${est.inputTokens} input + ${est.outputTokens} output tokens, ${est.cost}\n`,
         );
         return;
       }
@@ -89,25 +83,18 @@ export const registerNuggetsGinger: RegisterCommand = (program, ctx) => {
           tool: 'citegeist',
           version: VERSION,
           method: 'ginger-style-baseline',
-          model: settings.model,
+          model,
           top_k: flags.topK,
           inputs_sha256: hashInputs(io.cwd, [flags.bank]),
         },
         ['inputs_sha256'],
       );
       const runtime = createLlmRuntime(settings, io.env);
-      const spec = parseModelString(settings.model);
-      const creator: Creator = {
-        is_human: false,
-        llm_model: spec.model,
-        llm_backend: spec.kind,
-        llm_prompt_strategy: 'citegeist ginger-style cluster summaries',
-        creation_date: new Date().toISOString().replace('Z', '+00:00'),
-      };
+      const creator = modelCreator(model, 'citegeist ginger-style cluster summaries');
       const progress = createProgress({ io, label: 'ginger', total: banks.length, unit: 'banks' });
       let failed = 0;
       try {
-        const llm = runtime.provider(settings.model);
+        const llm = runtime.provider(model);
         for (const { file, loaded } of banks) {
           const r = await gingerBank(loaded.bank, { llm, log, creator, topK: flags.topK });
           if ('failed' in r) {

@@ -1,5 +1,19 @@
 /** The `nuggets` command group and the inputs its subcommands share. */
+import { dirname } from 'node:path';
 import type { Command } from 'commander';
+import { CitegeistError, type Creator } from '../../core/index.js';
+import type { CallOutcome } from '../../generate/index.js';
+import {
+  type ChatMessage,
+  createEmbedder,
+  estimateCost,
+  modelId,
+  needsFitting,
+  type PriceTable,
+  type ProviderEnv,
+  parseModelString,
+} from '../../llm/index.js';
+import type { Progress } from '../progress.js';
 
 /** The `nuggets` command, found if another module registered it, else created. */
 export function nuggetsCommand(program: Command): Command {
@@ -11,4 +25,69 @@ export function nuggetsCommand(program: Command): Command {
         'question-answer nugget banks (DoGMaTiQ): generate, score quality, select, train the selector, convert, stats',
       )
   );
+}
+
+/** The model a nugget command needs, or MODEL_REQUIRED saying what it is for. */
+export function requireModel(model: string | undefined, command: string, why: string): string {
+  if (model) return model;
+  throw new CitegeistError(
+    'MODEL_REQUIRED',
+    `nuggets ${command} ${why} with a language model, and none was given.`,
+    'Pass --model <spec> (e.g. openai:gpt-4.1-mini, ollama:qwen2.5:7b) or set "model" in the config file.',
+  );
+}
+
+/** `creator` of what a model wrote now (the reference library's Creator fields). */
+export function modelCreator(model: string, strategy?: string, date = new Date()): Creator {
+  const spec = parseModelString(model);
+  return {
+    is_human: false,
+    llm_model: spec.model,
+    llm_backend: spec.kind,
+    ...(strategy ? { llm_prompt_strategy: strategy } : {}),
+    creation_date: date.toISOString().replace('Z', '+00:00'),
+  };
+}
+
+/** Embeds texts with the embedder a spec names, fitting it on them first when it needs fitting (LSA). */
+export function fittedEmbed(spec: string, env: ProviderEnv): (texts: string[]) => Promise<Float32Array[]> {
+  return async (texts) => {
+    const embedder = createEmbedder(spec, { env });
+    if (needsFitting(embedder)) embedder.fit(texts);
+    return embedder.embed(texts, 'query');
+  };
+}
+
+/** A progress tick for one model call of a nugget step. */
+export function callTick(progress: Progress, unit: string) {
+  return (o: CallOutcome) =>
+    progress.tick({
+      ok: o.ok,
+      inputTokens: o.usage?.inputTokens ?? 0,
+      outputTokens: o.usage?.outputTokens ?? 0,
+      costUsd: o.costUsd,
+      ...(o.ok ? {} : { problem: `${unit}: ${o.reason}` }),
+    });
+}
+
+/** Refuses to write a command's output over its input folder. */
+export function refuseOutputIsInput(inputs: readonly string[], outDir: string, out: string): void {
+  if (inputs.some((file) => dirname(file) === outDir)) {
+    throw new CitegeistError(
+      'OUTPUT_IS_INPUT',
+      `--out ${out} is the folder the banks are read from.`,
+      'Write the result to another folder.',
+    );
+  }
+}
+
+/** The `--dry-run` line's figures for calls to one model ("no price" when it has none). */
+export function estimateCalls(
+  model: string,
+  calls: readonly { messages: ChatMessage[]; maxTokens?: number }[],
+  prices: PriceTable,
+): { calls: number; inputTokens: number; outputTokens: number; costUsd: number | null; cost: string } {
+  const spec = parseModelString(model);
+  const est = estimateCost(modelId(spec), calls, { model: spec.model, prices });
+  return { ...est, cost: est.costUsd === null ? 'no price' : `$${est.costUsd.toFixed(4)}` };
 }

@@ -3,7 +3,6 @@ import { basename, join, resolve } from 'node:path';
 import {
   bankQueryId,
   CitegeistError,
-  type Creator,
   isQuestion,
   nuggetEntries,
   writeNuggetBankFile,
@@ -19,13 +18,19 @@ import {
   unitKey,
   VITALITY_SYSTEM,
 } from '../../generate/index.js';
-import { createEmbedder, estimateCost, modelId, needsFitting, parseModelString } from '../../llm/index.js';
 import { VERSION } from '../../version.js';
 import type { RegisterCommand } from '../context.js';
 import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } from '../llm-options.js';
 import { createProgress } from '../progress.js';
 import { checkResumeMeta } from '../resume-meta.js';
-import { nuggetsCommand } from './nuggets-inputs.js';
+import {
+  callTick,
+  estimateCalls,
+  fittedEmbed,
+  modelCreator,
+  nuggetsCommand,
+  requireModel,
+} from './nuggets-inputs.js';
 import { readBankFiles } from './nuggets-select.js';
 import { parseNumberOption } from './option-parsers.js';
 import { hashInputs, readRequests } from './reports-inputs.js';
@@ -83,13 +88,7 @@ export const registerNuggetsScoreQuality: RegisterCommand = (program, ctx) => {
   addLlmOptions(command).action(async (flags: QualityFlags) => {
     const { io } = ctx;
     const settings = resolveLlmSettings(flags, ctx.config(), io.cwd);
-    if (!settings.model) {
-      throw new CitegeistError(
-        'MODEL_REQUIRED',
-        'nuggets score-quality judges 17 of the 19 criteria with a language model, and none was given.',
-        'Pass --model <spec> (e.g. openai:gpt-4.1-mini).',
-      );
-    }
+    const model = requireModel(settings.model, 'score-quality', 'judges 17 of the 19 criteria');
     const banks = readBankFiles(resolve(io.cwd, flags.bank));
     const requests = flags.requests
       ? new Map([...readRequests(io.cwd, flags.requests)].map(([id, r]) => [id, r as QualityRequest]))
@@ -126,13 +125,9 @@ export const registerNuggetsScoreQuality: RegisterCommand = (program, ctx) => {
             })),
           ),
         );
-        const est = estimateCost(modelId(parseModelString(settings.model)), calls, {
-          model: parseModelString(settings.model).model,
-          prices: settings.prices,
-        });
-        const cost = est.costUsd === null ? 'no price' : `$${est.costUsd.toFixed(4)}`;
+        const est = estimateCalls(model, calls, settings.prices);
         io.out(
-          `dry run: ${todo} nuggets to score (3 calls each): ${est.calls} calls, ${est.inputTokens} input + ${est.outputTokens} output tokens, ${cost}\n`,
+          `dry run: ${todo} nuggets to score (3 calls each): ${est.calls} calls, ${est.inputTokens} input + ${est.outputTokens} output tokens, ${est.cost}\n`,
         );
         return;
       }
@@ -143,7 +138,7 @@ export const registerNuggetsScoreQuality: RegisterCommand = (program, ctx) => {
           tool: 'citegeist',
           version: VERSION,
           method: 'dogmatiq-quality',
-          model: settings.model,
+          model,
           embedder: flags.embedder,
           coverage_cosine: flags.coverageCosine,
           inputs_sha256: hashInputs(io.cwd, [flags.bank]),
@@ -151,18 +146,12 @@ export const registerNuggetsScoreQuality: RegisterCommand = (program, ctx) => {
         ['inputs_sha256'],
       );
       const runtime = createLlmRuntime(settings, io.env);
-      const spec = parseModelString(settings.model);
-      const creator: Creator = {
-        is_human: false,
-        llm_model: spec.model,
-        llm_backend: spec.kind,
-        creation_date: new Date().toISOString().replace('Z', '+00:00'),
-      };
+      const creator = modelCreator(model);
       const progress = createProgress({ io, label: 'quality', total: todo * 3, unit: 'calls' });
       let failed = 0;
       let unreadable = 0;
       try {
-        const llm = runtime.provider(settings.model);
+        const llm = runtime.provider(model);
         for (const w of work) {
           const result = await scoreBankQuality(w.bank, {
             requestId: w.id,
@@ -171,19 +160,8 @@ export const registerNuggetsScoreQuality: RegisterCommand = (program, ctx) => {
             log,
             creator,
             coverageCosine: flags.coverageCosine,
-            onCall: (o) =>
-              progress.tick({
-                ok: o.ok,
-                inputTokens: o.usage?.inputTokens ?? 0,
-                outputTokens: o.usage?.outputTokens ?? 0,
-                costUsd: o.costUsd,
-                ...(o.ok ? {} : { problem: `${w.id}: ${o.reason}` }),
-              }),
-            embed: async (texts) => {
-              const embedder = createEmbedder(flags.embedder, { env: io.env });
-              if (needsFitting(embedder)) embedder.fit(texts);
-              return embedder.embed(texts, 'query');
-            },
+            onCall: callTick(progress, w.id),
+            embed: fittedEmbed(flags.embedder, io.env),
           });
           writeNuggetBankFile(join(outDir, basename(w.file)), w.bank);
           failed += result.failedCalls.length;

@@ -24,7 +24,7 @@ import {
 } from '../../generate/index.js';
 import { VERSION } from '../../version.js';
 import type { RegisterCommand } from '../context.js';
-import { nuggetsCommand } from './nuggets-inputs.js';
+import { nuggetsCommand, refuseOutputIsInput } from './nuggets-inputs.js';
 import { parseIntOption, parseNumberOption } from './option-parsers.js';
 import { hashInputs } from './reports-inputs.js';
 
@@ -130,13 +130,11 @@ export const registerNuggetsSelect: RegisterCommand = (program, ctx) => {
       }
       const selector = selectorPath ? loadSelector(selectorPath) : undefined;
       const outDir = resolve(io.cwd, flags.out);
-      if (banks.some((b) => dirname(b.file) === outDir)) {
-        throw new CitegeistError(
-          'OUTPUT_IS_INPUT',
-          `--out ${flags.out} is the folder the banks are read from.`,
-          'Write the selection to another folder.',
-        );
-      }
+      refuseOutputIsInput(
+        banks.map((b) => b.file),
+        outDir,
+        flags.out,
+      );
       mkdirSync(outDir, { recursive: true });
       const reports: (SelectionReport & { request: string; file: string })[] = [];
       for (const { file, loaded } of banks) {

@@ -19,7 +19,7 @@ export {
   type QaPair,
   requestPromptText,
 } from './grounded-qa.js';
-export { type CallTally, emptyTally } from './llm-step.js';
+export type { CallOutcome } from './llm-step.js';
 export { paperDocuments, readRequestDocuments } from './nugget-documents.js';
 export {
   NuggetPipeline,

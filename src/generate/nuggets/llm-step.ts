@@ -12,31 +12,6 @@ export type CallOutcome = ({ ok: true; text: string } | { ok: false; reason: str
   cached: boolean;
 };
 
-/** Sums what calls cost, for progress lines and summaries. */
-export interface CallTally {
-  calls: number;
-  failed: number;
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
-}
-
-export const emptyTally = (): CallTally => ({
-  calls: 0,
-  failed: 0,
-  inputTokens: 0,
-  outputTokens: 0,
-  costUsd: 0,
-});
-
-export function addCall(tally: CallTally, outcome: CallOutcome): void {
-  tally.calls++;
-  if (!outcome.ok) tally.failed++;
-  tally.inputTokens += outcome.usage?.inputTokens ?? 0;
-  tally.outputTokens += outcome.usage?.outputTokens ?? 0;
-  tally.costUsd += outcome.costUsd ?? 0;
-}
-
 /** Deterministic decoding for every step (temperature 0), so cached and fresh runs agree. */
 export async function callText(
   llm: LlmProvider,
