@@ -164,6 +164,12 @@ describe('selectNuggets (manestay/dogmatiq step4_select_top_nuggets.py)', () => 
     expect(report).toMatchObject({ byMostCommon: 1, byCriteria: 1 });
   });
 
+  it('refuses to rank by criteria a bank whose nuggets carry no quality features', () => {
+    expect(() =>
+      selectNuggets(bank(range(3).map(() => [1, 1])), { method: 'criteria', topK: 1, selector }),
+    ).toThrow(/score-quality/);
+  });
+
   it('refuses criteria and hybrid without a selector', () => {
     expect(() => selectNuggets(bank(range(3).map(() => [1, 1])), { method: 'criteria', topK: 1 })).toThrow(
       /trained selector/,

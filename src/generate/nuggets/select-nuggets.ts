@@ -114,6 +114,13 @@ function rankByCriteria(
     rows.push(row);
     scored.push([key, nugget]);
   }
+  if (rows.length === 0 && entries.length > 0) {
+    throw new CitegeistError(
+      'NUGGETS_NOT_SCORED',
+      `None of the ${entries.length} nuggets to rank has the selector's features (first: ${quoteValue(unscored.at(-1)?.question)}, ${unscored.at(-1)?.reason}).`,
+      'Score the bank first: `citegeist nuggets score-quality --bank <dir> --model <spec>`.',
+    );
+  }
   const scores = scoreRequest(selector, rows);
   const order = scores.map((s, i) => ({ s, i })).sort((a, b) => b.s - a.s || a.i - b.i);
   return order.slice(0, topK).map(({ s, i }) => {
