@@ -170,9 +170,16 @@ async function runGenerate(flags: GenerateFlags, settings: LlmSettings, ctx: Cli
         llm: { id: 'dry-run', family: 'none', contextWindow: null, generate: refuse, generateObject: refuse },
       });
       try {
+        const pending = planner.pendingDocuments(loaded.inputs);
+        const plan = planGeneration(pending);
+        // Requests past step 1: their later calls counted from the logged QA pairs, when the
+        // embedder runs here (a remote one would be called, which a dry run must not do).
+        const local = /^(default|lsa|hashed|transformers)\b/.test(flags.embedder.trim());
+        const later = local ? await planner.plannedLaterCalls(loaded.inputs) : { requests: 0, calls: [] };
         return printPlan(
-          planner.pendingDocuments(loaded.inputs).length,
-          planGeneration(planner.pendingDocuments(loaded.inputs)),
+          pending.length,
+          { ...plan, calls: [...plan.calls, ...later.calls] },
+          later.requests,
           settings,
           ctx,
         );
@@ -222,6 +229,7 @@ const refuse = (): never => {
 function printPlan(
   documents: number,
   plan: ReturnType<typeof planGeneration>,
+  counted: number,
   settings: LlmSettings,
   ctx: CliContext,
 ): void {
@@ -236,7 +244,8 @@ function printPlan(
       input_tokens: est.inputTokens,
       output_tokens: est.outputTokens,
       cost_usd: est.costUsd,
-      estimated: step === 'pair' || step === 'canonical' || step === 'validation',
+      // Steps 2–3 of documents still to process can only be estimated.
+      estimated: documents > 0 && (step === 'pair' || step === 'canonical' || step === 'validation'),
     };
   });
   const total = rows.reduce(
@@ -248,7 +257,14 @@ function printPlan(
     }),
     { calls: 0, input: 0, output: 0, cost: 0 as number | null },
   );
-  const result = { documents, model: settings.model, steps: rows, total, assumptions: PLAN_ASSUMPTIONS };
+  const result = {
+    documents,
+    requests_past_step_1: counted,
+    model: settings.model,
+    steps: rows,
+    total,
+    assumptions: PLAN_ASSUMPTIONS,
+  };
   if (ctx.globals().json) return void ctx.io.out(`${JSON.stringify(result, null, 2)}\n`);
   const money = (c: number | null) => (c === null ? 'no price' : `$${c.toFixed(4)}`);
   ctx.io.out(`dry run: ${documents} documents to process with ${settings.model} (no model was called)\n`);
@@ -260,9 +276,15 @@ function printPlan(
   ctx.io.out(
     `  total      ${String(total.calls).padStart(6)} calls ${String(total.input).padStart(9)} in ${String(total.output).padStart(8)} out  ${money(total.cost)}\n`,
   );
-  ctx.io.out(
-    `  steps 2-3 assume ${PLAN_ASSUMPTIONS.questionsPerDocument} questions per document, ${PLAN_ASSUMPTIONS.candidatePairsPerQuestion} candidate pairs and ${PLAN_ASSUMPTIONS.validationCallsPerQuestion} validations per question (docs/nuggets.md)\n`,
-  );
+  if (counted > 0) {
+    ctx.io.out(
+      `  steps 2-3 of ${counted} requests past step 1 counted from their QA pairs: candidate pairs exactly, canonical questions and validations at most\n`,
+    );
+  }
+  if (documents > 0)
+    ctx.io.out(
+      `  steps 2-3 assume ${PLAN_ASSUMPTIONS.questionsPerDocument} questions per document, ${PLAN_ASSUMPTIONS.candidatePairsPerQuestion} candidate pairs and ${PLAN_ASSUMPTIONS.validationCallsPerQuestion} validations per question (docs/nuggets.md)\n`,
+    );
 }
 
 function printOutcomes(

@@ -103,6 +103,9 @@ describe('citegeist nuggets generate over the demo papers (fake OpenAI-compatibl
       const again = await cli(cwd, args);
       expect(again.code).toBe(0);
       expect(server.requests.length).toBe(calls);
+      const after = await cli(cwd, [...args, '--dry-run']);
+      expect(after.out).toMatch(/dry run: 0 documents/);
+      expect(after.out).toMatch(/total\s+0 calls/);
       // The bank is ready for the report evaluation: judge an extractive run against it.
       expect((await cli(cwd, ['index', '--corpus', corpus])).code).toBe(0);
       const gen = await cli(cwd, [

@@ -186,6 +186,18 @@ describe('NuggetPipeline (DoGMaTiQ steps 1–3 with a scripted model)', () => {
     const [again] = await second.run([input]);
     second.close();
     expect(again!.blockedAt).toBe('paraphrases');
+    // What a dry run would now count: the one pair, at most one canonical question, three validations.
+    const planner = pipeline(out, new FakeLlm([]));
+    const later = await planner.plannedLaterCalls([input]);
+    planner.close();
+    expect(later.requests).toBe(1);
+    expect(later.calls.map((c) => c.step)).toEqual([
+      'pair',
+      'canonical',
+      'validation',
+      'validation',
+      'validation',
+    ]);
     expect(pairsDown.calls.filter((c) => c.messages[0]!.content === SUMMARIZE_SYSTEM)).toHaveLength(1);
     const healthy = model();
     const third = pipeline(out, healthy);
