@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,9 +7,12 @@ import {
   createNuggetBank,
   type NuggetQuestion,
   nuggetBankText,
+  nuggetEntries,
   nuggetQuestion,
+  readNuggetFile,
 } from '../../../core/index.js';
-import { FakeLlm } from '../../../testing/index.js';
+import { spearman } from '../../../stats/index.js';
+import { FakeLlm, sharedDataPath } from '../../../testing/index.js';
 import {
   GENERAL_QUALITIES_SYSTEM,
   PERSONALIZATION_SYSTEM,
@@ -48,9 +51,10 @@ describe('computed criteria', () => {
     expect(readingLevel('')).toBe(0);
   });
 
-  it('complexity: log2(1 + distinct content words)', () => {
-    // content words: geoffrey, hinton, leave, google
-    expect(complexity('Why did Geoffrey Hinton leave Google?')).toBeCloseTo(Math.log2(5), 12);
+  it('complexity: mean syllables per word', () => {
+    // why 1, did 1, geoffrey 2, hinton 2, leave 1, google 2
+    expect(complexity('Why did Geoffrey Hinton leave Google?')).toBeCloseTo(9 / 6, 12);
+    expect(complexity('?')).toBe(0);
   });
 
   it('lexical diversity: type-token ratio, distinct n-grams, inverse compression', () => {
@@ -168,3 +172,38 @@ describe('scoreBankQuality', () => {
     log.close();
   });
 });
+
+const RELEASED = ['nugget_with_scores_1001.v3.json', 'nugget_with_scores_1013.v3.json'].map((f) =>
+  sharedDataPath('nuggets', f),
+);
+
+describe.skipIf(!RELEASED.every((f) => existsSync(f)))(
+  'computed criteria against the released ones (../shared/data/nuggets; skipped when absent)',
+  () => {
+    it('Spearman ρ over the 40 released nuggets: reading level 0.891, complexity 0.612', () => {
+      const theirs: { rl: number; cx: number }[] = [];
+      const ours: { rl: number; cx: number }[] = [];
+      for (const file of RELEASED) {
+        for (const [, n] of nuggetEntries(readNuggetFile(file)[0]!.bank)) {
+          const q = (n.metadata as { quality: { reading_level: number; complexity: number } }).quality;
+          const text = (n as NuggetQuestion).question;
+          theirs.push({ rl: q.reading_level, cx: q.complexity });
+          ours.push({ rl: readingLevel(text), cx: complexity(text) });
+        }
+      }
+      expect(theirs).toHaveLength(40);
+      expect(
+        spearman(
+          theirs.map((t) => t.rl),
+          ours.map((o) => o.rl),
+        )!,
+      ).toBeCloseTo(0.8908, 4);
+      expect(
+        spearman(
+          theirs.map((t) => t.cx),
+          ours.map((o) => o.cx),
+        )!,
+      ).toBeCloseTo(0.612, 3);
+    });
+  },
+);
