@@ -64,7 +64,7 @@ export const registerNuggetsGenerate: RegisterCommand = (program, ctx) => {
     )
     .option(
       '--embedder <spec>',
-      'embedder for question similarity (default: LSA fitted on the questions)',
+      'embedder for question similarity ("default": LSA fitted on the questions of each request)',
       'default',
     )
     .option('--threshold <cos>', 'cosine at or above which two questions are checked as paraphrases', '0.9')
