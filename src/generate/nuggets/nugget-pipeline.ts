@@ -132,6 +132,11 @@ export class NuggetPipeline {
     );
   }
 
+  /** A progress reporter, or none for a step with nothing to do (no "0/0 done" lines). */
+  private bar(label: string, total: number, unit: string): StepProgress {
+    return total > 0 && this.options.progress ? this.options.progress(label, total, unit) : noProgress();
+  }
+
   close(): void {
     for (const log of [this.qaLog, this.pairsLog, this.canonicalLog, this.answersLog]) log.close();
   }
@@ -237,7 +242,7 @@ export class NuggetPipeline {
 
   private async groundedQa(inputs: readonly RequestInput[], outcomes: Map<string, RequestOutcome>) {
     const todo = this.pendingDocuments(inputs);
-    const progress = this.options.progress?.('grounded QA', todo.length, 'documents') ?? noProgress();
+    const progress = this.bar('grounded QA', todo.length, 'documents');
     try {
       await Promise.all(
         todo.map(async ({ input, doc }) => {
@@ -301,7 +306,7 @@ export class NuggetPipeline {
           canonicalLog: this.canonicalLog,
           progress: (label, total, unit) => {
             done();
-            const made = this.options.progress?.(label, total, unit) ?? noProgress();
+            const made = this.bar(label, total, unit);
             bar = made;
             return onCall(made);
           },
@@ -328,7 +333,7 @@ export class NuggetPipeline {
     const cleaned = merged.nuggets.map((n) => cleanAnswers(n).nugget);
     const answered = cleaned.filter((n) => Object.keys(n.answers ?? {}).length > 0);
     const unanswered = cleaned.filter((n) => Object.keys(n.answers ?? {}).length === 0);
-    const answersBar = this.options.progress?.(`answers ${id}`, answered.length, 'nuggets') ?? noProgress();
+    const answersBar = this.bar(`answers ${id}`, answered.length, 'nuggets');
     const failures: string[] = [];
     let verdicts: (AnswerVerdict | null)[];
     try {
