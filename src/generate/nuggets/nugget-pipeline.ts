@@ -27,7 +27,6 @@ import {
 } from '../../core/index.js';
 import type { LlmProvider } from '../../llm/index.js';
 import { type AnswerVerdict, applyVerdict, cleanAnswers, judgeAnswers } from './answer-validation.js';
-import { candidatePairs } from './candidate-pairs.js';
 import {
   type DocumentQa,
   groundedQa,
@@ -36,19 +35,14 @@ import {
   requestPromptText,
 } from './grounded-qa.js';
 import type { CallOutcome } from './llm-step.js';
-import { PLAN_ASSUMPTIONS, type PlannedCall } from './nugget-plan.js';
+import { type PlannedCall, plannedLaterCalls } from './nugget-plan.js';
 import {
   type CanonicalChoice,
-  collectQuestions,
   type MergeStats,
   mergeParaphrases,
   type ParaphraseJudgment,
 } from './paraphrase-merge.js';
-import { canonicalPrompt } from './prompts/canonical-prompt.js';
-import { paraphrasePrompt } from './prompts/paraphrase-prompt.js';
-import { validateAnswersPrompt } from './prompts/validate-answers-prompt.js';
 import { StepLog, unitKey } from './step-log.js';
-import { singleLinkClusters } from './union-find.js';
 
 /** A progress reporter (the CLI's); one per step and request. */
 export interface StepProgress {
@@ -150,71 +144,17 @@ export class NuggetPipeline {
     );
   }
 
-  /**
-   * For `--dry-run`: the calls of steps 2–3 still to make for requests whose documents are all
-   * done (step 1 logged): the candidate pairs not yet verified exactly; canonical questions and
-   * answer validations at most one per cluster of the candidate graph (verification can only split
-   * clusters). A request whose bank is written and whose pairs are all verified has none left.
-   */
+  /** For `--dry-run`: the calls of steps 2–3 still to make (see `plannedLaterCalls`). */
   async plannedLaterCalls(
     inputs: readonly RequestInput[],
   ): Promise<{ requests: number; calls: PlannedCall[] }> {
-    const calls: PlannedCall[] = [];
-    let requests = 0;
-    for (const input of inputs) {
-      const id = input.request.id;
-      const docs = input.docs.map((d) => this.qaLog.get(unitKey(id, d.id)));
-      if (docs.some((d) => !d)) continue;
-      requests++;
-      const { questions } = collectQuestions(docs as DocumentQa[], this.options.filterEnglish ?? true);
-      const texts = questions.map((q) => q.text);
-      const vectors = texts.length > 1 ? await this.options.embed(texts) : [];
-      const found = candidatePairs(
-        vectors,
-        this.options.threshold ?? 0.9,
-        this.options.exactLimit === undefined ? {} : { exactLimit: this.options.exactLimit },
-      );
-      const pending = found.pairs.filter((p) => !this.pairsLog.get(unitKey(id, texts[p.i]!, texts[p.j]!)));
-      if (
-        pending.length === 0 &&
-        existsSync(join(this.options.outDir, nuggetBankFileName(this.emptyBank(input.request))))
-      )
-        continue;
-      for (const p of pending)
-        calls.push({
-          step: 'pair',
-          messages: paraphrasePrompt(texts[p.i]!, texts[p.j]!),
-          maxTokens: PLAN_ASSUMPTIONS.outputTokens.pair,
-          count: 1,
-        });
-      const clusters = singleLinkClusters(
-        texts.length,
-        found.pairs.map((p) => [p.i, p.j] as const),
-      );
-      const request = requestPromptText(input.request);
-      for (const c of clusters) {
-        const members = c.map((i) => questions[i]!);
-        if (c.length > 1) {
-          calls.push({
-            step: 'canonical',
-            messages: canonicalPrompt(
-              members.map((q) => q.text),
-              request,
-            ),
-            maxTokens: PLAN_ASSUMPTIONS.outputTokens.canonical,
-            count: 1,
-          });
-        }
-        const answers = members.flatMap((q) => [...q.answers.keys()]);
-        calls.push({
-          step: 'validation',
-          messages: validateAnswersPrompt(members[0]!.text, answers),
-          maxTokens: PLAN_ASSUMPTIONS.outputTokens.validation,
-          count: 1,
-        });
-      }
-    }
-    return { requests, calls };
+    return plannedLaterCalls(inputs, {
+      options: this.options,
+      qa: (id, docId) => this.qaLog.get(unitKey(id, docId)),
+      verified: (id, q1, q2) => this.pairsLog.get(unitKey(id, q1, q2)) !== undefined,
+      written: (request) =>
+        existsSync(join(this.options.outDir, nuggetBankFileName(this.emptyBank(request)))),
+    });
   }
 
   /** Runs every request: step 1 for all documents first, then steps 2–3 request by request. */
