@@ -111,10 +111,13 @@ describe('reading model replies', () => {
     ['{"index": 2.7, "explanation": "e"}', 1, 'e', false], // int(2.7) = 2
     ['{"index": 0, "explanation": "e"}', 2, 'e', false], // questions[-1]: the last
     ['{"index": -1, "explanation": "e"}', 1, 'e', false], // questions[-2]
-    ['{"index": "2.0", "explanation": "e"}', 0, 'WARNING: defaulted to first -- e, 2.0', true],
-    ['{"index": 9, "explanation": "e"}', 0, 'WARNING: defaulted to first -- e, 9', true],
-    ['{"explanation": "no index"}', 0, 'WARNING: defaulted to first -- no index, ', true],
-    ['I cannot help with that.', 0, 'WARNING: defaulted to first -- , ', true],
+    // An index Python cannot use: the first question; the reply's explanation is kept, as released.
+    ['{"index": "2.0", "explanation": "e"}', 0, 'e', true],
+    ['{"index": 9, "explanation": "e"}', 0, 'e', true],
+    ['{"explanation": "no index"}', 0, 'no index', true],
+    // No explanation either (the release stops with KeyError): the warning it prints is kept.
+    ['I cannot help with that.', 0, 'WARNING: defaulted to first -- None, None', true],
+    ['{"index": "x"}', 0, 'WARNING: defaulted to first -- None, x', true],
     ['```json\n{"index": "1"}\n```', 0, '', false],
   ])('canonical reply %s → question %i', (reply, chosen, explanation, defaulted) => {
     expect(parseCanonical(reply, ['a', 'b', 'c'])).toEqual({ chosen, explanation, defaulted });

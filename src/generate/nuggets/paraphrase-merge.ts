@@ -29,7 +29,7 @@ import type { DocumentQa } from './grounded-qa.js';
 import { type CallOutcome, callText, looksRefused } from './llm-step.js';
 import { CanonicalReplySchema, canonicalPrompt } from './prompts/canonical-prompt.js';
 import { ParaphraseReplySchema, paraphrasePrompt } from './prompts/paraphrase-prompt.js';
-import { pythonIndex, pythonInt } from './python-int.js';
+import { pythonInt, pythonPosition } from './python-int.js';
 import { type StepLog, unitKey } from './step-log.js';
 import { singleLinkClusters } from './union-find.js';
 
@@ -151,23 +151,21 @@ export function parseCanonical(
   const found = extractJson(text);
   const parsed = found ? CanonicalReplySchema.safeParse(found.value) : null;
   const reply = parsed?.success ? parsed.data : {};
-  const asText = (v: unknown) => (typeof v === 'string' ? v : v === undefined ? '' : stringifyPythonJson(v));
+  // Python's str() of a reply value, as the release's f-string writes it (a missing one is None).
+  const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined ? 'None' : stringifyPythonJson(v));
   const index = pythonInt(reply.index);
-  const position = index === null ? null : index - 1;
-  const chosen =
-    position === null || pythonIndex(questions, position) === null
-      ? null
-      : position < 0
-        ? questions.length + position
-        : position;
+  const chosen = index === null ? null : pythonPosition(questions.length, index - 1);
+  // The release stores the reply's explanation even when it defaulted (its warning is only
+  // printed); without one it stops with KeyError, where the warning is kept here instead.
+  const explanation = reply.explanation === undefined ? null : str(reply.explanation);
   if (chosen === null) {
     return {
       chosen: 0,
-      explanation: `WARNING: defaulted to first -- ${asText(reply.explanation)}, ${asText(reply.index)}`,
+      explanation: explanation ?? `WARNING: defaulted to first -- None, ${str(reply.index)}`,
       defaulted: true,
     };
   }
-  return { chosen, explanation: asText(reply.explanation), defaulted: false };
+  return { chosen, explanation: explanation ?? '', defaulted: false };
 }
 
 async function verifyPairs(ctx: MergeContext, questions: Question[], pairs: CandidatePair[]) {

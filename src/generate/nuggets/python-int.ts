@@ -14,8 +14,8 @@ export function pythonInt(value: unknown): number | null {
   return m[1] === '-' ? -n : n;
 }
 
-/** `seq[i]` with Python's negative indexing; null where Python raises IndexError. */
-export function pythonIndex<T>(seq: readonly T[], i: number): T | null {
-  const at = i < 0 ? seq.length + i : i;
-  return at >= 0 && at < seq.length ? seq[at]! : null;
+/** The position `seq[i]` reads in a sequence of `length`, with Python's negative indexing; null where Python raises IndexError. */
+export function pythonPosition(length: number, i: number): number | null {
+  const at = i < 0 ? length + i : i;
+  return at >= 0 && at < length ? at : null;
 }
