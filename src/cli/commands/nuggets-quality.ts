@@ -41,6 +41,7 @@ interface QualityFlags extends LlmFlags {
   requests?: string;
   embedder: string;
   coverageCosine: number;
+  withParaphrases: boolean;
 }
 
 /** The request a bank serves: from --requests, else the `full_query` the generator writes. */
@@ -84,6 +85,11 @@ export const registerNuggetsScoreQuality: RegisterCommand = (program, ctx) => {
       'questions at or above this cosine share a coverage cluster',
       parseNumberOption('--coverage-cosine', 0, false),
       0.8,
+    )
+    .option(
+      '--with-paraphrases',
+      "also score each nugget's paraphrases, as sub-nuggets, and count them in the bank figures (the released run's -rop; 3 calls per paraphrase)",
+      false,
     );
   addLlmOptions(command).action(async (flags: QualityFlags) => {
     const { io } = ctx;
@@ -104,9 +110,16 @@ export const registerNuggetsScoreQuality: RegisterCommand = (program, ctx) => {
     try {
       const work = banks.map(({ file, loaded }) => {
         const id = bankQueryId(loaded.bank);
-        const questions = nuggetEntries(loaded.bank)
-          .filter(([, n]) => isQuestion(n))
-          .map(([k]) => k);
+        const nuggets = nuggetEntries(loaded.bank).flatMap(([, n]) => (isQuestion(n) ? [n] : []));
+        const paraphrases = flags.withParaphrases
+          ? nuggets.flatMap((n) => (Array.isArray(n.metadata?.paraphrases) ? n.metadata.paraphrases : []))
+          : [];
+        const questions = [
+          ...new Set([
+            ...nuggets.map((n) => n.question),
+            ...paraphrases.filter((p) => typeof p === 'string'),
+          ]),
+        ];
         return {
           file,
           bank: loaded.bank,
@@ -141,6 +154,7 @@ export const registerNuggetsScoreQuality: RegisterCommand = (program, ctx) => {
           model,
           embedder: flags.embedder,
           coverage_cosine: flags.coverageCosine,
+          with_paraphrases: flags.withParaphrases,
           inputs_sha256: hashInputs(io.cwd, [flags.bank]),
         },
         ['inputs_sha256'],
@@ -160,6 +174,7 @@ export const registerNuggetsScoreQuality: RegisterCommand = (program, ctx) => {
             log,
             creator,
             coverageCosine: flags.coverageCosine,
+            withParaphrases: flags.withParaphrases,
             onCall: callTick(progress, w.id),
             embed: fittedEmbed(flags.embedder, io.env),
           });

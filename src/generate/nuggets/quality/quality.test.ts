@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   addNuggets,
   createNuggetBank,
+  md5,
   type NuggetQuestion,
   nuggetBankText,
   nuggetEntries,
@@ -23,6 +24,7 @@ import { StepLog, unitKey } from '../step-log.js';
 import { lexicalDiversity } from './bank-quality.js';
 import { complexity, readingLevel, syllables } from './readability.js';
 import {
+  paraphraseSubNuggets,
   parseGeneralQualities,
   parsePersonalization,
   parseVitality,
@@ -169,6 +171,62 @@ describe('scoreBankQuality', () => {
     const second2 = await scoreBankQuality(bank(), { ...ctx, llm: again });
     expect(second2).toMatchObject({ scored: 3, failedCalls: [] });
     expect(again.calls).toHaveLength(3);
+    log.close();
+  });
+});
+
+describe('paraphrases as sub-nuggets (run_on_nugget_bank.py -rop)', () => {
+  it('adds each new paraphrase once, scores it, counts it in the bank figures; a rescore adds none', async () => {
+    const b = createNuggetBank({ query_id: 'r', title_query: 'r' });
+    addNuggets(b, [
+      nuggetQuestion({
+        query_id: 'r',
+        question: 'Where do crows live?',
+        answers: ['zoo'],
+        aggregator_type: 'OR',
+        metadata: { paraphrases: ['Where do the crows live?', 'Where do crows live?', 'How many crows?'] },
+      }),
+      nuggetQuestion({ query_id: 'r', question: 'How many crows?', answers: ['40'] }),
+    ]);
+    const subs = paraphraseSubNuggets(b);
+    expect(subs.map((n) => n.question)).toEqual(['Where do the crows live?']);
+    expect(subs[0]).toEqual({
+      question: 'Where do the crows live?',
+      question_id: md5('Where do the crows live?'),
+      aggregator_type: 'OR',
+      query_id: 'r',
+      metadata: { parent: 'Where do crows live?' },
+    });
+    // Already there: returned again for scoring, not added twice.
+    expect(paraphraseSubNuggets(b)).toEqual(subs);
+    expect((b.nugget_bank!['Where do crows live?'] as NuggetQuestion).sub_nuggets).toHaveLength(1);
+
+    const dir = mkdtempSync(join(tmpdir(), 'quality-'));
+    const log = new StepLog<QualityRecord>(join(dir, 'q.jsonl'), (r) => unitKey(r.request_id, r.question));
+    const llm = new FakeLlm((r) =>
+      r.messages[0]!.content === VITALITY_SYSTEM
+        ? 'VITAL'
+        : r.messages[0]!.content === PERSONALIZATION_SYSTEM
+          ? '{"goal_match": 1, "background_match": 1, "role_match": 0, "communication_match": 1, "scope_match": 1, "overall": 5}'
+          : '{"fluency": 5, "clarity": 5, "ambiguity": 1, "relevance": 5, "incompleteness": 1, "assumptiveness": 1, "multifaceted": 1, "knowledge_intensiveness": 1, "subjectiveness": 1, "reasoning_intensiveness": 1}',
+    );
+    const embed = async (texts: string[]) =>
+      texts.map((_, i) => Float32Array.from([0, 1, 2].map((k) => (k === i ? 1 : 0))));
+    const result = await scoreBankQuality(b, {
+      requestId: 'r',
+      request: { background: 'b', problemStatement: 'p' },
+      llm,
+      log,
+      creator: { is_human: false },
+      embed,
+      coverageCosine: 0.8,
+      withParaphrases: true,
+    });
+    expect(result.scored).toBe(3);
+    expect(llm.calls).toHaveLength(9);
+    const sub = (b.nugget_bank!['Where do crows live?'] as NuggetQuestion).sub_nuggets![0] as NuggetQuestion;
+    expect(Object.keys(sub.metadata!)).toEqual(['parent', 'quality']);
+    expect((b.metadata!.quality as { coverage: { num_clusters: number } }).coverage.num_clusters).toBe(3);
     log.close();
   });
 });

@@ -9,8 +9,10 @@
  */
 import {
   type Creator,
+  inQuestionOrder,
   isQuestion,
   markFloat,
+  md5,
   type NuggetBank,
   type NuggetQuestion,
   nuggetEntries,
@@ -159,17 +161,65 @@ export interface ScoreQualityResult {
 }
 
 /** Scores every question nugget of a bank in place, then the bank-level figures. */
+/**
+ * The paraphrases of a bank's nuggets as sub-nuggets, as the released scoring run makes them with
+ * `-rop` (manestay/dogmatiq `run_on_nugget_bank.py`, `create_subnugget`): a copy of the nugget
+ * without metadata, answers, sub-nuggets and creator, the paraphrase as its question, the MD5 of
+ * that as its id, `metadata: {parent: <question>}`; a paraphrase that is itself a nugget's
+ * question, or was seen before, is skipped. They are appended to each nugget's `sub_nuggets`.
+ */
+export function paraphraseSubNuggets(bank: NuggetBank): NuggetQuestion[] {
+  const nuggets = nuggetEntries(bank)
+    .map(([, n]) => n)
+    .filter((n): n is NuggetQuestion => isQuestion(n));
+  const seen = new Set(nuggets.map((n) => n.question));
+  const out: NuggetQuestion[] = [];
+  for (const n of nuggets) {
+    const paraphrases = n.metadata?.paraphrases;
+    // A bank scored before (in place) already holds them: those are scored again, not added twice.
+    const existing = new Map(
+      (n.sub_nuggets ?? [])
+        .filter((x): x is NuggetQuestion => typeof x.question === 'string')
+        .map((x) => [x.question, x]),
+    );
+    const added: NuggetQuestion[] = [];
+    for (const p of Array.isArray(paraphrases) ? paraphrases : []) {
+      if (typeof p !== 'string' || seen.has(p)) continue;
+      seen.add(p);
+      const old = existing.get(p);
+      if (old) {
+        out.push(old);
+        continue;
+      }
+      const { metadata: _m, answers: _a, sub_nuggets: _s, creator: _c, ...rest } = n;
+      added.push(
+        inQuestionOrder({ ...rest, question: p, question_id: md5(p), metadata: { parent: n.question } }),
+      );
+    }
+    if (added.length > 0) n.sub_nuggets = [...(n.sub_nuggets ?? []), ...added];
+    out.push(...added);
+  }
+  return out;
+}
+
+/**
+ * Scores every question nugget of a bank in place, then the bank-level figures. With
+ * `withParaphrases`, the paraphrases are scored too, as sub-nuggets, and counted in the bank-level
+ * figures (the released run's `-rop`).
+ */
 export async function scoreBankQuality(
   bank: NuggetBank,
   ctx: QualityContext & {
     creator: Creator;
     embed: (texts: string[]) => Promise<Float32Array[]>;
     coverageCosine: number;
+    withParaphrases?: boolean;
   },
 ): Promise<ScoreQualityResult> {
   const questions = nuggetEntries(bank)
     .map(([, n]) => n)
     .filter((n): n is NuggetQuestion => isQuestion(n));
+  if (ctx.withParaphrases) questions.push(...paraphraseSubNuggets(bank));
   const failedCalls: string[] = [];
   let unreadable = 0;
   const scored: {
