@@ -76,7 +76,9 @@ describe('citegeist nuggets generate over the demo papers (fake OpenAI-compatibl
       const docs = Number(/dry run: (\d+) documents/.exec(plan.out)![1]);
       expect(docs % 3).toBe(0);
       expect(docs).toBeGreaterThan(9);
-      expect(plan.out).toMatch(new RegExp(`summary\\s+${docs} calls`));
+      // Every paper is a document of each request, but summarised once.
+      expect(plan.out).toMatch(new RegExp(`summary\\s+${docs / 3} calls`));
+      expect(plan.out).toMatch(new RegExp(`qa\\s+${docs} calls`));
       expect(server.requests).toHaveLength(0);
       const run = await cli(cwd, args);
       expect(run.code, run.err).toBe(0);

@@ -96,13 +96,29 @@ export function parseQaPairs(text: string): QaPair[] | null {
     .filter((p) => p.question !== '' && p.answer !== '');
 }
 
+/**
+ * Step 1 for one document. `summaries` shares summary calls between requests: the summary does not
+ * depend on the request, so a document of several requests (every paper of a corpus) is
+ * summarised once; a later user of a summary gets it with no usage, as a cached reply.
+ */
 export async function groundedQa(
   llm: LlmProvider,
   requestId: string,
   requestText: string,
   doc: NuggetDocument,
+  summaries?: Map<string, Promise<CallOutcome>>,
 ): Promise<QaStepResult> {
-  const summary = await callText(llm, summarizePrompt(doc.text, doc.language), 1024);
+  const key = `${doc.language ?? ''}\u0000${doc.text}`;
+  const shared = summaries?.get(key);
+  const summary = shared
+    ? { ...(await shared), usage: null, costUsd: 0, cached: true }
+    : await (() => {
+        const call = callText(llm, summarizePrompt(doc.text, doc.language), 1024);
+        summaries?.set(key, call);
+        return call;
+      })();
+  // A failed summary is not shared: the next document retries it.
+  if (!summary.ok && summaries?.get(key)) summaries.delete(key);
   if (!summary.ok) return { ok: false, reason: `summary: ${summary.reason}`, calls: [summary] };
   const qa = await callText(llm, qaPairsPrompt(summary.text.trim(), requestText), 1024);
   const calls = [summary, qa];

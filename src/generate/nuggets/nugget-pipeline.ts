@@ -111,6 +111,8 @@ export class NuggetPipeline {
   private readonly pairsLog: StepLog<ParaphraseJudgment>;
   private readonly canonicalLog: StepLog<CanonicalChoice>;
   private readonly answersLog: StepLog<AnswerVerdict>;
+  /** Summary calls by document (a document of several requests is summarised once). */
+  private readonly summaries = new Map<string, Promise<CallOutcome>>();
   /** This run's judgments per request that reached step 2 (and 3). */
   private readonly judged = new Map<string, { pairs: ParaphraseJudgment[]; answers: AnswerVerdict[] }>();
 
@@ -187,7 +189,13 @@ export class NuggetPipeline {
       await Promise.all(
         todo.map(async ({ input, doc }) => {
           const id = input.request.id;
-          const result = await groundedQa(this.options.llm, id, requestPromptText(input.request), doc);
+          const result = await groundedQa(
+            this.options.llm,
+            id,
+            requestPromptText(input.request),
+            doc,
+            this.summaries,
+          );
           const usage = result.calls.map(callItem).reduce(
             (a, b) => ({
               inputTokens: a.inputTokens + b.inputTokens,

@@ -48,13 +48,19 @@ export function planGeneration(
 ): { calls: PlannedCall[]; documents: number; estimatedQuestions: number } {
   const a = assumptions;
   const calls: PlannedCall[] = [];
+  const summarised = new Set<string>();
   for (const { input, doc } of pending) {
-    calls.push({
-      step: 'summary',
-      messages: summarizePrompt(doc.text, doc.language),
-      maxTokens: a.outputTokens.summary,
-      count: 1,
-    });
+    // A document of several requests is summarised once (see `groundedQa`).
+    const key = `${doc.language ?? ''}\u0000${doc.text}`;
+    if (!summarised.has(key)) {
+      summarised.add(key);
+      calls.push({
+        step: 'summary',
+        messages: summarizePrompt(doc.text, doc.language),
+        maxTokens: a.outputTokens.summary,
+        count: 1,
+      });
+    }
     calls.push({
       step: 'qa',
       messages: qaPairsPrompt('x'.repeat(a.summaryChars), requestPromptText(input.request)),
