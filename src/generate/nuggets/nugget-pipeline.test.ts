@@ -213,6 +213,19 @@ describe('NuggetPipeline (DoGMaTiQ steps 1–3 with a scripted model)', () => {
     ]);
   });
 
+  it('summarises a document shared by two requests once', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'nuggets-'));
+    const llm = model();
+    const second = { ...input, request: { ...request, id: 'crows-2' } };
+    const p = pipeline(out, llm);
+    const outcomes = await p.run([input, second]);
+    p.close();
+    expect(outcomes.map((o) => o.blockedAt)).toEqual([null, null]);
+    const summaries = llm.calls.filter((c) => c.messages[0]!.content === SUMMARIZE_SYSTEM);
+    expect(summaries).toHaveLength(5);
+    expect(llm.calls.filter((c) => c.messages[0]!.content === WRITE_QA_PAIRS_SYSTEM)).toHaveLength(10);
+  });
+
   it('an unreadable multi-answer verdict keeps every answer as OR and is recorded', async () => {
     const out = mkdtempSync(join(tmpdir(), 'nuggets-'));
     const wrapped = new FakeLlm((r) =>
