@@ -1,20 +1,30 @@
 /**
  * Dense retrieval at 50,000 × 384 unit vectors, 200 queries, k = 10.
- * Exact: usearch's native `exactSearch` and the blocked pure-JS kernel (both batched) against a
- * naive per-query JS loop, all in the same run. ANN: usearch HNSW and hnswlib-node HNSW (the
+ * Exact: the BLAS kernel (OpenBLAS through koffi), usearch's native `exactSearch` and the blocked
+ * pure-JS kernel against numpy's `Q @ X.T` + argpartition on the same data (a python3
+ * subprocess), batched and one query at a time, over interleaved passes (min and median, load
+ * printed; goal: within 1.5× of numpy). ANN: usearch HNSW and hnswlib-node HNSW (the
  * product's `AnnIndex`), build time, ms/query and recall@10 vs exact, on uniform random vectors
  * (the worst case for graph indexes) and on clustered Gaussian vectors (closer to real embeddings).
  * ANN sets default to 10,000 vectors: HNSW builds of 50,000 × 384 take minutes here (docs/retrieval.md).
- * `DENSE_BENCH_N` / `DENSE_BENCH_ANN_N` override the sizes.
+ * `DENSE_BENCH_N` / `DENSE_BENCH_ANN_N` override the sizes, `DENSE_BENCH_PASSES` the passes;
+ * `DENSE_BENCH_ANN=0` skips the ANN part.
  */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Index, MetricKind, ScalarKind } from 'usearch';
-import { ANN_DEFAULTS, AnnIndex, ExactIndex, normalizeRows } from '../src/retrieve/index.js';
+import { ANN_DEFAULTS, AnnIndex, ExactIndex, loadBlas, normalizeRows } from '../src/retrieve/index.js';
+import { formatRatio, formatTiming, interleaved, loadAverage, type Timing, timed } from './interleaved.js';
 
 const N = Number(process.env.DENSE_BENCH_N ?? 50_000);
 const ANN_N = Number(process.env.DENSE_BENCH_ANN_N ?? 10_000);
 const D = 384;
 const Q = 200;
 const K = 10;
+const SINGLE = 30;
+const PASSES = Number(process.env.DENSE_BENCH_PASSES ?? 5);
 
 function lcg(seed: number): () => number {
   let s = seed;
@@ -64,27 +74,133 @@ function rows(flat: Float32Array, n: number): Float32Array[] {
   return Array.from({ length: n }, (_, i) => flat.subarray(i * D, (i + 1) * D));
 }
 
-function sameLists(a: { index: number }[][], b: { index: number }[][]): number {
-  return a.filter((hits, i) => hits.map((h) => h.index).join() === b[i]?.map((h) => h.index).join()).length;
+/** numpy's exact search on the same data (one Python process per pass), or null when numpy is missing. */
+interface NumpyPass {
+  batchMs: number;
+  /** The matrix product alone, without the top-k selection. */
+  productMs: number;
+  singleMs: number;
+  top: number[][];
 }
 
-function benchExact(data: Float32Array, queries: Float32Array[]): void {
-  const native = new ExactIndex(data, D, 'native');
-  const js = new ExactIndex(data, D, 'js');
-  native.search(queries.slice(0, 8), K);
-  js.search(queries.slice(0, 8), K);
-  const [truth, nativeMs] = time(() => native.search(queries, K));
-  const [jsHits, jsMs] = time(() => js.search(queries, K));
-  const nNaive = 20;
-  const [naiveHits, naiveMs] = time(() => queries.slice(0, nNaive).map((q) => js.searchNaive(q, K)));
-  const per = (ms: number, n = Q) => ms / n;
-  const naive = per(naiveMs, nNaive);
+function numpyPass(dir: string, k: number): NumpyPass | null {
+  const script = `
+import json, sys, time
+import numpy as np
+X = np.fromfile('${dir}/x.f32', dtype=np.float32).reshape(-1, ${D})
+Q = np.fromfile('${dir}/q.f32', dtype=np.float32).reshape(-1, ${D})
+def top(S):
+    i = np.argpartition(-S, ${k}, axis=-1)[..., :${k}]
+    s = np.take_along_axis(S, i, -1)
+    o = np.lexsort((i, -s), axis=-1)
+    return np.take_along_axis(i, o, -1)
+Q @ X[:1000].T
+t = time.perf_counter(); S = Q @ X.T; product = time.perf_counter() - t
+T = top(S)
+batch = time.perf_counter() - t
+t = time.perf_counter()
+for q in Q[:${SINGLE}]: top(X @ q)
+single = (time.perf_counter() - t) / ${SINGLE}
+print(json.dumps({"batchMs": batch * 1000, "productMs": product * 1000, "singleMs": single * 1000, "top": T.tolist()}))
+`;
+  // OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE are set on this machine for old OpenBLAS builds and slow a
+  // current numpy: unset for numpy's process only (its fastest), as the machine's README says.
+  const env = { ...process.env };
+  delete env.OPENBLAS_CORETYPE;
+  delete env.OPENBLAS_L2_SIZE;
+  const out = spawnSync('python3', ['-c', script], { env, encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (out.status !== 0) return null;
+  return JSON.parse(out.stdout) as NumpyPass;
+}
+
+async function benchExact(data: Float32Array, queries: Float32Array[]): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'citegeist-dense-'));
+  writeFileSync(join(dir, 'x.f32'), Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+  const flat = new Float32Array(queries.length * D);
+  queries.forEach((q, i) => {
+    flat.set(q, i * D);
+  });
+  writeFileSync(join(dir, 'q.f32'), Buffer.from(flat.buffer));
+  const blas = loadBlas();
+  const kernels = {
+    ...(blas ? { blas: new ExactIndex(data, D, 'blas') } : {}),
+    native: new ExactIndex(data, D, 'native'),
+    js: new ExactIndex(data, D, 'js'),
+  };
   console.log(
-    `exact ${N} x ${D}, ${Q} queries batched: native ${per(nativeMs).toFixed(2)} ms/query, js blocked ${per(jsMs).toFixed(2)} ms/query, naive per-query loop ${naive.toFixed(2)} ms/query (goal <= 8 ms/query)`,
+    `exact ${N} × ${D}, k = ${K}: batch of ${Q} queries and ${SINGLE} single queries; ${PASSES} interleaved passes; BLAS: ${blas ? blas.library : 'none loaded (install OpenBLAS: apt-get install libopenblas0-pthread)'}; load before: ${loadAverage()}`,
   );
-  console.log(
-    `exact speed-up vs naive: native ${(naive / per(nativeMs)).toFixed(1)}x, js blocked ${(naive / per(jsMs)).toFixed(1)}x; identical top-${K} lists: js vs native ${sameLists(jsHits, truth)}/${Q}, js vs naive ${sameLists(jsHits.slice(0, nNaive), naiveHits)}/${nNaive}`,
-  );
+  for (const index of Object.values(kernels)) index.search(queries.slice(0, 4), K);
+  const lists: Record<string, { index: number }[][]> = {};
+  let numpyTop: number[][] | null = null;
+  let numpyMissing = false;
+  const steps: Record<string, () => number> = {};
+  for (const [name, index] of Object.entries(kernels)) {
+    // The JS kernel is ~10× slower: time it on a fifth of the batch.
+    const batch = name === 'js' ? queries.slice(0, Q / 5) : queries;
+    steps[`${name} batch`] = () => {
+      const t = timed(() => {
+        lists[name] = index.search(batch, K);
+      });
+      return t / batch.length;
+    };
+    steps[`${name} single`] = () =>
+      timed(() => {
+        for (const q of queries.slice(0, SINGLE)) index.search([q], K);
+      }) / SINGLE;
+  }
+  let numpySingle = 0;
+  let numpyProduct = 0;
+  steps['numpy batch'] = () => {
+    const r = numpyPass(dir, K);
+    if (!r) {
+      numpyMissing = true;
+      return Number.NaN;
+    }
+    numpyTop = r.top;
+    numpySingle = r.singleMs;
+    numpyProduct = r.productMs / Q;
+    return r.batchMs / Q;
+  };
+  steps['numpy product'] = () => numpyProduct;
+  steps['numpy single'] = () => numpySingle;
+  const t = await interleaved(PASSES, steps);
+  console.log(`load after: ${loadAverage()}`);
+  for (const name of Object.keys(t)) {
+    if (numpyMissing && name.startsWith('numpy')) continue;
+    console.log(`  ${name.padEnd(13)} ${formatTiming(t[name] as Timing, 1, 'ms/query')}`);
+  }
+  if (!numpyMissing) {
+    console.log('  (numpy product: `Q @ X.T` alone, without argpartition; numpy batch includes it)');
+  }
+  const same = (a: { index: number }[][] | undefined, b: number[][]) =>
+    (a ?? []).filter((hits, i) => hits.map((h) => h.index).join() === b[i]?.join()).length;
+  if (numpyMissing || !numpyTop) {
+    console.log(
+      'numpy: not importable by python3 here; no reference ratio (the JS kernel is the baseline below)',
+    );
+  } else {
+    const top = numpyTop as number[][];
+    for (const name of Object.keys(kernels)) {
+      console.log(
+        `identical top-${K} lists, ${name} vs numpy: ${same(lists[name], top)}/${lists[name]?.length ?? 0}`,
+      );
+    }
+    const ours = blas ? 'blas' : 'native';
+    for (const mode of ['batch', 'single'] as const) {
+      console.log(
+        `exact search, ${mode}: citegeist (${ours}) / numpy = ${formatRatio(t[`${ours} ${mode}`] as Timing, t[`numpy ${mode}`] as Timing, { max: 1.5 })}`,
+      );
+    }
+    console.log(
+      `  (citegeist (${ours}) batch, top-k included / numpy's product alone: ${formatRatio(t[`${ours} batch`] as Timing, t['numpy product'] as Timing, { max: 1.5 })})`,
+    );
+    if (blas)
+      console.log(
+        `  (native usearch scan / numpy, batch: ${formatRatio(t['native batch'] as Timing, t['numpy batch'] as Timing, { max: 1.5 })})`,
+      );
+  }
+  rmSync(dir, { recursive: true, force: true });
 }
 
 function benchAnn(label: string, data: Float32Array, queries: Float32Array[]): void {
@@ -127,7 +243,8 @@ function benchAnn(label: string, data: Float32Array, queries: Float32Array[]): v
 
 export default async function (): Promise<void> {
   const data = uniform(N, 1);
-  benchExact(data, rows(uniform(Q, 2), Q));
+  await benchExact(data, rows(uniform(Q, 2), Q));
+  if (process.env.DENSE_BENCH_ANN === '0') return;
   benchAnn('uniform', data.subarray(0, ANN_N * D), rows(uniform(Q, 2), Q));
   const centres = uniform(100, 3);
   const both = clustered(ANN_N + Q, 4, centres);

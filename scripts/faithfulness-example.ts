@@ -180,11 +180,17 @@ out.push(
 );
 out.push('Unsupported claims by harm:');
 for (const u of main.unsupported) out.push(`- w=${u.w} ${u.verdict}: ${u.text} — ${u.rationale}`);
-out.push('', 'Evidence spans of supported claims (excerpt key, [start, end)):');
+out.push('', 'Evidence spans of supported claims (excerpt key, [start, end), matcher rule):');
 for (const seg of main.segments)
   for (const c of seg.claims)
     if (c.span)
       out.push(
-        `- ${c.text} → [${c.span.key}] ${c.span.start}–${c.span.end}: "${sources[c.span.key as keyof typeof sources].slice(c.span.start, c.span.end)}"`,
+        `- ${c.text} → [${c.span.key}] ${c.span.start}–${c.span.end} ${c.span.rule}: "${c.span.text}"`,
       );
+const tally = main.evidence[0];
+if (tally)
+  out.push(
+    '',
+    `Verdicts claiming support: ${tally.claimed_support}, located ${tally.located}, unverified ${tally.unverified}`,
+  );
 console.log(out.join('\n'));

@@ -141,9 +141,9 @@ export function measurePaper(
   paper: string,
   text: string,
   gold: GoldParse,
-  options: { allCandidates?: boolean } = {},
+  options: { allCandidates?: boolean; skippable?: readonly { start: number; end: number }[] } = {},
 ): PaperMeasurement {
-  const prepared = preparePaper(text);
+  const prepared = preparePaper(text, options.skippable ? { skippable: options.skippable } : {});
   const { candidates, kept, excluded } = goldSentences(gold);
   const misses: Record<MissCause, number> = { hyphen: 0, symbols: 0, interrupted: 0, other: 0 };
   const missed: PaperMeasurement['missed'] = [];

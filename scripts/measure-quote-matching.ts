@@ -7,7 +7,8 @@
  *   npx tsx scripts/measure-quote-matching.ts [--misses N] [--json] [--raw]
  *
  * `--raw` measures the same on pdfjs's raw text (getTextContent items joined, no layout analysis)
- * for comparison.
+ * for comparison. citegeist's text is matched with its recorded markers skippable, as the
+ * `quote` command does.
  *
  * The gold filter, the sentence splitter and the miss causes are defined in `gold-quotes.ts`
  * beside this script.
@@ -28,14 +29,16 @@ async function main(): Promise<void> {
     const pdf = sharedDataPath('papers', 'pdf', `${id}.pdf`);
     const gold = JSON.parse(readFileSync(sharedDataPath('papers', 'gold', `${id}.s2orc.json`), 'utf8'));
     let text: string;
+    let markers: { start: number; end: number }[] = [];
     if (args.includes('--raw')) {
       text = (await rawPdfText(pdf, new Uint8Array(readFileSync(pdf)))).text;
     } else {
       const [doc] = await readDocumentFile(pdf);
       if (!doc) throw new Error(`no document from ${join('papers', 'pdf', `${id}.pdf`)}`);
       text = doc.text;
+      markers = doc.markers;
     }
-    results.push(measurePaper(id, text, gold, { allCandidates: true }));
+    results.push(measurePaper(id, text, gold, { allCandidates: true, skippable: markers }));
   }
   if (args.includes('--json')) {
     console.log(JSON.stringify(results, (k, v) => (k === 'missed' ? undefined : v), 2));

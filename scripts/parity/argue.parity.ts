@@ -15,6 +15,7 @@ import {
   argueVizDir,
   compareWithAutoArgue,
 } from '../../src/grade/argue/auto-argue-parity.js';
+import { emptyCounts } from '../../src/grade/argue/count-report.js';
 import { sharedDataPath } from '../../src/testing/index.js';
 import type { ParityCheck } from './parity-check.js';
 
@@ -42,9 +43,8 @@ function autoArgue(): ParityCheck[] {
 
 function ragtimeAppendix(): ParityCheck {
   // Published counts of run hltime-lg.jina (TREC 2025 RAGTIME appendix) and its figures.
-  const zero = { sentences: 0, characterCount: 0, failed: 0, unknownQuestions: 0, unknownAnswers: 0 };
   const counts = {
-    ...zero,
+    ...emptyCounts(0, 0),
     sentencesWithCitationsOrRequiring: 245,
     correctlyCitedSentences: 171,
     citations: 267,

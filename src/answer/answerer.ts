@@ -1,4 +1,4 @@
-import type { Citation, DatasetRow } from '../core/index.js';
+import type { Citation, DatasetRow, SettingValue } from '../core/index.js';
 import type { PaperContext } from './paper-context.js';
 
 export type ContextMode = 'full' | 'retrieval' | 'none';
@@ -12,6 +12,8 @@ export interface AnswerOutcome {
   usage: { input_tokens: number; output_tokens: number } | null;
   costUsd: number | null;
   retries: number;
+  /** true when the reply came from the response cache. */
+  cached?: boolean;
   /** Set when the attempt failed (the row is recorded as failed and retried on resume). */
   error: string | null;
   /** The model's raw reply (for audits and re-parsing). */
@@ -34,6 +36,8 @@ export interface Answerer {
   readonly id: string;
   /** false when no citation contract is used (citation metrics are then not applicable). */
   readonly contract: boolean;
+  /** Everything besides the inputs that changes its answers (recorded in the run's manifest). */
+  readonly settings: Readonly<Record<string, SettingValue>>;
   answer(input: AnswerInput, signal?: AbortSignal): Promise<AnswerOutcome>;
 }
 

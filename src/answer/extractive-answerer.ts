@@ -1,3 +1,4 @@
+import type { SettingValue } from '../core/index.js';
 import { createAnalyzer, DEFAULT_ANALYZER } from '../retrieve/index.js';
 import { splitSentences } from '../text/index.js';
 import { type Answerer, type AnswerInput, type AnswerOutcome, failedOutcome } from './answerer.js';
@@ -30,7 +31,8 @@ interface Candidate {
 }
 
 /**
- * A non-LLM answerer: retrieves the top-k passages (of the paper with BM25, or from a
+ * A non-LLM answerer: retrieves the top-k passages (of the paper through its `PaperRetrieval` —
+ * the measured within-paper default when the corpus has an index, else BM25 — or from a
  * `PassageSource` such as a whole corpus), scores their sentences
  * by the share of the question's content terms (stemmed, stop words removed) they contain, answers
  * with the best sentences and cites them verbatim under the citation contract. Yes/no questions
@@ -45,9 +47,19 @@ export class ExtractiveAnswerer implements Answerer {
   private readonly analyze = createAnalyzer(DEFAULT_ANALYZER);
   private readonly source: PassageSource;
 
+  readonly settings: Readonly<Record<string, SettingValue>>;
+
   constructor(private readonly options: ExtractiveOptions = {}) {
     this.contract = !options.freeText;
     this.source = options.passages ?? paperPassages;
+    this.settings = {
+      model: this.id,
+      retriever: options.passages?.id ?? 'bm25',
+      k: options.k ?? 8,
+      max_sentences: options.maxSentences ?? 2,
+      min_coverage: options.minCoverage ?? 0.34,
+      free_text: options.freeText ?? false,
+    };
   }
 
   async answer(input: AnswerInput, signal?: AbortSignal): Promise<AnswerOutcome> {
@@ -113,7 +125,7 @@ export class ExtractiveAnswerer implements Answerer {
         let matched = 0;
         for (const t of terms) if (words.has(t)) matched++;
         const coverage = matched / terms.size;
-        // Coverage first; the passage's BM25 rank breaks ties; long sentences pay a little.
+        // Coverage first; the passage's retrieval rank breaks ties; long sentences pay a little.
         out.push({ text, coverage, score: coverage + 0.05 / (rank + 1) - text.length / 1e5 });
       }
     }

@@ -2,8 +2,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type DatasetRow, DatasetRowSchema, DocumentSchema } from '../core/index.js';
+import { createManifest, type DatasetRow, DatasetRowSchema, DocumentSchema } from '../core/index.js';
 import { FakeLlm } from '../testing/index.js';
+import type { Answerer } from './answerer.js';
 import { ExtractiveAnswerer } from './extractive-answerer.js';
 import { runAnswers } from './harness.js';
 import { LlmAnswerer } from './llm-answerer.js';
@@ -31,10 +32,23 @@ const ROWS = [
   row('r3', 'x', { paper_id: 'gone' }),
 ];
 const tmp = () => join(mkdtempSync(join(tmpdir(), 'citegeist-harness-')), 'run.jsonl');
+/** The run target of an answerer: its file and a manifest naming the answerer's settings. */
+const target = (path: string, answerer: Answerer) => ({
+  path,
+  manifest: createManifest({
+    kind: 'run',
+    defaultLabel: answerer.id,
+    settings: { ...answerer.settings },
+    inputs: { dataset: { sha256: '0'.repeat(64) } },
+    version: 'test',
+  }),
+});
+/** The rows of a run file (its manifest line left out). */
 const lines = (path: string) =>
   readFileSync(path, 'utf8')
     .trim()
     .split('\n')
+    .slice(1)
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 const CONTRACT_REPLY =
@@ -47,7 +61,9 @@ describe('runAnswers with an LLM (FakeLlm)', () => {
       costPerCallUsd: 0.01,
       id: 'fake:m',
     });
-    const first = await runAnswers(ROWS, new LlmAnswerer(llm), papers, out, { concurrency: 1 });
+    const first = await runAnswers(ROWS, new LlmAnswerer(llm), papers, target(out, new LlmAnswerer(llm)), {
+      concurrency: 1,
+    });
     expect([first.answered, first.failed]).toEqual([3, 2]);
     const rows = lines(out);
     expect(rows.map((r) => [r.row_id, r.error !== null])).toEqual([
@@ -65,7 +81,15 @@ describe('runAnswers with an LLM (FakeLlm)', () => {
     expect(rows[2]?.error).toMatch(/paper gone is not available/);
     // Resume: r1 kept, r2 retried (now succeeds), r3 retried (still no paper).
     const again = new FakeLlm([CONTRACT_REPLY], { id: 'fake:m' });
-    const second = await runAnswers(ROWS, new LlmAnswerer(again), papers, out, { concurrency: 2 });
+    const second = await runAnswers(
+      ROWS,
+      new LlmAnswerer(again),
+      papers,
+      target(out, new LlmAnswerer(again)),
+      {
+        concurrency: 2,
+      },
+    );
     expect([second.answered, second.skipped, second.failed]).toEqual([2, 1, 1]);
     const after = lines(out);
     expect(after.map((r) => r.row_id).sort()).toEqual(['r1', 'r2', 'r3']);
@@ -74,11 +98,12 @@ describe('runAnswers with an LLM (FakeLlm)', () => {
 
   it('ignores a torn last line from a killed run', async () => {
     const out = tmp();
+    const answerer = new ExtractiveAnswerer();
     writeFileSync(
       out,
-      '{"row_id":"r1","model":"extractive","answer":"a","citations":[],"error":null}\n{"row_id":"r2","mod',
+      `${JSON.stringify(target(out, answerer).manifest)}\n{"row_id":"r1","model":"extractive","answer":"a","citations":[],"error":null}\n{"row_id":"r2","mod`,
     );
-    const result = await runAnswers(ROWS.slice(0, 2), new ExtractiveAnswerer(), papers, out);
+    const result = await runAnswers(ROWS.slice(0, 2), answerer, papers, target(out, answerer));
     expect([result.answered, result.skipped]).toEqual([1, 1]);
     expect(lines(out).map((r) => r.row_id)).toEqual(['r1', 'r2']);
   });
@@ -175,6 +200,7 @@ describe('qasperPrediction', () => {
         usage: null,
         cost_usd: null,
         retries: 0,
+        cached: false,
         error: null,
         ...run,
       },
@@ -197,6 +223,7 @@ describe('qasperPrediction', () => {
           usage: null,
           cost_usd: null,
           retries: 0,
+          cached: false,
           error: null,
         },
         paper,

@@ -1,5 +1,13 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { type DatasetRow, JsonlAppender, type RunRow } from '../core/index.js';
+import {
+  type DatasetRow,
+  inspectRunFile,
+  keepParsed,
+  RunFile,
+  type RunFileOptions,
+  type RunManifest,
+  type RunRow,
+  RunRowSchema,
+} from '../core/index.js';
 import type { Answerer, AnswerOutcome } from './answerer.js';
 import type { PaperContext } from './paper-context.js';
 
@@ -10,6 +18,8 @@ export interface HarnessProgress {
   costUsd: number;
   /** Rows skipped because the output already had them (resume). */
   skipped: number;
+  /** Rows answered from the response cache (no model call, no cost). */
+  cached: number;
 }
 
 export interface HarnessOptions {
@@ -23,35 +33,37 @@ export interface HarnessResult {
   answered: number;
   failed: number;
   skipped: number;
+  /** Rows answered from the response cache in this attempt. */
+  cached: number;
   costUsd: number;
   /** Every row of the output file after the run (kept + new), in file order. */
   rows: RunRow[];
+  /** The run's manifest as it stands in the file (the first attempt's, on a resume). */
+  manifest: RunManifest;
+  /** Processes that had been killed while writing this file (their stale lock was removed). */
+  tookOverFrom: { pid: number; command: string; started_at: string }[];
 }
 
-/**
- * Keeps the good rows of an existing run file and drops failed rows and torn lines, rewriting the
- * file atomically, so that a resumed run retries failures without ever duplicating a row id.
- */
-export function compactRunFile(path: string, model: string): RunRow[] {
-  if (!existsSync(path)) return [];
-  const kept: RunRow[] = [];
-  const seen = new Set<string>();
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    if (line.trim() === '') continue;
-    try {
-      const row = JSON.parse(line) as RunRow;
-      if (typeof row.row_id !== 'string' || row.error || row.model !== model || seen.has(row.row_id))
-        continue;
-      seen.add(row.row_id);
-      kept.push(row);
-    } catch {
-      // a torn line from an interrupted run: redone below
-    }
-  }
-  const tmp = `${path}.tmp`;
-  writeFileSync(tmp, kept.map((r) => `${JSON.stringify(r)}\n`).join(''));
-  renameSync(tmp, path);
-  return kept;
+/** Where a run goes: its file, and the manifest that names the run (checked on resume). */
+export interface RunTarget {
+  path: string;
+  manifest: RunManifest;
+}
+
+/** How an existing run file is opened (and inspected for `--dry-run`): good rows stay, failed ones are redone. */
+export function runFileOptions(manifest: RunManifest): RunFileOptions {
+  return {
+    manifest,
+    idField: 'row_id',
+    what: 'run file',
+    command: 'citegeist answer',
+    keep: keepParsed(RunRowSchema, 'Run row', (row) => row.error === null),
+  };
+}
+
+/** What a resume of the run file at `path` would keep (read only: for `--dry-run`). */
+export function inspectRunFileFor(path: string, manifest: RunManifest): { kept: RunRow[] } {
+  return { kept: inspectRunFile(path, runFileOptions(manifest)).kept.map((r) => RunRowSchema.parse(r)) };
 }
 
 /** The run row recorded for one answer attempt. */
@@ -67,33 +79,36 @@ export function runRowOf(row: DatasetRow, answerer: Answerer, outcome: AnswerOut
     usage: outcome.usage,
     cost_usd: outcome.costUsd,
     retries: outcome.retries,
+    cached: outcome.cached ?? false,
     error: outcome.error,
     ...(outcome.raw !== undefined ? { raw: outcome.raw } : {}),
   };
 }
 
 /**
- * Answers every dataset row not already answered in `out` (resumable: good rows are kept, failed
- * rows retried, never duplicated), appending each row with fsync as it completes. A thrown error
- * inside the answerer is recorded as a failed row; only cancellation stops the batch.
+ * Answers every dataset row not already answered in the run file (resumable: good rows are kept,
+ * failed rows retried, never duplicated), appending each row with fsync as it completes. The file
+ * is locked meanwhile and holds one run: a file of another run (its manifest differs) is refused.
+ * A thrown error inside the answerer is recorded as a failed row; only cancellation stops the batch.
  */
 export async function runAnswers(
   rows: readonly DatasetRow[],
   answerer: Answerer,
   papers: (paperId: string) => Promise<PaperContext | null>,
-  out: string,
+  out: RunTarget,
   options: HarnessOptions = {},
 ): Promise<HarnessResult> {
-  const kept = compactRunFile(out, answerer.id);
+  const file = RunFile.open(out.path, runFileOptions(out.manifest));
+  const kept = file.kept.map((r) => RunRowSchema.parse(r));
   const done = new Set(kept.map((r) => r.row_id));
   const todo = rows.filter((r) => !done.has(r.row_id));
-  const appender = new JsonlAppender(out);
   const progress: HarnessProgress = {
     done: 0,
     total: todo.length,
     failed: 0,
     costUsd: 0,
     skipped: rows.length - todo.length,
+    cached: 0,
   };
   const fresh: RunRow[] = [];
   let next = 0;
@@ -119,11 +134,12 @@ export async function runAnswers(
         };
       }
       const runRow = runRowOf(row, answerer, outcome);
-      appender.append(runRow);
+      file.append(runRow);
       fresh.push(runRow);
       progress.done++;
       if (runRow.error) progress.failed++;
-      progress.costUsd += runRow.cost_usd ?? 0;
+      if (runRow.cached) progress.cached++;
+      else progress.costUsd += runRow.cost_usd ?? 0;
       options.onProgress?.({ ...progress }, runRow);
     }
   };
@@ -131,13 +147,16 @@ export async function runAnswers(
     const lanes = Math.max(1, Math.min(options.concurrency ?? 4, todo.length || 1));
     await Promise.all(Array.from({ length: lanes }, worker));
   } finally {
-    appender.close();
+    file.close();
   }
   return {
     answered: progress.done,
     failed: progress.failed,
     skipped: progress.skipped,
+    cached: progress.cached,
     costUsd: progress.costUsd,
     rows: [...kept, ...fresh],
+    manifest: file.manifest,
+    tookOverFrom: file.tookOverFrom,
   };
 }

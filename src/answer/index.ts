@@ -1,3 +1,4 @@
+export { type AnswerEstimate, answerManifest, estimateAnswers } from './answer-manifest.js';
 export {
   type Answerer,
   type AnswerInput,
@@ -21,15 +22,17 @@ export {
 } from './evidence-parser.js';
 export { EXTRACTIVE_REFUSAL, ExtractiveAnswerer, type ExtractiveOptions } from './extractive-answerer.js';
 export {
-  compactRunFile,
   type HarnessOptions,
   type HarnessProgress,
   type HarnessResult,
+  inspectRunFileFor,
+  type RunTarget,
   runAnswers,
+  runFileOptions,
   runRowOf,
 } from './harness.js';
-export { LlmAnswerer, type LlmAnswererOptions } from './llm-answerer.js';
-export { PaperContext } from './paper-context.js';
+export { AnswerPlanner, LlmAnswerer, type LlmAnswererOptions } from './llm-answerer.js';
+export { PaperContext, type PaperRetrieval } from './paper-context.js';
 export { type ContextPassage, corpusPassages, type PassageSource, paperPassages } from './passage-source.js';
 export { isRefusal, type QasperPredictionLine, qasperPrediction } from './qasper-predictions.js';
 export {

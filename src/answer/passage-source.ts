@@ -29,7 +29,7 @@ export const paperPassages: PassageSource = {
   needsPaper: true,
   async passages({ row, paper }, k) {
     if (!paper) return [];
-    return paper.retrieve(row.question, k).map(({ passage }, rank) => ({
+    return (await paper.retrieve(row.question, k)).map(({ passage }, rank) => ({
       text: passage.text,
       label: passage.sectionPath.join(' > ') || 'passage',
       rank,

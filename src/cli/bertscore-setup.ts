@@ -62,7 +62,7 @@ export function bertScoreSetup(
   if (!metrics.includes('bertscore')) return undefined;
   if (!flags.bertscoreModel) {
     throw new CitegeistError(
-      'BERTSCORE_NO_MODEL',
+      'OPTION_REQUIRED',
       'BERTScore needs an embedding model, and none was given.',
       'Add --bertscore-model <folder> (a local ONNX model folder such as roberta-large exported for transformers.js), or drop bertscore from --metric.',
     );
@@ -73,7 +73,7 @@ export function bertScoreSetup(
   const layer = flags.bertscoreLayer ?? defaultBertScoreLayer(modelType);
   if (layer === null) {
     throw new CitegeistError(
-      'BERTSCORE_UNKNOWN_MODEL',
+      'OPTION_REQUIRED',
       `bert_score has no default layer for "${modelType}".`,
       'Name the model as bert_score does with --bertscore-type (e.g. roberta-large), or choose the layer with --bertscore-layer.',
     );

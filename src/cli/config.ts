@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { CitegeistError, describeIssues } from '../core/index.js';
+import { CitegeistError, describeIssues, readTextFile } from '../core/index.js';
 
 /**
  * The workspace configuration (`citegeist.config.json` or `.yaml`). Flags override it; secrets come
@@ -32,19 +32,15 @@ export function loadConfig(cwd: string, explicit?: string): { config: Config; fi
   const file = explicit ? resolve(cwd, explicit) : CONFIG_FILES.map((f) => join(cwd, f)).find(existsSync);
   if (!file) return { config: {}, file: null };
   if (!existsSync(file)) {
-    throw new CitegeistError(
-      'CONFIG_NOT_FOUND',
-      `The config file ${file} does not exist.`,
-      'Check --config.',
-    );
+    throw new CitegeistError('FILE_NOT_FOUND', `The config file ${file} does not exist.`, 'Check --config.');
   }
   let raw: unknown;
   try {
-    const text = readFileSync(file, 'utf8');
-    raw = file.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+    const text = readTextFile(file, 'config file', { maxBytes: 1 << 20 });
+    raw = file.endsWith('.json') ? JSON.parse(text) : parseYaml(text, { logLevel: 'error' });
   } catch (error) {
     throw new CitegeistError(
-      'CONFIG_UNPARSEABLE',
+      'CONFIG_INVALID',
       `The config file ${file} could not be parsed: ${(error as Error).message}.`,
       'Fix its syntax (JSON or YAML).',
     );

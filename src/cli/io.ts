@@ -8,13 +8,31 @@ export interface CliIo {
   readonly interactive: boolean;
 }
 
+/**
+ * The real process streams. When the reader of a stream goes away (`citegeist grade … | head`), its
+ * writes fail with EPIPE: from then on that stream's output is dropped instead of crashing with a
+ * stack trace, and the command finishes its work (its output files are still written in full).
+ */
 export function processIo(): CliIo {
+  const out = guardedWriter(process.stdout);
+  const err = guardedWriter(process.stderr);
   return {
-    out: (text) => process.stdout.write(text),
-    err: (text) => process.stderr.write(text),
+    out,
+    err,
     env: process.env,
     cwd: process.cwd(),
     interactive: Boolean(process.stderr.isTTY),
+  };
+}
+
+function guardedWriter(stream: NodeJS.WriteStream): (text: string) => void {
+  let closed = false;
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    closed = true;
+  });
+  return (text) => {
+    if (!closed) stream.write(text);
   };
 }
 

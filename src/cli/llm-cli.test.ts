@@ -6,7 +6,7 @@ import { FakeOpenAiServer, faults } from '../testing/index.js';
 import { memoryIo } from './io.js';
 import { createLlmRuntime, resolveLlmSettings } from './llm-options.js';
 import { runCli } from './program.js';
-import { createProgress, duration } from './progress.js';
+import { createLazyProgress, createProgress, duration } from './progress.js';
 
 let server: FakeOpenAiServer | undefined;
 afterEach(async () => {
@@ -51,7 +51,10 @@ describe('citegeist llm ping', () => {
     [[], /--model is not set/],
     [['--model', 'openai:gpt-4.1'], /OPENAI_API_KEY is not set/],
     [['--model', 'gpt-4.1'], /has no provider prefix/],
-    [['--model', 'ollama:x', '--concurrency', '0'], /--concurrency "0" is not a positive whole number/],
+    [
+      ['--model', 'ollama:x', '--concurrency', '0'],
+      /--concurrency must be a whole number at least 1, got "0"/,
+    ],
   ])('refuses %j with problem and fix', async (args, message) => {
     const { io, stderr } = memoryIo({ cwd: mkdtempSync(join(tmpdir(), 'citegeist-ping-')) });
     expect(await runCli(['llm', 'ping', ...args], io)).toBe(1);
@@ -113,7 +116,7 @@ describe('resolveLlmSettings', () => {
   });
 
   it.each([
-    [{ budget: 'five' }, /--budget "five" is not an amount/],
+    [{ budget: 'five' }, /--budget must be a number at least 0, got "five"/],
     [{ budget: '-1' }, /--budget/],
     [{ concurrency: '2.5' }, /--concurrency/],
     [{ cache: false, cacheOnly: true }, /both given/],
@@ -123,31 +126,57 @@ describe('resolveLlmSettings', () => {
 });
 
 describe('progress reporter', () => {
-  it('writes plain periodic lines with counts, ETA, tokens and cost when not a terminal', () => {
+  it('writes plain periodic lines with counts, ETA, model calls, tokens and cost when not a terminal', () => {
     let t = 0;
     const { io, stderr } = memoryIo();
     const p = createProgress({ io, label: 'grade', total: 4, intervalMs: 1000, now: () => t });
     t = 500;
-    p.tick({ ok: true, inputTokens: 100, outputTokens: 20, costUsd: 0.001 });
+    p.call({ usage: { inputTokens: 100, outputTokens: 20 }, costUsd: 0.001, cached: false });
+    p.tick({ ok: true });
     t = 1500;
     p.tick({ ok: false });
     t = 2000;
-    p.tick({ ok: true, inputTokens: 1000, outputTokens: 0, costUsd: 0.002 });
+    p.call({ usage: { inputTokens: 1000, outputTokens: 0 }, costUsd: 0.002, cached: false });
+    p.tick({ ok: true });
     p.stop();
     expect(stderr().split('\n').filter(Boolean)).toEqual([
-      'grade: 2/4 done, 1 failed, ETA 2s, 120 tokens, $0.0010',
-      'grade: 3/4 done, 1 failed, took 2s, 1,120 tokens, $0.0030',
+      'grade: 2/4 done, 1 failed, ETA 2s, 1 model call, 120 tokens, $0.0010',
+      'grade: 3/4 done, 1 failed, took 2s, 2 model calls, 1,120 tokens, $0.0030',
     ]);
     expect([p.done, p.failed]).toEqual([3, 1]);
   });
 
+  it('says which calls were cached and which reported no usage (their tokens are unknown, not 0)', () => {
+    const { io, stderr } = memoryIo();
+    const p = createProgress({ io, label: 'judged', total: 1, now: () => 0 });
+    p.call({ usage: { inputTokens: 7, outputTokens: 3 }, costUsd: null, cached: false });
+    p.call({ usage: { inputTokens: 7, outputTokens: 3 }, costUsd: 0, cached: true });
+    p.call({ usage: null, costUsd: null, cached: false });
+    p.call({ ok: false, usage: null, costUsd: null, cached: false }); // no reply: no usage to miss
+    p.tick({ ok: true });
+    p.stop();
+    p.call({ usage: { inputTokens: 1, outputTokens: 1 }, costUsd: null, cached: false }); // after the end: ignored
+    expect(stderr()).toBe(
+      'judged: 1/1 done, 0 failed, took 0s, 4 model calls (1 cached, 1 failed), 10 tokens (1 call reported no usage), $0.0000\n',
+    );
+  });
+
   it('leaves tokens out for work that calls no model', () => {
     const { io, stderr } = memoryIo();
-    const p = createProgress({ io, label: 'graded', total: 2, tokens: false, now: () => 0 });
+    const p = createProgress({ io, label: 'ingest', total: 2, now: () => 0 });
     p.tick({ ok: true });
     p.tick({ ok: false });
     p.stop();
-    expect(stderr()).toBe('graded: 2/2 done, 1 failed, took 0s\n');
+    expect(stderr()).toBe('ingest: 2/2 done, 1 failed, took 0s\n');
+  });
+
+  it('a lazy reporter keeps the calls made before its first item', () => {
+    const { io, stderr } = memoryIo();
+    const p = createLazyProgress({ io, label: 'answered', now: () => 0 });
+    p.call({ usage: { inputTokens: 5, outputTokens: 5 }, costUsd: null, cached: false });
+    p.tick({ ok: true }, 1);
+    p.stop();
+    expect(stderr()).toBe('answered: 1/1 done, 0 failed, took 0s, 1 model call, 10 tokens\n');
   });
 
   it.each([

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { CitegeistError, quoteValue } from '../core/index.js';
+import { CitegeistError } from '../core/index.js';
 import {
   AdaptiveLimiter,
   Budget,
@@ -12,6 +12,7 @@ import {
   ResponseCache,
   type TransportProvider,
 } from '../llm/index.js';
+import { parseNumberFlag } from './commands/option-parsers.js';
 import type { Config } from './config.js';
 
 /** Flags every LLM-using command accepts (`addLlmOptions`), as commander parses them. */
@@ -62,12 +63,14 @@ export function resolveLlmSettings(flags: LlmFlags, config: Config, cwd: string)
   const concurrency =
     flags.concurrency === undefined
       ? (config.concurrency ?? 4)
-      : positiveInt(flags.concurrency, '--concurrency');
+      : parseNumberFlag('--concurrency', flags.concurrency, { integer: true, min: 1 });
   const budgetUsd =
-    flags.budget === undefined ? (config.budget ?? null) : nonNegative(flags.budget, '--budget');
+    flags.budget === undefined
+      ? (config.budget ?? null)
+      : parseNumberFlag('--budget', flags.budget, { min: 0 });
   if (flags.cache === false && flags.cacheOnly) {
     throw new CitegeistError(
-      'CONFLICTING_FLAGS',
+      'CONFLICTING_OPTIONS',
       '--no-cache and --cache-only were both given.',
       'Use one of them.',
     );
@@ -149,28 +152,4 @@ export function refuseDryRun(settings: LlmSettings, command: string): void {
     `${command} cannot estimate its model calls ahead of a run, so --dry-run is not supported there; nothing was run.`,
     'Drop --dry-run; cap the spend with --budget <usd> instead.',
   );
-}
-
-function positiveInt(value: string, flag: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) {
-    throw new CitegeistError(
-      'BAD_FLAG',
-      `${flag} ${quoteValue(value)} is not a positive whole number.`,
-      `Pass e.g. ${flag} 8.`,
-    );
-  }
-  return n;
-}
-
-function nonNegative(value: string, flag: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0 || value.trim() === '') {
-    throw new CitegeistError(
-      'BAD_FLAG',
-      `${flag} ${quoteValue(value)} is not an amount in USD.`,
-      `Pass e.g. ${flag} 5 or ${flag} 0.50.`,
-    );
-  }
-  return n;
 }

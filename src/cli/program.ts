@@ -12,15 +12,24 @@ export function createProgram(io: CliIo): { program: Command; ctx: CliContext } 
     .option('--json', 'print machine-readable JSON instead of tables', false)
     .option('--debug', 'print stack traces on errors', false)
     .option('--config <file>', 'config file (default: citegeist.config.json|yaml in the current folder)')
-    .showHelpAfterError()
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
+    .configureOutput(output(io));
   const ctx = createContext(program, io, (argv) => runCli(argv, io));
   for (const register of COMMANDS) register(program, ctx);
-  for (const command of program.commands) {
-    command.exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
-  }
+  const configure = (command: Command) => {
+    command.exitOverride().configureOutput(output(io));
+    command.commands.forEach(configure);
+  };
+  program.commands.forEach(configure);
   return { program, ctx };
+}
+
+/**
+ * Help goes to stdout and usage errors are left to `reportError`, which prints them once with their
+ * code and a one-line pointer to --help (not the whole help after a "did you mean" suggestion).
+ */
+function output(io: CliIo) {
+  return { writeOut: (s: string) => io.out(s), writeErr: (s: string) => io.err(s), outputError: () => {} };
 }
 
 /** Runs the CLI with `argv` (without node and script) and returns the exit code; never exits. */

@@ -1,20 +1,33 @@
 import cliProgress from 'cli-progress';
+import type { TokenUsage } from '../llm/index.js';
 import type { CliIo } from './io.js';
 
 /** What a long run reports per finished item. */
 export interface ProgressItem {
   ok: boolean;
-  inputTokens?: number;
-  outputTokens?: number;
-  costUsd?: number | null;
   /** Shown beside a live bar (e.g. the file just read). */
   note?: string;
   /** Why the item failed: printed as its own line when stderr is not a terminal. */
   problem?: string;
 }
 
+/**
+ * One finished model call, as the provider layer reports it (`CallEvent`, or a structured call's
+ * meta): the usage the server reported (null when it reported none), the cost, and whether the
+ * reply came from the response cache.
+ */
+export interface ModelCall {
+  /** False for a call that got no reply (an HTTP error, a timeout): it has no usage to report. */
+  ok?: boolean;
+  usage: TokenUsage | null;
+  costUsd: number | null;
+  cached: boolean;
+}
+
 export interface Progress {
   tick(item: ProgressItem): void;
+  /** Counts a model call's tokens and cost. Tokens are shown only once a call was counted. */
+  call(call: ModelCall): void;
   /** Prints the final line (and removes the bar). */
   stop(): void;
   readonly done: number;
@@ -29,57 +42,88 @@ export interface ProgressOptions {
   intervalMs?: number;
   /** What is counted, shown after the counts on a live bar (e.g. "files"). */
   unit?: string;
-  /** Show tokens (default true; false for work that calls no model). */
-  tokens?: boolean;
   /** The stream a live bar draws on (default: `io.err` as a terminal; only used when io.interactive). */
   stream?: NodeJS.WritableStream;
   now?: () => number;
 }
 
+/** Model calls counted so far: tokens are those the server reported for fresh (uncached) calls. */
+interface CallTally {
+  calls: number;
+  failed: number;
+  cached: number;
+  /** Fresh calls whose reply carried no usage (their tokens are unknown, not 0). */
+  noUsage: number;
+  tokens: number;
+  cost: number;
+  priced: boolean;
+}
+
+function countCall(t: CallTally, call: ModelCall): void {
+  t.calls++;
+  if (call.ok === false) t.failed++;
+  if (call.cached) t.cached++;
+  else if (call.usage) t.tokens += call.usage.inputTokens + call.usage.outputTokens;
+  else if (call.ok !== false) t.noUsage++;
+  if (typeof call.costUsd === 'number') {
+    t.cost += call.costUsd;
+    t.priced = true;
+  }
+}
+
+/** ", 9 model calls (2 cached, 1 failed), 1,234 tokens, $0.0012"; empty when no model call was counted. */
+function usageText(t: CallTally): string {
+  if (t.calls === 0) return '';
+  const calls = `${t.calls.toLocaleString('en-US')} model call${t.calls === 1 ? '' : 's'}`;
+  const notes = [
+    ...(t.cached > 0 ? [`${t.cached.toLocaleString('en-US')} cached`] : []),
+    ...(t.failed > 0 ? [`${t.failed.toLocaleString('en-US')} failed`] : []),
+  ];
+  const cached = notes.length > 0 ? ` (${notes.join(', ')})` : '';
+  const missing = t.noUsage > 0 ? ` (${t.noUsage} call${t.noUsage === 1 ? '' : 's'} reported no usage)` : '';
+  const cost = t.priced ? `, $${t.cost.toFixed(4)}` : '';
+  return `, ${calls}${cached}, ${t.tokens.toLocaleString('en-US')} tokens${missing}${cost}`;
+}
+
 /**
- * A progress reporter for every long-running command: done/failed counts, ETA, tokens and cost
- * so far. On a terminal a cli-progress bar redraws on stderr; otherwise (pipes, CI, tests) plain
- * lines are written at most every `intervalMs`, plus one at the end.
+ * A progress reporter for every long-running command: done/failed counts, ETA, and for work that
+ * calls a model, the calls, the tokens the server reported and the cost so far (fed by `call`, e.g.
+ * from `LlmRuntime.onCall`). On a terminal a cli-progress bar redraws on stderr; otherwise (pipes,
+ * CI, tests) plain lines are written at most every `intervalMs`, plus one at the end.
  */
 export function createProgress(options: ProgressOptions): Progress {
   const now = options.now ?? Date.now;
   const started = now();
-  const state = { done: 0, failed: 0, tokens: 0, cost: 0, priced: false };
-  const showTokens = options.tokens ?? true;
+  const state = { done: 0, failed: 0 };
+  const usage: CallTally = { calls: 0, failed: 0, cached: 0, noUsage: 0, tokens: 0, cost: 0, priced: false };
+  let stopped = false;
   let lastLine = started;
   const line = () => {
     const elapsed = now() - started;
     const eta = state.done > 0 ? ((options.total - state.done) * elapsed) / state.done : Number.NaN;
-    const cost = state.priced ? `, $${state.cost.toFixed(4)}` : '';
-    const tokens = showTokens ? `, ${state.tokens.toLocaleString('en-US')} tokens` : '';
-    return `${options.label}: ${state.done}/${options.total} done, ${state.failed} failed, ETA ${duration(eta)}${tokens}${cost}`;
+    return `${options.label}: ${state.done}/${options.total} done, ${state.failed} failed, ETA ${duration(eta)}${usageText(usage)}`;
   };
   const bar = options.io.interactive
     ? new cliProgress.SingleBar(
         {
           stream: options.stream ?? terminalOf(options.io),
-          format: `${options.label} [{bar}] {value}/{total}${options.unit ? ` ${options.unit}` : ''}{note} | failed {failed} | ETA {eta_formatted}${showTokens ? ' | {tokens} tokens' : ''}{cost}`,
+          format: `${options.label} [{bar}] {value}/{total}${options.unit ? ` ${options.unit}` : ''}{note} | failed {failed} | ETA {eta_formatted}{usage}`,
           hideCursor: true,
           etaBuffer: 50,
         },
         cliProgress.Presets.legacy,
       )
     : null;
-  bar?.start(options.total, 0, { failed: 0, tokens: 0, cost: '', note: '' });
+  const barUsage = () => usageText(usage).replace(/^, /, ' | ');
+  bar?.start(options.total, 0, { failed: 0, usage: '', note: '' });
   return {
     tick(item) {
       state.done++;
       if (!item.ok) state.failed++;
-      state.tokens += (item.inputTokens ?? 0) + (item.outputTokens ?? 0);
-      if (typeof item.costUsd === 'number') {
-        state.cost += item.costUsd;
-        state.priced = true;
-      }
       if (bar) {
         bar.update(state.done, {
           failed: state.failed,
-          tokens: state.tokens.toLocaleString('en-US'),
-          cost: state.priced ? ` | $${state.cost.toFixed(4)}` : '',
+          usage: barUsage(),
           note: item.note ? ` | ${item.note}` : '',
         });
         return;
@@ -90,7 +134,14 @@ export function createProgress(options: ProgressOptions): Progress {
         options.io.err(`${line()}\n`);
       }
     },
+    call(call) {
+      // Calls that finish after the final line (a cancelled run's stragglers) are not counted.
+      if (stopped) return;
+      countCall(usage, call);
+      bar?.update(state.done, { usage: barUsage() });
+    },
     stop() {
+      stopped = true;
       bar?.stop();
       options.io.err(`${line().replace(/, ETA [^,]+/, `, took ${duration(now() - started)}`)}\n`);
     },
@@ -129,18 +180,30 @@ export function duration(ms: number): string {
 /** A reporter for callbacks that learn the total only with the first finished item. */
 export interface LazyProgress {
   tick(item: ProgressItem, total: number): void;
+  /** Counts a model call (kept until the reporter exists, i.e. until the first tick). */
+  call(call: ModelCall): void;
   /** Prints the final line, if anything was ticked (once; later calls do nothing). */
   stop(): void;
 }
 
 export function createLazyProgress(options: Omit<ProgressOptions, 'total'>): LazyProgress {
   let progress: Progress | null = null;
+  let stopped = false;
+  const pending: ModelCall[] = [];
   return {
     tick(item, total) {
-      progress ??= createProgress({ ...options, total });
+      if (!progress) {
+        progress = createProgress({ ...options, total });
+        for (const c of pending.splice(0)) progress.call(c);
+      }
       progress.tick(item);
     },
+    call(call) {
+      if (progress) progress.call(call);
+      else if (!stopped) pending.push(call);
+    },
     stop() {
+      stopped = true;
       progress?.stop();
       progress = null;
     },

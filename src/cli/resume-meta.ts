@@ -1,5 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { CitegeistError } from '../core/index.js';
+import { existsSync } from 'node:fs';
+import { CitegeistError, readJsonFile, writeFileAtomic } from '../core/index.js';
 
 /**
  * Writes an output's `<out>.meta.json` (how it was made), refusing to resume into an output that
@@ -17,14 +17,14 @@ export function checkResumeMeta(
     Object.fromEntries(Object.entries(m).filter(([k]) => !skip.has(k)));
   const now = settings(meta);
   if (existsSync(path)) {
-    const before = settings(JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>);
+    const before = settings(readJsonFile(path, 'settings file', { output: true }) as Record<string, unknown>);
     if (JSON.stringify(before) !== JSON.stringify(now)) {
       throw new CitegeistError(
-        'OUTPUT_SETTINGS_MISMATCH',
+        'RUN_MANIFEST_MISMATCH',
         `${path} records other settings than this run (${JSON.stringify(before)} vs ${JSON.stringify(now)}).`,
         'Use a new --out file, or run with the settings recorded there.',
       );
     }
   }
-  writeFileSync(path, `${JSON.stringify(meta, null, 2)}\n`);
+  writeFileAtomic(path, `${JSON.stringify(meta, null, 2)}\n`);
 }

@@ -69,7 +69,7 @@ function splitRecords(text: string, file: string, sep: string): { line: number; 
   }
   if (quoted) {
     throw new CitegeistError(
-      'CSV_UNTERMINATED_QUOTE',
+      'INVALID_CSV',
       `${file} line ${quoteLine}: a quoted field is never closed.`,
       'Close the quote (a quote inside a quoted field is written "").',
     );

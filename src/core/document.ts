@@ -20,6 +20,11 @@ export const DocumentMetaSchema = z.object({
   abstract: z.string().optional(),
   /** Path or name of the file the document was read from. */
   file: z.string().optional(),
+  /**
+   * Set when part of the source could not be read (damaged PDF pages, unmapped glyphs): what was
+   * lost, so that a document with holes is never mistaken for a complete one.
+   */
+  damaged: z.string().optional(),
 });
 export type DocumentMeta = z.infer<typeof DocumentMetaSchema>;
 
@@ -37,8 +42,26 @@ export const SectionSchema = SpanSchema.extend({
 });
 export type Section = z.infer<typeof SectionSchema>;
 
-/** `float`: text inside a figure or table (not a caption), kept apart from the reading flow. */
-export const ParagraphKindSchema = z.enum(['body', 'caption', 'footnote', 'abstract', 'title', 'float']);
+/**
+ * What a paragraph is. The reading flow is `abstract` and `body`; everything else is kept apart from
+ * it: `title`; `front` (authors, affiliations, dates on the first page); `caption` (of a figure or
+ * table); `footnote`; `table` (a table body: cells separated by tabs and rows by newlines when its
+ * rows and columns were recovered, else its text); `formula` (display mathematics); `code` (a code
+ * block); `float` (other text inside a figure); `reference` (one bibliography entry).
+ */
+export const ParagraphKindSchema = z.enum([
+  'body',
+  'caption',
+  'footnote',
+  'abstract',
+  'title',
+  'float',
+  'front',
+  'table',
+  'formula',
+  'code',
+  'reference',
+]);
 export type ParagraphKind = z.infer<typeof ParagraphKindSchema>;
 
 export const ParagraphSchema = SpanSchema.extend({
@@ -50,13 +73,27 @@ export const ParagraphSchema = SpanSchema.extend({
 });
 export type Paragraph = z.infer<typeof ParagraphSchema>;
 
-/** Text that is not part of the reading flow (running headers, footers, page numbers), kept apart. */
+/**
+ * Text that is not part of the document's content, kept apart: running headers and footers, page
+ * numbers, margin stamps (arXiv identifiers), sidebars beside the text, a table of contents.
+ */
 export const FurnitureSchema = z.object({
   page: z.number().int().positive(),
-  kind: z.enum(['header', 'footer', 'page-number', 'other']),
+  kind: z.enum(['header', 'footer', 'page-number', 'stamp', 'sidebar', 'toc', 'other']),
   text: z.string(),
 });
 export type Furniture = z.infer<typeof FurnitureSchema>;
+
+/**
+ * A footnote or citation marker inside a sentence ("performance,¹⁴ except", "[12]", "(Lee et al.,
+ * 2020)"): a span of `text` that quote matching and retrieval may skip. `targets` are the ids of
+ * the paragraphs it points to (bibliography entries, a footnote), for those that could be resolved.
+ */
+export const MarkerSchema = SpanSchema.extend({
+  kind: z.enum(['footnote', 'citation']),
+  targets: z.array(z.string()).default([]),
+});
+export type Marker = z.infer<typeof MarkerSchema>;
 
 /**
  * A paper as every later stage sees it: canonical text plus pages, sections and paragraphs as
@@ -74,6 +111,7 @@ export const DocumentSchema = z.object({
   sections: z.array(SectionSchema).default([]),
   paragraphs: z.array(ParagraphSchema).default([]),
   furniture: z.array(FurnitureSchema).default([]),
+  markers: z.array(MarkerSchema).default([]),
 });
 export type Document = z.infer<typeof DocumentSchema>;
 export type DocumentInput = z.input<typeof DocumentSchema>;
@@ -93,6 +131,7 @@ export const ValidDocumentSchema = DocumentSchema.superRefine((doc, ctx) => {
   for (const [i, s] of doc.pages.entries()) check(s, ['pages', i]);
   for (const [i, s] of doc.sections.entries()) check(s, ['sections', i]);
   for (const [i, s] of doc.paragraphs.entries()) check(s, ['paragraphs', i]);
+  for (const [i, s] of doc.markers.entries()) check(s, ['markers', i]);
 });
 
 /** The section whose span contains `offset` most specifically (deepest level), if any. */

@@ -1,15 +1,18 @@
+import type { ErrorCode } from './error-codes.js';
+
 /**
  * The one error type citegeist throws on purpose. Every instance carries a stable `code` that
  * scripts can branch on, a `problem` that quotes the bad value and where it came from (file, line,
- * field), and a `fix` that tells the user what to do. The CLI prints problem and fix; stacks only
+ * field), and a `fix` that tells the user what to do. Codes come from the one table in
+ * error-codes.ts. The CLI prints problem and fix; stacks only
  * with `--debug`.
  */
 export class CitegeistError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly problem: string;
   readonly fix: string;
 
-  constructor(code: string, problem: string, fix: string, options?: { cause?: unknown }) {
+  constructor(code: ErrorCode, problem: string, fix: string, options?: { cause?: unknown }) {
     super(`${problem} ${fix}`, options);
     this.name = 'CitegeistError';
     this.code = code;

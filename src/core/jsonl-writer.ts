@@ -1,10 +1,12 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { writeAll } from './atomic-write.js';
+import { readTextFile } from './read-input.js';
 
 /**
  * Appends rows to a JSONL file as they complete, fsyncing each one so that a killed run loses at
- * most the row being written. A torn last line (from a crash mid-write) is ignored by `readJsonlIds`
- * and overwritten on resume.
+ * most the row being written. A torn last line (from a crash mid-write) is terminated, so the next
+ * row starts on its own line; files that must hold one run use `RunFile`, which removes it instead.
  */
 export class JsonlAppender {
   private fd: number;
@@ -13,7 +15,7 @@ export class JsonlAppender {
     mkdirSync(dirname(path), { recursive: true });
     // A crash can leave a partial last line; terminate it so the next row starts on its own line.
     if (existsSync(path)) {
-      const text = readFileSync(path, 'utf8');
+      const text = readTextFile(path, 'file being resumed', { output: true });
       this.fd = openSync(path, 'a');
       if (text.length > 0 && !text.endsWith('\n')) writeSync(this.fd, '\n');
     } else {
@@ -27,35 +29,11 @@ export class JsonlAppender {
 
   /** Appends one already-serialised line (for writers with their own JSON style). */
   appendText(line: string): void {
-    writeSync(this.fd, `${line}\n`);
+    writeAll(this.fd, `${line}\n`);
     fsyncSync(this.fd);
   }
 
   close(): void {
     closeSync(this.fd);
   }
-}
-
-/**
- * The values of `field` in the parseable rows of an existing JSONL file (for resuming a run without
- * duplicating rows). Missing file → empty set.
- */
-export function readJsonlIds(
-  path: string,
-  field: string,
-  accept?: (row: Record<string, unknown>) => boolean,
-) {
-  const ids = new Set<string>();
-  if (!existsSync(path)) return ids;
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    if (line.trim() === '') continue;
-    try {
-      const row = JSON.parse(line) as Record<string, unknown>;
-      const id = row[field];
-      if (typeof id === 'string' && (!accept || accept(row))) ids.add(id);
-    } catch {
-      // a torn line from an interrupted run: its row will be redone
-    }
-  }
-  return ids;
 }

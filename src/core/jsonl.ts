@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { CitegeistError } from './errors.js';
-
 /** One line of a JSONL file: the parsed value, or why it could not be parsed. */
 export type JsonlLine =
   | { line: number; ok: true; value: unknown }
@@ -23,25 +20,4 @@ export function parseJsonl(text: string): JsonlLine[] {
     }
   }
   return out;
-}
-
-/** Reads a file as UTF-8, turning a missing or unreadable file into a CitegeistError. */
-export function readTextFile(path: string, what = 'file'): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') {
-      throw new CitegeistError('FILE_NOT_FOUND', `The ${what} ${path} does not exist.`, 'Check the path.');
-    }
-    if (code === 'EISDIR') {
-      throw new CitegeistError('FILE_IS_DIRECTORY', `The ${what} ${path} is a folder.`, 'Give a file.');
-    }
-    throw new CitegeistError(
-      'FILE_UNREADABLE',
-      `The ${what} ${path} could not be read (${code ?? (error as Error).message}).`,
-      'Check its permissions.',
-      { cause: error },
-    );
-  }
 }

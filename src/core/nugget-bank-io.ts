@@ -4,13 +4,15 @@
  * files with one request per line (NeuCLIR 2024 evaluation, nuggetizer, legacy v1). A folder is
  * read file by file; every request must appear once.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { writeFileAtomic } from './atomic-write.js';
 import { CitegeistError, location, quoteValue } from './errors.js';
 import { asNuggetBank, bankQueryId, type NuggetBank } from './nugget-bank.js';
 import { asNuggetizerRecord, fromLegacyV1, fromNeuclirEvaluation, fromNuggetizer } from './nugget-formats.js';
 import { parsePythonJson, stringifyPythonJson } from './python-json.js';
+import { decodeUtf8, MAX_INPUT_BYTES, readInputBytes } from './read-input.js';
 
 export type NuggetFileFormat = 'v3' | 'v1' | 'neuclir' | 'nuggetizer';
 
@@ -21,31 +23,28 @@ export interface LoadedBank {
   where: string;
 }
 
-/** Reads a file as UTF-8 text, gunzipping it when it is gzip (by content, not by name). */
+/**
+ * Reads a file as UTF-8 text with the size guard, gunzipping it when it is gzip (by content, not by
+ * name); the unpacked text is held to the same limit, so a small file that unpacks to gigabytes
+ * is refused rather than read until memory runs out.
+ */
 export function readMaybeGzip(path: string, what: string): string {
-  let buffer: Buffer;
-  try {
-    buffer = readFileSync(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new CitegeistError(
-      code === 'ENOENT' ? 'FILE_NOT_FOUND' : 'FILE_UNREADABLE',
-      `The ${what} ${path} ${code === 'ENOENT' ? 'does not exist' : `could not be read (${code})`}.`,
-      'Check the path.',
-    );
-  }
+  let buffer = readInputBytes(path, { what });
   if (buffer[0] === 0x1f && buffer[1] === 0x8b) {
     try {
-      buffer = gunzipSync(buffer);
+      buffer = gunzipSync(buffer, { maxOutputLength: MAX_INPUT_BYTES });
     } catch (error) {
+      const tooLarge = (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE';
       throw new CitegeistError(
-        'FILE_UNREADABLE',
-        `The ${what} ${path} is a damaged gzip file (${(error as Error).message}).`,
-        'Recreate or re-download it.',
+        tooLarge ? 'FILE_TOO_LARGE' : 'FILE_UNREADABLE',
+        tooLarge
+          ? `The ${what} ${path} unpacks to more than ${MAX_INPUT_BYTES / (1 << 20)} MiB, the most citegeist reads from one input.`
+          : `The ${what} ${path} is a damaged gzip file (${(error as Error).message}).`,
+        tooLarge ? 'Split it into smaller files.' : 'Recreate or re-download it.',
       );
     }
   }
-  return buffer.toString('utf8');
+  return decodeUtf8(buffer, `The ${what} ${path}`);
 }
 
 function detect(value: unknown): NuggetFileFormat | null {
@@ -67,7 +66,7 @@ function convert(value: unknown, format: NuggetFileFormat, where: string): Nugge
 
 function unknownFormat(where: string): CitegeistError {
   return new CitegeistError(
-    'INVALID_NUGGET_BANK',
+    'INVALID_INPUT',
     `${where} is not a nugget file this tool reads.`,
     'Give nugget bank v3 JSON (with "nugget_bank"), legacy v1 ("items"), NeuCLIR 2024 evaluation JSONL ("questions") or nuggetizer JSONL ("qid", "nuggets").',
   );
@@ -129,7 +128,7 @@ export function readNuggetBanks(path: string): Map<string, LoadedBank> {
   }
   if (files.length === 0) {
     throw new CitegeistError(
-      'NUGGETS_EMPTY',
+      'NO_ROWS',
       `The folder ${path} holds no nugget files (*.json, *.json.gz, *.jsonl).`,
       'Point --nuggets at the folder of nugget bank files or at one file.',
     );
@@ -141,7 +140,7 @@ export function readNuggetBanks(path: string): Map<string, LoadedBank> {
       const seen = banks.get(id);
       if (seen) {
         throw new CitegeistError(
-          'NUGGET_BANK_DUPLICATE',
+          'INVALID_INPUT',
           `Request ${quoteValue(id)} has nuggets in both ${seen.where} and ${loaded.where}.`,
           'Keep one bank per request (merge them with the nugget tools first if both are wanted).',
         );
@@ -157,10 +156,13 @@ export function nuggetBankText(bank: NuggetBank): string {
   return stringifyPythonJson(bank, { indent: 2 });
 }
 
-/** Writes a bank to `.json`, or gzip-compressed when the name ends in `.gz`. */
+/**
+ * Writes a bank to `.json`, or gzip-compressed when the name ends in `.gz`; atomically (a reader
+ * or a crash sees the old bank or the new one), creating the folder.
+ */
 export function writeNuggetBankFile(path: string, bank: NuggetBank): void {
   const text = nuggetBankText(bank);
-  writeFileSync(path, path.endsWith('.gz') ? gzipSync(Buffer.from(text, 'utf8')) : text);
+  writeFileAtomic(path, path.endsWith('.gz') ? gzipSync(Buffer.from(text, 'utf8')) : text);
 }
 
 /** The file name the reference tools use for a request's bank: `nuggets_<id>.v3.json`. */

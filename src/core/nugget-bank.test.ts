@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { sharedDataPath } from '../testing/index.js';
+import { sharedDataPath, skipWithoutSharedData } from '../testing/index.js';
 import {
   asNuggetBank,
   bankQueryId,
@@ -231,21 +231,19 @@ describe('nugget file formats', () => {
   });
 
   const shared = sharedDataPath('nuggets');
-  it.skipIf(!existsSync(shared))(
-    'reads and writes back every published DoGMaTiQ bank unchanged, also gzipped (../shared/data/nuggets)',
-    () => {
-      const dir = mkdtempSync(join(tmpdir(), 'nuggets-gz-'));
-      for (const f of readdirSync(shared).filter((x) => x.endsWith('.json'))) {
-        const [loaded] = readNuggetFile(join(shared, f));
-        const text = readFileSync(join(shared, f), 'utf8');
-        expect(nuggetBankText(loaded!.bank), f).toBe(text);
-        writeNuggetBankFile(join(dir, `${f}.gz`), loaded!.bank);
-        expect(readMaybeGzip(join(dir, `${f}.gz`), 'bank'), f).toBe(text);
-        expect(nuggetEntries(loaded!.bank).length, f).toBeGreaterThan(10);
-        // Through the other formats and back to the same questions and answers.
-        const again = fromLegacyV1(toLegacyV1(loaded!.bank), 'v1');
-        expect(toLegacyV1(again)).toEqual(toLegacyV1(loaded!.bank));
-      }
-    },
-  );
+  it('reads and writes back every published DoGMaTiQ bank unchanged, also gzipped (../shared/data/nuggets)', (ctx) => {
+    skipWithoutSharedData(['nuggets'])(ctx);
+    const dir = mkdtempSync(join(tmpdir(), 'nuggets-gz-'));
+    for (const f of readdirSync(shared).filter((x) => x.endsWith('.json'))) {
+      const [loaded] = readNuggetFile(join(shared, f));
+      const text = readFileSync(join(shared, f), 'utf8');
+      expect(nuggetBankText(loaded!.bank), f).toBe(text);
+      writeNuggetBankFile(join(dir, `${f}.gz`), loaded!.bank);
+      expect(readMaybeGzip(join(dir, `${f}.gz`), 'bank'), f).toBe(text);
+      expect(nuggetEntries(loaded!.bank).length, f).toBeGreaterThan(10);
+      // Through the other formats and back to the same questions and answers.
+      const again = fromLegacyV1(toLegacyV1(loaded!.bank), 'v1');
+      expect(toLegacyV1(again)).toEqual(toLegacyV1(loaded!.bank));
+    }
+  });
 });

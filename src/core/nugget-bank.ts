@@ -114,13 +114,13 @@ export function isQuestion(nugget: Nugget): nugget is NuggetQuestion {
 
 /**
  * Checks that a parsed value is a v3 nugget bank and returns the same object (not a copy, so
- * `parsePythonJson` notes are kept). Throws INVALID_NUGGET_BANK naming the file and field.
+ * `parsePythonJson` notes are kept). Throws INVALID_INPUT naming the file and field.
  */
 export function asNuggetBank(value: unknown, where: string): NuggetBank {
   const result = NuggetBankSchema.safeParse(value);
   if (!result.success) {
     throw new CitegeistError(
-      'INVALID_NUGGET_BANK',
+      'INVALID_INPUT',
       `${where} is not a v3 nugget bank: ${describeIssues(result.error)}.`,
       'Give a nugget bank v3 JSON file (query_id, title_query, nugget_bank{question: {question, answers}}), a legacy v1 file, or a NeuCLIR/nuggetizer JSONL.',
     );

@@ -48,7 +48,7 @@ export type LegacyV1 = z.infer<typeof LegacyV1Schema>;
 
 function invalid(where: string, what: string, error: z.ZodError): never {
   throw new CitegeistError(
-    'INVALID_NUGGET_BANK',
+    'INVALID_INPUT',
     `${where} is not a ${what}: ${describeIssues(error)}.`,
     'Give nuggets in one of the formats of docs/reports.md (nugget bank v3, legacy v1, NeuCLIR 2024 evaluation JSONL, nuggetizer JSONL).',
   );
@@ -135,7 +135,7 @@ export function fromNeuclirEvaluation(value: unknown, where: string): NuggetBank
   const idField = ID_FIELDS.find((f) => typeof line[f] === 'string' || typeof line[f] === 'number');
   if (!idField) {
     throw new CitegeistError(
-      'INVALID_NUGGET_BANK',
+      'INVALID_INPUT',
       `${where} has no request id (looked for ${ID_FIELDS.join(', ')}).`,
       'Add "request_id" to the line.',
     );
@@ -215,7 +215,7 @@ export function toNuggetizer(bank: NuggetBank): NuggetizerRecord {
     nuggets: nuggetEntries(bank).map(([key, n]) => {
       if (isQuestion(n)) {
         throw new CitegeistError(
-          'NUGGET_FORMAT_UNSUPPORTED',
+          'NUGGET_UNSUPPORTED',
           `The bank of ${quoteValue(bank.query_id)} holds the question ${quoteValue(key)}; nuggetizer files hold statements only.`,
           'Write this bank as nugget bank v3.',
         );
@@ -227,7 +227,7 @@ export function toNuggetizer(bank: NuggetBank): NuggetizerRecord {
 
 function claimsUnsupported(bank: NuggetBank, key: string, format: string): CitegeistError {
   return new CitegeistError(
-    'NUGGET_FORMAT_UNSUPPORTED',
+    'NUGGET_UNSUPPORTED',
     `The bank of ${quoteValue(bank.query_id)} holds the claim ${quoteValue(key)}; ${format} files hold question nuggets only.`,
     'Write this bank as nugget bank v3, which holds claims too.',
   );

@@ -159,7 +159,7 @@ export function addNuggets(bank: NuggetBank, nuggets: Nugget | Nugget[]): Nugget
     else if (isQuestion(old) && isQuestion(nugget)) entries.set(key, mergeNuggetQuestions([old, nugget]));
     else {
       throw new CitegeistError(
-        'NUGGET_MERGE_UNSUPPORTED',
+        'NUGGET_UNSUPPORTED',
         `The nugget ${quoteValue(key)} is already in the bank of ${quoteValue(bank.query_id)}; only two questions can be merged (the reference library refuses claims too).`,
         'Give the claim a different text, or merge the nuggets by hand.',
       );

@@ -1,6 +1,6 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { sharedDataPath } from '../testing/index.js';
+import { sharedDataPath, skipWithoutSharedData } from '../testing/index.js';
 import {
   formatPythonFloat,
   markFloat,
@@ -78,15 +78,13 @@ describe('parsePythonJson / stringifyPythonJson', () => {
   });
 
   const dir = sharedDataPath('nuggets');
-  it.skipIf(!existsSync(dir))(
-    'writes the published DoGMaTiQ nugget banks back byte for byte (../shared/data/nuggets)',
-    () => {
-      const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
-      expect(files.length).toBeGreaterThanOrEqual(5);
-      for (const f of files) {
-        const text = readFileSync(`${dir}/${f}`, 'utf8');
-        expect(stringifyPythonJson(parsePythonJson(text, f), { indent: 2 }), f).toBe(text);
-      }
-    },
-  );
+  it('writes the published DoGMaTiQ nugget banks back byte for byte (../shared/data/nuggets)', (ctx) => {
+    skipWithoutSharedData(['nuggets'])(ctx);
+    const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+    expect(files.length).toBeGreaterThanOrEqual(5);
+    for (const f of files) {
+      const text = readFileSync(`${dir}/${f}`, 'utf8');
+      expect(stringifyPythonJson(parsePythonJson(text, f), { indent: 2 }), f).toBe(text);
+    }
+  });
 });

@@ -36,7 +36,7 @@ export function parseRequest(value: unknown, where: string): ReportRequest {
   const parsed = RequestLine.safeParse(value);
   if (!parsed.success) {
     throw new CitegeistError(
-      'INVALID_REQUEST',
+      'INVALID_INPUT',
       `${where} is not a valid request: ${describeIssues(parsed.error)}.`,
       'Each line needs request_id (or topic_id), and optionally title, background, problem_statement, limit.',
     );
@@ -45,7 +45,7 @@ export function parseRequest(value: unknown, where: string): ReportRequest {
   const idField = ID_FIELDS.find((f) => typeof raw[f] === 'string' || typeof raw[f] === 'number');
   if (!idField) {
     throw new CitegeistError(
-      'INVALID_REQUEST',
+      'INVALID_INPUT',
       `${where} has no request id (looked for ${ID_FIELDS.join(', ')}).`,
       'Add "request_id" to every line.',
     );
@@ -82,7 +82,7 @@ export function parseRequests(text: string, file: string): Map<string, ReportReq
     const seen = out.get(request.id);
     if (seen) {
       throw new CitegeistError(
-        'DUPLICATE_REQUEST',
+        'INVALID_INPUT',
         `Request ${quoteValue(request.id)} appears twice: ${seen.where} and ${where}.`,
         'Keep one line per request.',
       );

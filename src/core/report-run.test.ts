@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { sharedDataPath } from '../testing/index.js';
+import { sharedDataPath, skipWithoutSharedData } from '../testing/index.js';
 import { stringifyPythonJson } from './python-json.js';
 import {
   codePointLength,
@@ -109,37 +109,38 @@ describe('report runs', () => {
   });
 
   const mini = sharedDataPath('reports', 'mini-test.report-sentences.json');
-  it.skipIf(!existsSync(mini))(
-    'reads the real NeuCLIR 2024 reports of three teams as sentence runs (../shared/data/reports)',
-    () => {
-      const sentences = JSON.parse(readFileSync(mini, 'utf8')) as Record<
-        string,
-        Record<string, Record<string, string>>
-      >;
-      const byDoc = JSON.parse(
-        readFileSync(sharedDataPath('reports', 'mini-test.citation-to-sentences.json'), 'utf8'),
-      ) as Record<string, Record<string, Record<string, Record<string, string>>>>;
-      let reports = 0;
-      for (const [topic, runs] of Object.entries(sentences)) {
-        for (const [run, sents] of Object.entries(runs)) {
-          const cites = (i: string) =>
-            Object.entries(byDoc[topic] ?? {})
-              .filter(([, r]) => r[run]?.[i] !== undefined)
-              .map(([d]) => d);
-          const line = {
-            request_id: topic,
-            run_id: run,
-            sentences: Object.entries(sents).map(([i, text]) => ({ text, citations: cites(i) })),
-          };
-          const r = parseReport(line, `${topic}/${run}`);
-          expect(r.sentences.length).toBe(Object.keys(sents).length);
-          expect(toRagtimeLine(r).references).toEqual(r.references);
-          reports++;
-        }
+  it('reads the real NeuCLIR 2024 reports of three teams as sentence runs (../shared/data/reports)', (ctx) => {
+    skipWithoutSharedData(
+      ['reports', 'mini-test.report-sentences.json'],
+      ['reports', 'mini-test.citation-to-sentences.json'],
+    )(ctx);
+    const sentences = JSON.parse(readFileSync(mini, 'utf8')) as Record<
+      string,
+      Record<string, Record<string, string>>
+    >;
+    const byDoc = JSON.parse(
+      readFileSync(sharedDataPath('reports', 'mini-test.citation-to-sentences.json'), 'utf8'),
+    ) as Record<string, Record<string, Record<string, Record<string, string>>>>;
+    let reports = 0;
+    for (const [topic, runs] of Object.entries(sentences)) {
+      for (const [run, sents] of Object.entries(runs)) {
+        const cites = (i: string) =>
+          Object.entries(byDoc[topic] ?? {})
+            .filter(([, r]) => r[run]?.[i] !== undefined)
+            .map(([d]) => d);
+        const line = {
+          request_id: topic,
+          run_id: run,
+          sentences: Object.entries(sents).map(([i, text]) => ({ text, citations: cites(i) })),
+        };
+        const r = parseReport(line, `${topic}/${run}`);
+        expect(r.sentences.length).toBe(Object.keys(sents).length);
+        expect(toRagtimeLine(r).references).toEqual(r.references);
+        reports++;
       }
-      expect(reports).toBe(177);
-    },
-  );
+    }
+    expect(reports).toBe(177);
+  });
 });
 
 describe('requests', () => {
@@ -165,7 +166,8 @@ describe('requests', () => {
   });
 
   const requests = sharedDataPath('reports', 'neuclir24-test-zho.requests.jsonl');
-  it.skipIf(!existsSync(requests))('reads the NeuCLIR 2024 Chinese requests (../shared/data/reports)', () => {
+  it('reads the NeuCLIR 2024 Chinese requests (../shared/data/reports)', (ctx) => {
+    skipWithoutSharedData(['reports', 'neuclir24-test-zho.requests.jsonl'])(ctx);
     const read = parseRequests(readFileSync(requests, 'utf8'), requests);
     expect(read.size).toBe(59);
     expect(read.get('300')!.limit).toBe(2000);

@@ -82,7 +82,7 @@ export function detectReportFormat(value: unknown): ReportFormat | null {
 /** A line problem: thrown by `parseReport`, collected by readers that go on with the other lines. */
 function bad(where: string, what: string): CitegeistError {
   return new CitegeistError(
-    'INVALID_REPORT',
+    'INVALID_INPUT',
     `${where} is not a valid report: ${what}.`,
     'Fix the line (docs/reports.md lists the accepted layouts) or drop it, and run the command again.',
   );

@@ -29,6 +29,9 @@ export const RunRowSchema = z.object({
   usage: UsageSchema.nullable().default(null),
   cost_usd: z.number().nonnegative().nullable().default(null),
   retries: z.number().int().nonnegative().default(0),
+  /** true when the reply came from the response cache: it counts as answered, but its latency and
+   *  cost say nothing about the model and are left out of latency and cost figures. */
+  cached: z.boolean().default(false),
   error: z.string().nullable().default(null),
   raw: z.string().optional(),
 });

@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import {
   CitegeistError,
   type DatasetRow,
@@ -7,6 +6,7 @@ import {
   location,
   parseJsonl,
   readTextFile,
+  writeFileAtomic,
 } from '../core/index.js';
 import {
   type DatasetLayout,
@@ -23,6 +23,8 @@ export interface DatasetRowError {
   /** 1-based line (JSONL) or 0-based index in `rows` (JSON). */
   where: string;
   message: string;
+  /** Set when the row repeats an earlier row_id (the first one is kept). */
+  duplicate?: true;
 }
 
 export interface DatasetReadResult {
@@ -34,6 +36,11 @@ export interface DatasetReadResult {
   rows: DatasetRow[];
   /** Rows that failed to parse or validate; the others are still returned. */
   errors: DatasetRowError[];
+  /**
+   * Rows read without a field that changes their scores, by field (`expected_references`: scored as
+   * an empty list, as the published code does; commands warn and count them).
+   */
+  missingFields: Record<string, string[]>;
   /** Things the user should know about how the file was read (e.g. the earlier flat layout). */
   warnings: string[];
   /** `version` and `created_at` of an `eval_dataset.json` envelope. */
@@ -81,7 +88,7 @@ function readJsonDataset(path: string, text: string): DatasetReadResult {
     data = JSON.parse(text);
   } catch (error) {
     throw new CitegeistError(
-      'DATASET_NOT_JSON',
+      'INVALID_JSON',
       `The dataset ${path} starts like JSON but does not parse (${(error as Error).message}).`,
       'Fix the JSON, or give one row per line (JSONL).',
     );
@@ -89,7 +96,7 @@ function readJsonDataset(path: string, text: string): DatasetReadResult {
   const envelope = Array.isArray(data) ? { rows: data } : (data as Record<string, unknown>);
   if (!Array.isArray(envelope.rows)) {
     throw new CitegeistError(
-      'DATASET_NO_ROWS',
+      'UNKNOWN_LAYOUT',
       `The dataset ${path} is a JSON object without a "rows" list.`,
       'Use the eval_dataset.json layout {version, created_at, total_rows, rows: [...]} or a JSON list.',
     );
@@ -146,6 +153,7 @@ export function datasetFromEntries(
     rows: [],
     errors: [],
     warnings: flat ? [`${path}: ${FLAT_LAYOUT_WARNING}`] : [],
+    missingFields: {},
   };
   const seen = new Set<string>();
   for (const [i, { where, value }] of entries.entries()) {
@@ -172,19 +180,29 @@ function addRow(out: DatasetReadResult, seen: Set<string>, value: unknown, where
     return;
   }
   if (seen.has(result.data.row_id)) {
-    out.errors.push({ where, message: `duplicate row_id "${result.data.row_id}" (the first one is kept)` });
+    out.errors.push({
+      where,
+      message: `duplicate row_id "${result.data.row_id}" (the first one is kept)`,
+      duplicate: true,
+    });
     return;
   }
   seen.add(result.data.row_id);
+  // Adversarial rows have no evidence to cover (coverage does not apply), so only others count.
+  if (result.data.question_type !== 'adversarial' && !('expected_references' in (value as object))) {
+    const ids = out.missingFields.expected_references ?? [];
+    ids.push(result.data.row_id);
+    out.missingFields.expected_references = ids;
+  }
   out.rows.push(result.data);
 }
 
-/** Throws DATASET_INVALID_ROWS when any row of a read dataset is bad, with the first few errors. */
+/** Throws DATASET_INVALID when any row of a read dataset is bad, with the first few errors. */
 export function requireValidRows(path: string, result: DatasetReadResult): DatasetReadResult {
   if (result.errors.length > 0) {
     const shown = result.errors.slice(0, 5).map((e) => `${e.where}: ${e.message}`);
     throw new CitegeistError(
-      'DATASET_INVALID_ROWS',
+      'DATASET_INVALID',
       `${result.errors.length} row(s) of ${path} are invalid: ${shown.join('; ')}.`,
       'Fix those rows (field names follow the ResearchQA eval_dataset.json layout).',
     );
@@ -249,6 +267,6 @@ export function writeDataset(
   meta: DatasetMeta = {},
 ): 'json' | 'jsonl' {
   const format = path.toLowerCase().endsWith('.json') ? 'json' : 'jsonl';
-  writeFileSync(path, format === 'json' ? formatEvalDatasetJson(rows, meta) : formatDatasetJsonl(rows));
+  writeFileAtomic(path, format === 'json' ? formatEvalDatasetJson(rows, meta) : formatDatasetJsonl(rows));
   return format;
 }

@@ -72,12 +72,12 @@ describe('the hub export', () => {
 
   it('names a file that is not Parquet', async () => {
     await expect(loadDataset(fixture('W4000000001.txt').replace(/\.txt$/, '.txt.parquet'))).rejects.toThrow(
-      /could not be read/,
+      /does not exist/,
     );
     const notParquet = join(mkdtempSync(join(tmpdir(), 'citegeist-layout-')), 'x.parquet');
     writeDataset(notParquet.replace('.parquet', '.json'), expected);
     copyFileSync(notParquet.replace('.parquet', '.json'), notParquet);
-    await expect(loadDataset(notParquet)).rejects.toMatchObject({ code: 'DATASET_BAD_PARQUET' });
+    await expect(loadDataset(notParquet)).rejects.toMatchObject({ code: 'INVALID_PARQUET' });
   });
 });
 

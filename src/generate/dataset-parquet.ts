@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
-import { CitegeistError } from '../core/index.js';
+import { CitegeistError, readInputBytes } from '../core/index.js';
 import { type DatasetReadResult, datasetFromEntries, readDataset, requireValidRows } from './dataset-io.js';
 import { plainJson } from './dataset-layouts.js';
 
@@ -10,24 +9,14 @@ import { plainJson } from './dataset-layouts.js';
  * zstd, brotli or lz4 pages) into rows, as `readDataset` does for JSON and JSONL.
  */
 export async function readParquetDataset(path: string): Promise<DatasetReadResult> {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new CitegeistError(
-      code === 'ENOENT' ? 'FILE_NOT_FOUND' : 'FILE_UNREADABLE',
-      `The dataset ${path} could not be read (${code ?? (error as Error).message}).`,
-      'Check the path and its permissions.',
-    );
-  }
+  const bytes = readInputBytes(path, { what: 'dataset' });
   let records: Record<string, unknown>[];
   try {
     const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
     records = (await parquetReadObjects({ file, compressors })) as Record<string, unknown>[];
   } catch (error) {
     throw new CitegeistError(
-      'DATASET_BAD_PARQUET',
+      'INVALID_PARQUET',
       `The dataset ${path} is not a readable Parquet file (${(error as Error).message}).`,
       'Give the Parquet file of the dataset as downloaded, or its JSON/JSONL.',
     );

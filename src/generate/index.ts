@@ -1,4 +1,12 @@
 export {
+  type CheckOptions,
+  checkDataset,
+  type DatasetCheck,
+  type DatasetProblem,
+  type DatasetProblemKind,
+  formatDatasetProblems,
+} from './check-dataset.js';
+export {
   type DatasetMeta,
   type DatasetReadResult,
   type DatasetRowError,

@@ -61,7 +61,7 @@ export function importQasper(
     }
   } else {
     throw new CitegeistError(
-      'QASPER_UNKNOWN_LAYOUT',
+      'UNKNOWN_LAYOUT',
       `${options.file} is neither a native QASPER file nor a list of questions.`,
       'Give qasper-*-v0.3.json or questions_validation.json with --papers.',
     );

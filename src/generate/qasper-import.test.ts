@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { sharedDataPath } from '../testing/index.js';
+import { sharedDataPath, skipWithoutSharedData } from '../testing/index.js';
 import { markdownSections, sectionLabelAt } from './markdown-sections.js';
 import { importQasper } from './qasper-dataset.js';
 import { floatLabel, qasperQuestionToRow } from './qasper-import.js';
@@ -88,7 +88,11 @@ describe('markdownSections', () => {
 });
 
 describe('importQasper on the real dev split', () => {
-  it('imports questions_validation.json + Markdown papers: 1,005 rows, types, sections', () => {
+  it('imports questions_validation.json + Markdown papers: 1,005 rows, types, sections', (ctx) => {
+    skipWithoutSharedData(
+      ['qasper-dev', 'questions_validation.json'],
+      ['qasper-dev', 'papers', '1909.00512.txt'],
+    )(ctx);
     const data = JSON.parse(readFileSync(dev('questions_validation.json'), 'utf8')) as unknown;
     const result = importQasper(data, { file: 'questions_validation.json', papersDir: dev('papers') });
     expect(result.errors).toEqual([]);

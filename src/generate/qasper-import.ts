@@ -130,7 +130,7 @@ export function checkQasperQuestion(value: unknown, where: string): QasperQuesti
     q.answers.every((a) => isAnnotation(a));
   if (!ok) {
     throw new CitegeistError(
-      'QASPER_BAD_QUESTION',
+      'INVALID_INPUT',
       `${where} is not a QASPER question: ${quoteValue(value)}.`,
       'Each question needs paper_id, question_id, question and answers [{unanswerable, yes_no, free_form_answer, extractive_spans, evidence}].',
     );

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { aggregateGrades, spreads } from './aggregate.js';
 import type { GradeRow } from './grade-row.js';
 
+let nextRow = 0;
 const g = (
   model: string,
   type: string,
@@ -21,7 +22,7 @@ const g = (
     status[id] = typeof values[id] === 'number' ? 'scored' : 'not-applicable';
   }
   return {
-    row_id: 'r',
+    row_id: `r${nextRow++}`,
     model,
     paper_id: 'p',
     question_type: type,
@@ -35,6 +36,7 @@ const g = (
     completeness: null,
     judge_justification: null,
     judge: null,
+    judge_grounding: null,
     status,
     errors: {},
     n_citations: 0,
@@ -42,6 +44,9 @@ const g = (
     cost_usd: null,
     answer_failed: false,
     citation_rules: [],
+    cached: false,
+    label: null,
+    run_row_sha256: null,
     ...values,
     ...extra,
   };
@@ -96,8 +101,8 @@ describe('aggregateGrades', () => {
     const s = Object.fromEntries(spreads(summary).map((x) => [x.metric, x]));
     expect(s.citation_accuracy).toEqual({
       metric: 'citation_accuracy',
-      best: { model: 'A', mean: 0.75 },
-      worst: { model: 'B', mean: 0.25 },
+      best: { label: 'A', mean: 0.75 },
+      worst: { label: 'B', mean: 0.25 },
       spread: 0.5,
     });
     expect(s.refusal_correctness?.spread).toBe(1);
@@ -107,5 +112,24 @@ describe('aggregateGrades', () => {
   it('has no spread with a single model (best and worst would be the same model)', () => {
     const one = spreads(summary.slice(0, 1));
     expect(one.find((x) => x.metric === 'citation_accuracy')?.spread).toBeNull();
+  });
+});
+
+describe('aggregateGrades keys on the run label', () => {
+  it('keeps two runs of one model apart by label, and counts cached rows', () => {
+    const rows = [
+      g('m', 'lookup', { citation_accuracy: 1 }, { label: 'm (k=3)', row_id: 'x' }),
+      g('m', 'lookup', { citation_accuracy: 0 }, { label: 'm', row_id: 'x', cached: true }),
+    ];
+    const summary = aggregateGrades(rows, { iterations: 100 });
+    expect(summary.map((m) => [m.label, m.model, m.overall.rows, m.overall.cachedRows])).toEqual([
+      ['m (k=3)', 'm', 1, 0],
+      ['m', 'm', 1, 1],
+    ]);
+  });
+
+  it('refuses a row id twice within one run (it would be counted twice)', () => {
+    const rows = [g('m', 'lookup', {}, { row_id: 'x' }), g('m', 'lookup', {}, { row_id: 'x' })];
+    expect(() => aggregateGrades(rows)).toThrow(expect.objectContaining({ code: 'DUPLICATE_ROW_IDS' }));
   });
 });

@@ -1,3 +1,4 @@
+import { CitegeistError, quoteValue } from '../core/index.js';
 import { bootstrapCI, median } from '../stats/index.js';
 import type { GradeRow } from './grade-row.js';
 import { METRIC_IDS, RESEARCHQA_METRICS, type ResearchqaMetricId } from './metric-registry.js';
@@ -24,12 +25,17 @@ export interface GroupSummary {
    * matcher rejects them: text after the verbatim prefix may be wrong).
    */
   quotes: { checked: number; prefixOnly: number };
+  /** Rows answered from the response cache (in `rows`, not in latency or cost). */
+  cachedRows: number;
   latencySeconds: { n: number; mean: number | null; median: number | null };
   costUsd: number | null;
   metrics: Record<ResearchqaMetricId, MetricSummary>;
 }
 
 export interface ModelSummary {
+  /** The run's label (the model, for rows from before labels): what a leaderboard column shows. */
+  label: string;
+  /** The model(s) of its rows. */
   model: string;
   overall: GroupSummary;
   byType: Record<string, GroupSummary>;
@@ -38,8 +44,8 @@ export interface ModelSummary {
 
 export interface Spread {
   metric: ResearchqaMetricId;
-  best: { model: string; mean: number } | null;
-  worst: { model: string; mean: number } | null;
+  best: { label: string; mean: number } | null;
+  worst: { label: string; mean: number } | null;
   /** best − worst of the overall means (the paper's "discrimination" figure). */
   spread: number | null;
 }
@@ -89,6 +95,7 @@ export function summarizeGroup(rows: readonly GradeRow[], options: AggregateOpti
     rows: rows.length,
     answerFailures: rows.filter((r) => r.answer_failed).length,
     quotes: { checked: rules.length, prefixOnly: rules.filter((r) => r.prefix_only).length },
+    cachedRows: rows.filter((r) => r.cached).length,
     latencySeconds: {
       n: latencies.length,
       mean: latencies.length ? latencies.reduce((a, b) => a + b, 0) / latencies.length : null,
@@ -110,14 +117,31 @@ function groupBy(rows: readonly GradeRow[], key: (r: GradeRow) => string): Map<s
   return out;
 }
 
-/** Per model: overall, by question type and by domain (METHODS §2.6). Models in first-seen order. */
+/** The run a grades row belongs to: its label, else (rows from before labels) its model. */
+export const runKey = (r: GradeRow): string => r.label ?? r.model;
+
+/**
+ * Per run (label): overall, by question type and by domain (METHODS §2.6), in first-seen order.
+ * Throws DUPLICATE_ROW_IDS when a run has a row id twice (two files of one run, or two runs
+ * under one label), which would count rows twice and narrow the intervals.
+ */
 export function aggregateGrades(rows: readonly GradeRow[], options: AggregateOptions = {}): ModelSummary[] {
   const out: ModelSummary[] = [];
-  for (const [model, list] of groupBy(rows, (r) => r.model)) {
+  for (const [label, list] of groupBy(rows, runKey)) {
+    const seen = new Set<string>();
+    const twice = list.filter((r) => seen.size === seen.add(r.row_id).size).map((r) => r.row_id);
+    if (twice.length > 0) {
+      throw new CitegeistError(
+        'DUPLICATE_ROW_IDS',
+        `The run "${label}" has ${twice.length} row id(s) more than once (${quoteValue(twice.slice(0, 3))}): its rows would be counted twice.`,
+        'Give each run once, and give runs made with different settings different labels (--label when answering or grading).',
+      );
+    }
     const slice = (key: (r: GradeRow) => string) =>
       Object.fromEntries([...groupBy(list, key)].map(([k, rs]) => [k, summarizeGroup(rs, options)]));
     out.push({
-      model,
+      label,
+      model: [...new Set(list.map((r) => r.model))].join(', '),
       overall: summarizeGroup(list, options),
       byType: slice((r) => r.question_type),
       byDomain: slice((r) => r.domain || '(none)'),
@@ -131,8 +155,8 @@ export function spreads(models: readonly ModelSummary[]): Spread[] {
   return RESEARCHQA_METRICS.map((def) => {
     const id = def.id as ResearchqaMetricId;
     const scoredModels = models
-      .map((m) => ({ model: m.model, mean: m.overall.metrics[id].mean }))
-      .filter((m): m is { model: string; mean: number } => m.mean !== null)
+      .map((m) => ({ label: m.label, mean: m.overall.metrics[id].mean }))
+      .filter((m): m is { label: string; mean: number } => m.mean !== null)
       .sort((a, b) => (def.higherIsBetter ? b.mean - a.mean : a.mean - b.mean));
     const best = scoredModels[0] ?? null;
     const worst = scoredModels.at(-1) ?? null;

@@ -90,13 +90,18 @@ export function gradeRowOf(row: DatasetRow, run: RunRow, scores: CitationScores)
     completeness: null,
     judge_justification: null,
     judge: null,
+    judge_grounding: null,
     status: {},
     errors: {},
     n_citations: run.citations.length,
-    latency_seconds: run.latency_ms === null ? null : run.latency_ms / 1000,
-    cost_usd: run.cost_usd,
+    // A cached reply's latency and cost describe the cache, not the model: left out of the figures.
+    latency_seconds: run.latency_ms === null || run.cached ? null : run.latency_ms / 1000,
+    cost_usd: run.cached ? null : run.cost_usd,
     answer_failed: run.error !== null,
     citation_rules: scores.citation_rules,
+    cached: run.cached,
+    label: null,
+    run_row_sha256: null,
   };
   const { citation_rules: _rules, ...verdicts } = scores;
   for (const [id, verdict] of Object.entries(verdicts) as [DeterministicMetricId, Verdict<number>][]) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { RubricGrounding } from './rubric-judge-grounding.js';
 
 const score = z.number().nullable();
 
@@ -22,6 +23,16 @@ export const GradeRowSchema = z.object({
   completeness: score.default(null),
   judge_justification: z.string().nullable().default(null),
   judge: z.string().nullable().default(null),
+  /**
+   * Where the rubric judge's claims of support are (`rubric-judge-grounding.ts`): its own
+   * factual_accuracy, the one that counts, and each evidence item located or unverified.
+   */
+  judge_grounding: z
+    .custom<RubricGrounding | null>(
+      (v) => v === null || (typeof v === 'object' && Array.isArray((v as RubricGrounding).evidence)),
+      'judge_grounding must be null or an object with an evidence list',
+    )
+    .default(null),
   status: z.record(z.string(), z.enum(['scored', 'not-applicable', 'failed'])),
   errors: z.record(z.string(), z.string()).default({}),
   n_citations: z.number().int().nonnegative(),
@@ -42,5 +53,11 @@ export const GradeRowSchema = z.object({
       }),
     )
     .default([]),
+  /** The answer came from the response cache: counted as answered, left out of latency and cost. */
+  cached: z.boolean().default(false),
+  /** The run (or grading) label the row belongs to; null in files from before labels. */
+  label: z.string().nullable().default(null),
+  /** sha256 of the run row graded: a resume regrades a row whose answer changed. */
+  run_row_sha256: z.string().nullable().default(null),
 });
 export type GradeRow = z.infer<typeof GradeRowSchema>;

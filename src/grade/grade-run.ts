@@ -4,9 +4,13 @@ import { setMetric } from './deterministic-grader.js';
 import type { GradeRow } from './grade-row.js';
 import { type DeterministicGradingOptions, gradeDeterministic } from './parallel-grading.js';
 import type { Judge, RubricInput, RubricScores } from './rubric-judge.js';
+import type { RubricGrounding } from './rubric-judge-grounding.js';
+
+/** A rubric judge; one that grounds its evidence (`AnchoredRubricJudge`) adds `grounding`. */
+type RubricJudge = Judge<RubricInput, RubricScores & { grounding?: RubricGrounding }>;
 
 export interface GradeRunOptions extends Omit<DeterministicGradingOptions, 'onRow'> {
-  judge?: Judge<RubricInput, RubricScores>;
+  judge?: RubricJudge;
   /** Judge calls in flight at once (default 4). */
   concurrency?: number;
   /** Called after each fully graded row (in completion order). */
@@ -21,6 +25,8 @@ export interface GradeRunResult {
   /** Dataset rows the run has no answer for. */
   missingRows: string[];
   judgeFailures: number;
+  /** Rows sent to the judge (failed answers are not): with `judgeFailures`, "every call failed". */
+  judgeCalls: number;
 }
 
 /**
@@ -53,6 +59,7 @@ export async function gradeRun(
     },
   });
   let judgeFailures = 0;
+  const judgeCalls = judge ? jobs.filter((j) => !j.run.error).length : 0;
   if (judge) {
     let next = 0;
     const lane = async () => {
@@ -72,12 +79,13 @@ export async function gradeRun(
     unknownRows,
     missingRows: dataset.filter((r) => !answered.has(r.row_id)).map((r) => r.row_id),
     judgeFailures,
+    judgeCalls,
   };
 }
 
 /** Judges one row into `grade`; returns true when the judge failed. */
 async function judgeRow(
-  judge: Judge<RubricInput, RubricScores>,
+  judge: RubricJudge,
   row: DatasetRow,
   answer: RunRow,
   grade: GradeRow,
@@ -101,6 +109,7 @@ async function judgeRow(
     setMetric(grade, 'factual_accuracy', { status: 'scored', value: v.value.factual_accuracy });
     setMetric(grade, 'completeness', { status: 'scored', value: v.value.completeness });
     grade.judge_justification = v.value.justification;
+    grade.judge_grounding = v.value.grounding ?? null;
     return false;
   }
   const verdict = v.status === 'failed' ? failed<number>(v.reason) : notApplicable<number>(v.reason);

@@ -4,6 +4,7 @@ export {
   type GroupSummary,
   type MetricSummary,
   type ModelSummary,
+  runKey,
   type Spread,
   spreads,
   summarizeGroup,
@@ -28,9 +29,27 @@ export {
   gradeRowOf,
   setMetric,
 } from './deterministic-grader.js';
+export {
+  type EvidenceTally,
+  type GroundingOptions,
+  groundSupport,
+  mergeTallies,
+  renderEvidenceTally,
+  type SupportGrounding,
+  tallyEvidence,
+} from './evidence-grounding.js';
 export { type GradeRow, GradeRowSchema } from './grade-row.js';
 export { type GradeRunOptions, type GradeRunResult, gradeRun } from './grade-run.js';
-export { isGradesText, parseGrades, readGrades } from './grades-io.js';
+export {
+  estimateJudging,
+  type GradeToFileResult,
+  type GradingSettings,
+  gradeRunToFile,
+  gradesFileOptions,
+  gradesManifest,
+  runRowHash,
+} from './grades-file.js';
+export { isGradesText, parseGrades, parseGradesFile, readGrades } from './grades-io.js';
 export {
   METRIC_IDS,
   type MetricDefinition,
@@ -53,9 +72,18 @@ export {
   type JudgeResult,
   RUBRIC_SYSTEM_PROMPT,
   type RubricInput,
+  type RubricJudgment,
   type RubricScores,
   RubricScoresSchema,
   rubricUserPrompt,
 } from './rubric-judge.js';
+export {
+  cappedAccuracy,
+  type GroundedRubricItem,
+  groundRubricVerdict,
+  type RubricEvidenceItem,
+  type RubricGrounding,
+  tallyRubricEvidence,
+} from './rubric-judge-grounding.js';
 export { type RunReadResult, readRun } from './run-io.js';
 export * from './vetscore/index.js';

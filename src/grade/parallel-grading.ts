@@ -29,8 +29,8 @@ export interface GradingJob {
 
 export interface DeterministicGradingOptions extends DeterministicOptions {
   /**
-   * Threads to grade on, this one included (default: the machine's available parallelism, at most
-   * 8; 1 grades in this thread only). Each thread gets at least 500 rows, so small runs grade here.
+   * Threads to grade on, this one included (default: the machine's available parallelism; 1 grades
+   * in this thread only). Each thread gets at least 500 rows, so small runs grade here.
    */
   threads?: number;
   /**
@@ -67,7 +67,6 @@ export type WorkerResponse =
 export const WORKER_READY = 'ready';
 
 const MIN_ROWS_PER_THREAD = 500;
-const MAX_DEFAULT_THREADS = 8;
 
 /**
  * Grades every job deterministically (METHODS §2.4) and returns the grades in input order.
@@ -86,7 +85,7 @@ export async function gradeDeterministic(
   const match = alternativeMatcher(settings.match);
   const groups = groupByPaper(jobs);
   const grades: GradeRow[] = new Array(jobs.length);
-  const requested = options.threads ?? Math.min(availableParallelism(), MAX_DEFAULT_THREADS);
+  const requested = options.threads ?? availableParallelism();
   const threads = Math.max(1, Math.min(requested, Math.floor(jobs.length / MIN_ROWS_PER_THREAD)));
   const here = options.useThisThread ?? true;
   await runPool(groups.length, here ? threads - 1 : threads, () => startWorker(settings), {

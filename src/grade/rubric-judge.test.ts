@@ -24,21 +24,23 @@ describe('AnchoredRubricJudge', () => {
   it.each([
     [
       'valid JSON',
-      ['{"factual_accuracy": 4, "completeness": 3, "justification": "2 claims; one minor error"}'],
+      [
+        '{"factual_accuracy": 4, "completeness": 3, "justification": "2 claims; one minor error", "evidence": []}',
+      ],
       'scored',
       1,
     ],
     [
       'JSON in prose',
-      ['Here: {"factual_accuracy": 5, "completeness": 5, "justification": "ok"} done'],
+      ['Here: {"factual_accuracy": 5, "completeness": 5, "justification": "ok", "evidence": []} done'],
       'scored',
       1,
     ],
     [
       'repaired after an out-of-range score',
       [
-        '{"factual_accuracy": 7, "completeness": 3, "justification": "x"}',
-        '{"factual_accuracy": 5, "completeness": 3, "justification": "x"}',
+        '{"factual_accuracy": 7, "completeness": 3, "justification": "x", "evidence": []}',
+        '{"factual_accuracy": 5, "completeness": 3, "justification": "x", "evidence": []}',
       ],
       'scored',
       2,
@@ -54,7 +56,9 @@ describe('AnchoredRubricJudge', () => {
   });
 
   it('prompts with every field and fences the graded answer', async () => {
-    const llm = new FakeLlm(['{"factual_accuracy": 4, "completeness": 4, "justification": "j"}']);
+    const llm = new FakeLlm([
+      '{"factual_accuracy": 4, "completeness": 4, "justification": "j", "evidence": []}',
+    ]);
     await new AnchoredRubricJudge(llm).judge(input);
     const user = llm.calls[0]?.messages.at(-1)?.content ?? '';
     for (const needle of [

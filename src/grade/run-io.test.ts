@@ -42,11 +42,13 @@ describe('readRun', () => {
   });
 
   it.each([
+    // a retry replaces a failed row; a repeat of an answered row is refused (the first is kept)
     [
-      '{"row_id":"a","model":"m","answer":"x"}\n{"row_id":"a","model":"m","answer":"retried"}\n',
+      '{"row_id":"a","model":"m","answer":"","error":"HTTP 503"}\n{"row_id":"a","model":"m","answer":"retried"}\n',
       ['retried'],
       0,
     ],
+    ['{"row_id":"a","model":"m","answer":"x"}\n{"row_id":"a","model":"m","answer":"again"}\n', ['x'], 1],
     ['{"row_id":"a","answer":"x"}\nbroken\n{"model":"m"}\n', ['x'], 2],
   ])('reads citegeist JSONL %#', (text, answers, errors) => {
     const run = readRun(write('run.jsonl', text), { model: 'given' });

@@ -4,9 +4,11 @@ import {
   describeIssues,
   location,
   parseJsonl,
+  type RunManifest,
   type RunRow,
   RunRowSchema,
   readTextFile,
+  takeManifest,
 } from '../core/index.js';
 
 export interface RunReadResult {
@@ -20,6 +22,14 @@ export interface RunReadResult {
    * `mode`), when the run was one.
    */
   published?: Record<string, unknown>;
+  /** The run's manifest (null for published results and runs from before manifests). */
+  manifest: RunManifest | null;
+  /**
+   * Rows read without a field that changes their scores, by field: `citations` (citegeist layout) or
+   * `actual_citations` (published layout, missing or null). They are scored as an empty list, as the
+   * published code does, and the command warns and counts them.
+   */
+  missingFields: Record<string, string[]>;
 }
 
 /**
@@ -31,7 +41,10 @@ export interface RunReadResult {
  * else a row's `model`, else the file's `model_name`, else the file name (`eval_` and `.json`
  * removed); a baseline run (`mode: "baseline"` or a `_baseline` file) is read without the citation
  * contract and its model gets `_baseline`. Bad rows are returned as errors (file, line or index,
- * field); a row id repeated later replaces the earlier one (a resumed run retried it).
+ * field). A run file that starts with a manifest holds one run: a row id repeated there is an
+ * error (the first row is kept); in files from before manifests a repeated id replaces the earlier
+ * row only when that one failed (a resumed run retried it), and a repeat of an answered row is an
+ * error (the first is kept).
  */
 export function readRun(path: string, options: { model?: string } = {}): RunReadResult {
   const text = readTextFile(path, 'run file');
@@ -42,16 +55,39 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
     options.model ??
     (published ? `${published[1]}${published[2] ?? ''}` : name.replace(/\.(jsonl?|json)$/i, ''));
   let contract = !published?.[2];
-  const out: RunReadResult = { format: 'citegeist', rows: [], errors: [], models: [] };
+  const out: RunReadResult = {
+    format: 'citegeist',
+    rows: [],
+    errors: [],
+    models: [],
+    manifest: null,
+    missingFields: {},
+  };
+  const missing = (field: string, rowId: string) => {
+    const ids = out.missingFields[field] ?? [];
+    ids.push(rowId);
+    out.missingFields[field] = ids;
+  };
   const byId = new Map<string, number>();
-  const add = (row: RunRow) => {
+  /** Adds a row; false (with an error recorded) when it repeats a row that stays. */
+  const add = (row: RunRow, where: string): boolean => {
     const at = byId.get(row.row_id);
     if (at === undefined) {
       byId.set(row.row_id, out.rows.length);
       out.rows.push(row);
-    } else {
-      out.rows[at] = row;
+      return true;
     }
+    if (!out.manifest && out.rows[at]!.error !== null) {
+      out.rows[at] = row; // a retry of a failed row (a resumed run from before manifests) replaces it
+      return true;
+    }
+    out.errors.push({
+      where,
+      message: out.manifest
+        ? `row id "${row.row_id}" again: a run holds each row once`
+        : `duplicate row_id "${row.row_id}": an answered row is never replaced (the first one is kept)`,
+    });
+    return false;
   };
   const envelope = trimmed.startsWith('{') ? resultsEnvelope(text) : null;
   if (trimmed.startsWith('[') || envelope) {
@@ -62,7 +98,7 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
         data = JSON.parse(text);
       } catch (error) {
         throw new CitegeistError(
-          'RUN_NOT_JSON',
+          'INVALID_JSON',
           `The run file ${path} starts like a JSON list but does not parse (${(error as Error).message}).`,
           'Fix the JSON, or give citegeist run JSONL.',
         );
@@ -79,13 +115,18 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
       contract = !baseline;
     }
     for (const [i, value] of rows.entries()) {
+      const where = `${path} ${envelope ? 'rows' : ''}[${i}]`;
       const row = publishedRow(value, fallbackModel, contract);
-      if (typeof row === 'string')
-        out.errors.push({ where: `${path} ${envelope ? 'rows' : ''}[${i}]`, message: row });
-      else add(row);
+      if (typeof row === 'string') out.errors.push({ where, message: row });
+      else if (add(row, where) && row.error === null) {
+        const cites = (value as Record<string, unknown>).actual_citations;
+        if (cites === undefined || cites === null) missing('actual_citations', row.row_id);
+      }
     }
   } else {
-    for (const entry of parseJsonl(text)) {
+    const { manifest, rows } = takeManifest(parseJsonl(text), path, false);
+    out.manifest = manifest;
+    for (const entry of rows) {
       const where = location(path, entry.line);
       if (!entry.ok) {
         out.errors.push({ where, message: `not JSON (${entry.error})` });
@@ -97,8 +138,10 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
           ? { ...value, model: fallbackModel }
           : value,
       );
-      if (parsed.success) add(parsed.data);
-      else out.errors.push({ where, message: `not a run row: ${describeIssues(parsed.error)}` });
+      if (parsed.success) {
+        if (add(parsed.data, where) && value && !('citations' in value) && parsed.data.error === null)
+          missing('citations', parsed.data.row_id);
+      } else out.errors.push({ where, message: `not a run row: ${describeIssues(parsed.error)}` });
     }
   }
   out.models = [...new Set(out.rows.map((r) => r.model))];

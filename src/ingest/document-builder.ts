@@ -20,6 +20,8 @@ import {
 export class DocumentBuilder {
   private text = '';
   private readonly sections: (Section & { open: boolean; raw: number })[] = [];
+  /** The open sections, outermost first; their raw levels strictly increase (so work stays linear). */
+  private readonly open: (Section & { open: boolean; raw: number })[] = [];
   private readonly paragraphs: Paragraph[] = [];
   private readonly pageStarts = new Map<number, number>();
   private readonly pageEnds = new Map<number, number>();
@@ -27,19 +29,22 @@ export class DocumentBuilder {
 
   /**
    * Appends a heading at `level` (1 = top) and opens its section. `shown` is the heading as it
-   * appears in the text when that differs from its name (Markdown keeps its `##` markers).
+   * appears in the text when that differs from its name (Markdown keeps its `##` markers); an empty
+   * `shown` opens a section whose heading is not printed (a PDF bibliography without a heading).
    */
   heading(heading: string, level: number, page: number | null = null, shown = heading): void {
     const clean = heading.trim();
     if (!clean) return;
-    const start = this.append(shown.trim(), page);
+    // Sections end where their last chunk ends, before the blank line that precedes this heading.
+    const end = this.text.length;
+    const start = shown.trim() ? this.append(shown.trim(), page) : this.text.length;
     // Nesting follows the levels as given (`##` under `#`); the stored level counts real ancestors.
-    for (const s of this.sections) {
-      if (s.open && s.raw >= level) this.closeSection(s, start);
+    while ((this.open.at(-1)?.raw ?? Number.NEGATIVE_INFINITY) >= level) {
+      this.closeSection(this.open.pop()!, end);
     }
-    const parent = [...this.sections].reverse().find((s) => s.open && s.raw < level);
+    const parent = this.open.at(-1);
     const lvl = parent ? parent.level + 1 : 1;
-    this.sections.push({
+    const section = {
       id: `s${this.sections.length + 1}`,
       heading: clean,
       level: Math.max(lvl, 1),
@@ -48,23 +53,27 @@ export class DocumentBuilder {
       end: this.text.length,
       open: true,
       raw: level,
-    });
+    };
+    this.sections.push(section);
+    this.open.push(section);
   }
 
-  /** Appends a paragraph to the innermost open section; empty text is skipped. */
-  paragraph(text: string, kind: ParagraphKind = 'body', page: number | null = null): void {
+  /** Appends a paragraph to the innermost open section and returns its id; empty text is skipped (null). */
+  paragraph(text: string, kind: ParagraphKind = 'body', page: number | null = null): string | null {
     const clean = text.trim();
-    if (!clean) return;
+    if (!clean) return null;
     const start = this.append(clean, page);
     const section = this.currentSection();
+    const id = `p${this.paragraphs.length + 1}`;
     this.paragraphs.push({
-      id: `p${this.paragraphs.length + 1}`,
+      id,
       sectionId: section?.id ?? null,
       page,
       start,
       end: start + clean.length,
       kind,
     });
+    return id;
   }
 
   /** Marks that `page` exists even when it holds no text (so page counts stay true). */
@@ -76,7 +85,7 @@ export class DocumentBuilder {
   }
 
   currentSection(): Section | undefined {
-    return [...this.sections].reverse().find((s) => s.open);
+    return this.open.at(-1);
   }
 
   get length(): number {
@@ -84,7 +93,7 @@ export class DocumentBuilder {
   }
 
   build(head: { id: string; title: string; source: DocumentSource; meta: DocumentMeta }): Document {
-    for (const s of this.sections) if (s.open) this.closeSection(s, this.text.length);
+    for (const s of this.open.splice(0)) this.closeSection(s, this.text.length);
     const sections: Section[] = this.sections.map(({ open: _open, raw: _raw, ...s }) => s);
     const pages: Page[] = [...this.pageStarts.entries()]
       .sort((a, b) => a[0] - b[0])
@@ -125,13 +134,6 @@ export class DocumentBuilder {
 
   private closeSection(s: Section & { open: boolean; raw: number }, end: number): void {
     s.open = false;
-    s.end = Math.max(s.start, this.trimEnd(end));
-  }
-
-  /** Sections end before the blank line that separates them from the next heading. */
-  private trimEnd(end: number): number {
-    let e = end;
-    while (e > 0 && this.text[e - 1] === '\n') e--;
-    return e;
+    s.end = Math.max(s.start, end);
   }
 }

@@ -1,5 +1,11 @@
-import { readFile } from 'node:fs/promises';
-import { CitegeistError, type Document, quoteValue } from '../core/index.js';
+import {
+  CitegeistError,
+  type Document,
+  decodeUtf8,
+  quoteValue,
+  readInputBytes,
+  tooDeepError,
+} from '../core/index.js';
 import { detectFormat, fileStem } from './detect-format.js';
 import { jatsToDocument } from './formats/jats.js';
 import { isQasper, isS2orc, qasperToDocuments, s2orcToDocuments } from './formats/json-papers.js';
@@ -12,20 +18,7 @@ import { pdfToDocument } from './pdf/pdf-document.js';
  * The version of the extractors. It is part of a stored document's content hash, so a new version
  * re-ingests files whose bytes did not change.
  */
-export const EXTRACTOR_VERSION = 'ingest-1';
-
-function decodeText(bytes: Uint8Array, file: string): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
-  } catch (error) {
-    throw new CitegeistError(
-      'INGEST_NOT_UTF8',
-      `${file} is not UTF-8 text.`,
-      'Convert it to UTF-8 (e.g. `iconv -f latin1 -t utf-8`), or check that it is the file you meant.',
-      { cause: error },
-    );
-  }
-}
+export const EXTRACTOR_VERSION = 'ingest-2';
 
 function parseJson(text: string, file: string): unknown {
   try {
@@ -33,7 +26,7 @@ function parseJson(text: string, file: string): unknown {
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new CitegeistError(
-      'INGEST_MALFORMED_JSON',
+      'INVALID_JSON',
       `${file} is not valid JSON: ${message}.`,
       'The file is damaged or truncated: export or download it again.',
       { cause: error },
@@ -47,7 +40,7 @@ function jsonDocuments(text: string, ctx: IngestContext): Document[] {
   if (isQasper(value)) return qasperToDocuments(value as Record<string, unknown>, ctx);
   const keys = value && typeof value === 'object' ? Object.keys(value).slice(0, 5) : [];
   throw new CitegeistError(
-    'INGEST_UNSUPPORTED_JSON',
+    'INGEST_UNSUPPORTED_FORMAT',
     `${ctx.file} is JSON but neither QASPER (papers with "full_text") nor S2ORC ("pdf_parse.body_text"); its keys: ${quoteValue(keys)}.`,
     'Ingest QASPER native JSON, S2ORC JSON, or convert the papers to Markdown.',
   );
@@ -57,7 +50,7 @@ function jsonDocuments(text: string, ctx: IngestContext): Document[] {
 export async function readDocumentBytes(bytes: Uint8Array, ctx: IngestContext): Promise<Document[]> {
   if (bytes.length === 0) {
     throw new CitegeistError(
-      'INGEST_EMPTY_FILE',
+      'EMPTY_FILE',
       `${ctx.file} is empty (0 bytes).`,
       'Check the file was copied or downloaded completely.',
     );
@@ -71,12 +64,16 @@ export async function readDocumentBytes(bytes: Uint8Array, ctx: IngestContext): 
     );
   }
   if (format === 'pdf') return [await pdfToDocument(bytes, ctx)];
-  const text = decodeText(bytes, ctx.file);
+  const text = decodeUtf8(bytes, ctx.file);
   let docs: Document[];
-  if (format === 'jats') docs = [jatsToDocument(text, ctx)];
-  else if (format === 'tei') docs = [teiToDocument(text, ctx)];
-  else if (format === 'json') docs = jsonDocuments(text, ctx);
-  else docs = [markdownToDocument(text, ctx)];
+  try {
+    if (format === 'jats') docs = [jatsToDocument(text, ctx)];
+    else if (format === 'tei') docs = [teiToDocument(text, ctx)];
+    else if (format === 'json') docs = jsonDocuments(text, ctx);
+    else docs = [markdownToDocument(text, ctx)];
+  } catch (error) {
+    throw tooDeepError(error, ctx.file);
+  }
   for (const doc of docs) {
     if (doc.text.trim() === '') {
       throw new CitegeistError(
@@ -91,17 +88,6 @@ export async function readDocumentBytes(bytes: Uint8Array, ctx: IngestContext): 
 
 /** Reads one file into its document(s); the id defaults to the file's stem. */
 export async function readDocumentFile(file: string, id = fileStem(file)): Promise<Document[]> {
-  let bytes: Uint8Array;
-  try {
-    bytes = new Uint8Array(await readFile(file));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new CitegeistError(
-      'INGEST_UNREADABLE',
-      `${file} cannot be read (${code ?? String(error)}).`,
-      code === 'ENOENT' ? 'Check the path.' : 'Check the file permissions.',
-      { cause: error },
-    );
-  }
+  const bytes = new Uint8Array(readInputBytes(file, { what: 'paper' }));
   return readDocumentBytes(bytes, { file, id });
 }

@@ -12,7 +12,7 @@ import type { ModuleImporter } from './optional-module.js';
 export const DEFAULT_EMBEDDER = 'lsa:256';
 
 export const EMBEDDER_SPEC_HELP =
-  'Use default, lsa[:<dims>], hashed[:<dims>], openai:<model>, ollama:<model>, ' +
+  'Use default, lsa[:<dims>], lsa-bm25[:<dims>], hashed[:<dims>], openai:<model>, ollama:<model>, ' +
   'openai-compatible:<base-url>#<model>[?dims=N], or transformers:<folder>[?preset=bge|e5|minilm|contriever&pooling=mean|cls&normalize=true|false].';
 
 export interface CreateEmbedderOptions extends CallPolicyOptions {
@@ -44,6 +44,8 @@ export function createEmbedder(spec: string, options: CreateEmbedderOptions = {}
   switch (kind) {
     case 'lsa':
       return new LsaEmbedder({ dimensions: dims(rest) ?? 256 });
+    case 'lsa-bm25':
+      return new LsaEmbedder({ dimensions: dims(rest) ?? 256, weighting: 'bm25' });
     case 'hashed':
       return new HashedEmbedder({ dimensions: dims(rest) ?? 1024 });
     case 'openai':
@@ -126,6 +128,8 @@ function splitQuery(rest: string): { path: string; query: URLSearchParams } {
 export interface CorpusFittedEmbedder extends Embedder {
   readonly fitted: boolean;
   fit(texts: readonly string[]): unknown;
+  /** The passage embeddings of the fitted texts, if the fit can give them without re-embedding. */
+  takeFittedEmbeddings?(): Float32Array[] | null;
 }
 
 export function needsFitting(embedder: Embedder): embedder is CorpusFittedEmbedder {

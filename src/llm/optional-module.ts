@@ -27,14 +27,14 @@ export async function loadOptional<T>(
       /Cannot find (module|package)/.test(message)
     ) {
       throw new CitegeistError(
-        'MISSING_OPTIONAL_DEPENDENCY',
+        'OPTIONAL_DEPENDENCY',
         `${purpose} needs the optional package ${name}, which is not installed.`,
         `Install it next to citegeist: \`npm install ${name}@${version}\`.`,
         { cause: error },
       );
     }
     throw new CitegeistError(
-      'OPTIONAL_DEPENDENCY_FAILED',
+      'OPTIONAL_DEPENDENCY',
       `${purpose}: the package ${name} is installed but failed to load: ${message}`,
       `Reinstall it (\`npm install ${name}@${version}\`) and check its platform requirements.`,
       { cause: error },

@@ -1,12 +1,26 @@
+export type { GradesSource, RunSource } from './answer-join.js';
 export { renderArgueTable } from './argue-table.js';
+export { buildReportData, type ReportInput } from './build-report.js';
 export { escapeHtml } from './escape-html.js';
-export {
-  type HtmlSummaryInput,
-  renderHtmlSummary,
-  type SummaryCitation,
-  type SummaryMetric,
-  type SummaryModel,
-  type SummaryRow,
-} from './html-summary.js';
+export { type FaithfulnessSource, faithfulnessLabel } from './faithfulness-section.js';
+export { type BankNuggets, bankNuggets } from './judgments-section.js';
 export { renderBreakdown, renderLeaderboard } from './leaderboard-table.js';
-export { buildRunSummary, type RunSummaryInput } from './run-summary.js';
+export { type LooseGrade, looseGradeRow } from './loose-grade-row.js';
+export {
+  type ManifestInfo,
+  manifestOf,
+  type RecordLine,
+  type SplitRecords,
+  splitRecords,
+} from './loose-records.js';
+export type { PaperTextMode } from './paper-excerpts.js';
+export { reportAssets } from './report-assets.js';
+export type * from './report-data.js';
+export {
+  embedJson,
+  RECIPE_ELEMENT_ID,
+  type ReportAssets,
+  type ReportRecipe,
+  renderReportPage,
+  reportCsp,
+} from './report-page.js';

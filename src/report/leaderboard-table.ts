@@ -25,7 +25,7 @@ function pad(rows: string[][]): string {
  * failures), and the best–worst spread. Values are rounded to 3 decimals only here.
  */
 export function renderLeaderboard(models: readonly ModelSummary[], spreads: readonly Spread[]): string {
-  const header = ['metric', ...models.map((m) => m.model), 'spread (best − worst)'];
+  const header = ['metric', ...models.map((m) => m.label), 'spread (best − worst)'];
   const rows: string[][] = [header];
   for (const def of RESEARCHQA_METRICS) {
     const id = def.id as ResearchqaMetricId;
@@ -42,7 +42,7 @@ export function renderLeaderboard(models: readonly ModelSummary[], spreads: read
         ? models.length < 2
           ? 'n/a (one model)'
           : '–'
-        : `${fmt(s.spread)} (${s.best?.model} vs ${s.worst?.model})`,
+        : `${fmt(s.spread)} (${s.best?.label} vs ${s.worst?.label})`,
     ]);
   }
   if (models.some((m) => m.overall.quotes.checked > 0)) {
@@ -62,6 +62,13 @@ export function renderLeaderboard(models: readonly ModelSummary[], spreads: read
     ...models.map((m) => `${m.overall.rows} (${m.overall.answerFailures})`),
     '',
   ]);
+  if (models.some((m) => m.overall.cachedRows > 0)) {
+    rows.push([
+      'Rows from cache (not in latency, cost)',
+      ...models.map((m) => String(m.overall.cachedRows)),
+      '',
+    ]);
+  }
   return `${pad(rows)}\n`;
 }
 
@@ -69,7 +76,7 @@ export function renderLeaderboard(models: readonly ModelSummary[], spreads: read
 export function renderBreakdown(models: readonly ModelSummary[], by: 'byType' | 'byDomain'): string {
   const keys = [...new Set(models.flatMap((m) => Object.keys(m[by])))];
   const rows: string[][] = [
-    [by === 'byType' ? 'question type' : 'domain', 'metric', ...models.map((m) => m.model)],
+    [by === 'byType' ? 'question type' : 'domain', 'metric', ...models.map((m) => m.label)],
   ];
   for (const key of keys) {
     for (const def of RESEARCHQA_METRICS) {

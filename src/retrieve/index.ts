@@ -1,4 +1,5 @@
 export * from './common/index.js';
+export * from './defaults/index.js';
 export * from './dense/index.js';
 export * from './eval/index.js';
 export * from './fusion/index.js';

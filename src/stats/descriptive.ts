@@ -25,7 +25,7 @@ export function median(values: readonly number[]): number | null {
 export function quantileSorted(sorted: readonly number[], q: number): number {
   if (sorted.length === 0 || !(q >= 0 && q <= 1)) {
     throw new CitegeistError(
-      'STATS_BAD_QUANTILE',
+      'STATS_BAD_DATA',
       `quantileSorted: needs a non-empty sample and 0 ≤ q ≤ 1, got ${sorted.length} values and q = ${q}.`,
       'Pass a sorted non-empty array and a probability between 0 and 1.',
     );

@@ -110,7 +110,7 @@ function differenceFunction(level: MeasurementLevel): Delta {
         };
     default:
       throw new CitegeistError(
-        'STATS_BAD_LEVEL',
+        'BAD_OPTION',
         `krippendorffAlpha: level of measurement ${quoteValue(level)} is not known.`,
         'Use one of "nominal", "ordinal", "interval", "ratio".',
       );
@@ -121,7 +121,7 @@ function differenceFunction(level: MeasurementLevel): Delta {
 function validate(data: ReliabilityData, level: MeasurementLevel): number {
   if (!Array.isArray(data)) {
     throw new CitegeistError(
-      'STATS_BAD_RELIABILITY_DATA',
+      'STATS_BAD_DATA',
       `krippendorffAlpha: "data" must be an array of rater rows, got ${quoteValue(data)}.`,
       'Pass one array per rater, one entry per unit, null where the rater gave no rating.',
     );
@@ -130,7 +130,7 @@ function validate(data: ReliabilityData, level: MeasurementLevel): number {
   data.forEach((row, r) => {
     if (!Array.isArray(row) || row.length !== units) {
       throw new CitegeistError(
-        'STATS_BAD_RELIABILITY_DATA',
+        'STATS_BAD_DATA',
         `krippendorffAlpha: rater row ${r} has ${Array.isArray(row) ? row.length : 'no'} entries; row 0 has ${units}.`,
         'Give every rater one entry per unit (null for a missing rating).',
       );
@@ -139,7 +139,7 @@ function validate(data: ReliabilityData, level: MeasurementLevel): number {
       const ok = value === null || (typeof value === 'number' && Number.isFinite(value));
       if (!ok || (level === 'ratio' && value !== null && value < 0)) {
         throw new CitegeistError(
-          'STATS_BAD_RATING',
+          'STATS_BAD_DATA',
           `krippendorffAlpha: argument "data" holds ${typeof value === 'number' ? String(value) : quoteValue(value)} at rater ${r}, unit ${u}; ${level === 'ratio' ? 'ratio data must be finite and ≥ 0' : 'ratings must be finite numbers or null'}.`,
           'Use null for a missing rating; code categories as numbers.',
         );

@@ -46,14 +46,14 @@ export function trainLinearSvm(
   const maxIterations = options.maxIterations ?? 10_000_000;
   if (n !== y.length || n === 0 || !y.every((v) => v === 1 || v === -1)) {
     throw new CitegeistError(
-      'SVM_BAD_INPUT',
+      'STATS_BAD_DATA',
       `trainLinearSvm: need as many labels (+1/-1) as rows, got ${n} rows and ${y.length} labels.`,
       'Give one label of +1 or -1 per feature row.',
     );
   }
   if (!y.includes(1) || !y.includes(-1)) {
     throw new CitegeistError(
-      'SVM_ONE_CLASS',
+      'STATS_BAD_DATA',
       `trainLinearSvm: all ${n} samples have the same label; an SVM needs positives and negatives.`,
       'Give both positive and negative examples.',
     );

@@ -19,7 +19,7 @@ export function checkCategories(categories: readonly number[]): number[] {
     );
   if (!ok) {
     throw new CitegeistError(
-      'STATS_BAD_CATEGORIES',
+      'BAD_OPTION',
       `fitPartialCreditModel: option "categories" is ${quoteValue(categories)}; it must list at least two finite scores in ascending order.`,
       'Pass the ordered score values, e.g. categories: [1, 2, 3, 4, 5].',
     );
@@ -30,7 +30,7 @@ export function checkCategories(categories: readonly number[]): number[] {
 export function checkOption(name: string, value: number, ok: boolean, expected: string): void {
   if (!ok || typeof value !== 'number' || Number.isNaN(value)) {
     throw new CitegeistError(
-      'STATS_BAD_OPTION',
+      'BAD_OPTION',
       `fitPartialCreditModel: option "${name}" is ${quoteValue(value)}; it must be ${expected}.`,
       `Pass ${name} as ${expected}.`,
     );
@@ -44,7 +44,7 @@ export function indexRatings<Id extends string | number>(
 ): IndexedRatings<Id> {
   if (!Array.isArray(ratings) || ratings.length === 0) {
     throw new CitegeistError(
-      'STATS_NO_RATINGS',
+      'STATS_BAD_DATA',
       `fitPartialCreditModel: argument "ratings" must be a non-empty array, got ${quoteValue(ratings)}.`,
       'Pass at least one {item, rater, score} rating.',
     );
@@ -66,7 +66,7 @@ export function indexRatings<Id extends string | number>(
     const k = categoryIndex.get(r.score);
     if (k === undefined) {
       throw new CitegeistError(
-        'STATS_BAD_RATING',
+        'STATS_BAD_DATA',
         `fitPartialCreditModel: argument "ratings" holds score ${typeof r.score === 'number' ? String(r.score) : quoteValue(r.score)} at index ${o}; it is not one of the categories ${quoteValue(categories)}.`,
         'Map every score to one of the listed categories (or add the category), and drop missing ratings.',
       );
@@ -91,7 +91,7 @@ function lookup<Id>(index: Map<Id, number>, list: Id[], id: Id): number {
 function checkId(id: unknown, o: number, field: string): void {
   if (!(typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)))) {
     throw new CitegeistError(
-      'STATS_BAD_RATING',
+      'STATS_BAD_DATA',
       `fitPartialCreditModel: argument "ratings" holds ${field} ${quoteValue(id)} at index ${o}; it must be a string or a number.`,
       `Give every rating an ${field} identifier.`,
     );

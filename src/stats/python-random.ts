@@ -24,7 +24,7 @@ export class PythonRandom {
   seed(seed: number | bigint): void {
     if (typeof seed === 'number' && !Number.isSafeInteger(seed)) {
       throw new CitegeistError(
-        'STATS_BAD_SEED',
+        'STATS_BAD_DATA',
         `PythonRandom: seed must be a whole number, got ${quoteValue(seed)}.`,
         'Pass an integer seed (e.g. --seed 1234).',
       );
@@ -126,7 +126,7 @@ export class PythonRandom {
     const n = population.length;
     if (!Number.isInteger(k) || k < 0 || k > n) {
       throw new CitegeistError(
-        'SAMPLE_TOO_LARGE',
+        'STATS_BAD_DATA',
         `Cannot sample ${quoteValue(k)} items from ${n} (Python raises "Sample larger than population or is negative").`,
         'Ask for at most as many items as there are.',
       );

@@ -31,7 +31,7 @@ export function reliabilityDataFromRatings(ratings: readonly UnitRating[]): {
     const earlier = seen.get(key);
     if (earlier !== undefined) {
       throw new CitegeistError(
-        'STATS_DUPLICATE_RATING',
+        'STATS_BAD_DATA',
         `reliabilityDataFromRatings: rater ${quoteValue(r.rater)} rated unit ${quoteValue(r.unit)} twice (indices ${earlier} and ${index}).`,
         'Keep one judgement per rater and unit (e.g. the latest) before computing agreement.',
       );
@@ -39,7 +39,7 @@ export function reliabilityDataFromRatings(ratings: readonly UnitRating[]): {
     seen.set(key, index);
     if (r.value !== null && !(typeof r.value === 'number' && Number.isFinite(r.value))) {
       throw new CitegeistError(
-        'STATS_BAD_RATING',
+        'STATS_BAD_DATA',
         `reliabilityDataFromRatings: argument "ratings" holds value ${typeof r.value === 'number' ? String(r.value) : quoteValue(r.value)} at index ${index}.`,
         'Use a finite number, or null for a missing judgement.',
       );

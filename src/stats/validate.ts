@@ -8,7 +8,7 @@ import { CitegeistError, quoteValue } from '../core/index.js';
 export function assertFiniteArray(fn: string, name: string, values: readonly number[]): void {
   if (!Array.isArray(values)) {
     throw new CitegeistError(
-      'STATS_NOT_AN_ARRAY',
+      'STATS_BAD_DATA',
       `${fn}: argument "${name}" must be an array of numbers, got ${quoteValue(values)}.`,
       'Pass an array of finite numbers.',
     );
@@ -17,7 +17,7 @@ export function assertFiniteArray(fn: string, name: string, values: readonly num
     const v = values[i];
     if (typeof v !== 'number' || !Number.isFinite(v)) {
       throw new CitegeistError(
-        'STATS_NON_FINITE',
+        'STATS_BAD_DATA',
         `${fn}: argument "${name}" holds ${describe(v)} at index ${i}; only finite numbers are allowed.`,
         'Remove or impute missing/undefined values before calling; statistics never guess them.',
       );
@@ -37,7 +37,7 @@ export function assertPaired(
   assertFiniteArray(fn, ny, y);
   if (x.length !== y.length) {
     throw new CitegeistError(
-      'STATS_LENGTH_MISMATCH',
+      'STATS_BAD_DATA',
       `${fn}: "${nx}" has ${x.length} values but "${ny}" has ${y.length}; paired statistics need equal lengths.`,
       'Align the two samples so that index i of each refers to the same item.',
     );
@@ -48,7 +48,7 @@ export function assertPaired(
 export function assertOption(fn: string, name: string, value: number, ok: boolean, expected: string): void {
   if (!ok || typeof value !== 'number' || Number.isNaN(value)) {
     throw new CitegeistError(
-      'STATS_BAD_OPTION',
+      'BAD_OPTION',
       `${fn}: option "${name}" is ${quoteValue(value)}; it must be ${expected}.`,
       `Pass ${name} as ${expected}.`,
     );

@@ -1,5 +1,10 @@
-/** The corpus store's SQLite schema. Bump `CORPUS_SCHEMA_VERSION` on any change. */
-export const CORPUS_SCHEMA_VERSION = 1;
+/**
+ * The corpus store's SQLite schema. Bump `CORPUS_SCHEMA_VERSION` on any change, and list the
+ * versions a store can be upgraded from in place in `UPGRADABLE_FROM` (version 2 added `markers`;
+ * a version 1 store gets the table when it is opened for writing, and reads as having no markers).
+ */
+export const CORPUS_SCHEMA_VERSION = 2;
+export const UPGRADABLE_FROM = [1];
 
 export const CORPUS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS store_info (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -62,6 +67,15 @@ CREATE TABLE IF NOT EXISTS furniture (
   page INTEGER NOT NULL,
   kind TEXT NOT NULL,
   text TEXT NOT NULL,
+  PRIMARY KEY (doc_id, ord)
+);
+CREATE TABLE IF NOT EXISTS markers (
+  doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+  ord INTEGER NOT NULL,
+  start INTEGER NOT NULL,
+  end INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  targets TEXT NOT NULL,
   PRIMARY KEY (doc_id, ord)
 );
 `;

@@ -1,9 +1,12 @@
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DocumentSchema } from '../core/index.js';
 import { readDocumentFile } from '../ingest/index.js';
 import { sharedDataPath } from '../testing/shared-data.js';
+import { CORPUS_SCHEMA } from './corpus-schema.js';
 import { CorpusStore } from './corpus-store.js';
 import { ingestPaths } from './ingest-files.js';
 import { loadDocument, PapersDir } from './load-document.js';
@@ -83,16 +86,16 @@ describe('CorpusStore', () => {
       summary.outcomes.map((o) => [o.file.split('/').at(-1), o.status === 'failed' ? o.code : o.status]),
     );
     expect(codes).toEqual({
-      'good.md': 'INGEST_EMPTY_FILE',
-      'empty.pdf': 'INGEST_EMPTY_FILE',
+      'good.md': 'EMPTY_FILE',
+      'empty.pdf': 'EMPTY_FILE',
       'truncated.pdf': 'INGEST_PDF_CORRUPT',
       'corrupt.pdf': 'INGEST_PDF_CORRUPT',
       'encrypted.pdf': 'INGEST_PDF_ENCRYPTED',
-      'image-only.pdf': 'INGEST_PDF_NO_TEXT',
-      'malformed.nxml': 'INGEST_MALFORMED_XML',
-      'malformed.json': 'INGEST_MALFORMED_JSON',
+      'image-only.pdf': 'INGEST_NO_TEXT',
+      'malformed.nxml': 'INVALID_XML',
+      'malformed.json': 'INVALID_JSON',
       'tiny.pdf': 'ingested',
-      'missing.pdf': 'INGEST_NOT_FOUND',
+      'missing.pdf': 'FILE_NOT_FOUND',
     });
     for (const o of summary.outcomes)
       if (o.status === 'failed') expect(o.problem).toContain(o.file.split('/').at(-1));
@@ -134,5 +137,45 @@ describe('loadDocument and PapersDir', () => {
     expect((await dirIndex.load('x1')).source).toBe('pdf');
     expect((await dirIndex.load('x2')).text).toBe('Second paper.');
     await expect(dirIndex.load('x3')).rejects.toThrow(/No paper file for id "x3"/);
+  });
+});
+
+describe('CorpusStore markers and schema upgrade', () => {
+  it('round-trips the markers of a document', () => {
+    const doc = DocumentSchema.parse({
+      id: 'm',
+      title: 'T',
+      source: 'pdf',
+      text: 'Prior work [1] shows it.\n\n[1] A. Author. 2020.',
+      paragraphs: [
+        { id: 'p1', sectionId: null, page: 1, start: 0, end: 24 },
+        { id: 'p2', sectionId: null, page: 1, start: 26, end: 46, kind: 'reference' },
+      ],
+      markers: [{ start: 11, end: 14, kind: 'citation', targets: ['p2'] }],
+    });
+    store.upsert(doc);
+    expect(store.get('m')!.markers).toEqual(doc.markers);
+  });
+
+  it('upgrades a version 1 store in place and reads it read-only before that', () => {
+    const path = join(dir, 'v1.sqlite');
+    const old = new Database(path);
+    old.exec(CORPUS_SCHEMA.replace(/CREATE TABLE IF NOT EXISTS markers[\s\S]*?\);/, ''));
+    old.prepare("INSERT INTO store_info (key, value) VALUES ('schema_version', '1')").run();
+    old
+      .prepare(
+        "INSERT INTO documents (id, title, source, language, text, content_hash, ingested_at) VALUES ('a', 'A', 'text', 'en', 'x', '', '')",
+      )
+      .run();
+    old.close();
+    const reader = CorpusStore.open(path, { readonly: true });
+    expect(reader.get('a')!.markers).toEqual([]);
+    reader.close();
+    CorpusStore.open(path).close();
+    const upgraded = new Database(path, { readonly: true });
+    expect(upgraded.prepare("SELECT value FROM store_info WHERE key = 'schema_version'").get()).toEqual({
+      value: '2',
+    });
+    upgraded.close();
   });
 });

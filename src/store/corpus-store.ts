@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { CitegeistError, type Document, type DocumentMeta, DocumentSchema } from '../core/index.js';
-import { CORPUS_SCHEMA, CORPUS_SCHEMA_VERSION } from './corpus-schema.js';
+import { CORPUS_SCHEMA, CORPUS_SCHEMA_VERSION, UPGRADABLE_FROM } from './corpus-schema.js';
 
 /** One row of `CorpusStore.list()`. */
 export interface DocumentSummary {
@@ -87,7 +88,13 @@ export class CorpusStore {
     const row = this.db.prepare("SELECT value FROM store_info WHERE key = 'schema_version'").get() as
       | Row
       | undefined;
-    if (Number(row?.value) !== CORPUS_SCHEMA_VERSION) {
+    const version = Number(row?.value);
+    if (UPGRADABLE_FROM.includes(version) && !readonly) {
+      // The schema above has just created what the older version lacked.
+      this.db
+        .prepare("UPDATE store_info SET value = ? WHERE key = 'schema_version'")
+        .run(String(CORPUS_SCHEMA_VERSION));
+    } else if (version !== CORPUS_SCHEMA_VERSION && !UPGRADABLE_FROM.includes(version)) {
       throw new CitegeistError(
         'CORPUS_SCHEMA_MISMATCH',
         `Corpus ${this.path} has schema version ${String(row?.value)}; this citegeist reads version ${CORPUS_SCHEMA_VERSION}.`,
@@ -190,6 +197,11 @@ export class CorpusStore {
       para.run(id, i, p.id, p.sectionId, p.page, p.kind, p.start, p.end);
     const furn = db.prepare('INSERT INTO furniture (doc_id, ord, page, kind, text) VALUES (?, ?, ?, ?, ?)');
     for (const [i, f] of doc.furniture.entries()) furn.run(id, i, f.page, f.kind, f.text);
+    const marker = db.prepare(
+      'INSERT INTO markers (doc_id, ord, start, end, kind, targets) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    for (const [i, m] of doc.markers.entries())
+      marker.run(id, i, m.start, m.end, m.kind, JSON.stringify(m.targets));
     return id;
   }
 
@@ -222,8 +234,24 @@ export class CorpusStore {
         'SELECT id, section_id, page, kind, start, end FROM paragraphs WHERE doc_id = ? ORDER BY ord',
       ).map(({ section_id, ...p }) => ({ ...p, sectionId: section_id })),
       furniture: all('SELECT page, kind, text FROM furniture WHERE doc_id = ? ORDER BY ord'),
+      markers: this.hasMarkers()
+        ? all('SELECT start, end, kind, targets FROM markers WHERE doc_id = ? ORDER BY ord').map((m) => ({
+            ...m,
+            targets: JSON.parse(String(m.targets)),
+          }))
+        : [],
     });
   }
+
+  /** A version 1 store opened read-only has no markers table. */
+  private hasMarkers(): boolean {
+    this.markersTable ??=
+      this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'markers'").get() !==
+      undefined;
+    return this.markersTable;
+  }
+
+  private markersTable: boolean | undefined;
 
   /** Every stored document, in id order, with its counts. */
   list(): DocumentSummary[] {
@@ -248,6 +276,28 @@ export class CorpusStore {
       chars: Number(r.chars),
       ingestedAt: String(r.ingested_at),
     }));
+  }
+
+  /**
+   * A content digest per stored document (id → sha256 hex of its title, text, sections and
+   * paragraphs: everything passages are cut from), in id order. A document re-ingested with other
+   * text under the same id gets another digest, which is how an index tells it is stale.
+   */
+  digests(): Map<string, string> {
+    const hashes = new Map<string, ReturnType<typeof createHash>>();
+    for (const r of this.db
+      .prepare('SELECT id, title, text FROM documents ORDER BY id')
+      .iterate() as Iterable<Row>)
+      hashes.set(String(r.id), createHash('sha256').update(`${r.title}\u0000${r.text}\u0000`));
+    const add = (sql: string) => {
+      for (const r of this.db.prepare(sql).iterate() as Iterable<Row>) {
+        const { doc_id, ...rest } = r;
+        hashes.get(String(doc_id))?.update(`${JSON.stringify(Object.values(rest))}\n`);
+      }
+    };
+    add('SELECT doc_id, id, heading, level, path, start, end FROM sections ORDER BY doc_id, ord');
+    add('SELECT doc_id, id, section_id, page, kind, start, end FROM paragraphs ORDER BY doc_id, ord');
+    return new Map([...hashes].map(([id, h]) => [id, h.digest('hex')]));
   }
 
   /** Ids of every stored document. */

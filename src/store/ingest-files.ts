@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
-import { isCitegeistError } from '../core/index.js';
+import { type ErrorCode, isCitegeistError, readInputBytes } from '../core/index.js';
 import { EXTRACTOR_VERSION, fileStem, INGESTIBLE_EXTENSIONS, readDocumentBytes } from '../ingest/index.js';
 import type { CorpusStore } from './corpus-store.js';
 
@@ -11,14 +11,23 @@ export function contentHash(bytes: Uint8Array): string {
 }
 
 export type IngestOutcome =
-  | { status: 'ingested'; file: string; ids: string[]; replaced: boolean }
+  | {
+      status: 'ingested';
+      file: string;
+      ids: string[];
+      replaced: boolean;
+      /** What could not be read, when part of the file is damaged (stored flagged in `meta.damaged`). */
+      damaged?: string;
+    }
   | { status: 'unchanged'; file: string; ids: string[] }
-  | { status: 'failed'; file: string; code: string; problem: string; fix: string };
+  | { status: 'failed'; file: string; code: ErrorCode; problem: string; fix: string };
 
 export interface IngestSummary {
   ingested: number;
   unchanged: number;
   failed: number;
+  /** Ingested files with unreadable parts (stored, flagged as damaged). */
+  damaged: number;
   outcomes: IngestOutcome[];
 }
 
@@ -54,14 +63,18 @@ export async function expandPaths(paths: readonly string[]): Promise<{ files: st
 export async function ingestFile(store: CorpusStore, file: string): Promise<IngestOutcome> {
   const path = resolve(file);
   try {
-    const bytes = new Uint8Array(await readFile(path));
+    const bytes = new Uint8Array(readInputBytes(path, { what: 'paper' }));
     const hash = contentHash(bytes);
     const stored = store.findByFile(path);
     if (stored && stored.contentHash === hash && stored.ids.length > 0)
       return { status: 'unchanged', file, ids: stored.ids };
     const docs = await readDocumentBytes(bytes, { file, id: fileStem(file) });
     const ids = store.upsertFile(path, hash, docs);
-    return { status: 'ingested', file, ids, replaced: stored !== undefined };
+    const damaged = docs
+      .map((d) => d.meta.damaged)
+      .filter((d) => d !== undefined)
+      .join('; ');
+    return { status: 'ingested', file, ids, replaced: stored !== undefined, ...(damaged ? { damaged } : {}) };
   } catch (error) {
     if (isCitegeistError(error))
       return { status: 'failed', file, code: error.code, problem: error.problem, fix: error.fix };
@@ -70,7 +83,7 @@ export async function ingestFile(store: CorpusStore, file: string): Promise<Inge
     return {
       status: 'failed',
       file,
-      code: code ? 'INGEST_UNREADABLE' : 'INGEST_FAILED',
+      code: code ? 'FILE_UNREADABLE' : 'INTERNAL',
       problem: `${file}: ${message}`,
       fix: code
         ? 'Check the path and its permissions.'
@@ -92,7 +105,7 @@ export async function ingestPaths(
   const outcomes: IngestOutcome[] = missing.map((file) => ({
     status: 'failed',
     file,
-    code: 'INGEST_NOT_FOUND',
+    code: 'FILE_NOT_FOUND',
     problem: `${file} does not exist.`,
     fix: 'Check the path.',
   }));
@@ -103,5 +116,12 @@ export async function ingestPaths(
     onProgress?.(i + 1, files.length, outcome);
   }
   const count = (s: IngestOutcome['status']) => outcomes.filter((o) => o.status === s).length;
-  return { ingested: count('ingested'), unchanged: count('unchanged'), failed: count('failed'), outcomes };
+  const damaged = outcomes.filter((o) => o.status === 'ingested' && o.damaged !== undefined).length;
+  return {
+    ingested: count('ingested'),
+    unchanged: count('unchanged'),
+    failed: count('failed'),
+    damaged,
+    outcomes,
+  };
 }

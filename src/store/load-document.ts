@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
-import { CitegeistError, type Document, quoteValue } from '../core/index.js';
+import { CitegeistError, type Document, quoteValue, readInputBytes } from '../core/index.js';
 import { fileStem, INGESTIBLE_EXTENSIONS, readDocumentBytes } from '../ingest/index.js';
 import { CorpusStore } from './corpus-store.js';
 import { contentHash } from './ingest-files.js';
@@ -40,7 +39,7 @@ export async function loadDocument(pathOrId: string, options: LoadOptions = {}):
   try {
     const file = resolve(cwd, pathOrId);
     if (existsSync(file) && statSync(file).isFile()) {
-      const bytes = new Uint8Array(await readFile(file));
+      const bytes = new Uint8Array(readInputBytes(file, { what: 'paper' }));
       const stored = store?.findByFile(file);
       if (stored && stored.contentHash === contentHash(bytes) && stored.ids.length === 1) {
         const doc = store?.get(stored.ids[0]!);
@@ -51,7 +50,7 @@ export async function loadDocument(pathOrId: string, options: LoadOptions = {}):
     const doc = store?.get(pathOrId);
     if (doc) return doc;
     throw new CitegeistError(
-      'DOCUMENT_NOT_FOUND',
+      'PAPER_NOT_FOUND',
       `${quoteValue(pathOrId)} is neither a file nor a document id in ${store ? `the corpus ${corpusPath}` : `a corpus (there is none at ${corpusPath})`}.`,
       store
         ? 'Run `citegeist list` to see the ids, or give a file path.'
@@ -84,7 +83,7 @@ export class PapersDir {
       names = readdirSync(dir).sort();
     } catch (error) {
       throw new CitegeistError(
-        'PAPERS_DIR_UNREADABLE',
+        'FILE_UNREADABLE',
         `Papers folder ${dir} cannot be read.`,
         'Check the --papers path.',
         {
@@ -140,7 +139,10 @@ export class PapersDir {
         'Add the paper to the folder, or check the paper ids of the rows.',
       );
     }
-    const docs = await readDocumentBytes(new Uint8Array(await readFile(file)), { file, id });
+    const docs = await readDocumentBytes(new Uint8Array(readInputBytes(file, { what: 'paper' })), {
+      file,
+      id,
+    });
     return docs.find((d) => d.id === id) ?? pickOne(docs, file);
   }
 }

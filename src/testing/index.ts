@@ -1,3 +1,4 @@
+export { arbitraryJson, arbitraryReplies } from './arbitrary-json.js';
 export { FakeAnthropicServer } from './fake-anthropic-server.js';
 export { FakeEmbedder } from './fake-embedder.js';
 export { FakeGeminiServer } from './fake-gemini-server.js';
@@ -14,4 +15,6 @@ export {
 export { FakeLlm, type FakeLlmOptions, type FakeReply } from './fake-llm.js';
 export { type FakeOpenAiOptions, FakeOpenAiServer } from './fake-openai-server.js';
 export { FakeOpenAlexServer, type FakeOpenAlexWorkSpec } from './fake-openalex-server.js';
-export { sharedDataPath } from './shared-data.js';
+export { pathologicalInputs } from './pathological-inputs.js';
+export { runRecords } from './run-records.js';
+export { missingSharedData, sharedDataPath, skipWithoutSharedData } from './shared-data.js';

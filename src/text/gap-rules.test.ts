@@ -24,6 +24,7 @@ describe('canStartGap', () => {
     ['left\u00B9 right', true],
     ['left * right', true],
     ['left BIBREF3 right', true],
+    ['left $^{2}$ right', true],
     ['left , right', false],
   ])('%j', (text, expected) => {
     const { normalized, tokenIndex } = preparePaper(text);
@@ -60,6 +61,18 @@ describe('isAcceptableGap', () => {
     ['comparison symbol', 'left < right', false],
     ['unclosed bracket', 'left [12 right', false],
     ['too long', `left (${'Smith, '.repeat(20)}2019) right`, false],
+    ['Markdown footnote reference', 'left [^1] right', true],
+    ['Markdown footnote references', 'left [^1, ^2] right', true],
+    ['Markdown footnotes back to back', 'left [^1][^2] right', true],
+    ['LaTeX superscript marker', 'left $^{2}$ right', true],
+    ['LaTeX superscript list', 'left $^{3,4}$ right', true],
+    ['LaTeX marker then citation', 'left $^{5}$ [2] right', true],
+    ['empty footnote', 'left [^] right', false],
+    ['footnote with a word', 'left [^note] right', false],
+    ['bracket of separators only', 'left [,] right', false],
+    ['LaTeX superscript with a word', 'left $^{th}$ right', false],
+    ['LaTeX math', 'left $x^{2}$ right', false],
+    ['unclosed LaTeX marker', 'left $^{2} right', false],
   ])('%s', (_name, text, expected) => {
     expect(judge(text)).toBe(expected);
   });

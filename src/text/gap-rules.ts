@@ -12,12 +12,18 @@
  *     `* † ‡ § ¶ # ∗ ⋆ ⁎`;
  *   - a QASPER placeholder (`BIBREF12`, `TABREF3`, `FIGREF0`, `INLINEFORM1`, `DISPLAYFORM0`);
  *   - a bracketed citation `[ … ]` whose inside is numbers, number ranges and separators
- *     (`[12]`, `[3, 5-7]`, `[12a]`) or an author–year list containing a year;
+ *     (`[12]`, `[3, 5-7]`, `[12a]`), Markdown footnote references (`[^1]`, `[^1, ^2]`: the citation
+ *     markers of citegeist's answer contract), or an author–year list containing a year;
+ *   - a LaTeX superscript marker `$^{ … }$` whose inside is numbers and separators (`$^{2}$`,
+ *     `$^{3,4}$`: footnote and reference markers in text converted from PDF to Markdown);
  *   - a parenthesised citation `( … )` whose inside contains a year (`(Smith et al., 2019)`,
  *     `(Lee and Kim, 2020a; Wu, 2021)`) or is numbers and separators only (`(12)`);
  *   - a `,` or `;` between two of the above (`BIBREF1 , BIBREF2`).
  *
- * Real words are never accepted as an insertion except inside those shapes, so a quote that drops a
+ * - tokens inside spans the caller marked skippable (`preparePaper(text, { skippable })`: the
+ *   footnote and citation markers an ingester recorded in `Document.markers`).
+ *
+ * Real words are never accepted as an insertion except inside those shapes and spans, so a quote that drops a
  * word of the paper ("is accurate" for "is not accurate") does not match.
  */
 import type { MatchTokens } from './match-tokens.js';
@@ -41,7 +47,7 @@ const FOOTNOTE_SYMBOLS = new Set([
 const PLACEHOLDER = /^(?:bibref|tabref|figref|inlineform|displayform)\d+$/;
 const YEAR = /^(?:1[5-9]|20)\d\d[a-z]?$/;
 const NUMBERISH = /^\d+[a-z]?$/;
-const NUMERIC_SEPARATORS = new Set([',', ';', '-']);
+const NUMERIC_SEPARATORS = new Set([',', ';', '-', '^']);
 const AUTHOR_YEAR_SEPARATORS = new Set([',', ';', '.', '&', '-', "'"]);
 
 /** The context a gap is judged in: the paper's tokens and its normalised text with offsets. */
@@ -50,6 +56,14 @@ export interface GapContext {
   readonly normalized: NormalizedText;
   /** `breakAfter[i]` = 1 when a line break follows token i in the original text. */
   readonly breakAfter: Uint8Array;
+  /** `skippable[i]` = 1 when token i is inside a recorded marker (always skippable). */
+  readonly skippable?: Uint8Array;
+}
+
+function allSkippable(ctx: GapContext, from: number, to: number): boolean {
+  if (!ctx.skippable) return false;
+  for (let i = from; i < to; i++) if (ctx.skippable[i] !== 1) return false;
+  return true;
 }
 
 function isFootnoteMarker(tokens: MatchTokens, i: number): boolean {
@@ -64,6 +78,7 @@ function isFootnoteMarker(tokens: MatchTokens, i: number): boolean {
 function isCitationInside(tokens: MatchTokens, from: number, to: number): boolean {
   if (to <= from) return false;
   let numeric = true;
+  let hasNumber = false;
   let hasYear = false;
   let authorYear = true;
   for (let i = from; i < to; i++) {
@@ -74,10 +89,11 @@ function isCitationInside(tokens: MatchTokens, from: number, to: number): boolea
       if (!AUTHOR_YEAR_SEPARATORS.has(text)) authorYear = false;
       continue;
     }
-    if (!NUMBERISH.test(text)) numeric = false;
+    if (NUMBERISH.test(text)) hasNumber = true;
+    else numeric = false;
     if (YEAR.test(text)) hasYear = true;
   }
-  return numeric || (authorYear && hasYear);
+  return (numeric && hasNumber) || (authorYear && hasYear);
 }
 
 /** Length of the bracketed citation starting at `i` (ending before `limit`), or 0. */
@@ -89,6 +105,16 @@ function citationLength(tokens: MatchTokens, i: number, limit: number): number {
     const t = tokens.text[j];
     if (t === close) return isCitationInside(tokens, i + 1, j) ? j - i + 1 : 0;
     if (t === '[' || t === '(') return 0;
+  }
+  return 0;
+}
+
+/** Length of the LaTeX superscript marker `$^{…}$` starting at `i` (ending before `limit`), or 0. */
+function latexMarkerLength(tokens: MatchTokens, i: number, limit: number): number {
+  const t = tokens.text;
+  if (t[i] !== '$' || t[i + 1] !== '^' || t[i + 2] !== '{' || tokens.kind[i] !== TokenKind.Symbol) return 0;
+  for (let j = i + 3; j + 1 < limit; j++) {
+    if (t[j] === '}') return t[j + 1] === '$' && isCitationInside(tokens, i + 3, j) ? j - i + 2 : 0;
   }
   return 0;
 }
@@ -106,7 +132,7 @@ function isMarkerSequence(tokens: MatchTokens, from: number, to: number): boolea
       i++;
       continue;
     }
-    const n = citationLength(tokens, i, to);
+    const n = citationLength(tokens, i, to) || latexMarkerLength(tokens, i, to);
     if (n === 0) return false;
     i += n;
   }
@@ -131,14 +157,15 @@ function isFurniture(ctx: GapContext, from: number, to: number): boolean {
 
 /**
  * Whether any acceptable gap can start at paper token `from` (after matched token `from - 1`): it
- * must start a line, or start with a footnote marker or an opening bracket. Lets the search skip
+ * must start a line, or start with a footnote marker, an opening bracket or a `$`. Lets the search skip
  * scanning ahead after an ordinary word.
  */
 export function canStartGap(ctx: GapContext, from: number): boolean {
   if (from >= ctx.tokens.length) return false;
   if (ctx.breakAfter[from - 1] === 1 || isFootnoteMarker(ctx.tokens, from)) return true;
+  if (ctx.skippable?.[from] === 1) return true;
   const t = ctx.tokens.text[from];
-  return (t === '[' || t === '(') && ctx.tokens.kind[from] === TokenKind.Symbol;
+  return (t === '[' || t === '(' || t === '$') && ctx.tokens.kind[from] === TokenKind.Symbol;
 }
 
 /**
@@ -147,5 +174,5 @@ export function canStartGap(ctx: GapContext, from: number): boolean {
  */
 export function isAcceptableGap(ctx: GapContext, from: number, to: number): boolean {
   if (to <= from || to - from > MAX_GAP_TOKENS) return false;
-  return isMarkerSequence(ctx.tokens, from, to) || isFurniture(ctx, from, to);
+  return allSkippable(ctx, from, to) || isMarkerSequence(ctx.tokens, from, to) || isFurniture(ctx, from, to);
 }

@@ -1,4 +1,14 @@
 /** text/: normalisation with offset maps, the quote matcher, the difflib port, tokenizer, sentences. */
+
+export {
+  type EvidenceSource,
+  type GroundedSpan,
+  isEmptyQuote,
+  locateEvidence,
+  type NearestEvidence,
+  type QuoteLocation,
+  QuoteLocator,
+} from './locate-evidence.js';
 export {
   type MatchMode,
   type MatchOptions,

@@ -132,6 +132,7 @@ export function matchQuote(
       tokens: tokenIndex.tokens,
       normalized: prepared.normalized,
       breakAfter: tokenIndex.breakAfter,
+      skippable: tokenIndex.skippable,
     };
     const runs = findGappedMatch(tokenIndex, ctx, quoteTokens);
     if (runs) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { matchQuote } from './match-quote.js';
 import { noSpaceForm, noSpaceString, preparePaper } from './prepare-paper.js';
 
 describe('noSpaceForm', () => {
@@ -39,5 +40,19 @@ describe('preparePaper', () => {
     expect(paper.normalized.text).toBe('');
     expect(paper.tokenIndex.tokens.length).toBe(0);
     expect(paper.normalizedIndex.indexOf('anything at all here')).toBe(-1);
+  });
+});
+
+describe('skippable spans', () => {
+  it('lets the gapped rule skip a recorded marker that no marker shape covers', () => {
+    const text = 'The model {Lee:2020} outperforms the baseline on every task we tried.';
+    const quote = 'The model outperforms the baseline on every task we tried.';
+    expect(matchQuote(preparePaper(text), quote, { mode: 'strict' }).matched).toBe(false);
+    const start = text.indexOf('{');
+    const skippable = [{ start, end: text.indexOf('}') + 1 }];
+    const match = matchQuote(preparePaper(text, { skippable }), quote, { mode: 'strict' });
+    expect([match.matched, match.rule]).toEqual([true, 'gapped']);
+    const dropped = 'The model the baseline on every task we tried.';
+    expect(matchQuote(preparePaper(text, { skippable }), dropped, { mode: 'strict' }).matched).toBe(false);
   });
 });

@@ -8,6 +8,9 @@ import { isHyphenSplit, type MatchTokens, matchTokens } from './match-tokens.js'
 import { codesToString, type NormalizedText, normalizeText, toOriginalSpan } from './normalize.js';
 import { SubstringIndex } from './substring-index.js';
 
+/** A `[start, end)` span of the original text. */
+type Span = { readonly start: number; readonly end: number };
+
 /** The no-space form of rule (c): drop `-` + whitespace (line-break hyphens), then all whitespace. */
 export interface NoSpaceText {
   readonly text: string;
@@ -53,6 +56,23 @@ export interface TokenIndex {
   readonly splitAt: Uint8Array;
   /** `breakAfter[i]` = 1 when the original text between tokens i and i+1 holds a line break. */
   readonly breakAfter: Uint8Array;
+  /** `skippable[i]` = 1 when token i lies inside a span given as skippable (a recorded marker). */
+  readonly skippable: Uint8Array;
+}
+
+/** Marks the tokens that lie wholly inside one of `spans` (offsets into the original text). */
+function tokensInSpans(tokens: MatchTokens, normalized: NormalizedText, spans: readonly Span[]): Uint8Array {
+  const out = new Uint8Array(tokens.length);
+  if (spans.length === 0) return out;
+  const sorted = [...spans].sort((a, b) => a.start - b.start);
+  let k = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = toOriginalSpan(normalized, tokens.start[i]!, tokens.end[i]!);
+    while (k < sorted.length && sorted[k]!.end <= t.start) k++;
+    const s = sorted[k];
+    if (s && s.start <= t.start && t.end <= s.end) out[i] = 1;
+  }
+  return out;
 }
 
 /** Marks the tokens followed by a line break in the original text (before the next token). */
@@ -69,7 +89,7 @@ function lineBreaksAfter(tokens: MatchTokens, normalized: NormalizedText): Uint8
   return out;
 }
 
-function buildTokenIndex(tokens: MatchTokens, normalized: NormalizedText): TokenIndex {
+function buildTokenIndex(tokens: MatchTokens, normalized: NormalizedText, skip: readonly Span[]): TokenIndex {
   const vocabulary = new Map<string, number>();
   const ids = new Int32Array(tokens.length);
   for (let i = 0; i < tokens.length; i++) {
@@ -98,7 +118,8 @@ function buildTokenIndex(tokens: MatchTokens, normalized: NormalizedText): Token
     else hyphenJoins.set(joined, [i]);
   }
   const breakAfter = lineBreaksAfter(tokens, normalized);
-  return { tokens, ids, vocabulary, postingStart, positions, hyphenJoins, splitAt, breakAfter };
+  const skippable = tokensInSpans(tokens, normalized, skip);
+  return { tokens, ids, vocabulary, postingStart, positions, hyphenJoins, splitAt, breakAfter, skippable };
 }
 
 /** A paper normalised and indexed once; pass it to `matchQuote` for every quote. */
@@ -112,12 +133,21 @@ export interface PreparedPaper {
   readonly tokenIndex: TokenIndex;
 }
 
+/** Options of `preparePaper`. */
+export interface PrepareOptions {
+  /**
+   * Spans of the text the gapped rule may skip between two quote words, beyond the marker shapes
+   * it knows: the footnote and citation markers an ingester recorded (`Document.markers`).
+   */
+  skippable?: readonly Span[];
+}
+
 /**
  * Normalises and indexes a paper's text for quote matching (linear time; ~tens of ms for 60 pages).
  * The token index is built on first use: the substring rules (all `researchqa` matching without a
  * nearest passage) never need it.
  */
-export function preparePaper(text: string): PreparedPaper {
+export function preparePaper(text: string, options: PrepareOptions = {}): PreparedPaper {
   const normalized = normalizeText(text);
   const noSpace = noSpaceForm(normalized.text);
   let tokenIndex: TokenIndex | undefined;
@@ -128,7 +158,7 @@ export function preparePaper(text: string): PreparedPaper {
     normalizedIndex: new SubstringIndex(normalized.text),
     noSpaceIndex: new SubstringIndex(noSpace.text),
     get tokenIndex(): TokenIndex {
-      tokenIndex ??= buildTokenIndex(matchTokens(normalized), normalized);
+      tokenIndex ??= buildTokenIndex(matchTokens(normalized), normalized, options.skippable ?? []);
       return tokenIndex;
     },
   };

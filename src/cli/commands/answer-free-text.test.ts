@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runRecords } from '../../testing/index.js';
 import { memoryIo } from '../io.js';
 import { runCli } from '../program.js';
 
@@ -35,7 +36,7 @@ describe('citegeist answer --free-text', () => {
       'run.jsonl',
     ];
     expect(await runCli(args, io), stderr()).toBe(0);
-    const out = JSON.parse(readFileSync(join(cwd, 'run.jsonl'), 'utf8'));
+    const out = runRecords(join(cwd, 'run.jsonl')).rows[0];
     expect(out).toMatchObject({
       answer: 'We collected 1,204 survey responses from teachers in three districts.',
       citations: [],
@@ -47,7 +48,7 @@ describe('citegeist answer --free-text', () => {
         io,
       ),
     ).toBe(0);
-    const scores = JSON.parse(readFileSync(join(cwd, 's.jsonl'), 'utf8'));
+    const scores = runRecords(join(cwd, 's.jsonl')).rows[0] as { rouge: { rougeL: { recall: number } } };
     expect(scores.rouge.rougeL.recall).toBe(1); // "1,204 responses": both tokens are in the answer, in order
   });
 });

@@ -70,14 +70,26 @@ describe('citegeist answer', () => {
     const first = memoryIo({ cwd: dir });
     expect(await runCli([...args, '--qasper-predictions', 'preds.jsonl'], first.io)).toBe(1);
     expect(first.stdout()).toMatch(/answered 2 rows \(1 failed/);
-    expect(first.stderr()).toMatch(/answered: 2\/2 done, 1 failed, took \d+s, [\d,]+ tokens/);
+    expect(first.stderr()).toMatch(
+      /answered: 2\/2 done, 1 failed, took \d+s, 2 model calls \(1 failed\), [1-9][\d,]* tokens\n/,
+    );
     const second = memoryIo({ cwd: dir });
     expect(await runCli([...args, '--qasper-predictions', 'preds.jsonl'], second.io)).toBe(0);
     expect(second.stdout()).toMatch(/answered 1 rows \(0 failed, 1 kept/);
-    const run = readFileSync(join(dir, 'run.jsonl'), 'utf8')
+    const [manifest, ...run] = readFileSync(join(dir, 'run.jsonl'), 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { row_id: string; error: string | null });
+    expect(manifest).toMatchObject({
+      citegeist_manifest: 1,
+      kind: 'run',
+      label: model,
+      settings: { model, context: 'auto', k: 8, contract: true },
+      inputs: {
+        dataset: { path: 'd.jsonl', rows: 2 },
+        papers: { source: 'papers:papers', count: 1, missing: 0 },
+      },
+    });
     expect(run.map((r) => [r.row_id, r.error])).toEqual([
       ['p1_chunk0_lookup', null],
       ['p1_chunk1_lookup', null],
@@ -109,7 +121,7 @@ describe('citegeist answer', () => {
         io,
       ),
     ).toBe(0);
-    const g = JSON.parse(readFileSync(join(dir, 'g.jsonl'), 'utf8').split('\n')[0] ?? '') as Record<
+    const g = JSON.parse(readFileSync(join(dir, 'g.jsonl'), 'utf8').split('\n')[1] ?? '') as Record<
       string,
       unknown
     >;
@@ -129,12 +141,95 @@ describe('citegeist answer', () => {
     expect(stderr()).toMatch(/No model was given[\s\S]*--model extractive/);
   });
 
-  it('says --dry-run is not supported instead of calling a model', async () => {
+  it('--dry-run prices the very requests it would send, and calls or writes nothing', async () => {
     const dir = workspace();
-    const { io, stderr } = memoryIo({ cwd: dir });
+    const { io, stdout } = memoryIo({ cwd: dir });
     const args = ['answer', '--dataset', 'd.jsonl', '--papers', 'papers', '--out', 'r.jsonl', '--dry-run'];
-    expect(await runCli([...args, '--model', 'openai-compatible:http://127.0.0.1:9/v1#m'], io)).toBe(1);
-    expect(stderr()).toMatch(/DRY_RUN_UNSUPPORTED[\s\S]*--dry-run is not supported[\s\S]*--budget/);
+    expect(
+      await runCli([...args, '--model', 'openai-compatible:http://127.0.0.1:9/v1#m', '--json'], io),
+    ).toBe(0);
+    const estimate = JSON.parse(stdout()) as Record<string, number>;
+    // Two rows, each a full-paper prompt (system contract + question + paper) at 4 chars per token.
+    expect(estimate).toMatchObject({ dry_run: true, rows: 2, calls: 2, outputTokens: 3000, missingPaper: 0 });
+    expect(estimate.inputTokens).toBeGreaterThan(2 * 100);
     expect(existsSync(join(dir, 'r.jsonl'))).toBe(false);
+    expect(existsSync(join(dir, '.citegeist'))).toBe(false);
+    // A priced model, and no API key in the environment: the estimate needs none.
+    const priced = memoryIo({ cwd: dir });
+    expect(await runCli([...args, '--model', 'openai:gpt-4.1-mini', '--json'], priced.io)).toBe(0);
+    expect((JSON.parse(priced.stdout()) as { costUsd: number }).costUsd).toBeGreaterThan(0);
+  });
+
+  it('refuses to resume into a run made with other settings, and to write into a foreign file', async () => {
+    const dir = workspace();
+    const base = [
+      'answer',
+      '--dataset',
+      'd.jsonl',
+      '--papers',
+      'papers',
+      '--model',
+      'extractive',
+      '--out',
+      'x.jsonl',
+    ];
+    expect(await runCli(base, memoryIo({ cwd: dir }).io)).toBe(0);
+    const before = readFileSync(join(dir, 'x.jsonl'), 'utf8');
+    const k3 = memoryIo({ cwd: dir });
+    expect(await runCli([...base, '-k', '3'], k3.io)).toBe(1);
+    expect(k3.stderr()).toMatch(
+      /RUN_MANIFEST_MISMATCH[\s\S]*label: "extractive" in the file, "extractive \(k=3\)" now[\s\S]*k: 8 in the file, 3 now/,
+    );
+    expect(readFileSync(join(dir, 'x.jsonl'), 'utf8')).toBe(before);
+    writeFileSync(
+      join(dir, 'other.jsonl'),
+      '{"row_id":"p1_chunk0_lookup","model":"someone-else","answer":"a"}\n',
+    );
+    const foreign = memoryIo({ cwd: dir });
+    expect(await runCli([...base.slice(0, -1), 'other.jsonl'], foreign.io)).toBe(1);
+    expect(foreign.stderr()).toMatch(/RUN_FILE_FOREIGN/);
+    expect(readFileSync(join(dir, 'other.jsonl'), 'utf8')).toMatch(/someone-else/);
+  });
+});
+
+describe('cache hits', () => {
+  it('are marked per row, counted in the summary and left out of latency and cost', async () => {
+    const dir = workspace();
+    server = await new FakeOpenAiServer({
+      replies: () => ({ text: `1,204 [^1].\n---EVIDENCE---\n@cite[1]\n"${SENTENCE}"\n---END-EVIDENCE---` }),
+    }).start();
+    const model = `openai-compatible:${server.url}/v1#test-model`;
+    const base = ['answer', '--dataset', 'd.jsonl', '--papers', 'papers', '--model', model];
+    expect(await runCli([...base, '--out', 'first.jsonl'], memoryIo({ cwd: dir }).io)).toBe(0);
+    const again = memoryIo({ cwd: dir });
+    expect(await runCli([...base, '--out', 'second.jsonl'], again.io)).toBe(0);
+    expect(again.stdout()).toMatch(/answered 2 rows \(0 failed, 0 kept from an earlier run, 2 from cache\)/);
+    expect(server.requests).toHaveLength(2);
+    const rows = readFileSync(join(dir, 'second.jsonl'), 'utf8').trim().split('\n').slice(1);
+    expect(rows.map((l) => (JSON.parse(l) as { cached: boolean }).cached)).toEqual([true, true]);
+    const graded = memoryIo({ cwd: dir });
+    const grade = [
+      'grade',
+      '--dataset',
+      'd.jsonl',
+      '--papers',
+      'papers',
+      '--run',
+      'second.jsonl',
+      '--out',
+      'g.jsonl',
+    ];
+    expect(await runCli([...grade, '--json'], graded.io)).toBe(0);
+    const summary = JSON.parse(graded.stdout()) as {
+      models: {
+        overall: { rows: number; cachedRows: number; latencySeconds: { n: number }; costUsd: null };
+      }[];
+    };
+    expect(summary.models[0]?.overall).toMatchObject({
+      rows: 2,
+      cachedRows: 2,
+      latencySeconds: { n: 0 },
+      costUsd: null,
+    });
   });
 });

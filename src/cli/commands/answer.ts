@@ -1,48 +1,71 @@
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   type Answerer,
+  AnswerPlanner,
+  answerManifest,
   ExtractiveAnswerer,
+  estimateAnswers,
+  inspectRunFileFor,
   LlmAnswerer,
   PaperContext,
   qasperPrediction,
   runAnswers,
 } from '../../answer/index.js';
-import { CitegeistError } from '../../core/index.js';
-import { loadDatasetStrict } from '../../generate/index.js';
+import {
+  CitegeistError,
+  type DatasetRow,
+  type Document,
+  papersInput,
+  readInputBytes,
+  sha256Hex,
+  writeFileAtomic,
+} from '../../core/index.js';
+import { modelId, parseModelString } from '../../llm/index.js';
 import { preparePaper } from '../../text/index.js';
-import type { RegisterCommand } from '../context.js';
+import { VERSION } from '../../version.js';
+import type { CliContext, RegisterCommand } from '../context.js';
 import {
   addLlmOptions,
   createLlmRuntime,
   type LlmFlags,
   type LlmRuntime,
   type LlmSettings,
-  refuseDryRun,
   resolveLlmSettings,
 } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
-import { addPaperSourceOptions, paperSource, paperSourceOf } from './paper-source.js';
+import { openPaperRetrieval } from '../retrieval-setup.js';
+import { addCheckOption, readCheckedDataset } from './dataset-preflight.js';
+import { countOption } from './option-parsers.js';
+import { addPaperSourceOptions, describeSource, paperSource, paperSourceOf } from './paper-source.js';
 
 interface AnswerOptions extends LlmFlags {
   dataset: string;
   papers?: string;
   corpus?: string;
   context: 'auto' | 'full' | 'retrieval';
-  k: string;
+  k: number;
   baseline: boolean;
   freeText: boolean;
   out: string;
   qasperPredictions?: string;
-  limit?: string;
+  limit?: number;
+  check: boolean;
+  label?: string;
 }
 
-/** The extractive answerer, or an LLM answerer whose provider comes from the run's shared runtime. */
-function answererFor(opts: AnswerOptions, settings: LlmSettings, runtime: () => LlmRuntime): Answerer {
+/**
+ * The extractive answerer, or an LLM answerer whose provider comes from the run's shared runtime;
+ * for `--dry-run`, an LLM answerer's planner (its requests, no provider, no key needed).
+ */
+function answererFor(
+  opts: AnswerOptions,
+  settings: LlmSettings,
+  runtime: () => LlmRuntime,
+): Answerer | AnswerPlanner {
   const model = settings.model;
   if (!model) {
     throw new CitegeistError(
-      'NO_MODEL',
+      'MODEL_REQUIRED',
       'No model was given.',
       'Add --model extractive (no LLM needed) or a model string such as openai:gpt-4.1-mini or ollama:qwen2.5:7b.',
     );
@@ -54,9 +77,7 @@ function answererFor(opts: AnswerOptions, settings: LlmSettings, runtime: () => 
       'Use --context auto.',
     );
   }
-  const k = Number(opts.k);
-  if (!Number.isInteger(k) || k < 1)
-    throw new CitegeistError('BAD_OPTION', `-k ${opts.k} is not a positive integer.`, 'Use -k 8.');
+  const k = opts.k;
   if (model === 'extractive') {
     if (opts.baseline) {
       throw new CitegeistError(
@@ -67,14 +88,13 @@ function answererFor(opts: AnswerOptions, settings: LlmSettings, runtime: () => 
     }
     return new ExtractiveAnswerer({ k, freeText: opts.freeText });
   }
-  refuseDryRun(settings, 'citegeist answer');
-  return new LlmAnswerer(runtime().provider(model), {
-    context: opts.context,
-    k,
-    baseline: opts.baseline,
-    freeText: opts.freeText,
-  });
+  const options = { context: opts.context, k, baseline: opts.baseline, freeText: opts.freeText };
+  if (settings.dryRun)
+    return new AnswerPlanner({ id: modelId(parseModelString(model)), contextWindow: null }, options);
+  return new LlmAnswerer(runtime().provider(model), options);
 }
+
+const isAnswerer = (x: Answerer | AnswerPlanner): x is Answerer => 'answer' in x;
 
 export const registerAnswer: RegisterCommand = (program, ctx) => {
   const command = program
@@ -86,7 +106,7 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
     )
     .option('--model <model>', 'extractive, or a model string (openai:gpt-4.1-mini, ollama:qwen2.5:7b, …)')
     .option('--context <mode>', 'auto (whole paper if it fits, else retrieval) | full | retrieval', 'auto')
-    .option('-k <n>', 'passages in retrieval mode', '8')
+    .option('-k <n>', 'passages in retrieval mode', countOption('-k'), 8)
     .option('--baseline', 'no citation contract (citation metrics then do not apply)', false)
     .option(
       '--free-text',
@@ -101,8 +121,13 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
       '--qasper-predictions <file>',
       'also write official QASPER predictions (rows imported from QASPER)',
     )
-    .option('--limit <n>', 'answer only the first n rows');
+    .option('--limit <n>', 'answer only the first n rows', countOption('--limit'))
+    .option(
+      '--label <name>',
+      "the run's name in leaderboards and reports (default: the model and the settings that differ from the defaults)",
+    );
   addPaperSourceOptions(command);
+  addCheckOption(command);
   addLlmOptions(command, { model: false }).action(async (opts: AnswerOptions) => {
     const settings = resolveLlmSettings(opts, ctx.config(), ctx.io.cwd);
     let runtime: LlmRuntime | undefined;
@@ -111,21 +136,52 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
       return runtime;
     });
     try {
-      const read = await loadDatasetStrict(resolve(ctx.io.cwd, opts.dataset));
-      for (const w of read.warnings) ctx.io.err(`warning: ${w}\n`);
-      let rows = read.rows;
-      if (opts.limit) rows = rows.slice(0, Number(opts.limit));
-      const source = paperSource(paperSourceOf(ctx, opts), ctx.io.cwd);
-      const contexts = new Map<string, Promise<PaperContext | null>>();
-      const papers = (id: string) => {
-        let p = contexts.get(id);
-        if (!p) {
-          p = source(id).then((doc) => (doc ? new PaperContext(doc) : null));
-          contexts.set(id, p);
+      const datasetPath = resolve(ctx.io.cwd, opts.dataset);
+      const sourceOptions = paperSourceOf(ctx, opts);
+      const source = paperSource(sourceOptions, ctx.io.cwd);
+      // The dataset check reads each paper once; the run below reuses them (the source caches).
+      const read = await readCheckedDataset(ctx, datasetPath, source, opts.check);
+      const all = read.rows;
+      const rows = opts.limit !== undefined ? all.slice(0, opts.limit) : all;
+      // Every paper the dataset names is loaded (and hashed into the manifest) up front, so a
+      // changed paper is noticed before a resume mixes answers from two versions of it.
+      const docs = await loadDocuments(all, source);
+      // Every row retrieves for the extractive answerer and --context retrieval; with auto, only
+      // papers too long for the model do (a stale index is then set aside with a note, not refused).
+      const everyRow = answerer.id === 'extractive' || opts.context === 'retrieval';
+      const retrieval =
+        everyRow || opts.context === 'auto'
+          ? openPaperRetrieval(ctx, sourceOptions, { strict: everyRow })
+          : null;
+      if (retrieval?.note) ctx.io.err(`note: ${retrieval.note}\n`);
+      const contexts = new Map<string, PaperContext | null>();
+      const context = (id: string) => {
+        if (!contexts.has(id)) {
+          const doc = docs.get(id);
+          contexts.set(id, doc ? new PaperContext(doc, retrieval?.retrieval) : null);
         }
-        return p;
+        return contexts.get(id) ?? null;
       };
+      const manifest = answerManifest({
+        answerer,
+        ...(retrieval ? { retriever: retrieval.description } : {}),
+        label: opts.label,
+        dataset: {
+          sha256: sha256Hex(readInputBytes(datasetPath, { what: 'dataset' })),
+          path: opts.dataset,
+          rows: all.length,
+        },
+        papers: papersInput(
+          new Map([...docs].map(([id, doc]) => [id, doc?.text ?? null])),
+          describeSource(sourceOptions),
+        ),
+        version: VERSION,
+      });
       const out = resolve(ctx.io.cwd, opts.out);
+      if (settings.dryRun || !isAnswerer(answerer)) {
+        await printDryRun(ctx, opts, rows, answerer, context, settings, out, manifest);
+        return;
+      }
       const concurrency =
         answerer.id === 'extractive' &&
         opts.concurrency === undefined &&
@@ -133,19 +189,23 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
           ? 1
           : settings.concurrency;
       const progress = createLazyProgress({ io: ctx.io, label: 'answered' });
-      const result = await runAnswers(rows, answerer, papers, out, {
-        concurrency,
-        onProgress: (p, row) =>
-          progress.tick(
-            {
-              ok: row.error === null,
-              inputTokens: row.usage?.input_tokens ?? 0,
-              outputTokens: row.usage?.output_tokens ?? 0,
-              costUsd: row.cost_usd,
-            },
-            p.total,
-          ),
-      }).finally(() => progress.stop());
+      // Tokens and cost as the server reported them, per call (none for the extractive answerer;
+      // a cached reply counts as cached, at no cost).
+      runtime?.onCall((call) => progress.call(call));
+      const result = await runAnswers(
+        rows,
+        answerer,
+        async (id) => context(id),
+        { path: out, manifest },
+        {
+          concurrency,
+          onProgress: (p, row) => progress.tick({ ok: row.error === null }, p.total),
+        },
+      ).finally(() => progress.stop());
+      for (const t of result.tookOverFrom)
+        ctx.io.err(
+          `note: resuming after ${t.command} (pid ${t.pid}, started ${t.started_at}) stopped without finishing\n`,
+        );
       if (opts.qasperPredictions) {
         const byId = new Map(rows.map((r) => [r.row_id, r]));
         const prepared = new Map<string, ReturnType<typeof preparePaper>>();
@@ -153,7 +213,7 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
         for (const run of result.rows) {
           const row = byId.get(run.row_id);
           if (!row || run.error) continue;
-          const paper = await papers(row.paper_id);
+          const paper = context(row.paper_id);
           let p = prepared.get(row.paper_id);
           if (paper && !p) {
             p = preparePaper(paper.text);
@@ -162,21 +222,25 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
           const line = qasperPrediction(row, run, paper, p);
           if (line) lines.push(JSON.stringify(line));
         }
-        writeFileSync(resolve(ctx.io.cwd, opts.qasperPredictions), lines.map((l) => `${l}\n`).join(''));
+        writeFileAtomic(resolve(ctx.io.cwd, opts.qasperPredictions), lines.map((l) => `${l}\n`).join(''));
         ctx.io.err(`${lines.length} QASPER predictions → ${opts.qasperPredictions}\n`);
       }
       const summary = {
+        label: result.manifest.label,
+        run_id: result.manifest.run_id,
         model: answerer.id,
         answered: result.answered,
         failed: result.failed,
         kept: result.skipped,
+        from_cache: result.cached,
         cost_usd: result.costUsd,
         out: opts.out,
       };
+      const cached = result.cached > 0 ? `, ${result.cached} from cache` : '';
       ctx.io.out(
         ctx.globals().json
           ? `${JSON.stringify(summary, null, 2)}\n`
-          : `${answerer.id}: answered ${result.answered} rows (${result.failed} failed, ${result.skipped} kept from an earlier run) → ${opts.out}\n`,
+          : `${result.manifest.label}: answered ${result.answered} rows (${result.failed} failed, ${result.skipped} kept from an earlier run${cached}) → ${opts.out}\n`,
       );
       if (result.failed > 0) ctx.setExitCode(1);
     } finally {
@@ -184,3 +248,47 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
     }
   });
 };
+
+/** Every paper the rows name, loaded once (null: not found). */
+async function loadDocuments(
+  rows: readonly DatasetRow[],
+  source: (id: string) => Promise<Document | null>,
+): Promise<Map<string, Document | null>> {
+  const docs = new Map<string, Document | null>();
+  for (const id of new Set(rows.map((r) => r.paper_id))) docs.set(id, await source(id));
+  return docs;
+}
+
+/** `--dry-run`: what the rows left to answer would cost, without calling a model or writing a file. */
+async function printDryRun(
+  ctx: CliContext,
+  opts: AnswerOptions,
+  rows: readonly DatasetRow[],
+  answerer: Answerer | AnswerPlanner,
+  context: (id: string) => PaperContext | null,
+  settings: LlmSettings,
+  out: string,
+  manifest: ReturnType<typeof answerManifest>,
+): Promise<void> {
+  const state = inspectRunFileFor(out, manifest);
+  const done = new Set(state.kept.map((r) => r.row_id));
+  const todo = rows.filter((r) => !done.has(r.row_id));
+  const estimate =
+    answerer instanceof AnswerPlanner
+      ? await estimateAnswers(todo, answerer, context, settings.prices)
+      : { rows: todo.length, calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  const result = { dry_run: true, label: manifest.label, kept: rows.length - todo.length, ...estimate };
+  if (ctx.globals().json) {
+    ctx.io.out(`${JSON.stringify(result, null, 2)}\n`);
+    return;
+  }
+  const cost =
+    estimate.costUsd === null ? 'no price for this model' : `at most $${estimate.costUsd.toFixed(4)}`;
+  ctx.io.out(
+    `dry run, nothing called or written: ${todo.length} rows to answer as "${manifest.label}" (${result.kept} kept from ${opts.out})\n` +
+      `  ${estimate.calls} calls, ~${estimate.inputTokens} input + at most ${estimate.outputTokens} output tokens, ${cost}\n` +
+      ('byContext' in estimate
+        ? `  context: ${estimate.byContext.full} full paper, ${estimate.byContext.retrieval} retrieval; ${estimate.missingPaper} rows without their paper (they fail without a call)\n`
+        : '  the extractive answerer calls no model\n'),
+  );
+}

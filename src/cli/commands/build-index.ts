@@ -1,26 +1,21 @@
 import { CitegeistError } from '../../core/index.js';
+import { createEmbedder, DEFAULT_EMBEDDER } from '../../llm/index.js';
 import {
-  createEmbedder,
-  DEFAULT_EMBEDDER,
-  type Embedder,
-  LsaEmbedder,
-  needsFitting,
-} from '../../llm/index.js';
-import {
-  Bm25Index,
-  chunkDocument,
-  DenseIndex,
+  buildIndex,
+  describeStaleness,
+  type IndexedDocument,
   indexExists,
-  type Passage,
+  indexStaleness,
   readManifest,
   saveIndex,
 } from '../../retrieve/index.js';
 import { CorpusStore } from '../../store/index.js';
+import { VERSION } from '../../version.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION, corpusPath, displayPath } from '../corpus-option.js';
-import { createProgress } from '../progress.js';
+import { createProgress, type Progress } from '../progress.js';
 import { indexDirOf } from '../retrieval-setup.js';
-import { parseIntOption } from './option-parsers.js';
+import { countOption } from './option-parsers.js';
 
 interface IndexFlags {
   corpus?: string;
@@ -28,15 +23,14 @@ interface IndexFlags {
   rebuild: boolean;
   maxTokens: number;
   dense: boolean;
+  includeReferences: boolean;
 }
-
-const BATCH = 256;
 
 export const registerIndex: RegisterCommand = (program, ctx) => {
   program
     .command('index')
     .description(
-      'chunk the corpus into passages and build the BM25 and dense indexes (stored beside the corpus)',
+      'chunk the corpus into passages and build the BM25 and dense indexes (stored beside the corpus); rebuilds when a paper was added, removed or changed',
     )
     .option(...CORPUS_OPTION)
     .option(
@@ -47,18 +41,19 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
     .option(
       '--max-tokens <n>',
       'passage token budget (long paragraphs are split at sentences)',
-      parseIntOption('--max-tokens'),
+      countOption('--max-tokens'),
       256,
     )
     .option('--no-dense', 'build only the BM25 index')
+    .option('--include-references', 'index bibliography entries too (they are left out otherwise)', false)
     .action(async (flags: IndexFlags) => {
       const path = corpusPath(ctx, flags.corpus);
       const dir = indexDirOf(ctx, flags.corpus);
       const spec = flags.dense ? (flags.embedder ?? ctx.config().embedder ?? DEFAULT_EMBEDDER) : null;
       const store = CorpusStore.open(path, { readonly: true });
       try {
-        const ids = store.ids();
-        if (ids.length === 0) {
+        const digests = store.digests();
+        if (digests.size === 0) {
           throw new CitegeistError(
             'CORPUS_EMPTY',
             `The corpus ${displayPath(ctx, path)} has no papers.`,
@@ -67,78 +62,53 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
         }
         if (!flags.rebuild && indexExists(dir)) {
           const m = readManifest(dir);
-          if (
-            m.embedderSpec === spec &&
-            m.maxTokens === flags.maxTokens &&
-            m.documents.join('\n') === ids.join('\n')
-          ) {
+          const stale = indexStaleness(m, digests);
+          const settings = [
+            m.embedderSpec !== spec ? `embedder ${m.embedderSpec ?? 'none'} → ${spec ?? 'none'}` : '',
+            m.maxTokens !== flags.maxTokens ? `--max-tokens ${m.maxTokens} → ${flags.maxTokens}` : '',
+            // Indexes from before this setting kept every paragraph, references included.
+            (m.includeReferences ?? true) !== flags.includeReferences
+              ? `references ${m.includeReferences ? 'kept' : 'left out'} → ${flags.includeReferences ? 'kept' : 'left out'}`
+              : '',
+          ].filter(Boolean);
+          if (!stale && settings.length === 0) {
             ctx.io.out(
-              `index is up to date (${m.passages} passages of ${ids.length} papers); use --rebuild to rebuild\n`,
+              `index is up to date (${m.passages} passages of ${digests.size} papers, content unchanged); use --rebuild to rebuild\n`,
             );
             return;
           }
+          ctx.io.err(
+            `rebuilding the index: ${[stale ? describeStaleness(stale) : '', ...settings].filter(Boolean).join('; ')}\n`,
+          );
         }
-        const passages: Passage[] = [];
-        for (const id of ids) {
-          const doc = store.get(id);
-          if (doc) passages.push(...chunkDocument(doc, { maxTokens: flags.maxTokens }));
+        const documents: IndexedDocument[] = [];
+        for (const [id, digest] of digests) {
+          const document = store.get(id);
+          if (document) documents.push({ document, digest });
         }
-        const bm25 = Bm25Index.build(passages);
-        let dense: DenseIndex | null = null;
-        let embedder: Embedder | null = null;
-        if (spec) {
-          embedder = createEmbedder(spec, { env: ctx.io.env });
-          if (needsFitting(embedder)) embedder.fit(passages.map((p) => p.text));
-          dense = await embedAll(embedder, passages);
-        }
-        saveIndex(dir, {
-          manifest: {
-            format: 1,
-            createdAt: new Date().toISOString(),
-            documents: ids,
-            passages: passages.length,
+        let progress: Progress | null = null;
+        let built: Awaited<ReturnType<typeof buildIndex>>;
+        try {
+          built = await buildIndex(documents, {
             maxTokens: flags.maxTokens,
-            embedderSpec: spec,
-            embedderId: embedder?.id ?? null,
-            dimensions: embedder?.dimensions ?? null,
-          },
-          passages,
-          bm25,
-          dense,
-          embedderModel: embedder instanceof LsaEmbedder ? embedder.toJSON() : null,
-        });
+            includeReferences: flags.includeReferences,
+            embedder: spec ? { spec, embedder: createEmbedder(spec, { env: ctx.io.env }) } : null,
+            version: VERSION,
+            onBatch: (_, total) => {
+              progress ??= createProgress({ io: ctx.io, label: 'embedding', total });
+              progress.tick({ ok: true });
+            },
+          });
+        } finally {
+          (progress as Progress | null)?.stop();
+        }
+        saveIndex(dir, built);
+        const { manifest, dense } = built;
         ctx.io.out(
-          `indexed ${passages.length} passages of ${ids.length} papers (BM25${embedder ? `, dense ${embedder.id} ${dense?.kind}` : ''}) in ${displayPath(ctx, dir)}\n`,
+          `indexed ${manifest.passages} passages of ${documents.length} papers (BM25${manifest.embedderId ? `, dense ${manifest.embedderId} ${dense?.kind}` : ''}) in ${displayPath(ctx, dir)}\n`,
         );
       } finally {
         store.close();
       }
     });
-
-  async function embedAll(embedder: Embedder, passages: Passage[]): Promise<DenseIndex> {
-    const progress = createProgress({
-      io: ctx.io,
-      label: 'embedding',
-      total: Math.ceil(passages.length / BATCH),
-    });
-    const vectors: Float32Array[] = [];
-    try {
-      for (let i = 0; i < passages.length; i += BATCH) {
-        vectors.push(
-          ...(await embedder.embed(
-            passages.slice(i, i + BATCH).map((p) => p.text),
-            'passage',
-          )),
-        );
-        progress.tick({ ok: true });
-      }
-    } finally {
-      progress.stop();
-    }
-    return DenseIndex.fromVectors(
-      embedder.id,
-      passages.map((p) => p.id),
-      vectors,
-    );
-  }
 };

@@ -1,17 +1,17 @@
 import { resolve } from 'node:path';
-import { CitegeistError } from '../../core/index.js';
 import { collectOpenAlex, DOMAIN_PRESETS, pdfPageCount } from '../../generate/index.js';
 import type { RegisterCommand } from '../context.js';
+import { countOption, numberOption } from './option-parsers.js';
 
 interface CollectCliOptions {
   domain: string[];
-  perDomain: string;
+  perDomain: number;
   out: string;
   mailto?: string;
   from: string;
-  minCitations: string;
+  minCitations: number;
   baseUrl?: string;
-  maxPages: string;
+  maxPages: number;
 }
 
 export const registerCollect: RegisterCommand = (program, ctx) => {
@@ -23,25 +23,23 @@ export const registerCollect: RegisterCommand = (program, ctx) => {
       '--domain <name|query...>',
       `domain preset (${DOMAIN_PRESETS.map((d) => d.name).join(', ')}) or a search query; repeatable`,
     )
-    .option('--per-domain <n>', 'papers per domain', '50')
+    .option('--per-domain <n>', 'papers per domain', countOption('--per-domain'), 50)
     .requiredOption(
       '--out <dir>',
       'output folder (manifest.jsonl and <domain>/pdf/*.pdf; resumed if it exists)',
     )
     .option('--mailto <address>', "your e-mail for OpenAlex's polite pool (or OPENALEX_MAILTO)")
     .option('--from <date>', 'from_publication_date', '2018-01-01')
-    .option('--min-citations <n>', 'keep works with cited_by_count > n', '10')
-    .option('--max-pages <n>', 'result pages of 25 to read per domain', '10')
+    .option(
+      '--min-citations <n>',
+      'keep works with cited_by_count > n',
+      numberOption('--min-citations', { integer: true, min: 0 }),
+      10,
+    )
+    .option('--max-pages <n>', 'result pages of 25 to read per domain', countOption('--max-pages'), 10)
     .option('--base-url <url>', 'OpenAlex API base URL', 'https://api.openalex.org')
     .action(async (opts: CollectCliOptions) => {
-      const perDomain = Number(opts.perDomain);
-      if (!Number.isInteger(perDomain) || perDomain < 1) {
-        throw new CitegeistError(
-          'BAD_OPTION',
-          `--per-domain ${opts.perDomain} is not a positive integer.`,
-          'Use --per-domain 50.',
-        );
-      }
+      const perDomain = opts.perDomain;
       const mailto = opts.mailto ?? ctx.io.env.OPENALEX_MAILTO;
       if (!mailto)
         ctx.io.err('note: no --mailto given; OpenAlex serves polite-pool users faster and more reliably.\n');
@@ -53,8 +51,8 @@ export const registerCollect: RegisterCommand = (program, ctx) => {
           outDir: resolve(ctx.io.cwd, opts.out),
           ...(mailto ? { mailto } : {}),
           from: opts.from,
-          minCitations: Number(opts.minCitations),
-          maxPages: Number(opts.maxPages),
+          minCitations: opts.minCitations,
+          maxPages: opts.maxPages,
           ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
           countPages: pdfPageCount,
           onEvent: (e) => {

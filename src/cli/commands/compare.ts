@@ -1,7 +1,8 @@
+import { Option } from 'commander';
 import { compareRuns, formatComparison } from '../../retrieve/index.js';
 import type { RegisterCommand } from '../context.js';
 import { readQrels, readRun } from './input-files.js';
-import { collect, parseIntOption } from './option-parsers.js';
+import { collect, countOption, parseIntOption, seedOption } from './option-parsers.js';
 
 interface CompareFlags {
   qrels: string;
@@ -21,15 +22,14 @@ export const registerCompare: RegisterCommand = (program, ctx) => {
     .argument('<runA>', 'baseline run')
     .argument('<runB>', 'run compared against the baseline')
     .requiredOption('--qrels <file>', 'qrels file')
-    .option(
-      '-m, --measure <measure>',
-      'measure[.cutoffs], repeatable (default: map, ndcg_cut.10, P.10, recip_rank)',
-      collect,
-      [],
+    .addOption(
+      new Option('-m, --measure <measure>', 'measure[.cutoffs], repeatable')
+        .argParser(collect)
+        .default([], 'map, ndcg_cut.10, P.10, recip_rank'),
     )
-    .option('-l <level>', 'minimum grade that counts as relevant (default 1)', parseIntOption('-l'))
-    .option('--iterations <n>', 'randomization test draws', parseIntOption('--iterations'), 10_000)
-    .option('--seed <n>', 'randomization test seed', parseIntOption('--seed'), 42)
+    .option('-l <level>', 'minimum grade that counts as relevant (default: 1)', parseIntOption('-l'))
+    .option('--iterations <n>', 'randomization test draws', countOption('--iterations'), 10_000)
+    .option('--seed <n>', 'randomization test seed', seedOption('--seed'), 42)
     .option('--doc-level', 'roll passage ids "<docId>#<n>" up to documents (max score) before scoring', false)
     .action((fileA: string, fileB: string, flags: CompareFlags) => {
       const qrels = readQrels(ctx.io.cwd, flags.qrels);

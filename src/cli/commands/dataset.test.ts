@@ -2,14 +2,18 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sharedDataPath } from '../../testing/index.js';
+import { sharedDataPath, skipWithoutSharedData } from '../../testing/index.js';
 import { memoryIo } from '../io.js';
 import { runCli } from '../program.js';
 
 const dev = (...p: string[]) => sharedDataPath('qasper-dev', ...p);
 
 describe('citegeist dataset', () => {
-  it('imports the QASPER dev split and converts it to eval_dataset.json and back', async () => {
+  it('imports the QASPER dev split and converts it to eval_dataset.json and back', async (ctx) => {
+    skipWithoutSharedData(
+      ['qasper-dev', 'questions_validation.json'],
+      ['qasper-dev', 'papers', '1909.00512.txt'],
+    )(ctx);
     const dir = mkdtempSync(join(tmpdir(), 'citegeist-cli-dataset-'));
     const { io, stdout } = memoryIo({ cwd: dir });
     const args = ['dataset', 'import', 'qasper', dev('questions_validation.json')];

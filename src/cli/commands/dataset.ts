@@ -1,8 +1,20 @@
 import { resolve } from 'node:path';
-import { CitegeistError } from '../../core/index.js';
-import { datasetMeta, importQasper, loadDataset, writeDataset } from '../../generate/index.js';
+import { CitegeistError, readJsonFile } from '../../core/index.js';
+import {
+  checkDataset,
+  datasetMeta,
+  formatDatasetProblems,
+  importQasper,
+  loadDataset,
+  writeDataset,
+} from '../../generate/index.js';
 import type { CliContext, RegisterCommand } from '../context.js';
-import { readJsonFile } from './input-files.js';
+import {
+  addPaperSourceOptions,
+  type PaperSourceOptions,
+  paperSource,
+  paperSourceOf,
+} from './paper-source.js';
 
 export const registerDataset: RegisterCommand = (program, ctx) => {
   const dataset = program.command('dataset').description('import and convert benchmark datasets');
@@ -15,11 +27,7 @@ export const registerDataset: RegisterCommand = (program, ctx) => {
     .requiredOption('--out <file>', 'output dataset (.jsonl, or .json for the eval_dataset.json layout)')
     .action((format: string, file: string, opts: { papers?: string; out: string }) => {
       if (format !== 'qasper') {
-        throw new CitegeistError(
-          'DATASET_UNKNOWN_FORMAT',
-          `Unknown import format "${format}".`,
-          'Supported: qasper.',
-        );
+        throw new CitegeistError('BAD_OPTION', `Unknown import format "${format}".`, 'Supported: qasper.');
       }
       const path = resolve(ctx.io.cwd, file);
       const papersDir = opts.papers ? resolve(ctx.io.cwd, opts.papers) : undefined;
@@ -27,6 +35,13 @@ export const registerDataset: RegisterCommand = (program, ctx) => {
         file: path,
         ...(papersDir ? { papersDir } : {}),
       });
+      if (result.rows.length === 0) {
+        throw new CitegeistError(
+          'NO_ROWS',
+          `${file} yielded no rows as ${format}${result.errors.length > 0 ? ` (${result.errors.length} question(s) could not be read, e.g. ${result.errors[0]?.where}: ${result.errors[0]?.message})` : ''}; nothing was written.`,
+          'Give the native QASPER JSON (e.g. qasper-dev-v0.3.json), or questions_validation.json with --papers.',
+        );
+      }
       writeDataset(resolve(ctx.io.cwd, opts.out), result.rows);
       const byType: Record<string, number> = {};
       for (const r of result.rows) byType[r.question_type] = (byType[r.question_type] ?? 0) + 1;
@@ -48,11 +63,40 @@ export const registerDataset: RegisterCommand = (program, ctx) => {
           text += `${result.unlocatedEvidence} evidence paragraph(s) not found in their paper (section label left empty)\n`;
         if (result.missingPapers.length > 0)
           text += `${result.missingPapers.length} paper(s) not found in --papers: ${result.missingPapers.slice(0, 5).join(', ')}\n`;
-        for (const e of result.errors.slice(0, 10)) text += `skipped ${e.where}: ${e.message}\n`;
+        for (const e of result.errors.slice(0, 10))
+          text += `skipped [INVALID_INPUT] ${e.where}: ${e.message}\n`;
         return text;
       });
       if (result.errors.length > 0) ctx.setExitCode(1);
     });
+  const check = dataset
+    .command('check')
+    .description(
+      'check a dataset before spending money: unreadable rows, duplicate row ids, empty questions, unknown paper ids, gold evidence the strict matcher cannot find (with the nearest passage)',
+    )
+    .argument(
+      '<dataset>',
+      'dataset (eval_dataset.json, JSONL, or the hub export as JSON, JSONL or .parquet)',
+    );
+  addPaperSourceOptions(check).action(async (file: string, opts: PaperSourceOptions) => {
+    const path = resolve(ctx.io.cwd, file);
+    const sourceOptions = paperSourceOf(ctx, opts);
+    const withPapers = Boolean(sourceOptions.corpus || sourceOptions.papers);
+    const read = await loadDataset(path);
+    for (const w of read.warnings) ctx.io.err(`warning: ${w}\n`);
+    const result = await checkDataset(
+      read,
+      withPapers ? { loadPaper: paperSource(sourceOptions, ctx.io.cwd) } : {},
+    );
+    report(ctx, { dataset: file, papers_checked: withPapers, ...result }, () => {
+      let text = `${file}: ${result.rows} rows over ${result.papers} papers; ${result.errors.length} error(s), ${result.warnings.length} warning(s)\n`;
+      if (withPapers)
+        text += `gold evidence groups found by the strict matcher: ${result.evidence.located} of ${result.evidence.groups}\n`;
+      else text += 'paper ids and gold evidence not checked: give --corpus or --papers\n';
+      return text + formatDatasetProblems([...result.errors, ...result.warnings]);
+    });
+    if (result.errors.length > 0) ctx.setExitCode(1);
+  });
   dataset
     .command('convert')
     .description('convert a dataset between eval_dataset.json and JSONL (by the output extension)')
@@ -60,6 +104,13 @@ export const registerDataset: RegisterCommand = (program, ctx) => {
     .argument('<out>', 'output (.json → eval_dataset.json layout, otherwise JSONL)')
     .action(async (input: string, output: string) => {
       const read = await loadDataset(resolve(ctx.io.cwd, input));
+      if (read.rows.length === 0) {
+        throw new CitegeistError(
+          'NO_ROWS',
+          `${input} yielded no dataset rows${read.errors.length > 0 ? ` (${read.errors.length} could not be read, e.g. ${read.errors[0]?.where}: ${read.errors[0]?.message})` : ''}; nothing was written.`,
+          'Check that it is a ResearchQA dataset (eval_dataset.json, JSONL rows, or the hub export).',
+        );
+      }
       const format = writeDataset(resolve(ctx.io.cwd, output), read.rows, datasetMeta(read));
       const summary = {
         rows: read.rows.length,
@@ -73,7 +124,8 @@ export const registerDataset: RegisterCommand = (program, ctx) => {
       for (const w of read.warnings) ctx.io.err(`warning: ${w}\n`);
       report(ctx, summary, () => {
         let text = `wrote ${read.rows.length} rows as ${format} → ${output} (read as ${read.layout})\n`;
-        for (const e of read.errors.slice(0, 10)) text += `skipped ${e.where}: ${e.message}\n`;
+        for (const e of read.errors.slice(0, 10))
+          text += `skipped [INVALID_INPUT] ${e.where}: ${e.message}\n`;
         return text;
       });
       if (read.errors.length > 0) ctx.setExitCode(1);

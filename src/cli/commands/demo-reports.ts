@@ -1,8 +1,16 @@
 import { join, relative } from 'node:path';
 import type { CliContext } from '../context.js';
 
-/** Runs one demo step as a user would type it (the demo's own `step`). */
-export type DemoStep = (ctx: CliContext, title: string, argv: string[]) => Promise<void>;
+/**
+ * Runs one demo step as a user would type it (the demo's own `step`): a step that fails in part is
+ * noted and the demo goes on; one that leaves `produces` unwritten stops it.
+ */
+export type DemoStep = (
+  ctx: CliContext,
+  title: string,
+  argv: string[],
+  produces?: string,
+) => Promise<unknown>;
 
 /**
  * The demo's report-evaluation step (ARGUE, METHODS §5 step 6), offline: the extractive baseline
@@ -22,34 +30,33 @@ export async function runReportsDemo(
     (f) => rel(join(paths.out, f)),
   ) as [string, string, string];
   const corpus = rel(paths.corpus);
-  await step(ctx, 'Write a cited report per request over the papers (extractive baseline, BM25)', [
-    'reports',
-    'generate',
-    '--requests',
-    requests,
-    '--corpus',
-    corpus,
-    '--mode',
-    'bm25',
-    '--out',
-    run,
-  ]);
-  await step(ctx, 'Judge the reports the ARGUE way (lexical judge: offline, deterministic)', [
-    'reports',
-    'judge',
-    '--runs',
-    run,
-    '--nuggets',
-    nuggets,
-    '--requests',
-    requests,
-    '--docs',
-    corpus,
-    '--judge',
-    'lexical',
-    '--out',
-    judgments,
-  ]);
+  await step(
+    ctx,
+    'Write a cited report per request over the papers (extractive baseline, BM25)',
+    ['reports', 'generate', '--requests', requests, '--corpus', corpus, '--mode', 'bm25', '--out', run],
+    join(paths.out, 'reports-run.jsonl'),
+  );
+  await step(
+    ctx,
+    'Judge the reports the ARGUE way (lexical judge: offline, deterministic)',
+    [
+      'reports',
+      'judge',
+      '--runs',
+      run,
+      '--nuggets',
+      nuggets,
+      '--requests',
+      requests,
+      '--docs',
+      corpus,
+      '--judge',
+      'lexical',
+      '--out',
+      judgments,
+    ],
+    join(paths.out, 'reports-judgments.jsonl'),
+  );
   await step(ctx, "Score them with Auto-ARGUE's metrics against the hand-written nuggets", [
     'reports',
     'score',

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FakeOpenAiServer } from '../../testing/index.js';
 import { memoryIo } from '../io.js';
 import { runCli } from '../program.js';
 
@@ -27,6 +28,7 @@ describe('citegeist demo', () => {
     const grades = readFileSync(join(out, 'grades.jsonl'), 'utf8')
       .trim()
       .split('\n')
+      .slice(1)
       .map((l) => JSON.parse(l));
     expect(grades).toHaveLength(12);
     expect(new Set(grades.map((g) => g.question_type))).toEqual(
@@ -36,7 +38,51 @@ describe('citegeist demo', () => {
     for (const g of grades.filter((g) => g.citation_accuracy !== null)) expect(g.citation_accuracy).toBe(1);
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     expect(html).toContain('Leaderboard');
-    expect(html).toContain('found</span> (exact');
+    // The report embeds every answer with its citations located in the papers it highlights (fields
+    // at their default are left out of the embedded data: see src/report/compact-data.ts).
+    const data = JSON.parse(
+      /<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(html)![1]!,
+    );
+    expect(data.answers).toHaveLength(12);
+    const cites = data.answers.flatMap(
+      (a: { citations?: { rule: string; m?: number }[] }) => a.citations ?? [],
+    );
+    expect(cites.length).toBeGreaterThan(10);
+    for (const c of cites) expect([c.rule, (c.m ?? null) !== null]).toEqual(['exact', true]);
     expect(stdout()).toMatch(/Next, with a real model/);
+  }, 120_000);
+
+  it('goes on when one row fails and shows the failure in its report (exit 1)', async () => {
+    // An OpenAI-compatible fake: a contract answer for every question but one, which gets a 400.
+    const server = await new FakeOpenAiServer({
+      replies: (request) =>
+        request.messages.some((m) => m.content.includes('literature graph contain'))
+          ? { status: 400, message: 'bad request: context length exceeded' }
+          : {
+              text: 'The paper says so [^1].\n---EVIDENCE---\n@cite[1]\n"Semantic Scholar"\n---END-EVIDENCE---',
+            },
+    }).start();
+    try {
+      const cwd = mkdtempSync(join(tmpdir(), 'citegeist-demo-fail-'));
+      const { io, stdout } = memoryIo({ cwd });
+      const code = await runCli(['demo', '--model', `openai-compatible:${server.url}/v1#m`], io);
+      expect(code).toBe(1);
+      expect(stdout()).toMatch(/this step reported failures/);
+      expect(stdout()).toMatch(
+        /Finished with failures \("Answer the questions with .*" exited with code 1\)/,
+      );
+      const html = readFileSync(join(cwd, 'demo-output', 'report.html'), 'utf8');
+      expect(html).toContain('steps with failures');
+      // The page renders its rows from the data it embeds: the failed row carries its error there
+      // (the rows view shows it as "Failed: …").
+      expect(html).toMatch(/"error":"[^"]*context length exceeded/);
+      // The grades file: its manifest, then one row per question (the failed answer included).
+      const grades = readFileSync(join(cwd, 'demo-output', 'grades.jsonl'), 'utf8')
+        .trim()
+        .split('\n');
+      expect(grades).toHaveLength(1 + 12);
+    } finally {
+      await server.close();
+    }
   }, 120_000);
 });

@@ -1,13 +1,10 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CitegeistError, type Document } from '../../core/index.js';
-import { readDatasetStrict } from '../../generate/index.js';
-import { type ModelSummary, readGrades, readRun } from '../../grade/index.js';
-import { buildRunSummary, renderHtmlSummary } from '../../report/index.js';
-import { CorpusStore } from '../../store/index.js';
+import { CitegeistError } from '../../core/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';
+import { writeReport } from '../write-report.js';
 import { runReportsDemo } from './demo-reports.js';
 
 /** The bundled demo: three open-licence papers and twelve hand-written questions over them. */
@@ -17,7 +14,7 @@ function demoAssets(): string {
   const assets = join(root, 'assets', 'demo');
   if (!existsSync(join(assets, 'dataset.jsonl'))) {
     throw new CitegeistError(
-      'DEMO_ASSETS_MISSING',
+      'ASSETS_MISSING',
       `The bundled demo files are not in ${assets}.`,
       'Reinstall citegeist (the package ships assets/demo).',
     );
@@ -30,19 +27,34 @@ interface DemoOptions {
   model?: string;
 }
 
-/** Runs one pipeline step as the user would type it, and stops the demo if it fails. */
-async function step(ctx: CliContext, title: string, argv: string[]): Promise<void> {
+/**
+ * Runs one pipeline step as the user would type it. A step that failed in part (a paper that did
+ * not ingest, a row whose answer failed) is noted and the demo goes on, so the report shows the
+ * failure where it happened; the demo stops only when a step left nothing for the next one
+ * (`produces` missing). Returns the step's exit code.
+ */
+async function step(
+  ctx: CliContext,
+  failures: string[],
+  title: string,
+  argv: string[],
+  produces?: string,
+): Promise<number> {
   ctx.io.out(
     `\n▶ ${title}\n  $ citegeist ${argv.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ')}\n`,
   );
   const code = await ctx.run(argv);
-  if (code !== 0) {
+  if (code === 0) return 0;
+  if (produces !== undefined && !existsSync(produces)) {
     throw new CitegeistError(
       'DEMO_STEP_FAILED',
-      `The demo step "${title}" exited with code ${code}.`,
+      `The demo step "${title}" exited with code ${code} and wrote nothing for the next step.`,
       'Read the messages above; run the same command yourself with --debug for details.',
     );
   }
+  failures.push(`"${title}" exited with code ${code}`);
+  ctx.io.out(`  (this step reported failures, shown above; the demo goes on and the report shows them)\n`);
+  return code;
 }
 
 export const registerDemo: RegisterCommand = (program, ctx) => {
@@ -69,67 +81,87 @@ export const registerDemo: RegisterCommand = (program, ctx) => {
       const run = join(out, 'run.jsonl');
       const grades = join(out, 'grades.jsonl');
       const json = ctx.globals().json ? ['--json'] : [];
+      const failures: string[] = [];
 
       ctx.io.out(`citegeist ${VERSION} demo: 3 open-licence papers, 12 questions, answered by "${model}".\n`);
       const [c, d, r, g] = [corpus, dataset, run, grades].map(rel) as [string, string, string, string];
-      await step(ctx, 'Ingest the papers (PDF and JATS) into a corpus', [
-        'ingest',
-        join(assets, 'papers'),
-        '--corpus',
-        c,
-        ...json,
-      ]);
-      await step(ctx, 'Index the corpus for retrieval (BM25 + the embedded default embedder)', [
-        'index',
-        '--corpus',
-        c,
-      ]);
-      await step(ctx, 'Search it', [
+      await step(
+        ctx,
+        failures,
+        'Ingest the papers (PDF and JATS) into a corpus',
+        ['ingest', join(assets, 'papers'), '--corpus', c, ...json],
+        corpus,
+      );
+      await step(
+        ctx,
+        failures,
+        'Index the corpus for retrieval (BM25 + the embedded default embedder)',
+        ['index', '--corpus', c],
+        join(out, 'index'),
+      );
+      await step(ctx, failures, 'Search it', [
         'search',
         'hard negatives citation triplet loss',
         '--corpus',
         c,
-        '--mode',
-        'hybrid',
         '-k',
         '3',
       ]);
-      await step(ctx, `Answer the questions with ${model} under the citation contract`, [
-        'answer',
-        '--dataset',
-        d,
-        '--corpus',
-        c,
-        '--model',
-        model,
-        '--out',
-        r,
-      ]);
-      await step(ctx, 'Grade the answers (ResearchQA citation metrics)', [
-        'grade',
-        '--dataset',
-        d,
-        '--run',
-        r,
-        '--corpus',
-        c,
-        '--out',
-        g,
-      ]);
+      await step(
+        ctx,
+        failures,
+        `Answer the questions with ${model} under the citation contract`,
+        ['answer', '--dataset', d, '--corpus', c, '--model', model, '--out', r],
+        run,
+      );
+      await step(
+        ctx,
+        failures,
+        'Grade the answers (ResearchQA citation metrics)',
+        ['grade', '--dataset', d, '--run', r, '--corpus', c, '--out', g],
+        grades,
+      );
 
-      const reportFiles = await runReportsDemo(ctx, step, { assets, out, corpus });
+      const reportFiles = await runReportsDemo(
+        ctx,
+        (c, title, argv, produces) => step(c, failures, title, argv, produces),
+        { assets, out, corpus },
+      );
 
-      const html = join(out, 'report.html');
-      writeFileSync(html, renderHtmlSummary(demoSummary(corpus, dataset, run, grades, model)));
+      await writeReport(
+        {
+          grades: [g],
+          runs: [r],
+          judgments: [rel(join(out, 'reports-judgments.jsonl'))],
+          nuggets: rel(join(assets, 'reports', 'nuggets')),
+          dataset: d,
+          corpus: c,
+          out: rel(join(out, 'report.html')),
+          title: 'citegeist demo',
+          facts: [
+            ['answered by', model],
+            ['dataset', 'bundled demo questions (lookup, comprehension, multi-hop, adversarial)'],
+            ...(failures.length > 0
+              ? [['steps with failures', failures.join('; ')] as [string, string]]
+              : []),
+          ],
+          paperText: 'full',
+          seed: 0,
+        },
+        ctx.io.cwd,
+      );
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      if (failures.length > 0) ctx.setExitCode(1);
+      const finished = failures.length > 0 ? `Finished with failures (${failures.join('; ')})` : 'Done';
       ctx.io.out(`
-Done in ${seconds} s. Files in ${rel(out)}/:
+${finished} in ${seconds} s. Files in ${rel(out)}/:
   dataset.jsonl          the questions, with verbatim evidence groups
   corpus.sqlite          the ingested papers (citegeist list --corpus ${rel(corpus)})
   run.jsonl              answers, citations, latency, tokens, cost
   grades.jsonl           per-row metrics (unrounded; null = not applicable)
   grades.summary.json    per model: n, mean, median, 95% bootstrap CI, failures
-  report.html            open it in a browser: every answer, its citations and where they were found
+  report.html            open it in a browser (no network needed): leaderboard, every answer with its
+                         citations highlighted in the paper, gold evidence, nearest passage on a miss
 ${reportFiles.map((l) => `  ${l}`).join('\n')}
 
 Next, with a real model (keys come from the environment, e.g. OPENAI_API_KEY):
@@ -140,38 +172,3 @@ Next, with a real model (keys come from the environment, e.g. OPENAI_API_KEY):
 `);
     });
 };
-
-function demoSummary(
-  corpusPath: string,
-  datasetPath: string,
-  runPath: string,
-  gradesPath: string,
-  model: string,
-) {
-  const store = CorpusStore.open(corpusPath, { readonly: true });
-  const papers = new Map<string, Document>();
-  try {
-    for (const summary of store.list()) {
-      const doc = store.get(summary.id);
-      if (doc) papers.set(doc.id, doc);
-    }
-  } finally {
-    store.close();
-  }
-  const summaryFile = gradesPath.replace(/\.jsonl$/, '.summary.json');
-  const models = (JSON.parse(readFileSync(summaryFile, 'utf8')) as { models: ModelSummary[] }).models;
-  return buildRunSummary({
-    title: 'citegeist demo',
-    facts: [
-      ['citegeist', VERSION],
-      ['answered by', model],
-      ['papers', [...papers.keys()].join(', ')],
-      ['dataset', 'bundled demo questions (lookup, comprehension, multi-hop, adversarial)'],
-    ],
-    dataset: readDatasetStrict(datasetPath),
-    runs: readRun(runPath).rows,
-    grades: readGrades(gradesPath),
-    models,
-    papers,
-  });
-}

@@ -71,3 +71,21 @@ describe('citegeist generate questions', () => {
     expect(stderr()).toMatch(/Dataset generation needs an LLM/);
   });
 });
+
+describe('generate questions --dry-run', () => {
+  it('prices the first call of each paper and calls or writes nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'citegeist-generate-'));
+    mkdirSync(join(dir, 'papers'));
+    writeFileSync(join(dir, 'papers', 'p1.md'), `# Paper\n\n## Methods\n\n${M1}\n`);
+    writeFileSync(join(dir, 'papers', 'p2.md'), `# Other\n\n## Methods\n\n${M1}\n`);
+    const { io, stdout } = memoryIo({ cwd: dir });
+    const argv = ['generate', 'questions', '--papers', 'papers', '--out', 'd.jsonl', '--dry-run', '--json'];
+    expect(await runCli([...argv, '--model', 'openai-compatible:http://127.0.0.1:9/v1#m'], io)).toBe(0);
+    expect(JSON.parse(stdout())).toMatchObject({ dry_run: true, papers: 2, calls: 2, outputTokens: 16000 });
+    expect(() => readFileSync(join(dir, 'd.jsonl'))).toThrow();
+    expect(() => readFileSync(join(dir, 'd.jsonl.papers.jsonl'))).toThrow();
+    const priced = memoryIo({ cwd: dir });
+    expect(await runCli([...argv, '--model', 'openai:gpt-4.1-mini'], priced.io)).toBe(0);
+    expect((JSON.parse(priced.stdout()) as { costUsd: number }).costUsd).toBeGreaterThan(0);
+  });
+});

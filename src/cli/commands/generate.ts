@@ -1,18 +1,36 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { CitegeistError } from '../../core/index.js';
-import { generateDataset, type ManifestEntry } from '../../generate/index.js';
+import {
+  CitegeistError,
+  inspectRunFile,
+  location,
+  parseJsonl,
+  type RunManifest,
+  readTextFile,
+} from '../../core/index.js';
+import {
+  generateDataset,
+  generationMessages,
+  type ManifestEntry,
+  maxPaperChars,
+  progressFileOptions,
+  progressPath,
+  questionsManifest,
+} from '../../generate/index.js';
 import { readDocumentFile } from '../../ingest/index.js';
+import { estimateCost, type LlmProvider, modelId, parseModelString } from '../../llm/index.js';
 import { CorpusStore, PapersDir } from '../../store/index.js';
-import type { RegisterCommand } from '../context.js';
+import { VERSION } from '../../version.js';
+import type { CliContext, RegisterCommand } from '../context.js';
 import {
   addLlmOptions,
   createLlmRuntime,
   type LlmFlags,
-  refuseDryRun,
+  type LlmSettings,
   resolveLlmSettings,
 } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
+import { countOption } from './option-parsers.js';
 import { addPaperSourceOptions, paperSource } from './paper-source.js';
 
 interface GenerateCliOptions extends LlmFlags {
@@ -21,22 +39,24 @@ interface GenerateCliOptions extends LlmFlags {
   corpus?: string;
   domain?: string;
   out: string;
-  limit?: string;
+  limit?: number;
+  label?: string;
 }
 
 type PaperList = { papers: { id: string; domain: string }[]; load: (id: string) => Promise<string | null> };
 
 function fromManifest(path: string): PaperList {
-  if (!existsSync(path))
-    throw new CitegeistError(
-      'MANIFEST_NOT_FOUND',
-      `The manifest ${path} does not exist.`,
-      'Run `citegeist collect openalex` first, or give --papers DIR.',
-    );
-  const entries = readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as ManifestEntry);
+  const entries = parseJsonl(readTextFile(path, 'manifest')).map((entry) => {
+    const e = entry.ok ? (entry.value as Partial<ManifestEntry> | null) : null;
+    if (typeof e?.openalex_id !== 'string' || typeof e.file !== 'string') {
+      throw new CitegeistError(
+        'INVALID_INPUT',
+        `${location(path, entry.line)} is not a manifest entry with "openalex_id" and "file".`,
+        'Give the manifest.jsonl written by `citegeist collect openalex`, or --papers DIR.',
+      );
+    }
+    return e as ManifestEntry;
+  });
   const files = new Map(entries.map((e) => [e.openalex_id, join(dirname(path), e.file)]));
   return {
     papers: entries.map((e) => ({ id: e.openalex_id, domain: e.domain })),
@@ -74,14 +94,15 @@ export const registerGenerate: RegisterCommand = (program, ctx) => {
     .option('--manifest <file>', 'manifest.jsonl from `citegeist collect openalex` (papers and domains)')
     .option('--domain <name>', 'domain recorded on rows from --papers', '')
     .requiredOption('--out <file>', 'dataset JSONL (resumed per paper if it exists)')
-    .option('--limit <n>', 'only the first n papers');
+    .option('--limit <n>', 'only the first n papers', countOption('--limit'))
+    .option('--label <name>', "the run's name (default: the model, and the domain when one is given)");
   addPaperSourceOptions(questions);
   addLlmOptions(questions).action(async (opts: GenerateCliOptions) => {
     const settings = resolveLlmSettings(opts, ctx.config(), ctx.io.cwd);
     const model = settings.model;
     if (!model || model === 'extractive') {
       throw new CitegeistError(
-        'GENERATION_NEEDS_MODEL',
+        'MODEL_REQUIRED',
         'Dataset generation needs an LLM: there is no honest non-LLM way to write questions and rubrics.',
         'Give --model with a model string (openai:gpt-4.1-mini, anthropic:…, gemini:…, ollama:qwen2.5:7b) and its API key in the environment.',
       );
@@ -95,34 +116,39 @@ export const registerGenerate: RegisterCommand = (program, ctx) => {
           : null;
     if (!list)
       throw new CitegeistError(
-        'NO_PAPERS',
+        'OPTION_REQUIRED',
         'No papers were given.',
         'Add --corpus FILE, --manifest FILE or --papers DIR.',
       );
-    const papers = opts.limit ? list.papers.slice(0, Number(opts.limit)) : list.papers;
-    refuseDryRun(settings, 'Dataset generation');
+    const papers = opts.limit ? list.papers.slice(0, opts.limit) : list.papers;
+    const out = resolve(ctx.io.cwd, opts.out);
+    const manifestOf = (llm: Pick<LlmProvider, 'id' | 'contextWindow'>) =>
+      questionsManifest({ llm, domain: opts.domain ?? '', label: opts.label, version: VERSION });
+    if (settings.dryRun) {
+      // Planning needs the model's id and context window only: no provider, no key, no cache file.
+      const info = { id: modelId(parseModelString(model)), contextWindow: null };
+      await printGenerationEstimate(ctx, info, papers, list.load, out, manifestOf(info), settings);
+      return;
+    }
     const runtime = createLlmRuntime(settings, ctx.io.env);
+    const llm = runtime.provider(model);
+    const manifest = manifestOf(llm);
     const progress = createLazyProgress({ io: ctx.io, label: 'papers' });
-    const result = await generateDataset(
-      runtime.provider(model),
-      papers,
-      list.load,
-      resolve(ctx.io.cwd, opts.out),
-      {
-        // Papers at once (each makes several calls; the runtime caps calls in flight at --concurrency).
-        concurrency: opts.concurrency === undefined ? 2 : settings.concurrency,
-        onPaper: (g, _done, total) =>
-          progress.tick(
-            {
-              ok: g.error === null,
-              costUsd: g.costUsd,
-              note: g.paperId,
-              ...(g.error ? { problem: `${g.paperId}: ${g.error}` } : {}),
-            },
-            total,
-          ),
-      },
-    ).finally(() => {
+    runtime.onCall((call) => progress.call(call));
+    const result = await generateDataset(llm, papers, list.load, out, {
+      manifest,
+      // Papers at once (each makes several calls; the runtime caps calls in flight at --concurrency).
+      concurrency: opts.concurrency === undefined ? 2 : settings.concurrency,
+      onPaper: (g, _done, total) =>
+        progress.tick(
+          {
+            ok: g.error === null,
+            note: g.paperId,
+            ...(g.error ? { problem: `${g.paperId}: ${g.error}` } : {}),
+          },
+          total,
+        ),
+    }).finally(() => {
       progress.stop();
       runtime.close();
     });
@@ -138,3 +164,50 @@ export const registerGenerate: RegisterCommand = (program, ctx) => {
     if (result.failedPapers.length > 0) ctx.setExitCode(1);
   });
 };
+
+/** Output tokens assumed per paper: ~14 questions, each with 1–3 groups of 2–3 quotes of 50–200 words. */
+const EXPECTED_GENERATION_TOKENS = 8000;
+
+/** `generate questions --dry-run`: the first call of every paper left to do, priced; nothing called or written. */
+async function printGenerationEstimate(
+  ctx: CliContext,
+  llm: Pick<LlmProvider, 'id' | 'contextWindow'>,
+  papers: { id: string }[],
+  load: (id: string) => Promise<string | null>,
+  out: string,
+  manifest: RunManifest,
+  settings: LlmSettings,
+): Promise<void> {
+  const finished = new Set(
+    inspectRunFile(progressPath(out), progressFileOptions(manifest)).kept.map((r) => String(r.paper_id)),
+  );
+  const todo = papers.filter((p) => !finished.has(p.id));
+  const requests = [];
+  let missing = 0;
+  for (const paper of todo) {
+    const text = await load(paper.id);
+    if (text === null) missing++;
+    else requests.push({ messages: generationMessages(paper.id, text, maxPaperChars(llm)) });
+  }
+  const estimate = estimateCost(llm.id, requests, {
+    prices: settings.prices,
+    expectedOutputTokens: EXPECTED_GENERATION_TOKENS,
+  });
+  const result = {
+    dry_run: true,
+    label: manifest.label,
+    papers: todo.length,
+    kept: finished.size,
+    missing,
+    ...estimate,
+  };
+  if (ctx.globals().json) {
+    ctx.io.out(`${JSON.stringify(result, null, 2)}\n`);
+    return;
+  }
+  const cost = estimate.costUsd === null ? 'no price for this model' : `~$${estimate.costUsd.toFixed(4)}`;
+  ctx.io.out(
+    `dry run, nothing called or written: ${todo.length} papers to generate as "${manifest.label}" (${finished.size} finished earlier, ${missing} without text)\n` +
+      `  ${estimate.calls} calls, ~${estimate.inputTokens} input + ~${estimate.outputTokens} output tokens (${EXPECTED_GENERATION_TOKENS} per paper assumed), ${cost}; a paper with quotes to repair makes one more call\n`,
+  );
+}

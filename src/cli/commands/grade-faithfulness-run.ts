@@ -1,8 +1,19 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { CitegeistError, JsonlAppender, parseJsonl, readJsonlIds, readTextFile } from '../../core/index.js';
+import {
+  CitegeistError,
+  createManifest,
+  defaultLabel,
+  inspectRunFile,
+  RunFile,
+  type RunFileOptions,
+  type RunManifest,
+  readTextFile,
+  sha256Hex,
+} from '../../core/index.js';
 import {
   type AnswerGrade,
+  DEFAULT_HARM_EXPONENT,
+  DEFAULT_HARM_RUBRIC,
   type FaithfulnessInput,
   gradeFaithfulnessBatch,
   loadHarmRubric,
@@ -18,7 +29,6 @@ import { VERSION } from '../../version.js';
 import type { CliContext } from '../context.js';
 import type { LlmSettings } from '../llm-options.js';
 import { createProgress } from '../progress.js';
-import { checkResumeMeta } from '../resume-meta.js';
 import type { RuntimeFactory } from './grade-faithfulness.js';
 
 /** The command's own options (the shared LLM flags come resolved as LlmSettings). */
@@ -31,6 +41,9 @@ export interface FaithfulnessOptions {
   repeats: number;
   rubric: string;
   out: string;
+  /** Count supported verdicts whose evidence quote is not in the excerpts as supported. */
+  trustUnlocatedEvidence: boolean;
+  label?: string;
 }
 
 /** Reads the answers, grades the ones not yet in --out, appends each as it completes, prints the summary. */
@@ -44,7 +57,7 @@ export async function runGradeFaithfulness(
   const judge = settings.judge;
   if (!judge) {
     throw new CitegeistError(
-      'JUDGE_REQUIRED',
+      'MODEL_REQUIRED',
       'grade faithfulness needs a judge model and none was given.',
       'Pass --judge <model> (e.g. openai:gpt-4.1-mini) or set "judge" in citegeist.config.json.',
     );
@@ -54,68 +67,137 @@ export async function runGradeFaithfulness(
     harm: o.joint ? judge : (o.harmJudge ?? judge),
     decomposer: o.decomposer ?? judge,
   };
-  const { inputs, problems } = readFaithfulnessInputs(
-    readTextFile(resolve(io.cwd, o.answers), 'answers file'),
-  );
-  for (const p of problems) io.err(`skipped ${o.answers} ${p.where}: ${p.problem}\n`);
+  const answersPath = resolve(io.cwd, o.answers);
+  const answersText = readTextFile(answersPath, 'answers file');
+  const { inputs, problems } = readFaithfulnessInputs(answersText);
+  for (const p of problems) io.err(`skipped [INVALID_INPUT] ${o.answers} ${p.where}: ${p.problem}\n`);
   const rubric = loadHarmRubric(o.rubric, io.cwd);
   const outPath = resolve(io.cwd, o.out);
   const mode = o.joint ? ('joint' as const) : ('separate' as const);
-  const done = readJsonlIds(outPath, 'id', (row) => row.status !== 'failed');
-  const todo = inputs.filter((i) => !done.has(i.id));
+  const manifest = faithfulnessManifest(o, models, rubric, {
+    sha256: sha256Hex(answersText),
+    path: o.answers,
+  });
+  const options = resultsFileOptions(manifest);
   if (settings.dryRun) {
+    const done = new Set(inspectRunFile(outPath, options).kept.map((r) => String(r.id)));
+    const todo = inputs.filter((i) => !done.has(i.id));
     printEstimate(todo, { mode, repeats: o.repeats, rubric: rubric.text }, models, settings, ctx);
     return;
   }
   const runtime = makeRuntime(settings, ctx);
-  let out: JsonlAppender | undefined;
-  const progress = createProgress({ io, label: 'faithfulness', total: todo.length });
+  let out: RunFile | undefined;
+  const fresh: AnswerGrade[] = [];
+  let kept: AnswerGrade[] = [];
   try {
     const verifier = runtime.provider(models.verifier);
     const harmJudge = models.harm === models.verifier ? verifier : runtime.provider(models.harm);
     const decomposer = models.decomposer === models.verifier ? verifier : runtime.provider(models.decomposer);
-    checkResumeMeta(`${outPath}.meta.json`, {
-      tool: 'citegeist',
-      version: VERSION,
-      method: 'vetscore',
-      answers: o.answers,
-      p: o.p,
-      mode,
-      repeats: o.repeats,
-      rubric: rubric.name,
-      judges: { decomposer: decomposer.id, verifier: verifier.id, harm: harmJudge.id },
-    });
-    const appender = new JsonlAppender(outPath);
-    out = appender;
+    const file = RunFile.open(outPath, options);
+    out = file;
+    kept = file.kept as unknown as AnswerGrade[];
+    const done = new Set(kept.map((g) => g.id));
+    const todo = inputs.filter((i) => !done.has(i.id));
+    const progress = createProgress({ io, label: 'faithfulness', total: todo.length });
     await gradeFaithfulnessBatch(
       todo,
-      { p: o.p, mode, repeats: o.repeats, rubric: rubric.text, verifier, harmJudge, decomposer, call: {} },
+      {
+        p: o.p,
+        mode,
+        repeats: o.repeats,
+        rubric: rubric.text,
+        verifier,
+        harmJudge,
+        decomposer,
+        trustUnlocatedEvidence: o.trustUnlocatedEvidence,
+        // Every judge call's usage as the server reported it, for the progress line.
+        call: { onCall: (meta) => progress.call(meta) },
+      },
       {
         concurrency: settings.concurrency,
         onGrade: (g) => {
-          appender.append(g);
+          file.append(g);
+          fresh.push(g);
           progress.tick({ ok: g.status !== 'failed' });
         },
       },
-    );
+    ).finally(() => progress.stop());
   } finally {
-    progress.stop();
     out?.close();
     runtime.close();
   }
-  report(o, inputs, problems.length, done.size, outPath, ctx);
+  report(o, inputs, problems.length, kept, fresh, ctx);
 }
+
+/**
+ * The manifest of a results file: the judges, p, mode, repeats and rubric (its text hashed), and
+ * the answers file's hash. Labelled by the verifier plus the settings that differ from the defaults.
+ */
+function faithfulnessManifest(
+  o: FaithfulnessOptions,
+  models: { verifier: string; harm: string; decomposer: string },
+  rubric: { name: string; text: string },
+  answers: { sha256: string; path: string },
+): RunManifest {
+  // Canonical ids for model strings (what providers report); a runtime of its own (tests) may use others.
+  const id = (m: string) => {
+    try {
+      return modelId(parseModelString(m, '--judge'));
+    } catch {
+      return m;
+    }
+  };
+  const settings = {
+    method: 'vetscore',
+    verifier: id(models.verifier),
+    harm_judge: id(models.harm),
+    decomposer: id(models.decomposer),
+    p: o.p,
+    mode: o.joint ? 'joint' : 'separate',
+    repeats: o.repeats,
+    rubric: rubric.name,
+    rubric_sha256: sha256Hex(rubric.text),
+    // Unverified support counts differently with the flag: scores with and without it differ.
+    trust_unlocated_evidence: o.trustUnlocatedEvidence,
+  };
+  return createManifest({
+    kind: 'faithfulness',
+    label: o.label,
+    defaultLabel: defaultLabel(`vetscore ${settings.verifier}`, settings, {
+      p: DEFAULT_HARM_EXPONENT,
+      mode: 'separate',
+      repeats: 1,
+      rubric: DEFAULT_HARM_RUBRIC,
+      trust_unlocated_evidence: false,
+    }),
+    settings,
+    inputs: { answers },
+    version: VERSION,
+  });
+}
+
+/** Results stay across a resume unless their answer failed (it is graded again). */
+function resultsFileOptions(manifest: RunManifest): RunFileOptions {
+  return {
+    manifest,
+    idField: 'id',
+    what: 'results file',
+    command: 'citegeist grade faithfulness',
+    keep: (row) => row.status !== 'failed',
+  };
+}
+
 function report(
   o: FaithfulnessOptions,
   inputs: FaithfulnessInput[],
   skipped: number,
-  resumed: number,
-  outPath: string,
+  kept: AnswerGrade[],
+  fresh: AnswerGrade[],
   ctx: CliContext,
 ) {
   const ids = new Set(inputs.map((i) => i.id));
-  const grades = latestRows(outPath).filter((g) => ids.has(g.id));
-  const summary = { ...summarizeFaithfulness(grades), input_problems: skipped, resumed };
+  const grades = [...kept, ...fresh].filter((g) => ids.has(g.id));
+  const summary = { ...summarizeFaithfulness(grades), input_problems: skipped, resumed: kept.length };
   const unsupported = unsupportedAcross(grades);
   if (ctx.globals().json) ctx.io.out(`${JSON.stringify({ summary, unsupported, out: o.out }, null, 2)}\n`);
   else {
@@ -159,16 +241,4 @@ function printEstimate(
       );
     }
   }
-}
-
-/** The last parseable row per answer id in an output file (a retried failed answer supersedes it). */
-function latestRows(path: string): AnswerGrade[] {
-  const byId = new Map<string, AnswerGrade>();
-  if (!existsSync(path)) return [];
-  for (const line of parseJsonl(readTextFile(path, 'output file'))) {
-    if (!line.ok) continue;
-    const row = line.value as AnswerGrade;
-    if (typeof row?.id === 'string') byId.set(row.id, row);
-  }
-  return [...byId.values()];
 }

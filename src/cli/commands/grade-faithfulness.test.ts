@@ -8,7 +8,7 @@ import {
   scriptedJudge,
   scriptedReply,
 } from '../../grade/vetscore/__fixtures__/scripted-judge.js';
-import { FakeOpenAiServer } from '../../testing/index.js';
+import { arbitraryReplies, FakeOpenAiServer } from '../../testing/index.js';
 import { createContext } from '../context.js';
 import { reportError } from '../errors.js';
 import { memoryIo } from '../io.js';
@@ -77,8 +77,8 @@ describe('citegeist grade faithfulness', () => {
     const dir = workspace([...rows.map((r) => JSON.stringify(r)), '{broken']);
     const { code, out, err } = await run(args, dir);
     expect(code).toBe(1); // one input row skipped
-    expect(err).toMatch(/skipped answers\.jsonl line 3: not JSON/);
-    const written = readFileSync(join(dir, 'out.jsonl'), 'utf8')
+    expect(err).toMatch(/skipped \[INVALID_INPUT\] answers\.jsonl line 3: not JSON/);
+    const [manifest, ...written] = readFileSync(join(dir, 'out.jsonl'), 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
@@ -90,10 +90,7 @@ describe('citegeist grade faithfulness', () => {
     );
     expect(out).toMatch(/answers\s+2 \(scored 2/);
     expect(out).toMatch(/w=5 contradicted\s+a §1\.0\s+The meloxicam dose is 2 mg\/kg\./);
-    expect(JSON.parse(readFileSync(join(dir, 'out.jsonl.meta.json'), 'utf8'))).toMatchObject({
-      p: 1,
-      mode: 'separate',
-    });
+    expect(manifest).toMatchObject({ kind: 'faithfulness', settings: { p: 1, mode: 'separate' } });
   });
 
   it('resumes by answer id and retries only failed answers', async () => {
@@ -116,13 +113,19 @@ describe('citegeist grade faithfulness', () => {
     await run(args, dir);
     const { code, err } = await run([...args.slice(0, -2), '--p', '2'], dir);
     expect(code).toBe(1);
-    expect(err).toMatch(/OUTPUT_SETTINGS_MISMATCH/);
+    expect(err).toMatch(/RUN_MANIFEST_MISMATCH/);
+    // Trusting unlocated evidence changes the scores too, wherever the flag is written.
+    const trusted = await run([...args, '--trust-unlocated-evidence'], dir);
+    expect(trusted.code).toBe(1);
+    expect(trusted.err).toMatch(
+      /RUN_MANIFEST_MISMATCH[\s\S]*trust_unlocated_evidence: false in the file, true now/,
+    );
   });
 
   it.each([
-    [['--p', '-1'], /--p must be a number ≥ 0/],
-    [['--repeats', '1.5'], /--repeats must be an integer ≥ 1/],
-    [['--rubric', 'nope'], /RUBRIC_NOT_FOUND/],
+    [['--p', '-1'], /--p must be a number at least 0, got "-1"/],
+    [['--repeats', '1.5'], /--repeats must be a whole number at least 1, got "1.5"/],
+    [['--rubric', 'nope'], /FILE_NOT_FOUND/],
   ])('rejects %j', async (extra, error) => {
     const dir = workspace(rows.map((r) => JSON.stringify(r)));
     const { code, err } = await run([...args, ...extra], dir);
@@ -136,7 +139,7 @@ describe('citegeist grade faithfulness', () => {
       ['grade', 'faithfulness', '--answers', 'answers.jsonl', '--out', 'o.jsonl'],
       dir,
     );
-    expect(err).toMatch(/JUDGE_REQUIRED/);
+    expect(err).toMatch(/MODEL_REQUIRED/);
   });
 
   it('registers on an existing grade command instead of adding a second one', () => {
@@ -194,6 +197,76 @@ describe('citegeist grade faithfulness', () => {
       expect(report.summary).toMatchObject({ answers: 2, scored: 2, claims: 3, coverage: 1 });
       expect(report.summary.mean_score).toBeCloseTo((1 - 5 / 7 + 1) / 2, 12);
       expect(server.requests.length).toBe(9); // 3 decompositions + 3 claims × (verification + harm)
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a server that answers schema-valid but arbitrary JSON shows no support: every "supported" verdict is unverified', async () => {
+    // 10 input + 5 output tokens per reply, as the server reports them.
+    const arbitrary = arbitraryReplies(7);
+    const server = await new FakeOpenAiServer({
+      replies: (request, i) => ({
+        ...(arbitrary(request, i) as { text: string }),
+        usage: { input: 10, output: 5 },
+      }),
+    }).start();
+    type Claim = { verdict: string; v: 0 | 1 | null; w: number | null; span: unknown; nearest: unknown };
+    type Row = { id: string; score: number | null; segments: { claims: Claim[] }[] };
+    const grade = async (extra: string[], out: string) => {
+      const dir = workspace(rows.map((r) => JSON.stringify(r)));
+      const { io, stdout, stderr } = memoryIo({ cwd: dir, env: {} });
+      const judge = `openai-compatible:${server.url}/v1#arbitrary`;
+      const argv = ['--json', ...args.slice(0, 5), judge, '--out', out, '--p', '2', '--no-cache', ...extra];
+      expect(await runCli(argv, io)).toBe(0);
+      const [manifest, ...written] = readFileSync(join(dir, out), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      return { report: JSON.parse(stdout()), manifest, written: written as Row[], stderr: stderr() };
+    };
+    /** METHODS §3.4 by hand over the claims as written. */
+    const byHand = (row: Row, p: number) => {
+      const claims = row.segments.flatMap((s) => s.claims).filter((c) => c.v !== null && c.w !== null);
+      const total = claims.reduce((a, c) => a + c.w! ** p, 0);
+      return 1 - claims.reduce((a, c) => a + c.w! ** p * (1 - c.v!), 0) / total;
+    };
+    try {
+      const requests = () => server.requests.length;
+      const strict = await grade([], 'strict.jsonl');
+      const claims = strict.written.flatMap((r) => r.segments.flatMap((s) => s.claims));
+      const verdicts = claims.map((c) => c.verdict);
+      expect(verdicts).not.toContain('supported');
+      const unverified = claims.filter((c) => c.verdict === 'unverified');
+      expect(unverified.length).toBeGreaterThan(0);
+      for (const c of unverified) expect(c).toMatchObject({ v: 0, span: null });
+      for (const row of strict.written) {
+        expect(row.score).toBeCloseTo(byHand(row, 2), 12);
+        expect(row.score).toBe(0); // nothing is shown to be supported
+      }
+      expect(strict.report.summary.evidence).toEqual([
+        {
+          judge: expect.stringMatching(/#arbitrary$/),
+          claimed_support: unverified.length,
+          located: 0,
+          unverified: unverified.length,
+        },
+      ]);
+      // The progress line counts the calls and the tokens the server reported for them.
+      const calls = requests();
+      expect(strict.stderr).toMatch(
+        new RegExp(
+          `faithfulness: 2/2 done, 0 failed, took \\d+s, ${calls} model calls, ${(calls * 15).toLocaleString('en-US')} tokens\\n`,
+        ),
+      );
+
+      const trusted = await grade(['--trust-unlocated-evidence'], 'trusted.jsonl');
+      const trustedClaims = trusted.written.flatMap((r) => r.segments.flatMap((s) => s.claims));
+      for (const c of trustedClaims.filter((x) => x.verdict === 'unverified')) expect(c.v).toBe(1);
+      for (const row of trusted.written) expect(row.score).toBeCloseTo(byHand(row, 2), 12);
+      expect(trusted.report.summary.trust_unlocated_evidence).toBe(true);
+      expect(strict.manifest.settings.trust_unlocated_evidence).toBe(false);
+      expect(trusted.manifest.settings.trust_unlocated_evidence).toBe(true);
     } finally {
       await server.close();
     }

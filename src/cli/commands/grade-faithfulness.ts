@@ -10,67 +10,26 @@ import {
   type LlmSettings,
   resolveLlmSettings,
 } from '../llm-options.js';
+import type { ModelCall } from '../progress.js';
 import { type FaithfulnessOptions, runGradeFaithfulness } from './grade-faithfulness-run.js';
-import { parseNumberOption } from './option-parsers.js';
+import { gradeGroup } from './grade-researchqa.js';
+import { countOption, numberOption } from './option-parsers.js';
 
 /** The models of one run, built from model strings with the run's policies (cache, limiter, budget). */
 export interface FaithfulnessRuntime {
   provider(model: string): LlmProvider;
+  /** Subscribes to every finished model call (progress lines count their tokens and cost). */
+  onCall?(listener: (call: ModelCall) => void): void;
   close(): void;
 }
 
 /** How the command gets its runtime: the real one by default, a fake one in tests. */
 export type RuntimeFactory = (settings: LlmSettings, ctx: CliContext) => FaithfulnessRuntime;
 
-/**
- * The `grade` command, found if another module registered it (the ResearchQA grader, which has its
- * own action and options), else created. Commander checks the mandatory options of every ancestor
- * before a subcommand runs, so the parent's mandatory options are re-checked only when the parent's
- * own action runs.
- */
-export function gradeCommand(program: Command): Command {
-  const existing = program.commands.find((c) => c.name() === 'grade');
-  if (!existing)
-    return program.command('grade').description('grade answers and reports (see the subcommands)');
-  const deferred = existing.options.filter((o) => o.mandatory);
-  for (const option of deferred) option.makeOptionMandatory(false);
-  existing.hook('preAction', (self, action) => {
-    if (action !== self) return;
-    for (const option of deferred) {
-      if (self.getOptionValue(option.attributeName()) === undefined) {
-        self.error(`error: required option '${option.flags}' not specified`, {
-          code: 'commander.missingMandatoryOptionValue',
-        });
-      }
-    }
-  });
-  return existing;
-}
-
-/**
- * A parent command parses the options it knows wherever they appear, so shared flags given after
- * `faithfulness` (`--judge`, `--out`, `--concurrency`, …) may land on `grade`: merge them back.
- */
-function sharedFlags(command: Command): LlmFlags & { out?: string } {
-  const own = command.opts<LlmFlags & { out?: string }>();
-  const parent = (command.parent?.opts() ?? {}) as LlmFlags & { out?: string };
-  const pick = <K extends 'judge' | 'concurrency' | 'budget' | 'out'>(k: K) => own[k] ?? parent[k];
-  const flags: LlmFlags & { out?: string } = {
-    dryRun: Boolean(own.dryRun || parent.dryRun),
-    cache: own.cache !== false && parent.cache !== false,
-    cacheOnly: Boolean(own.cacheOnly || parent.cacheOnly),
-  };
-  for (const k of ['judge', 'concurrency', 'budget', 'out'] as const) {
-    const v = pick(k);
-    if (v !== undefined) flags[k] = String(v);
-  }
-  return flags;
-}
-
 /** Registers `citegeist grade faithfulness` (VETSCORE, METHODS §3) on the `grade` command. */
 export function gradeFaithfulnessCommand(runtime: RuntimeFactory): RegisterCommand {
   return (program, ctx) => {
-    const command = gradeCommand(program)
+    const command = gradeGroup(program, ctx)
       .command('faithfulness')
       .description('risk-weighted claim-level faithfulness of long cited answers (VETSCORE)')
       .requiredOption(
@@ -82,14 +41,14 @@ export function gradeFaithfulnessCommand(runtime: RuntimeFactory): RegisterComma
       .option(
         '--p <number>',
         'harm exponent p (0 = verification only)',
-        parseNumberOption('--p', 0, false),
+        numberOption('--p', { min: 0 }),
         DEFAULT_HARM_EXPONENT,
       )
       .option('--joint', 'ablation: one prompt for verdict and harm', false)
       .option(
         '--repeats <k>',
         'run the judges k times (majority verdict, median harm)',
-        parseNumberOption('--repeats', 1, true),
+        countOption('--repeats'),
         1,
       )
       .option(
@@ -97,21 +56,34 @@ export function gradeFaithfulnessCommand(runtime: RuntimeFactory): RegisterComma
         'harm rubric: veterinary, human-medicine, generic or a file',
         DEFAULT_HARM_RUBRIC,
       )
-      .option('--out <file>', 'per-answer results JSONL (resumable by answer id; required)');
+      .option(
+        '--trust-unlocated-evidence',
+        'count "supported" verdicts whose evidence quote is not in the cited excerpts as supported (default: unsupported)',
+      )
+      .option('--out <file>', 'per-answer results JSONL (resumable by answer id; required)')
+      .option(
+        '--label <name>',
+        "the results' name (default: the verifier and the settings that differ from the defaults)",
+      );
     addLlmOptions(command, { model: false, judge: true })
       .exitOverride()
       .configureOutput({ writeOut: (s) => ctx.io.out(s), writeErr: (s) => ctx.io.err(s) })
       .action(async (options: FaithfulnessOptions, self: Command) => {
-        const { out, ...flags } = sharedFlags(self);
+        const { out, ...flags } = self.opts<LlmFlags & { out?: string }>();
         if (!out) {
           throw new CitegeistError(
-            'OUT_REQUIRED',
+            'OPTION_REQUIRED',
             'grade faithfulness needs --out <file>.',
             'Pass --out results.jsonl.',
           );
         }
         const settings = resolveLlmSettings(flags, ctx.config(), ctx.io.cwd);
-        await runGradeFaithfulness({ ...options, out }, settings, runtime, ctx);
+        await runGradeFaithfulness(
+          { ...options, out, trustUnlocatedEvidence: options.trustUnlocatedEvidence === true },
+          settings,
+          runtime,
+          ctx,
+        );
       });
   };
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runRecords } from '../../testing/index.js';
 import { memoryIo } from '../io.js';
 import { runCli } from '../program.js';
 
@@ -39,10 +40,7 @@ async function grade(dataset: string, run: string) {
     ],
     io,
   );
-  const grades = readFileSync(join(dir, 'g.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const grades = runRecords(join(dir, 'g.jsonl')).rows;
   return { code, grades, out: stdout(), err: stderr() };
 }
 

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeOpenAiServer } from '../../testing/index.js';
+import { arbitraryReplies, FakeOpenAiServer } from '../../testing/index.js';
 import { memoryIo } from '../io.js';
 import { runCli } from '../program.js';
 
@@ -104,6 +104,9 @@ function workspace(): string {
   return dir;
 }
 
+/** `grade` of model A's run into g.jsonl. */
+const gradeA = 'grade --dataset dataset.jsonl --papers papers --run a.jsonl --out g.jsonl'.split(' ');
+
 let server: FakeOpenAiServer | undefined;
 afterEach(async () => {
   await server?.close();
@@ -118,10 +121,16 @@ describe('citegeist grade and leaderboard', () => {
     expect(await runCli(['grade', ...base, '--run', 'a.jsonl', '--out', 'a.grades.jsonl'], io)).toBe(0);
     expect(await runCli(['grade', ...base, '--run', 'model-b.json', '--out', 'b.grades.jsonl'], io)).toBe(0);
     expect(stderr()).toBe('');
-    const b = readFileSync(join(dir, 'b.grades.jsonl'), 'utf8')
+    const [manifest, ...b] = readFileSync(join(dir, 'b.grades.jsonl'), 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
+    // A published-layout run has no manifest: the grades record the run file's hash instead.
+    expect(manifest).toMatchObject({
+      kind: 'grades',
+      label: 'model-b',
+      inputs: { run: { path: 'model-b.json' } },
+    });
     expect(
       b.map((g) => [g.row_id, g.model, g.section_coverage, g.citation_accuracy, g.refusal_correctness]),
     ).toEqual([
@@ -152,38 +161,177 @@ describe('citegeist grade and leaderboard', () => {
         return call === 2
           ? { status: 400, message: 'bad request' }
           : {
-              text: '{"factual_accuracy": 4, "completeness": 5, "justification": "2 claims, one minor error"}',
+              // Support quoted from row 1 (answer "1,204 [^1]", expected "1,204"): found there,
+              // not in row 3 (answer "The paper has no RCT.").
+              text: JSON.stringify({
+                factual_accuracy: 4,
+                completeness: 5,
+                justification: '2 claims, one minor error',
+                evidence: [{ claim: '1,204', expected_quote: '1,204' }],
+              }),
             };
       },
     }).start();
-    const { io, stderr } = memoryIo({ cwd: dir });
-    const args = [
-      'grade',
-      '--dataset',
-      'dataset.jsonl',
-      '--papers',
-      'papers',
-      '--run',
-      'a.jsonl',
-      '--out',
-      'g.jsonl',
-    ];
+    const { io, stderr, stdout } = memoryIo({ cwd: dir });
+    const args = gradeA;
     expect(
       await runCli(
         [...args, '--judge', `openai-compatible:${server.url}/v1#gpt-4o`, '--concurrency', '1'],
         io,
       ),
-    ).toBe(0);
+    ).toBe(1); // a judge failure is a failed row: exit 1, as `answer` does
     expect(stderr()).toMatch(
       /warning: Judge .*gpt-4o and system openai:gpt-x are both from the openai family/,
     );
     expect(stderr()).toMatch(/1 judge failure\(s\)/);
+    // Rows are written as they are judged (completion order), after the manifest.
     const grades = readFileSync(join(dir, 'g.jsonl'), 'utf8')
       .trim()
       .split('\n')
+      .slice(1)
       .map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(grades.map((g) => g.factual_accuracy)).toEqual([4, null, 4]);
-    expect(grades[1]?.status).toMatchObject({ factual_accuracy: 'failed' });
+    const byRow = new Map(grades.map((g) => [String(g.row_id), g]));
+    const [lookup, multihop, adversarial] = ['p1_chunk0_lookup', 'p1_multihop0', 'p1_adversarial0'].map(
+      (id) => byRow.get(id),
+    );
+    // The adversarial row's claim of support is not in its answer: unverified, so it counts as no
+    // support (1).
+    expect([lookup, multihop, adversarial].map((g) => g?.factual_accuracy)).toEqual([4, null, 1]);
+    expect(multihop?.status).toMatchObject({ factual_accuracy: 'failed' });
+    expect(lookup?.judge_grounding).toMatchObject({
+      judge_factual_accuracy: 4,
+      unverified: 0,
+      evidence: [{ status: 'located', span: { key: 'expected_answer', start: 0, end: 5, text: '1,204' } }],
+    });
+    expect(adversarial?.judge_grounding).toMatchObject({
+      judge_factual_accuracy: 4,
+      factual_accuracy: 1,
+      unverified: 1,
+      evidence: [{ status: 'unverified', reason: 'claim-not-in-answer' }],
+    });
+    expect(stdout()).toMatch(
+      /rubric judge openai-compatible:.*#gpt-4o: 1 of 2 claims counted consistent with the expected answer unverified \(quote missing or not found in the answer or the expected answer; counted as unsupported/,
+    );
+    const summary = JSON.parse(readFileSync(join(dir, 'g.summary.json'), 'utf8'));
+    expect(summary.judge_evidence).toEqual([
+      { judge: expect.stringMatching(/#gpt-4o$/), claimed_support: 2, located: 1, unverified: 1 },
+    ]);
+    expect(stderr()).toMatch(
+      /judged: 3\/3 done, 1 failed, took \d+s, 3 model calls \(1 failed\), [1-9][\d,]* tokens/,
+    );
+
+    // With the flag the judge's score stands; the grounding still says what was not found. The
+    // flag is a setting of the grades file: another file, not a resume of g.jsonl.
+    call = 0;
+    const trusted = memoryIo({ cwd: dir });
+    const judge = ['--judge', `openai-compatible:${server.url}/v1#gpt-4o`, '--concurrency', '1'];
+    const withFlag = [...args.slice(0, -1), 'g2.jsonl', ...judge, '--trust-unlocated-evidence', '--no-cache'];
+    expect(await runCli(withFlag, trusted.io)).toBe(1); // the multi-hop row's judge fails again
+    const [manifest, ...again] = readFileSync(join(dir, 'g2.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(manifest.settings).toMatchObject({ trust_unlocated_evidence: true });
+    expect(manifest.label).toMatch(/trust_unlocated_evidence=true/);
+    const trustedRow = (id: string) => again.find((g: { row_id: string }) => g.row_id === id);
+    expect(trustedRow('p1_adversarial0')).toMatchObject({
+      factual_accuracy: 4,
+      judge_grounding: { unverified: 1, trust_unlocated_evidence: true },
+    });
+    expect(trustedRow('p1_chunk0_lookup')?.factual_accuracy).toBe(4);
+    expect(trusted.stdout()).toMatch(/counted as supported: --trust-unlocated-evidence/);
+    // Resuming g.jsonl with the flag would mix two countings: refused.
+    const mixed = memoryIo({ cwd: dir });
+    expect(await runCli([...args, ...judge, '--trust-unlocated-evidence'], mixed.io)).toBe(1);
+    expect(mixed.stderr()).toMatch(
+      /RUN_MANIFEST_MISMATCH[\s\S]*trust_unlocated_evidence: false in the file, true now/,
+    );
+  });
+
+  it('a judge answering schema-valid but arbitrary JSON shows no support: its factual accuracy counts as 1', async () => {
+    const dir = workspace();
+    server = await new FakeOpenAiServer({ replies: arbitraryReplies(3) }).start();
+    const { io, stdout } = memoryIo({ cwd: dir });
+    const judge = `openai-compatible:${server.url}/v1#arbitrary`;
+    expect(await runCli(['--json', ...gradeA, '--judge', judge, '--no-cache'], io)).toBe(0);
+    type Row = {
+      factual_accuracy: number | null;
+      judge_grounding: { judge_factual_accuracy: number; claimed_support: number; unverified: number };
+    };
+    const grades = readFileSync(join(dir, 'g.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => JSON.parse(l) as Row);
+    expect(grades).toHaveLength(3);
+    for (const g of grades) {
+      expect(g.judge_grounding.unverified).toBe(g.judge_grounding.claimed_support);
+      expect(g.factual_accuracy).toBe(1);
+    }
+    // The arbitrary judge did claim support (scores above 1), and all of it is reported unverified.
+    expect(grades.some((g) => g.judge_grounding.judge_factual_accuracy > 1)).toBe(true);
+    const claimed = grades.reduce((a, g) => a + g.judge_grounding.claimed_support, 0);
+    expect(JSON.parse(stdout()).judge_evidence).toEqual([
+      {
+        judge: expect.stringMatching(/#arbitrary$/),
+        claimed_support: claimed,
+        located: 0,
+        unverified: claimed,
+      },
+    ]);
+  });
+
+  it('exits 1 with JUDGE_FAILED when every judge call failed', async () => {
+    const dir = workspace();
+    server = await new FakeOpenAiServer({ replies: () => ({ status: 400, message: 'bad request' }) }).start();
+    const { io, stderr } = memoryIo({ cwd: dir });
+    const code = await runCli(
+      [
+        'grade',
+        '--dataset',
+        'dataset.jsonl',
+        '--papers',
+        'papers',
+        '--run',
+        'a.jsonl',
+        '--out',
+        'g.jsonl',
+      ].concat(['--judge', `openai-compatible:${server.url}/v1#m`]),
+      io,
+    );
+    expect(code).toBe(1);
+    expect(stderr()).toMatch(/error \[JUDGE_FAILED\]: every one of the 3 judge call\(s\) failed/);
+  });
+
+  it('warns about and counts rows without citations or expected_references; reads files with a BOM', async () => {
+    const dir = workspace();
+    const bom = '\uFEFF';
+    const rows = readFileSync(join(dir, 'dataset.jsonl'), 'utf8')
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    delete rows[0].expected_references;
+    writeFileSync(join(dir, 'dataset.jsonl'), bom + rows.map((r) => JSON.stringify(r)).join('\r\n'));
+    const run = readFileSync(join(dir, 'a.jsonl'), 'utf8')
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    delete run[1].citations;
+    writeFileSync(join(dir, 'a.jsonl'), bom + run.map((r) => JSON.stringify(r)).join('\n'));
+    const published = JSON.parse(readFileSync(join(dir, 'model-b.json'), 'utf8'));
+    published[0].actual_citations = null;
+    writeFileSync(join(dir, 'model-b.json'), bom + JSON.stringify(published));
+    const { io, stderr } = memoryIo({ cwd: dir });
+    const base = ['grade', '--dataset', 'dataset.jsonl', '--papers', 'papers'];
+    expect(await runCli([...base, '--run', 'a.jsonl', '--out', 'a.g.jsonl'], io)).toBe(0);
+    expect(await runCli([...base, '--run', 'model-b.json', '--out', 'b.g.jsonl'], io)).toBe(0);
+    expect(stderr()).toMatch(
+      /warning: 1 dataset row\(s\) have no "expected_references" field .*p1_chunk0_lookup/,
+    );
+    expect(stderr()).toMatch(/warning: 1 run row\(s\) have no "citations" field .*p1_multihop0/);
+    expect(stderr()).toMatch(/warning: 1 run row\(s\) have no "actual_citations" field .*p1_chunk0_lookup/);
+    const summary = JSON.parse(readFileSync(join(dir, 'a.g.summary.json'), 'utf8'));
+    expect(summary.missing_fields).toEqual({ expected_references: 1, citations: 1 });
+    const b = JSON.parse(readFileSync(join(dir, 'b.g.summary.json'), 'utf8'));
+    expect(b.missing_fields).toEqual({ expected_references: 1, actual_citations: 1 });
   });
 
   it('finds the papers without --papers/--corpus: the configured corpus, else the workspace default', async () => {
@@ -198,12 +346,12 @@ describe('citegeist grade and leaderboard', () => {
         code,
         stderr: stderr(),
         accuracy: () =>
-          JSON.parse(readFileSync(join(cwd, 'g.jsonl'), 'utf8').split('\n')[0]!).citation_accuracy,
+          JSON.parse(readFileSync(join(cwd, 'g.jsonl'), 'utf8').split('\n')[1]!).citation_accuracy,
       };
     };
     const none = await grade(dir);
     expect(none.code).not.toBe(0);
-    expect(none.stderr).toMatch(/NO_PAPERS[\s\S]*--corpus FILE/);
+    expect(none.stderr).toMatch(/OPTION_REQUIRED[\s\S]*--corpus FILE/);
     // `citegeist ingest` into the default corpus, then grade with no paper flag.
     expect(await runCli(['ingest', 'papers'], memoryIo({ cwd: dir }).io)).toBe(0);
     const byDefault = await grade(dir);
@@ -244,6 +392,122 @@ describe('citegeist grade and leaderboard', () => {
     expect(stderr()).toMatch(/--match fuzzy is not one of researchqa, span/);
     const base = ['grade', '--dataset', 'dataset.jsonl', '--papers', 'papers', '--run', 'a.jsonl'];
     expect(await runCli([...base, '--out', 'x.jsonl', '--threads', '0'], io)).toBe(1);
-    expect(stderr()).toMatch(/--threads must be an integer of at least 1, got "0"/);
+    expect(stderr()).toMatch(/--threads must be a whole number at least 1, got "0"/);
+  });
+});
+
+describe('grade writes rows as they complete and resumes like answer', () => {
+  const rowsOf = (path: string) =>
+    readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+  it('keeps the rows graded from unchanged answers and regrades a changed one', async () => {
+    const dir = workspace();
+    const answer = ['answer', '--dataset', 'dataset.jsonl', '--papers', 'papers', '--model', 'extractive'];
+    expect(await runCli([...answer, '--out', 'r.jsonl'], memoryIo({ cwd: dir }).io)).toBe(0);
+    const args = [
+      'grade',
+      '--dataset',
+      'dataset.jsonl',
+      '--papers',
+      'papers',
+      '--run',
+      'r.jsonl',
+      '--out',
+      'g.jsonl',
+    ];
+    expect(await runCli(args, memoryIo({ cwd: dir }).io)).toBe(0);
+    // One answer changes (as when \`answer\` retried a failed row): only that row is regraded.
+    const run = readFileSync(join(dir, 'r.jsonl'), 'utf8').split('\n');
+    const changed = JSON.parse(run[2]!) as { row_id: string; answer: string };
+    run[2] = JSON.stringify({ ...changed, answer: 'changed' });
+    writeFileSync(join(dir, 'r.jsonl'), run.join('\n'));
+    const again = memoryIo({ cwd: dir });
+    expect(await runCli(args, again.io), again.stderr()).toBe(0);
+    expect(again.stdout()).toMatch(/3 graded rows \(2 kept from an earlier run\)/);
+    const [manifest, ...rows] = rowsOf(join(dir, 'g.jsonl'));
+    expect(manifest).toMatchObject({
+      kind: 'grades',
+      label: 'extractive',
+      inputs: { run: { label: 'extractive' } },
+    });
+    expect(rows.map((r) => r.row_id).at(-1)).toBe(changed.row_id);
+    expect(rows.every((r) => r.label === 'extractive' && typeof r.run_row_sha256 === 'string')).toBe(true);
+  });
+
+  it('refuses to resume grading a run without a manifest whose file changed', async () => {
+    const dir = workspace();
+    const args = gradeA;
+    expect(await runCli(args, memoryIo({ cwd: dir }).io)).toBe(0);
+    writeFileSync(
+      join(dir, 'a.jsonl'),
+      readFileSync(join(dir, 'a.jsonl'), 'utf8').replace('"answer":"a"', '"answer":"b"'),
+    );
+    const again = memoryIo({ cwd: dir });
+    expect(await runCli(args, again.io)).toBe(1);
+    expect(again.stderr()).toMatch(/RUN_MANIFEST_MISMATCH[\s\S]*run: content sha256/);
+  });
+
+  it('honours quoteMode from the config file, and refuses to resume a grading made another way', async () => {
+    const dir = workspace();
+    writeFileSync(join(dir, 'citegeist.config.json'), JSON.stringify({ quoteMode: 'strict' }));
+    const args = gradeA;
+    expect(await runCli(args, memoryIo({ cwd: dir }).io)).toBe(0);
+    expect(rowsOf(join(dir, 'g.jsonl'))[0]).toMatchObject({ settings: { quote_mode: 'strict' } });
+    const other = memoryIo({ cwd: dir });
+    expect(await runCli([...args, '--quote-mode', 'researchqa'], other.io)).toBe(1);
+    expect(other.stderr()).toMatch(
+      /RUN_MANIFEST_MISMATCH[\s\S]*quote_mode: "strict" in the file, "researchqa" now/,
+    );
+  });
+
+  it('--dry-run with --judge prices the judge calls and writes nothing', async () => {
+    const dir = workspace();
+    const { io, stdout } = memoryIo({ cwd: dir });
+    const args = gradeA;
+    expect(await runCli([...args, '--judge', 'openai:gpt-4.1-mini', '--dry-run', '--json'], io)).toBe(0);
+    expect(JSON.parse(stdout())).toMatchObject({ dry_run: true, rows: 3, calls: 3, outputTokens: 900 });
+    expect(() => readFileSync(join(dir, 'g.jsonl'))).toThrow();
+  });
+
+  it('is a command group: options before `faithfulness` are an error, not ignored', async () => {
+    const { io, stderr } = memoryIo({ cwd: workspace() });
+    const argv = [
+      'grade',
+      '--dataset',
+      'dataset.jsonl',
+      'faithfulness',
+      '--answers',
+      'a.jsonl',
+      '--judge',
+      'openai:m',
+      '--out',
+      'f.jsonl',
+    ];
+    expect(await runCli(argv, io)).toBe(1);
+    expect(stderr()).toMatch(/BAD_OPTION[\s\S]*before the subcommand "faithfulness"/);
+  });
+
+  it('leaderboard keeps two runs of one model apart by label and refuses one run given twice', async () => {
+    const dir = workspace();
+    const base = ['--dataset', 'dataset.jsonl', '--papers', 'papers', '--model', 'extractive'];
+    expect(await runCli(['answer', ...base, '--out', 'k8.jsonl'], memoryIo({ cwd: dir }).io)).toBe(0);
+    expect(await runCli(['answer', ...base, '-k', '3', '--out', 'k3.jsonl'], memoryIo({ cwd: dir }).io)).toBe(
+      0,
+    );
+    const lb = memoryIo({ cwd: dir });
+    const board = ['leaderboard', '--dataset', 'dataset.jsonl', '--papers', 'papers', 'k8.jsonl', 'k3.jsonl'];
+    expect(await runCli([...board, '--json'], lb.io)).toBe(0);
+    const models = (JSON.parse(lb.stdout()) as { models: { label: string; overall: { rows: number } }[] })
+      .models;
+    expect(models.map((m) => [m.label, m.overall.rows])).toEqual([
+      ['extractive', 3],
+      ['extractive (k=3)', 3],
+    ]);
+    const twice = memoryIo({ cwd: dir });
+    expect(await runCli([...board, 'k8.jsonl'], twice.io)).toBe(1);
+    expect(twice.stderr()).toMatch(/DUPLICATE_ROW_IDS/);
   });
 });

@@ -5,9 +5,10 @@ import { registerCollect } from './collect.js';
 import { registerCompare } from './compare.js';
 import { registerDataset } from './dataset.js';
 import { registerDemo } from './demo.js';
+import { registerErrors } from './errors.js';
 import { registerGenerate } from './generate.js';
-import { registerGrade } from './grade.js';
 import { registerGradeFaithfulness } from './grade-faithfulness.js';
+import { registerGrade } from './grade-researchqa.js';
 import { registerIngest } from './ingest.js';
 import { registerLeaderboard } from './leaderboard.js';
 import { registerList } from './list.js';
@@ -24,6 +25,7 @@ import { registerQaGrid } from './qa-grid.js';
 import { registerQasperEval } from './qasper-eval.js';
 import { registerQuote } from './quote.js';
 import { registerRecipes } from './recipes.js';
+import { registerReport } from './report.js';
 import { registerReportsCompare } from './reports-compare.js';
 import { registerReportsGenerate } from './reports-generate.js';
 import { registerReportsJudge } from './reports-judge.js';
@@ -31,6 +33,7 @@ import { registerReportsScore } from './reports-score.js';
 import { registerReportsValidate } from './reports-validate.js';
 import { registerRetrieve } from './retrieve.js';
 import { registerSearch } from './search.js';
+import { registerServe } from './serve.js';
 import { registerShow } from './show.js';
 import { registerTrecEval } from './trec-eval.js';
 
@@ -70,10 +73,13 @@ export const COMMANDS: RegisterCommand[] = [
   registerReportsCompare,
   registerMetaEvalRanking,
   registerLeaderboard,
+  registerReport,
+  registerServe,
   registerQaEval,
   registerQaGrid,
   registerQasperEval,
   registerTrecEval,
   registerCompare,
   registerLlm,
+  registerErrors,
 ];

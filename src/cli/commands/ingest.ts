@@ -10,7 +10,11 @@ function formatOutcome(o: IngestOutcome): string {
   const ids =
     o.ids.length > 3 ? `${o.ids.slice(0, 3).join(', ')} … (${o.ids.length} documents)` : o.ids.join(', ');
   const label = o.status === 'unchanged' ? 'unchanged' : o.replaced ? 'replaced' : 'ingested';
-  return `  ${label.padEnd(10)} ${o.file} → ${ids}\n`;
+  const damaged =
+    o.status === 'ingested' && o.damaged
+      ? `             DAMAGED: ${o.damaged}; stored with what could be read (meta.damaged)\n`
+      : '';
+  return `  ${label.padEnd(10)} ${o.file} → ${ids}\n${damaged}`;
 }
 
 export const registerIngest: RegisterCommand = (program, ctx) => {
@@ -33,7 +37,7 @@ export const registerIngest: RegisterCommand = (program, ctx) => {
               {
                 ok: outcome.status !== 'failed',
                 note: displayPath(ctx, outcome.file),
-                ...(outcome.status === 'failed' ? { problem: outcome.problem } : {}),
+                // a failure's problem and fix are printed once, in the list below the bar
               },
               total,
             );
@@ -46,7 +50,7 @@ export const registerIngest: RegisterCommand = (program, ctx) => {
         } else {
           for (const o of outcomes) ctx.io.out(formatOutcome(o));
           ctx.io.out(
-            `ingested ${summary.ingested}, unchanged ${summary.unchanged}, failed ${summary.failed} (corpus ${displayPath(ctx, path)})\n`,
+            `ingested ${summary.ingested}${summary.damaged > 0 ? ` (${summary.damaged} damaged)` : ''}, unchanged ${summary.unchanged}, failed ${summary.failed} (corpus ${displayPath(ctx, path)})\n`,
           );
         }
         if (summary.failed > 0) ctx.setExitCode(1);

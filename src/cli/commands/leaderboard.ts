@@ -1,9 +1,11 @@
 import { resolve } from 'node:path';
 import { CitegeistError, readTextFile } from '../../core/index.js';
-import { type GradeRow, isGradesText, parseGrades } from '../../grade/index.js';
+import { type GradeRow, isGradesText, parseGradesFile, readRun } from '../../grade/index.js';
 import type { RegisterCommand } from '../context.js';
 import { addLlmOptions } from '../llm-options.js';
+import { addCheckOption } from './dataset-preflight.js';
 import { type GradeOptions, gradeRunFiles, printSummary } from './grade.js';
+import { seedOption } from './option-parsers.js';
 import { addPaperSourceOptions } from './paper-source.js';
 
 export const registerLeaderboard: RegisterCommand = (program, ctx) => {
@@ -13,30 +15,66 @@ export const registerLeaderboard: RegisterCommand = (program, ctx) => {
     .argument('<files...>', 'grades JSONL from `citegeist grade`, or runs (JSONL / published JSON)')
     .option('--dataset <file>', 'dataset, needed when run files are given')
     .option('--match <mode>', 'researchqa | span', 'researchqa')
-    .option('--quote-mode <mode>', 'researchqa | strict', 'researchqa')
-    .option('--seed <n>', 'bootstrap seed', '0');
+    .option(
+      '--quote-mode <mode>',
+      'researchqa | strict (default: quoteMode in the config file, else researchqa)',
+    )
+    .option('--seed <n>', 'bootstrap seed', seedOption('--seed'), 0)
+    .option(
+      '--trust-unlocated-evidence',
+      "with --judge: count the judge's unlocated claims of support as support",
+    );
   addPaperSourceOptions(command);
+  addCheckOption(command);
   addLlmOptions(command, { model: false, judge: true }).action(
     async (files: string[], opts: Omit<GradeOptions, 'dataset'> & { dataset?: string }) => {
       const grades: GradeRow[] = [];
       const runFiles: string[] = [];
+      const runs = new RunsByLabel();
       for (const f of files) {
         const path = resolve(ctx.io.cwd, f);
         const text = readTextFile(path, 'grades or run file');
-        if (isGradesText(text)) grades.push(...parseGrades(path, text));
-        else runFiles.push(f);
+        if (isGradesText(text)) {
+          const file = parseGradesFile(path, text);
+          if (file.manifest) runs.add(file.manifest.label, file.manifest.run_id, f);
+          grades.push(...file.rows);
+        } else {
+          const manifest = readRun(path).manifest;
+          if (manifest) runs.add(manifest.label, manifest.run_id, f);
+          runFiles.push(f);
+        }
       }
       if (runFiles.length > 0) {
         if (!opts.dataset) {
           throw new CitegeistError(
-            'LEADERBOARD_NEEDS_DATASET',
+            'OPTION_REQUIRED',
             `${runFiles.join(', ')} are run files, which need grading.`,
             'Add --dataset D and --papers DIR, or pass grades files from `citegeist grade`.',
           );
         }
         grades.push(...(await gradeRunFiles(ctx, runFiles, { ...opts, dataset: opts.dataset })));
       }
-      printSummary(ctx, grades, Number(opts.seed));
+      printSummary(ctx, grades, opts.seed);
     },
   );
 };
+
+/**
+ * Labels name runs: two files under one label must hold the same run (same run id), else the
+ * leaderboard would merge two runs into one column.
+ */
+class RunsByLabel {
+  private readonly seen = new Map<string, { runId: string; file: string }>();
+
+  add(label: string, runId: string, file: string): void {
+    const before = this.seen.get(label);
+    if (!before) this.seen.set(label, { runId, file });
+    else if (before.runId !== runId) {
+      throw new CitegeistError(
+        'DUPLICATE_LABEL',
+        `${before.file} and ${file} are two different runs with the same label "${label}".`,
+        'Give them different labels (--label when answering or grading), or leave one out.',
+      );
+    }
+  }
+}

@@ -20,7 +20,7 @@ export const registerLlm: RegisterCommand = (program, ctx) => {
     );
     if (!settings.model) {
       throw new CitegeistError(
-        'MISSING_MODEL',
+        'MODEL_REQUIRED',
         'No model to ping: --model is not set and the config has no "model".',
         'Pass --model, e.g. --model ollama:qwen2.5:7b.',
       );

@@ -49,8 +49,8 @@ describe('citegeist meta-eval faithfulness', () => {
       io,
     );
     expect(code).toBe(1);
-    expect(stderr()).toMatch(/skipped auto2\.jsonl line 3/);
-    expect(stderr()).toMatch(/skipped ann\.csv line 12: field "verified"/);
+    expect(stderr()).toMatch(/skipped \[INVALID_INPUT\] auto2\.jsonl line 3/);
+    expect(stderr()).toMatch(/skipped \[INVALID_INPUT\] ann\.csv line 12: field "verified"/);
     expect(stdout()).toMatch(/matched claims 5 in 5 segments/);
     expect(stdout()).toMatch(/harm\s+ρ = 1\.000/);
     expect(stdout()).toMatch(/runs 0–1: 5 claims, verdict identical 0\.800, harm identical 1\.000/);

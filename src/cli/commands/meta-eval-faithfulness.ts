@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { parseJsonl, readTextFile } from '../../core/index.js';
+import { parseJsonl, readTextFile, takeManifest } from '../../core/index.js';
 import {
   type AnswerGrade,
   type CorrelationWithCi,
@@ -11,7 +11,7 @@ import {
   readAnnotations,
 } from '../../grade/index.js';
 import type { RegisterCommand } from '../context.js';
-import { parseNumberOption } from './option-parsers.js';
+import { numberOption } from './option-parsers.js';
 
 interface Options {
   auto: string[];
@@ -29,13 +29,14 @@ export function metaEvalCommand(program: Command): Command {
   );
 }
 
-/** Reads a `grade faithfulness --out` file: the last row per answer id (bad lines are reported). */
+/** Reads a `grade faithfulness --out` file (after its manifest): the last row per answer id (bad lines are reported). */
 export function readGradeFile(path: string, warn: (s: string) => void, label = path): AnswerGrade[] {
   const byId = new Map<string, AnswerGrade>();
-  for (const line of parseJsonl(readTextFile(path, 'faithfulness output'))) {
+  const { rows } = takeManifest(parseJsonl(readTextFile(path, 'faithfulness output')), path, false);
+  for (const line of rows) {
     const row = line.ok ? (line.value as AnswerGrade) : null;
     if (!row || typeof row.id !== 'string' || !Array.isArray(row.segments)) {
-      warn(`skipped ${label} line ${line.line}: not a grade faithfulness row\n`);
+      warn(`skipped [INVALID_INPUT] ${label} line ${line.line}: not a grade faithfulness row\n`);
       continue;
     }
     byId.set(row.id, row);
@@ -62,13 +63,13 @@ export function metaEvalFaithfulnessCommand(harm?: HarmAggregator): RegisterComm
       .option(
         '--p <number>',
         'harm exponent for the combined segment score',
-        parseNumberOption('--p', 0, false),
+        numberOption('--p', { min: 0 }),
         DEFAULT_HARM_EXPONENT,
       )
       .option(
         '--iterations <n>',
         'bootstrap resamples for the CIs',
-        parseNumberOption('--iterations', 0, false),
+        numberOption('--iterations', { integer: true, min: 1 }),
         2000,
       )
       .exitOverride()
@@ -83,7 +84,7 @@ export function metaEvalFaithfulnessCommand(harm?: HarmAggregator): RegisterComm
           o.human,
           o.format,
         );
-        for (const p of problems) warn(`skipped ${o.human} line ${p.line}: ${p.problem}\n`);
+        for (const p of problems) warn(`skipped [INVALID_INPUT] ${o.human} line ${p.line}: ${p.problem}\n`);
         const report = metaEvaluateFaithfulness(runs, annotations, {
           p: o.p,
           iterations: o.iterations,

@@ -4,7 +4,7 @@ import { metaEvaluateRanking, parseArgueTsv, type RankingMetaEval } from '../../
 import { renderTable } from '../../text/index.js';
 import type { RegisterCommand } from '../context.js';
 import { metaEvalCommand } from './meta-eval-faithfulness.js';
-import { collect, parseIntOption } from './option-parsers.js';
+import { collect, countOption, seedOption } from './option-parsers.js';
 
 interface RankingFlags {
   scores: string[];
@@ -73,8 +73,8 @@ export const registerMetaEvalRanking: RegisterCommand = (program, ctx) => {
     )
     .option('--reference-metric <name>', 'metric of the reference (default: --metric)')
     .option('--top-k <list>', 'top-k stability for these k', '3,5,10')
-    .option('--iterations <n>', 'bootstrap resamples', parseIntOption('--iterations', 1), 1000)
-    .option('--seed <n>', 'bootstrap seed', parseIntOption('--seed'), 42)
+    .option('--iterations <n>', 'bootstrap resamples', countOption('--iterations'), 1000)
+    .option('--seed <n>', 'bootstrap seed', seedOption('--seed'), 42)
     .option('--judge <model>', 'the judge behind --scores, for the circularity check')
     .option(
       '--system <run=model>',

@@ -1,6 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
-import { InvalidArgumentError } from 'commander';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import {
   answerEntries,
   type Creator,
@@ -14,11 +13,13 @@ import {
   toLegacyV1,
   toNeuclirEvaluation,
   toNuggetizer,
+  writeFileAtomic,
   writeNuggetBankFile,
 } from '../../core/index.js';
 import { mean, median } from '../../stats/index.js';
 import type { RegisterCommand } from '../context.js';
 import { nuggetsCommand } from './nuggets-inputs.js';
+import { choiceOption } from './option-parsers.js';
 
 const TARGETS = ['v3', 'nuggetizer', 'neuclir', 'v1'] as const;
 type Target = (typeof TARGETS)[number];
@@ -30,11 +31,7 @@ export const registerNuggetsConvert: RegisterCommand = (program, ctx) => {
       'convert nugget files between nugget bank v3, nuggetizer JSONL, NeuCLIR 2024 JSONL and legacy v1',
     )
     .requiredOption('--in <path>', 'nugget file or folder (any of the four formats, detected per file)')
-    .requiredOption('--to <format>', TARGETS.join(' | '), (v: string) => {
-      if (!(TARGETS as readonly string[]).includes(v))
-        throw new InvalidArgumentError(`--to must be one of ${TARGETS.join(', ')}.`);
-      return v as Target;
-    })
+    .requiredOption('--to <format>', TARGETS.join(' | '), choiceOption('--to', TARGETS))
     .requiredOption(
       '--out <path>',
       'a folder for v3 (one bank per request), else a JSONL file (one request per line)',
@@ -43,7 +40,6 @@ export const registerNuggetsConvert: RegisterCommand = (program, ctx) => {
       const banks = [...readNuggetBanks(resolve(ctx.io.cwd, flags.in)).values()].map((l) => l.bank);
       const out = resolve(ctx.io.cwd, flags.out);
       if (flags.to === 'v3') {
-        mkdirSync(out, { recursive: true });
         for (const bank of banks) writeNuggetBankFile(join(out, nuggetBankFileName(bank)), bank);
       } else {
         const convert: (b: NuggetBank) => unknown =
@@ -53,8 +49,7 @@ export const registerNuggetsConvert: RegisterCommand = (program, ctx) => {
               ? toNeuclirEvaluation
               : toLegacyV1;
         const lines = banks.map((b) => stringifyPythonJson(convert(b), { ensureAscii: false }));
-        mkdirSync(dirname(out), { recursive: true });
-        writeFileSync(out, `${lines.join('\n')}\n`);
+        writeFileAtomic(out, `${lines.join('\n')}\n`);
       }
       ctx.io.out(`converted ${banks.length} banks to ${flags.to}: ${flags.out}\n`);
     });

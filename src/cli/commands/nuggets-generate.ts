@@ -1,9 +1,12 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { CitegeistError, type ReportRequest } from '../../core/index.js';
+import { type ReportRequest, sha256OfFile } from '../../core/index.js';
 import {
   createPassageLocator,
   DEFAULT_EXACT_LIMIT,
+  documentsInput,
+  generateManifest,
+  itemsInput,
   type NuggetDocument,
   NuggetPipeline,
   PLAN_ASSUMPTIONS,
@@ -12,6 +15,7 @@ import {
   type RequestInput,
   type RequestOutcome,
   readRequestDocuments,
+  StepState,
 } from '../../generate/index.js';
 import { chunkDocument, loadIndex, type Passage } from '../../retrieve/index.js';
 import { VERSION } from '../../version.js';
@@ -24,11 +28,16 @@ import {
   type LlmSettings,
   resolveLlmSettings,
 } from '../llm-options.js';
-import { createProgress } from '../progress.js';
-import { checkResumeMeta } from '../resume-meta.js';
-import { estimateCalls, fittedEmbed, modelCreator, nuggetsCommand, requireModel } from './nuggets-inputs.js';
-import { parseIntOption } from './option-parsers.js';
-import { hashInputs, readRequests } from './reports-inputs.js';
+import {
+  estimateCalls,
+  fittedEmbed,
+  modelCreator,
+  nuggetsCommand,
+  requireModel,
+  stepProgress,
+} from './nuggets-inputs.js';
+import { numberOption, parseIntOption } from './option-parsers.js';
+import { readRequests } from './reports-inputs.js';
 
 interface GenerateFlags extends LlmFlags {
   requests: string;
@@ -36,10 +45,11 @@ interface GenerateFlags extends LlmFlags {
   corpus?: string;
   out: string;
   embedder: string;
-  threshold: string;
+  threshold: number;
   englishOnly: boolean;
   exactLimit: number;
   maxDocTokens?: number;
+  label?: string;
 }
 
 /** How the bank says it was made (`creator`; the released step 2 fills the same fields). */
@@ -67,7 +77,12 @@ export const registerNuggetsGenerate: RegisterCommand = (program, ctx) => {
       'embedder for question similarity ("default": LSA fitted on the questions of each request)',
       'default',
     )
-    .option('--threshold <cos>', 'cosine at or above which two questions are checked as paraphrases', '0.9')
+    .option(
+      '--threshold <cos>',
+      'cosine at or above which two questions are checked as paraphrases',
+      numberOption('--threshold', { min: 0, max: 1 }),
+      0.9,
+    )
     .option(
       '--no-english-only',
       'keep QA pairs with non-English text (dropped by default, as the released pipeline)',
@@ -82,24 +97,16 @@ export const registerNuggetsGenerate: RegisterCommand = (program, ctx) => {
       '--max-doc-tokens <n>',
       "papers longer than this are split into sections (default: 3/4 of the model's context)",
       parseIntOption('--max-doc-tokens', 256),
+    )
+    .option(
+      '--label <name>',
+      "the run's name (default: the model, and the settings that differ from the defaults)",
     );
   addLlmOptions(command).action(async (flags: GenerateFlags) => {
     const settings = resolveLlmSettings(flags, ctx.config(), ctx.io.cwd);
     await runGenerate(flags, settings, ctx);
   });
 };
-
-function parseThreshold(text: string): number {
-  const t = Number(text);
-  if (!(t > 0 && t <= 1)) {
-    throw new CitegeistError(
-      'BAD_FLAG',
-      `--threshold ${JSON.stringify(text)} is not a cosine in (0, 1].`,
-      'Pass e.g. --threshold 0.9.',
-    );
-  }
-  return t;
-}
 
 /** Documents per request from --docs, or the corpus papers (split to fit) for every request. */
 function loadInputs(flags: GenerateFlags, requests: ReportRequest[], ctx: CliContext, contextTokens: number) {
@@ -116,7 +123,7 @@ function loadInputs(flags: GenerateFlags, requests: ReportRequest[], ctx: CliCon
       if (docs.length === 0) missing.push(request.id);
       else inputs.push({ request, docs });
     }
-    return { inputs, missing, locate, close, source: flags.docs };
+    return { inputs, missing, locate, close, source: flags.docs, maxDocTokens: null, passages: null };
   }
   const path = corpusPath(ctx, flags.corpus);
   const store = openCorpus(path);
@@ -128,95 +135,106 @@ function loadInputs(flags: GenerateFlags, requests: ReportRequest[], ctx: CliCon
   const indexDir = join(dirname(path), 'index');
   const indexed = existsSync(join(indexDir, 'manifest.json')) ? loadIndex(indexDir).passages : null;
   const byPaper = new Map<string, Passage[]>();
-  for (const p of indexed ?? papers.flatMap((d) => chunkDocument(d))) {
-    byPaper.set(p.docId, [...(byPaper.get(p.docId) ?? []), p]);
-  }
+  const passages = indexed ?? papers.flatMap((d) => chunkDocument(d));
+  for (const p of passages) byPaper.set(p.docId, [...(byPaper.get(p.docId) ?? []), p]);
   locate = createPassageLocator((id) => byPaper.get(id) ?? []);
   for (const request of requests) inputs.push({ request, docs });
-  return { inputs, missing, locate, close, source: path };
+  return {
+    inputs,
+    missing,
+    locate,
+    close,
+    source: path,
+    maxDocTokens: maxTokens,
+    passages: itemsInput(
+      new Map(passages.map((p) => [p.id, p.text])),
+      indexed ? `index:${indexDir}` : `chunked:${path}`,
+    ),
+  };
 }
 
 async function runGenerate(flags: GenerateFlags, settings: LlmSettings, ctx: CliContext): Promise<void> {
   const { io } = ctx;
   const model = requireModel(settings.model, 'generate', 'writes its questions and answers');
-  const threshold = parseThreshold(flags.threshold);
+  const requestsPath = resolve(io.cwd, flags.requests);
   const requests = [...readRequests(io.cwd, flags.requests).values()];
   const outDir = resolve(io.cwd, flags.out);
   // Built for a dry run too (no call is made): the provider knows the model's context window.
   const runtime = createLlmRuntime(settings, io.env);
   const llm = runtime.provider(model);
-  const contextTokens = llm?.contextWindow ?? 16_000;
-  const loaded = loadInputs(flags, requests, ctx, contextTokens);
+  const loaded = loadInputs(flags, requests, ctx, llm.contextWindow ?? 16_000);
+  let state: StepState | null = null;
   try {
     for (const id of loaded.missing)
       io.err(`skipped request ${id}: no documents for it in ${loaded.source}\n`);
-    const createdPath = join(outDir, '.state', 'created');
-    // The first run's date, so a resumed run writes the same bytes.
-    const created = existsSync(createdPath) ? new Date(readFileSync(createdPath, 'utf8').trim()) : new Date();
-    const creator = modelCreator(model, PROMPT_STRATEGY, created);
+    const manifest = generateManifest({
+      model: llm.id,
+      label: flags.label,
+      version: VERSION,
+      threshold: flags.threshold,
+      embedder: flags.embedder,
+      englishOnly: flags.englishOnly,
+      exactLimit: flags.exactLimit,
+      maxDocTokens: loaded.maxDocTokens,
+      requests: {
+        ...sha256OfFile(requestsPath, 'requests file'),
+        path: flags.requests,
+        count: requests.length,
+      },
+      documents: documentsInput(
+        loaded.inputs.map((i) => ({ requestId: i.request.id, docs: i.docs })),
+        loaded.source,
+      ),
+      ...(loaded.passages ? { passages: loaded.passages } : {}),
+    });
+    const stateOptions = {
+      dir: outDir,
+      name: 'generate',
+      manifest,
+      command: 'citegeist nuggets generate',
+      ownsBanks: true,
+    };
+    state = settings.dryRun ? StepState.inspect(stateOptions) : StepState.open(stateOptions);
     const pipelineOptions = {
       outDir,
-      creator,
-      threshold,
+      state,
+      // The first run's date (the manifest's), so a resumed run writes the same bytes.
+      creator: modelCreator(model, PROMPT_STRATEGY, new Date(state.manifest.created_at)),
+      threshold: flags.threshold,
       filterEnglish: flags.englishOnly,
       exactLimit: flags.exactLimit,
       ...(loaded.locate ? { locate: loaded.locate } : {}),
       embed: fittedEmbed(flags.embedder, io.env),
-      progress: (label: string, total: number, unit: string) => createProgress({ io, label, total, unit }),
+      progress: stepProgress(io, runtime),
     };
     if (settings.dryRun) {
       const planner = new NuggetPipeline({
         ...pipelineOptions,
         llm: { id: 'dry-run', family: 'none', contextWindow: null, generate: refuse, generateObject: refuse },
       });
-      try {
-        const pending = planner.pendingDocuments(loaded.inputs);
-        const plan = planGeneration(pending);
-        // Requests past step 1: their later calls counted from the logged QA pairs, when the
-        // embedder runs here (a remote one would be called, which a dry run must not do).
-        const local = /^(default|lsa|hashed|transformers)\b/.test(flags.embedder.trim());
-        const later = local ? await planner.plannedLaterCalls(loaded.inputs) : { requests: 0, calls: [] };
-        return printPlan(
-          pending.length,
-          { ...plan, calls: [...plan.calls, ...later.calls] },
-          later.requests,
-          settings,
-          ctx,
-        );
-      } finally {
-        planner.close();
-      }
+      const pending = planner.pendingDocuments(loaded.inputs);
+      const plan = planGeneration(pending);
+      // Requests past step 1: their later calls counted from the logged QA pairs, when the
+      // embedder runs here (a remote one would be called, which a dry run must not do).
+      const local = /^(default|lsa|hashed|transformers)\b/.test(flags.embedder.trim());
+      const later = local ? await planner.plannedLaterCalls(loaded.inputs) : { requests: 0, calls: [] };
+      return printPlan(
+        pending.length,
+        { ...plan, calls: [...plan.calls, ...later.calls] },
+        later.requests,
+        settings,
+        ctx,
+      );
     }
-    mkdirSync(join(outDir, '.state'), { recursive: true });
-    if (!existsSync(createdPath)) writeFileSync(createdPath, `${created.toISOString()}\n`);
-    checkResumeMeta(
-      join(outDir, 'generate.meta.json'),
-      {
-        tool: 'citegeist',
-        version: VERSION,
-        method: 'dogmatiq-generate',
-        model: llm.id,
-        prompt_strategy: PROMPT_STRATEGY,
-        embedder: flags.embedder,
-        threshold,
-        english_only: flags.englishOnly,
-        exact_limit: flags.exactLimit,
-        requests: flags.requests,
-        documents: loaded.source,
-        inputs_sha256: hashInputs(io.cwd, [flags.requests, ...(flags.docs ? [flags.docs] : [])]),
-      },
-      ['inputs_sha256', 'exact_limit'],
-    );
-    const pipeline = new NuggetPipeline({ ...pipelineOptions, llm });
-    let outcomes: RequestOutcome[];
-    try {
-      outcomes = await pipeline.run(loaded.inputs);
-    } finally {
-      pipeline.close();
-    }
-    printOutcomes(outcomes, loaded.missing, runtime.totals, flags.out, ctx);
+    for (const t of state.tookOverFrom)
+      io.err(
+        `note: resuming after ${t.command} (pid ${t.pid}, started ${t.started_at}) stopped without finishing\n`,
+      );
+    const outcomes = await new NuggetPipeline({ ...pipelineOptions, llm }).run(loaded.inputs);
+    printOutcomes(outcomes, loaded.missing, runtime.totals, manifest.label, flags.out, ctx);
     if (outcomes.some((o) => o.blockedAt !== null) || loaded.missing.length > 0) ctx.setExitCode(1);
   } finally {
+    state?.close();
     loaded.close();
     runtime.close();
   }
@@ -291,12 +309,13 @@ function printOutcomes(
   outcomes: RequestOutcome[],
   missing: string[],
   totals: { calls: number; failed: number; inputTokens: number; outputTokens: number; costUsd: number },
+  label: string,
   out: string,
   ctx: CliContext,
 ): void {
   if (ctx.globals().json) {
     ctx.io.out(
-      `${JSON.stringify({ requests: outcomes, skipped_requests: missing, calls: totals, out }, null, 2)}\n`,
+      `${JSON.stringify({ label, requests: outcomes, skipped_requests: missing, calls: totals, out }, null, 2)}\n`,
     );
     return;
   }
@@ -313,6 +332,6 @@ function printOutcomes(
     );
   }
   ctx.io.out(
-    `${totals.calls} model calls (${totals.failed} failed), ${totals.inputTokens.toLocaleString('en-US')} input + ${totals.outputTokens.toLocaleString('en-US')} output tokens, $${totals.costUsd.toFixed(4)}\nbanks: ${out}/nuggets_<request>.v3.json (select with \`citegeist nuggets select\`)\n`,
+    `${totals.calls} model calls (${totals.failed} failed), ${totals.inputTokens.toLocaleString('en-US')} input + ${totals.outputTokens.toLocaleString('en-US')} output tokens, $${totals.costUsd.toFixed(4)}\nbanks of "${label}": ${out}/nuggets_<request>.v3.json (how they were made: ${out}/generate.meta.json; select with \`citegeist nuggets select\`)\n`,
   );
 }

@@ -1,33 +1,40 @@
-import { mkdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { writeNuggetBankFile } from '../../core/index.js';
+import { bankQueryId, writeNuggetBankFile } from '../../core/index.js';
 import {
   type ClusterSummary,
   clusterSummaryPrompt,
   gingerBank,
-  StepLog,
-  unitKey,
+  gingerManifest,
+  itemsInput,
+  StepState,
+  stepKey,
 } from '../../generate/index.js';
+import { modelId, parseModelString } from '../../llm/index.js';
 import { VERSION } from '../../version.js';
 import type { RegisterCommand } from '../context.js';
-import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } from '../llm-options.js';
-import { createProgress } from '../progress.js';
-import { checkResumeMeta } from '../resume-meta.js';
+import {
+  addLlmOptions,
+  createLlmRuntime,
+  type LlmFlags,
+  type LlmRuntime,
+  resolveLlmSettings,
+} from '../llm-options.js';
 import {
   estimateCalls,
   modelCreator,
   nuggetsCommand,
   refuseOutputIsInput,
   requireModel,
+  stepProgress,
 } from './nuggets-inputs.js';
 import { readBankFiles } from './nuggets-select.js';
-import { parseIntOption } from './option-parsers.js';
-import { hashInputs } from './reports-inputs.js';
+import { countOption } from './option-parsers.js';
 
 interface GingerFlags extends LlmFlags {
   bank: string;
   out: string;
   topK: number;
+  label?: string;
 }
 
 export const registerNuggetsGinger: RegisterCommand = (program, ctx) => {
@@ -41,9 +48,10 @@ export const registerNuggetsGinger: RegisterCommand = (program, ctx) => {
     .option(
       '--top-k <n>',
       'clusters summarised per bank (most paraphrases first)',
-      parseIntOption('--top-k', 1),
+      countOption('--top-k'),
       20,
-    );
+    )
+    .option('--label <name>', "the run's name (default: the model, and the top-k when not 20)");
   addLlmOptions(command).action(async (flags: GingerFlags) => {
     const { io } = ctx;
     const settings = resolveLlmSettings(flags, ctx.config(), io.cwd);
@@ -55,10 +63,27 @@ export const registerNuggetsGinger: RegisterCommand = (program, ctx) => {
       outDir,
       flags.out,
     );
-    const log = new StepLog<ClusterSummary>(join(outDir, '.state', 'summaries.jsonl'), (r) =>
-      unitKey(r.request_id, r.question, ...r.answers),
-    );
+    const state = (settings.dryRun ? StepState.inspect : StepState.open)({
+      dir: outDir,
+      name: 'ginger',
+      manifest: gingerManifest({
+        model: modelId(parseModelString(model)),
+        label: flags.label,
+        version: VERSION,
+        topK: flags.topK,
+        banks: itemsInput(
+          new Map(banks.map(({ loaded }) => [bankQueryId(loaded.bank), loaded.bank])),
+          flags.bank,
+        ),
+      }),
+      command: 'citegeist nuggets ginger',
+      ownsBanks: true,
+    });
+    let runtime: LlmRuntime | null = null;
     try {
+      const log = state.log<ClusterSummary>('summaries', (r) =>
+        stepKey(r.request_id, r.question, ...r.answers),
+      );
       if (settings.dryRun) {
         const calls = banks.flatMap(({ loaded }) =>
           Object.values(loaded.bank.nugget_bank ?? {})
@@ -76,22 +101,18 @@ export const registerNuggetsGinger: RegisterCommand = (program, ctx) => {
         );
         return;
       }
-      mkdirSync(outDir, { recursive: true });
-      checkResumeMeta(
-        join(outDir, 'ginger.meta.json'),
-        {
-          tool: 'citegeist',
-          version: VERSION,
-          method: 'ginger-style-baseline',
-          model,
-          top_k: flags.topK,
-          inputs_sha256: hashInputs(io.cwd, [flags.bank]),
-        },
-        ['inputs_sha256'],
+      for (const t of state.tookOverFrom)
+        io.err(
+          `note: resuming after ${t.command} (pid ${t.pid}, started ${t.started_at}) stopped without finishing\n`,
+        );
+      runtime = createLlmRuntime(settings, io.env);
+      // The first run's date, so a resumed run writes the same bytes.
+      const creator = modelCreator(
+        model,
+        'citegeist ginger-style cluster summaries',
+        new Date(state.manifest.created_at),
       );
-      const runtime = createLlmRuntime(settings, io.env);
-      const creator = modelCreator(model, 'citegeist ginger-style cluster summaries');
-      const progress = createProgress({ io, label: 'ginger', total: banks.length, unit: 'banks' });
+      const progress = stepProgress(io, runtime)('ginger', banks.length, 'banks');
       let failed = 0;
       try {
         const llm = runtime.provider(model);
@@ -107,14 +128,14 @@ export const registerNuggetsGinger: RegisterCommand = (program, ctx) => {
         }
       } finally {
         progress.stop();
-        runtime.close();
       }
       io.out(
-        `GINGER-style banks: ${flags.out} (${banks.length - failed} written${failed ? `, ${failed} with failed calls: rerun to retry` : ''})\n`,
+        `GINGER-style banks of "${state.manifest.label}": ${flags.out} (${banks.length - failed} written${failed ? `, ${failed} with failed calls: rerun to retry` : ''}; how: ginger.meta.json)\n`,
       );
       if (failed) ctx.setExitCode(1);
     } finally {
-      log.close();
+      state.close();
+      runtime?.close();
     }
   });
 };

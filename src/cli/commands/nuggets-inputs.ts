@@ -2,7 +2,7 @@
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { CitegeistError, type Creator } from '../../core/index.js';
-import type { CallOutcome } from '../../generate/index.js';
+import type { CallOutcome, StepProgress } from '../../generate/index.js';
 import {
   type ChatMessage,
   createEmbedder,
@@ -13,7 +13,9 @@ import {
   type ProviderEnv,
   parseModelString,
 } from '../../llm/index.js';
-import type { Progress } from '../progress.js';
+import type { CliIo } from '../io.js';
+import type { LlmRuntime } from '../llm-options.js';
+import { createProgress, type Progress } from '../progress.js';
 
 /** The `nuggets` command, found if another module registered it, else created. */
 export function nuggetsCommand(program: Command): Command {
@@ -58,23 +60,40 @@ export function fittedEmbed(spec: string, env: ProviderEnv): (texts: string[]) =
   };
 }
 
-/** A progress tick for one model call of a nugget step. */
-export function callTick(progress: Progress, unit: string) {
+/** A progress tick for one model call of a nugget step (its tokens and cost come from `onCall`). */
+export function callTick(progress: Pick<Progress, 'tick'>, unit: string) {
   return (o: CallOutcome) =>
-    progress.tick({
-      ok: o.ok,
-      inputTokens: o.usage?.inputTokens ?? 0,
-      outputTokens: o.usage?.outputTokens ?? 0,
-      costUsd: o.costUsd,
-      ...(o.ok ? {} : { problem: `${unit}: ${o.reason}` }),
-    });
+    progress.tick({ ok: o.ok, ...(o.ok ? {} : { problem: `${unit}: ${o.reason}` }) });
+}
+
+/**
+ * Progress bars for a command's steps, one at a time: each bar counts its units, and the model
+ * calls made while it is open (tokens, cost, cached) as the runtime reports them.
+ */
+export function stepProgress(
+  io: CliIo,
+  runtime: Pick<LlmRuntime, 'onCall'>,
+): (label: string, total: number, unit: string) => StepProgress {
+  let current: Progress | null = null;
+  runtime.onCall((call) => current?.call(call));
+  return (label, total, unit) => {
+    const progress = createProgress({ io, label, total, unit });
+    current = progress;
+    return {
+      tick: (item) => progress.tick(item),
+      stop: () => {
+        if (current === progress) current = null;
+        progress.stop();
+      },
+    };
+  };
 }
 
 /** Refuses to write a command's output over its input folder. */
 export function refuseOutputIsInput(inputs: readonly string[], outDir: string, out: string): void {
   if (inputs.some((file) => dirname(file) === outDir)) {
     throw new CitegeistError(
-      'OUTPUT_IS_INPUT',
+      'CONFLICTING_OPTIONS',
       `--out ${out} is the folder the banks are read from.`,
       'Write the result to another folder.',
     );

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import {
   bankQueryId,
@@ -9,20 +8,27 @@ import {
 } from '../../core/index.js';
 import {
   GENERAL_QUALITIES_SYSTEM,
+  itemsInput,
   PERSONALIZATION_SYSTEM,
   type QualityRecord,
   type QualityRequest,
+  qualityManifest,
   qualityPrompt,
-  StepLog,
+  StepState,
   scoreBankQuality,
-  unitKey,
+  stepKey,
   VITALITY_SYSTEM,
 } from '../../generate/index.js';
+import { modelId, parseModelString } from '../../llm/index.js';
 import { VERSION } from '../../version.js';
 import type { RegisterCommand } from '../context.js';
-import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } from '../llm-options.js';
-import { createProgress } from '../progress.js';
-import { checkResumeMeta } from '../resume-meta.js';
+import {
+  addLlmOptions,
+  createLlmRuntime,
+  type LlmFlags,
+  type LlmRuntime,
+  resolveLlmSettings,
+} from '../llm-options.js';
 import {
   callTick,
   estimateCalls,
@@ -30,10 +36,11 @@ import {
   modelCreator,
   nuggetsCommand,
   requireModel,
+  stepProgress,
 } from './nuggets-inputs.js';
 import { readBankFiles } from './nuggets-select.js';
-import { parseNumberOption } from './option-parsers.js';
-import { hashInputs, readRequests } from './reports-inputs.js';
+import { numberOption } from './option-parsers.js';
+import { readRequests } from './reports-inputs.js';
 
 interface QualityFlags extends LlmFlags {
   bank: string;
@@ -42,6 +49,7 @@ interface QualityFlags extends LlmFlags {
   embedder: string;
   coverageCosine: number;
   withParaphrases: boolean;
+  label?: string;
 }
 
 /** The request a bank serves: from --requests, else the `full_query` the generator writes. */
@@ -60,8 +68,8 @@ function requestOf(
     };
   }
   throw new CitegeistError(
-    'REQUEST_NOT_FOUND',
-    `The bank of request "${id}" names no background or problem statement, and --requests does not hold it.`,
+    requests ? 'INVALID_INPUT' : 'OPTION_REQUIRED',
+    `The bank of request "${id}" names no background or problem statement, and ${requests ? '--requests does not hold it' : 'no --requests was given'}.`,
     'Pass --requests <file> with this request (the personalisation criteria are judged against it).',
   );
 }
@@ -83,13 +91,17 @@ export const registerNuggetsScoreQuality: RegisterCommand = (program, ctx) => {
     .option(
       '--coverage-cosine <cos>',
       'questions at or above this cosine share a coverage cluster',
-      parseNumberOption('--coverage-cosine', 0, false),
+      numberOption('--coverage-cosine', { min: 0, max: 1 }),
       0.8,
     )
     .option(
       '--with-paraphrases',
       "also score each nugget's paraphrases, as sub-nuggets, and count them in the bank figures (the released run's -rop; 3 calls per paraphrase)",
       false,
+    )
+    .option(
+      '--label <name>',
+      "the run's name (default: the model, and the settings that differ from the defaults)",
     );
   addLlmOptions(command).action(async (flags: QualityFlags) => {
     const { io } = ctx;
@@ -104,68 +116,69 @@ export const registerNuggetsScoreQuality: RegisterCommand = (program, ctx) => {
       flags.out ??
         (banks.length === 1 && flags.bank.match(/\.json(\.gz)?$/) ? join(flags.bank, '..') : flags.bank),
     );
-    const log = new StepLog<QualityRecord>(join(outDir, '.state', 'quality.jsonl'), (r) =>
-      unitKey(r.request_id, r.question),
+    const work = banks.map(({ file, loaded }) => {
+      const id = bankQueryId(loaded.bank);
+      const nuggets = nuggetEntries(loaded.bank).flatMap(([, n]) => (isQuestion(n) ? [n] : []));
+      const paraphrases = flags.withParaphrases
+        ? nuggets.flatMap((n) => (Array.isArray(n.metadata?.paraphrases) ? n.metadata.paraphrases : []))
+        : [];
+      const questions = [
+        ...new Set([...nuggets.map((n) => n.question), ...paraphrases.filter((p) => typeof p === 'string')]),
+      ];
+      return { file, bank: loaded.bank, id, request: requestOf(loaded.bank, requests, id), questions };
+    });
+    // What is judged (each bank's request and questions), not the scores a run in place adds.
+    const banksInput = itemsInput(
+      new Map(work.map((w) => [w.id, { request: w.request, questions: w.questions }])),
+      flags.bank,
     );
-    try {
-      const work = banks.map(({ file, loaded }) => {
-        const id = bankQueryId(loaded.bank);
-        const nuggets = nuggetEntries(loaded.bank).flatMap(([, n]) => (isQuestion(n) ? [n] : []));
-        const paraphrases = flags.withParaphrases
-          ? nuggets.flatMap((n) => (Array.isArray(n.metadata?.paraphrases) ? n.metadata.paraphrases : []))
-          : [];
-        const questions = [
-          ...new Set([
-            ...nuggets.map((n) => n.question),
-            ...paraphrases.filter((p) => typeof p === 'string'),
-          ]),
-        ];
-        return {
-          file,
-          bank: loaded.bank,
-          id,
-          request: requestOf(loaded.bank, requests, id),
-          todo: questions.filter((q) => !log.get(unitKey(id, q))),
-        };
-      });
-      const todo = work.reduce((n, w) => n + w.todo.length, 0);
-      if (settings.dryRun) {
-        const calls = work.flatMap((w) =>
-          w.todo.flatMap((q) =>
-            [VITALITY_SYSTEM, PERSONALIZATION_SYSTEM, GENERAL_QUALITIES_SYSTEM].map((s) => ({
-              messages: qualityPrompt(s, q, w.request),
-              maxTokens: 150,
-            })),
-          ),
-        );
-        const est = estimateCalls(model, calls, settings.prices);
-        io.out(
-          `dry run: ${todo} nuggets to score (3 calls each): ${est.calls} calls, ${est.inputTokens} input + ${est.outputTokens} output tokens, ${est.cost}\n`,
-        );
-        return;
-      }
-      mkdirSync(outDir, { recursive: true });
-      checkResumeMeta(
-        join(outDir, 'score-quality.meta.json'),
-        {
-          tool: 'citegeist',
-          version: VERSION,
-          method: 'dogmatiq-quality',
-          model,
-          embedder: flags.embedder,
-          coverage_cosine: flags.coverageCosine,
-          with_paraphrases: flags.withParaphrases,
-          inputs_sha256: hashInputs(io.cwd, [flags.bank]),
-        },
-        ['inputs_sha256'],
+    const stateOptions = {
+      dir: outDir,
+      name: 'score-quality',
+      manifest: qualityManifest({
+        model: modelId(parseModelString(model)),
+        label: flags.label,
+        version: VERSION,
+        embedder: flags.embedder,
+        coverageCosine: flags.coverageCosine,
+        withParaphrases: flags.withParaphrases,
+        banks: banksInput,
+      }),
+      command: 'citegeist nuggets score-quality',
+      ownsBanks: false,
+    };
+    const state = settings.dryRun ? StepState.inspect(stateOptions) : StepState.open(stateOptions);
+    const log = state.log<QualityRecord>('quality', (r) => stepKey(r.request_id, r.question));
+    const todo = work.flatMap((w) =>
+      w.questions.filter((q) => !log.get(stepKey(w.id, q))).map((q) => ({ w, q })),
+    );
+    if (settings.dryRun) {
+      const calls = todo.flatMap(({ w, q }) =>
+        [VITALITY_SYSTEM, PERSONALIZATION_SYSTEM, GENERAL_QUALITIES_SYSTEM].map((s) => ({
+          messages: qualityPrompt(s, q, w.request),
+          maxTokens: 150,
+        })),
       );
-      const runtime = createLlmRuntime(settings, io.env);
-      const creator = modelCreator(model);
-      const progress = createProgress({ io, label: 'quality', total: todo * 3, unit: 'calls' });
+      const est = estimateCalls(model, calls, settings.prices);
+      io.out(
+        `dry run: ${todo.length} nuggets to score (3 calls each): ${est.calls} calls, ${est.inputTokens} input + ${est.outputTokens} output tokens, ${est.cost}\n`,
+      );
+      return;
+    }
+    let runtime: LlmRuntime | null = null;
+    try {
+      runtime = createLlmRuntime(settings, io.env);
+      const llm = runtime.provider(model);
+      for (const t of state.tookOverFrom)
+        io.err(
+          `note: resuming after ${t.command} (pid ${t.pid}, started ${t.started_at}) stopped without finishing\n`,
+        );
+      // The first run's date, so a resumed run writes the same bytes.
+      const creator = modelCreator(model, undefined, new Date(state.manifest.created_at));
+      const progress = stepProgress(io, runtime)('quality', todo.length * 3, 'calls');
       let failed = 0;
       let unreadable = 0;
       try {
-        const llm = runtime.provider(model);
         for (const w of work) {
           const result = await scoreBankQuality(w.bank, {
             requestId: w.id,
@@ -187,14 +200,14 @@ export const registerNuggetsScoreQuality: RegisterCommand = (program, ctx) => {
         }
       } finally {
         progress.stop();
-        runtime.close();
       }
       io.out(
-        `scored banks: ${flags.out ?? flags.bank}${failed ? ' (rerun to retry the failed calls)' : ''}\n`,
+        `scored banks of "${state.manifest.label}": ${flags.out ?? flags.bank} (how: score-quality.meta.json)${failed ? ' (rerun to retry the failed calls)' : ''}\n`,
       );
       if (failed > 0 || unreadable > 0) ctx.setExitCode(1);
     } finally {
-      log.close();
+      state.close();
+      runtime?.close();
     }
   });
 };

@@ -1,7 +1,6 @@
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { InvalidArgumentError } from 'commander';
 import {
   bankQueryId,
   CitegeistError,
@@ -9,6 +8,7 @@ import {
   type LoadedBank,
   nuggetEntries,
   readNuggetFile,
+  writeFileAtomic,
   writeNuggetBankFile,
 } from '../../core/index.js';
 import {
@@ -25,7 +25,7 @@ import {
 import { VERSION } from '../../version.js';
 import type { RegisterCommand } from '../context.js';
 import { nuggetsCommand, refuseOutputIsInput } from './nuggets-inputs.js';
-import { parseIntOption, parseNumberOption } from './option-parsers.js';
+import { choiceOption, countOption, numberOption } from './option-parsers.js';
 import { hashInputs } from './reports-inputs.js';
 
 /** The selector that ships with citegeist (see docs/nuggets.md for how it was trained). */
@@ -62,7 +62,7 @@ export function readBankFiles(path: string): { file: string; loaded: LoadedBank 
     for (const loaded of readNuggetFile(file)) {
       if (loaded.format !== 'v3') {
         throw new CitegeistError(
-          'NUGGET_FORMAT_UNSUPPORTED',
+          'UNKNOWN_LAYOUT',
           `${loaded.where} is a ${loaded.format} file; this command reads nugget bank v3 files.`,
           'Convert it first: `citegeist nuggets convert --in <file> --to v3 --out <dir>`.',
         );
@@ -72,18 +72,11 @@ export function readBankFiles(path: string): { file: string; loaded: LoadedBank 
   }
   if (out.length === 0)
     throw new CitegeistError(
-      'NUGGETS_EMPTY',
+      'NO_ROWS',
       `${path} holds no nugget bank files (*.json, *.json.gz).`,
       'Point --bank at a folder of nugget bank v3 files.',
     );
   return out;
-}
-
-function parseMethod(value: string): SelectMethod {
-  if (!(SELECT_METHODS as readonly string[]).includes(value)) {
-    throw new InvalidArgumentError(`--method must be one of ${SELECT_METHODS.join(', ')}.`);
-  }
-  return value as SelectMethod;
 }
 
 interface SelectFlags {
@@ -105,15 +98,20 @@ export const registerNuggetsSelect: RegisterCommand = (program, ctx) => {
     )
     .requiredOption('--bank <path>', 'a folder of nugget bank v3 files, or one file')
     .requiredOption('--out <dir>', 'folder for the selected banks (same file names)')
-    .option('--method <method>', SELECT_METHODS.join(' | '), parseMethod, 'most-common')
-    .option('--top-k <n>', 'nuggets to keep per bank', parseIntOption('--top-k', 1), 20)
+    .option(
+      '--method <method>',
+      SELECT_METHODS.join(' | '),
+      choiceOption('--method', SELECT_METHODS),
+      'most-common',
+    )
+    .option('--top-k <n>', 'nuggets to keep per bank', countOption('--top-k'), 20)
     .option(
       '--max-most-common <share>',
       'hybrid: largest share of slots filled by most-common',
-      parseNumberOption('--max-most-common', 0, false),
+      numberOption('--max-most-common', { min: 0, max: 1 }),
       0.75,
     )
-    .option('--seed <n>', "sample: seed of Python's random", parseIntOption('--seed'), 1234)
+    .option('--seed <n>', "sample: seed of Python's random", numberOption('--seed', { integer: true }), 1234)
     .option('--selector <file>', 'criteria/hybrid: trained selector (default: the shipped one)')
     .option('--keep-sub-nuggets', 'keep sub-nuggets (deleted by default, as the released step does)', false)
     .action((flags: SelectFlags) => {
@@ -123,7 +121,7 @@ export const registerNuggetsSelect: RegisterCommand = (program, ctx) => {
       const selectorPath = needsSelector ? resolve(io.cwd, flags.selector ?? shippedSelector()) : null;
       if (selectorPath && !flags.selector && !existsSync(selectorPath)) {
         throw new CitegeistError(
-          'SELECTOR_REQUIRED',
+          'OPTION_REQUIRED',
           `--method ${flags.method} ranks nuggets with a trained selector; none was given and this installation ships none (${selectorPath}).`,
           'Train one with `citegeist nuggets train-selector --positive <human banks> --negative <generated banks> --out selector.json` (docs/nuggets.md) and pass --selector selector.json.',
         );
@@ -162,7 +160,7 @@ export const registerNuggetsSelect: RegisterCommand = (program, ctx) => {
         inputs_sha256: hashInputs(io.cwd, [flags.bank]),
         banks: reports,
       };
-      writeFileSync(join(outDir, 'select.meta.json'), `${JSON.stringify(meta, null, 2)}\n`);
+      writeFileAtomic(join(outDir, 'select.meta.json'), `${JSON.stringify(meta, null, 2)}\n`);
       if (ctx.globals().json) return void io.out(`${JSON.stringify(meta, null, 2)}\n`);
       for (const r of reports) {
         const how = r.keptAll
@@ -214,7 +212,7 @@ export const registerNuggetsTrainSelector: RegisterCommand = (program, ctx) => {
     )
     .requiredOption('--negative <path>', 'banks of generated nuggets, scored the same way')
     .requiredOption('--out <file>', 'the selector file (JSON)')
-    .option('--c <value>', 'SVM penalty C', parseNumberOption('--c', Number.MIN_VALUE, false), 1)
+    .option('--c <value>', 'SVM penalty C', numberOption('--c', { min: 1e-12 }), 1)
     .action((flags: TrainFlags) => {
       const { io } = ctx;
       const pos = featureRows(flags.positive, io.cwd);
@@ -227,7 +225,7 @@ export const registerNuggetsTrainSelector: RegisterCommand = (program, ctx) => {
       }));
       if (!groups.some((g) => g.positives.length) || !groups.some((g) => g.negatives.length)) {
         throw new CitegeistError(
-          'SELECTOR_NO_DATA',
+          'NUGGETS_NOT_SCORED',
           `Training needs scored positive and negative nuggets; found ${groups.reduce((n, g) => n + g.positives.length, 0)} positive and ${groups.reduce((n, g) => n + g.negatives.length, 0)} negative ones with all 19 features (${pos.skipped + neg.skipped} without).`,
           'Score both sets first with `citegeist nuggets score-quality --bank <dir> --model <spec>`.',
         );
@@ -243,9 +241,7 @@ export const registerNuggetsTrainSelector: RegisterCommand = (program, ctx) => {
           skipped_without_features: pos.skipped + neg.skipped,
         },
       });
-      const path = resolve(io.cwd, flags.out);
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, `${JSON.stringify(selector, null, 2)}\n`);
+      writeFileAtomic(resolve(io.cwd, flags.out), `${JSON.stringify(selector, null, 2)}\n`);
       const t = selector.trained as {
         positives: number;
         negatives: number;

@@ -34,16 +34,19 @@ export interface PaperSourceOptions {
   corpus?: string;
 }
 
+/** How a manifest names a paper source (`corpus:<file>` or `papers:<dir>`, as given). */
+export function describeSource(options: PaperSourceOptions): string {
+  return options.corpus ? `corpus:${options.corpus}` : options.papers ? `papers:${options.papers}` : 'none';
+}
+
 /**
- * Loads the text of each paper id. Missing papers map to null (metrics that need the text are
- * then `failed`). Returns the texts and the ids not found.
+ * Loads the text of each paper id from a `paperSource` loader. Missing papers map to null (metrics
+ * that need the text are then `failed`). Returns the texts and the ids not found.
  */
 export async function loadPaperTexts(
   ids: Iterable<string>,
-  options: PaperSourceOptions,
-  cwd: string,
+  source: (id: string) => Promise<Document | null>,
 ): Promise<{ texts: Map<string, string>; missing: string[] }> {
-  const source = paperSource(options, cwd);
   const texts = new Map<string, string>();
   const missing: string[] = [];
   for (const id of new Set(ids)) {
@@ -65,7 +68,7 @@ export function paperSource(
 ): (id: string) => Promise<Document | null> {
   if (options.corpus && options.papers) {
     throw new CitegeistError(
-      'BAD_OPTION',
+      'CONFLICTING_OPTIONS',
       'Both --corpus and --papers were given.',
       'Give one source of papers: --corpus FILE or --papers DIR.',
     );
@@ -80,19 +83,24 @@ export function paperSource(
   }
   if (!options.papers) {
     throw new CitegeistError(
-      'NO_PAPERS',
+      'OPTION_REQUIRED',
       'No paper source was given.',
       'Add --corpus FILE (papers ingested with `citegeist ingest`) or --papers DIR (files named <paper_id>.pdf|.txt|.md|.nxml…).',
     );
   }
   const dir = resolve(cwd, options.papers);
   if (!existsSync(dir)) {
-    throw new CitegeistError(
-      'PAPERS_DIR_NOT_FOUND',
-      `The papers folder ${dir} does not exist.`,
-      'Check --papers.',
-    );
+    throw new CitegeistError('FILE_NOT_FOUND', `The papers folder ${dir} does not exist.`, 'Check --papers.');
   }
   const papers = PapersDir.open(dir);
-  return async (id) => (papers.fileOf(id) === undefined ? null : papers.load(id));
+  // Each paper is read once per source (the dataset check and the run share it: a PDF is parsed once).
+  const cache = new Map<string, Promise<Document | null>>();
+  return (id) => {
+    let doc = cache.get(id);
+    if (!doc) {
+      doc = papers.fileOf(id) === undefined ? Promise.resolve(null) : papers.load(id);
+      cache.set(id, doc);
+    }
+    return doc;
+  };
 }

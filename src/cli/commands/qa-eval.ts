@@ -1,7 +1,5 @@
-import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { readTextFile } from '../../core/index.js';
+import { readTextFile, sha256OfFile, writeFileAtomic } from '../../core/index.js';
 import {
   parseQaMetrics,
   parseReferences,
@@ -14,6 +12,7 @@ import { formatScore, renderTable } from '../../text/index.js';
 import { VERSION } from '../../version.js';
 import { addBertScoreOptions, type BertScoreFlags, bertScoreSetup } from '../bertscore-setup.js';
 import type { RegisterCommand } from '../context.js';
+import { seedOption } from './option-parsers.js';
 
 interface QaEvalFlags extends BertScoreFlags {
   predictions: string;
@@ -22,14 +21,14 @@ interface QaEvalFlags extends BertScoreFlags {
   stemmer: boolean;
   out: string;
   model?: string;
-  seed: string;
+  seed: number;
 }
 
 export const DEFAULT_QA_METRICS = 'rouge1,rouge2,rougeL,rougeLsum';
 
 /** sha256 of a file's bytes, for the provenance of every output. */
 export function fileSha256(path: string): string {
-  return createHash('sha256').update(readFileSync(path)).digest('hex');
+  return sha256OfFile(path).sha256;
 }
 
 export const registerQaEval: RegisterCommand = (program, ctx) => {
@@ -50,7 +49,7 @@ export const registerQaEval: RegisterCommand = (program, ctx) => {
     )
     .option('--stemmer', "Porter-stem tokens longer than 3 characters (rouge-score's use_stemmer)", false)
     .option('--model <name>', 'model name for runs that do not record one (published layout)')
-    .option('--seed <n>', 'bootstrap seed', '0')
+    .option('--seed <n>', 'bootstrap seed', seedOption('--seed'), 0)
     .requiredOption('--out <file>', 'scores JSONL (a summary JSON with the settings is written beside it)');
   addBertScoreOptions(command).action(async (opts: QaEvalFlags) => {
     const metrics = parseQaMetrics(
@@ -65,7 +64,7 @@ export const registerQaEval: RegisterCommand = (program, ctx) => {
     const run = readRun(predictionsPath, opts.model ? { model: opts.model } : {});
     const refs = parseReferences(readTextFile(referencesPath, 'references file'), referencesPath);
     for (const e of [...run.errors, ...refs.errors].slice(0, 10))
-      ctx.io.err(`skipped ${e.where}: ${e.message}\n`);
+      ctx.io.err(`skipped [INVALID_INPUT] ${e.where}: ${e.message}\n`);
     if (run.errors.length + refs.errors.length > 0) ctx.setExitCode(1);
     const result = await scoreAnswers(run.rows, refs.references, {
       metrics,
@@ -80,10 +79,10 @@ export const registerQaEval: RegisterCommand = (program, ctx) => {
     }
     if (result.missingRows.length > 0)
       ctx.io.err(`${result.missingRows.length} reference row(s) have no prediction\n`);
-    const seed = Number(opts.seed);
+    const seed = opts.seed;
     const models = summarizeQaScores(result.rows, metrics, { seed });
     const out = resolve(ctx.io.cwd, opts.out);
-    writeFileSync(out, result.rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    writeFileAtomic(out, result.rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
     const summary = {
       tool: 'citegeist qa-eval',
       version: VERSION,
@@ -114,7 +113,7 @@ export const registerQaEval: RegisterCommand = (program, ctx) => {
       missing_rows: result.missingRows.length,
       models,
     };
-    writeFileSync(`${out.replace(/\.jsonl?$/i, '')}.summary.json`, `${JSON.stringify(summary, null, 2)}\n`);
+    writeFileAtomic(`${out.replace(/\.jsonl?$/i, '')}.summary.json`, `${JSON.stringify(summary, null, 2)}\n`);
     if (ctx.globals().json) ctx.io.out(`${JSON.stringify(summary, null, 2)}\n`);
     else ctx.io.out(`${renderQaSummary(models)}\n\n${result.rows.length} scored rows → ${opts.out}\n`);
   });

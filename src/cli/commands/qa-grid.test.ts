@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FREE_TEXT_PROMPT } from '../../answer/index.js';
-import { FakeOpenAiServer } from '../../testing/index.js';
+import { FakeOpenAiServer, runRecords } from '../../testing/index.js';
 import { memoryIo } from '../io.js';
 import { runCli } from '../program.js';
 
@@ -84,11 +84,9 @@ describe('citegeist qa-grid', () => {
       /^Context:\n<<<CONTEXT\n\[1\] .+\n[\s\S]*\[2\] /,
     );
     expect(r.out).toMatch(new RegExp(`${model.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\s+bm25\\s+5`));
-    const cell = readFileSync(
-      join(cwd, 'grid', `bm25__${model.replace(/[^A-Za-z0-9._-]+/g, '_')}.jsonl`),
-      'utf8',
-    );
-    expect(JSON.parse(cell.split('\n')[0]!)).toMatchObject({
+    const cell = runRecords(join(cwd, 'grid', `bm25__${model.replace(/[^A-Za-z0-9._-]+/g, '_')}.jsonl`));
+    expect(cell.manifest).toMatchObject({ kind: 'run', settings: { free_text: true } });
+    expect(cell.rows[0]).toMatchObject({
       answer: '1,204 survey responses.',
       contract: false,
     });
@@ -130,12 +128,9 @@ describe('citegeist qa-grid', () => {
     );
     expect(first.out).toMatch(/extractive\s+dense \(baseline\)\s+5\s+\d\.\d{4}/);
 
-    const run1 = readFileSync(join(cwd, 'grid', 'bm25__extractive.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const run1 = runRecords(join(cwd, 'grid', 'bm25__extractive.jsonl')).rows as Record<string, string>[];
     expect(run1[0]).toMatchObject({ row_id: 'a_q1', contract: false, citations: [] });
-    expect(run1[0].answer).toBe('We collected 1,204 survey responses from teachers in three districts.');
+    expect(run1[0]!.answer).toBe('We collected 1,204 survey responses from teachers in three districts.');
     const summary = JSON.parse(readFileSync(join(cwd, 'grid', 'grid.summary.json'), 'utf8'));
     expect(summary.settings).toMatchObject({ baseline_mode: 'dense', k: 2, metrics: ['rougeL'] });
     expect(summary.inputs.index.embedder).toBe('hashed:64');

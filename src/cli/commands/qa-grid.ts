@@ -1,15 +1,22 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   type Answerer,
+  answerManifest,
   corpusPassages,
   ExtractiveAnswerer,
   LlmAnswerer,
   type PassageSource,
   runAnswers,
 } from '../../answer/index.js';
-import { CitegeistError, readTextFile } from '../../core/index.js';
-import { readDatasetStrict } from '../../generate/index.js';
+import {
+  CitegeistError,
+  type InputRef,
+  papersInput,
+  readTextFile,
+  writeFileAtomic,
+} from '../../core/index.js';
+import { loadDatasetStrict } from '../../generate/index.js';
 import {
   type GridCell,
   type GridRow,
@@ -34,7 +41,7 @@ import {
   resolveLlmSettings,
 } from '../llm-options.js';
 import { MODES, type Mode, openRetriever, parseMode, recipesPathOf } from '../retrieval-setup.js';
-import { parseIntOption } from './option-parsers.js';
+import { countOption, seedOption } from './option-parsers.js';
 import { fileSha256 } from './qa-eval.js';
 
 interface GridFlags extends BertScoreFlags, Omit<LlmFlags, 'model' | 'judge'> {
@@ -50,7 +57,7 @@ interface GridFlags extends BertScoreFlags, Omit<LlmFlags, 'model' | 'judge'> {
   outDir: string;
   corpus?: string;
   embedder?: string;
-  seed: string;
+  seed: number;
 }
 
 interface SkippedCell {
@@ -86,12 +93,12 @@ export const registerQaGrid: RegisterCommand = (program, ctx) => {
       'the paragraph-only baseline retriever the others are tested against',
       'dense',
     )
-    .option('-k <n>', 'passages of context per question', parseIntOption('-k', 1), 5)
+    .option('-k <n>', 'passages of context per question', countOption('-k'), 5)
     .option('--metric <list>', 'metrics (default: rougeL, plus bertscore with --bertscore-model)')
     .option('--stemmer', 'Porter stemming in ROUGE', false)
-    .option('--limit <n>', 'only the first n questions', parseIntOption('--limit', 1))
+    .option('--limit <n>', 'only the first n questions', countOption('--limit'))
     .option('--embedder <spec>', 'embedder for dense modes (default: the one the index was built with)')
-    .option('--seed <n>', 'bootstrap and randomization-test seed', '0')
+    .option('--seed <n>', 'bootstrap and randomization-test seed', seedOption('--seed'), 0)
     .requiredOption('--out-dir <dir>', 'runs, scores and grid.summary.json (runs resume if present)')
     .option(...CORPUS_OPTION);
   addLlmOptions(addBertScoreOptions(command), { model: false }).action((flags: GridFlags) =>
@@ -118,10 +125,13 @@ async function runGrid(ctx: CliContext, flags: GridFlags): Promise<void> {
     .map((m) => m.trim())
     .filter(Boolean);
   const datasetPath = resolve(ctx.io.cwd, flags.dataset);
-  const rows = readDatasetStrict(datasetPath).slice(0, flags.limit ?? Number.MAX_SAFE_INTEGER);
+  const read = await loadDatasetStrict(datasetPath);
+  for (const w of read.warnings) ctx.io.err(`warning: ${w}\n`);
+  const rows = read.rows.slice(0, flags.limit ?? Number.MAX_SAFE_INTEGER);
+  const datasetSha256 = fileSha256(datasetPath);
   const referencesPath = resolve(ctx.io.cwd, flags.references ?? flags.dataset);
   const refs = parseReferences(readTextFile(referencesPath, 'references file'), referencesPath);
-  for (const e of refs.errors.slice(0, 10)) ctx.io.err(`skipped ${e.where}: ${e.message}\n`);
+  for (const e of refs.errors.slice(0, 10)) ctx.io.err(`skipped [INVALID_INPUT] ${e.where}: ${e.message}\n`);
   const settings = resolveLlmSettings(flags, ctx.config(), ctx.io.cwd);
   if (models.some((m) => m !== 'extractive')) refuseDryRun(settings, 'citegeist qa-grid');
   const outDir = resolve(ctx.io.cwd, flags.outDir);
@@ -132,13 +142,14 @@ async function runGrid(ctx: CliContext, flags: GridFlags): Promise<void> {
   const index: Record<string, unknown> = {};
   try {
     for (const mode of modes) {
-      const source = await passageSource(ctx, flags, mode, index).catch((error: unknown) => {
+      const opened = await passageSource(ctx, flags, mode, index).catch((error: unknown) => {
         if (!(error instanceof CitegeistError) || error.code !== 'RECIPES_MISSING') throw error;
         skipped.push({ mode, reason: `${error.problem} ${error.fix}` });
         ctx.io.err(`${mode}: skipped — ${error.problem} ${error.fix}\n`);
         return null;
       });
-      if (!source) continue;
+      if (!opened) continue;
+      const { source } = opened;
       for (const model of models) {
         if (model !== 'extractive') runtime ??= createLlmRuntime(settings, ctx.io.env);
         const answerer: Answerer =
@@ -146,16 +157,28 @@ async function runGrid(ctx: CliContext, flags: GridFlags): Promise<void> {
             ? new LlmAnswerer(runtime.provider(model), { k: flags.k, freeText: true, passages: source })
             : new ExtractiveAnswerer({ k: flags.k, freeText: true, passages: source });
         const base = join(outDir, `${slug(mode)}__${slug(model)}`);
-        const run = await runAnswers(rows, answerer, async () => null, `${base}.jsonl`, {
-          concurrency: model === 'extractive' ? 1 : settings.concurrency,
+        const manifest = answerManifest({
+          answerer,
+          dataset: { sha256: datasetSha256, path: flags.dataset, rows: rows.length },
+          papers: opened.passages,
+          version: VERSION,
         });
+        const run = await runAnswers(
+          rows,
+          answerer,
+          async () => null,
+          { path: `${base}.jsonl`, manifest },
+          {
+            concurrency: model === 'extractive' ? 1 : settings.concurrency,
+          },
+        );
         const wanted = new Set(rows.map((r) => r.row_id));
         const scored = await scoreAnswers(
           run.rows.filter((r) => wanted.has(r.row_id)),
           refs.references,
           { metrics, stemmer: flags.stemmer, ...(bert ? { bertscore: bert.settings } : {}) },
         );
-        writeFileSync(`${base}.scores.jsonl`, scored.rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+        writeFileAtomic(`${base}.scores.jsonl`, scored.rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
         cells.push({ mode, model: answerer.id, rows: scored.rows });
         ctx.io.err(
           `${mode} × ${answerer.id}: ${run.answered} answered, ${run.skipped} kept, ${run.failed} failed; ${scored.unknownRows.length} without references\n`,
@@ -166,7 +189,7 @@ async function runGrid(ctx: CliContext, flags: GridFlags): Promise<void> {
   } finally {
     runtime?.close();
   }
-  const seed = Number(flags.seed);
+  const seed = flags.seed;
   const grid = summarizeGrid(cells, metrics, { baselineMode, seed });
   const summary = {
     tool: 'citegeist qa-grid',
@@ -200,7 +223,7 @@ async function runGrid(ctx: CliContext, flags: GridFlags): Promise<void> {
     skipped,
     grid,
   };
-  writeFileSync(join(outDir, 'grid.summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  writeFileAtomic(join(outDir, 'grid.summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   if (ctx.globals().json) ctx.io.out(`${JSON.stringify(summary, null, 2)}\n`);
   else
     ctx.io.out(`${renderGrid(grid, metrics)}\n\n${cells.length} cells → ${flags.outDir}/grid.summary.json\n`);
@@ -212,7 +235,7 @@ async function passageSource(
   flags: GridFlags,
   mode: Mode,
   index: Record<string, unknown>,
-): Promise<PassageSource> {
+): Promise<{ source: PassageSource; passages: InputRef }> {
   const opened = await openRetriever(ctx, { corpus: flags.corpus, mode, embedder: flags.embedder });
   index.dir ??= opened.dir;
   index.passages ??= opened.saved.passages.length;
@@ -220,13 +243,17 @@ async function passageSource(
   const recipes = mode.startsWith('reciper')
     ? recipeTexts(new JsonlRecipeStore(recipesPathOf(opened.dir)))
     : null;
-  return corpusPassages(opened.retriever, (id) => {
+  const source = corpusPassages(opened.retriever, (id) => {
     const p = opened.passages.get(id);
     if (p) return { text: p.text, label: [p.title, ...p.sectionPath].filter(Boolean).join(' > ') };
     const docId = id.endsWith('#recipe') ? id.slice(0, -'#recipe'.length) : null;
     const recipe = docId ? recipes?.get(docId) : undefined;
     return recipe ? { text: recipe, label: `${docId} (recipe)` } : undefined;
   });
+  // The run's manifest hashes what the answers can draw on: every indexed passage (and recipe).
+  const texts = new Map<string, string | null>([...opened.passages].map(([id, p]) => [id, p.text]));
+  for (const [docId, recipe] of recipes ?? []) texts.set(`${docId}#recipe`, recipe);
+  return { source, passages: papersInput(texts, `index ${opened.dir}`) };
 }
 
 const signed = (x: number | null) => (x === null ? '' : `${x >= 0 ? '+' : ''}${x.toFixed(4)}`);

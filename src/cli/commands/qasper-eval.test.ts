@@ -1,16 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { sharedDataPath } from '../../testing/index.js';
+import { sharedDataPath, skipWithoutSharedData } from '../../testing/index.js';
 import { memoryIo } from '../io.js';
 import { runCli } from '../program.js';
 
 const dev = (...p: string[]) => sharedDataPath('qasper-dev', ...p);
 
 describe('citegeist qasper-eval', () => {
-  it.each([
+  it.for([
     [[], 'pred_mixed.eval.json'],
     [['--text-evidence-only'], 'pred_mixed.eval_text_only.json'],
-  ])('prints the official JSON %j', async (flags, expected) => {
+  ] as [string[], string][])('prints the official JSON %j', async ([flags, expected], ctx) => {
+    skipWithoutSharedData(['qasper-dev', 'qasper-dev-gold.json'], ['qasper-dev', 'reference-eval'])(ctx);
     const { io, stdout } = memoryIo();
     const args = ['qasper-eval', '--gold', dev('qasper-dev-gold.json')];
     args.push('--predictions', dev('reference-eval', 'pred_mixed.jsonl'), ...flags);

@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
-import { readTextFile } from '../../core/index.js';
+import { readJsonFile, readTextFile } from '../../core/index.js';
 import { evaluateQasper, goldReferences, parseQasperPredictions } from '../../grade/index.js';
 import type { RegisterCommand } from '../context.js';
-import { readJsonFile } from './input-files.js';
 
 export const registerQasperEval: RegisterCommand = (program, ctx) => {
   program

@@ -126,12 +126,9 @@ describe('citegeist quote', () => {
       ['--paper', 'paper.pdf', '--quotes', 'quotes.txt'],
       /INGEST_PDF_CORRUPT.*paper\.pdf is not a readable PDF[\s\S]*fix: /,
     ],
-    [
-      ['--paper', 'missing.md', '--quotes', 'quotes.txt'],
-      /DOCUMENT_NOT_FOUND.*"missing\.md" is neither a file/,
-    ],
-    [['--paper', 'paper.md', '--quotes', 'quotes.csv'], /QUOTES_FORMAT_UNSUPPORTED[\s\S]*fix: Give a \.txt/],
-    [['--paper', 'paper.md', '--quotes', 'quotes.txt', '--mode', 'fuzzy'], /QUOTE_MODE_INVALID.*"fuzzy"/],
+    [['--paper', 'missing.md', '--quotes', 'quotes.txt'], /PAPER_NOT_FOUND.*"missing\.md" is neither a file/],
+    [['--paper', 'paper.md', '--quotes', 'quotes.csv'], /UNKNOWN_LAYOUT[\s\S]*fix: Give a \.txt/],
+    [['--paper', 'paper.md', '--quotes', 'quotes.txt', '--mode', 'fuzzy'], /BAD_OPTION.*"fuzzy"/],
   ])('refuses bad input %j with problem and fix, exit 1', async (args, message) => {
     const cwd = workspace({
       'paper.md': PAPER,

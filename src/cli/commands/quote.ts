@@ -42,7 +42,7 @@ export function readQuotes(path: string): QuoteInput[] {
   const ext = extname(path).toLowerCase();
   if (ext !== '.txt' && ext !== '.jsonl') {
     throw new CitegeistError(
-      'QUOTES_FORMAT_UNSUPPORTED',
+      'UNKNOWN_LAYOUT',
       `The quotes file ${path} has the extension "${ext || '(none)'}".`,
       'Give a .txt file (one quote per line) or a .jsonl file (one {"quote": "..."} object per line).',
     );
@@ -78,7 +78,7 @@ export function readQuotes(path: string): QuoteInput[] {
 function parseMode(value: string): MatchMode {
   if (value === 'researchqa' || value === 'strict') return value;
   throw new CitegeistError(
-    'QUOTE_MODE_INVALID',
+    'BAD_OPTION',
     `--mode ${quoteValue(value)} is not a quote-matching mode.`,
     'Use --mode researchqa (default) or --mode strict.',
   );
@@ -138,7 +138,7 @@ export const registerQuote: RegisterCommand = (program, ctx) => {
         cwd: ctx.io.cwd,
       });
       const inputs = readQuotes(resolve(ctx.io.cwd, options.quotes));
-      const paper = preparePaper(doc.text);
+      const paper = preparePaper(doc.text, { skippable: doc.markers });
       const rows = inputs.map((input): QuoteRow => {
         const empty = { start: null, end: null, spans: [], page: null, section: null };
         if ('error' in input) {

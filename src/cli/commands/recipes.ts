@@ -41,6 +41,7 @@ export const registerRecipes: RegisterCommand = (program, ctx) => {
       const recipeStore = new JsonlRecipeStore(out);
       // Counts only the documents extracted now (stored ones are skipped), failures as failed.
       const progress = createLazyProgress({ io: ctx.io, label: 'recipes' });
+      runtime.onCall((call) => progress.call(call));
       const summary = await extractRecipes(docs, runtime.provider(settings.model), recipeStore, {
         retryFailed: flags.retryFailed,
         concurrency: settings.concurrency,

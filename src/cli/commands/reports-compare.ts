@@ -1,9 +1,10 @@
 import { resolve } from 'node:path';
+import { Option } from 'commander';
 import { CitegeistError, quoteValue, readTextFile } from '../../core/index.js';
 import { compareArgueRuns, parseArgueTsv, type ScoreRow } from '../../grade/index.js';
 import { formatComparison } from '../../retrieve/index.js';
 import type { RegisterCommand } from '../context.js';
-import { collect, parseIntOption } from './option-parsers.js';
+import { collect, countOption, seedOption } from './option-parsers.js';
 import { reportsCommand } from './reports-inputs.js';
 
 interface CompareFlags {
@@ -19,7 +20,7 @@ function pickRun(rows: ScoreRow[], file: string, wanted: string | undefined, fla
   if (wanted !== undefined) {
     if (!runs.includes(wanted))
       throw new CitegeistError(
-        'RUN_NOT_IN_SCORES',
+        'BAD_OPTION',
         `${file} has no run ${quoteValue(wanted)} (it has ${runs.join(', ')}).`,
         `Pass ${flag} with one of them.`,
       );
@@ -27,7 +28,7 @@ function pickRun(rows: ScoreRow[], file: string, wanted: string | undefined, fla
   }
   if (runs.length !== 1)
     throw new CitegeistError(
-      'AMBIGUOUS_RUN',
+      'OPTION_REQUIRED',
       `${file} holds ${runs.length} runs (${runs.slice(0, 5).join(', ')}).`,
       `Pass ${flag} <run_id>.`,
     );
@@ -45,14 +46,13 @@ export const registerReportsCompare: RegisterCommand = (program, ctx) => {
     .argument('<scoresB>', 'scores TSV compared against the baseline')
     .option('--run-a <id>', 'run of A to compare (when the TSV holds several)')
     .option('--run-b <id>', 'run of B to compare')
-    .option(
-      '-m, --metric <name>',
-      'per-topic metric, repeatable (default: sentence_support, nugget_coverage, f1, citation_support)',
-      collect,
-      [],
+    .addOption(
+      new Option('-m, --metric <name>', 'per-topic metric, repeatable')
+        .argParser(collect)
+        .default([], 'sentence_support, nugget_coverage, f1, citation_support'),
     )
-    .option('--iterations <n>', 'randomization test draws', parseIntOption('--iterations', 1), 10_000)
-    .option('--seed <n>', 'randomization test seed', parseIntOption('--seed'), 42)
+    .option('--iterations <n>', 'randomization test draws', countOption('--iterations'), 10_000)
+    .option('--seed <n>', 'randomization test seed', seedOption('--seed'), 42)
     .action((fileA: string, fileB: string, flags: CompareFlags) => {
       const rowsA = parseArgueTsv(readTextFile(resolve(ctx.io.cwd, fileA), 'scores TSV'), fileA);
       const rowsB = parseArgueTsv(readTextFile(resolve(ctx.io.cwd, fileB), 'scores TSV'), fileB);

@@ -23,7 +23,7 @@ import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } fr
 import { createProgress } from '../progress.js';
 import { checkResumeMeta } from '../resume-meta.js';
 import { MODES, openRetriever, parseMode } from '../retrieval-setup.js';
-import { parseIntOption } from './option-parsers.js';
+import { countOption } from './option-parsers.js';
 import { readRequests, reportsCommand } from './reports-inputs.js';
 import { parseLengthMode } from './reports-validate.js';
 
@@ -61,10 +61,10 @@ export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
     .requiredOption('--out <file>', 'run JSONL (appended per request; rerun to resume)')
     .option(...CORPUS_OPTION)
     .option('--mode <mode>', `retrieval: ${MODES.join(', ')}`, 'bm25')
-    .option('-k <n>', 'passages retrieved per request', parseIntOption('-k', 1), 20)
+    .option('-k <n>', 'passages retrieved per request', countOption('-k'), 20)
     .option('--run-id <id>', 'run id (default: citegeist-<model>-<mode>)')
     .option('--team-id <id>', 'team id in the run metadata', 'citegeist')
-    .option('--limit <n>', 'length limit for requests that set none', parseIntOption('--limit', 1), 2000)
+    .option('--limit <n>', 'length limit for requests that set none', countOption('--limit'), 2000)
     .option('--length-mode <mode>', 'count the limit in NFKC characters or words', 'characters')
     .option('--embedder <spec>', 'embedder (must be the one the index was built with)');
   addLlmOptions(command).action(async (flags: GenerateFlags) => {
@@ -75,11 +75,7 @@ export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
     const lengthMode = parseLengthMode(flags.lengthMode);
     const requests = [...readRequests(io.cwd, flags.requests).values()];
     if (requests.length === 0)
-      throw new CitegeistError(
-        'NO_REQUESTS',
-        `${flags.requests} holds no request.`,
-        'Add one request per line.',
-      );
+      throw new CitegeistError('NO_ROWS', `${flags.requests} holds no request.`, 'Add one request per line.');
     const runId = flags.runId ?? `citegeist-${model.replace(/[^\w.-]+/g, '_')}-${mode}`;
     const outPath = resolve(io.cwd, flags.out);
     const done = writtenTopics(outPath, runId);
@@ -148,8 +144,9 @@ export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
         label: 'generate',
         total: todo.length,
         unit: 'reports',
-        tokens: runtime !== null,
       });
+      // The writer's calls, with the tokens the server reported (none for the extractive writer).
+      runtime?.onCall((call) => progress.call(call));
       let failed = 0;
       try {
         for (const request of todo) {

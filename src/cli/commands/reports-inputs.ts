@@ -1,10 +1,11 @@
 /** The inputs the `reports` commands share: runs, requests, nugget banks, cited documents, file hashes. */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import {
   CitegeistError,
+  hashFileInto,
   type LoadedBank,
   parseReportRun,
   parseRequests,
@@ -110,7 +111,10 @@ export function hashInputs(cwd: string, paths: readonly string[]): Record<string
           .map((f) => join(path, f))
           .filter((f) => statSync(f).isFile())
       : [path];
-    for (const f of files) hash.update(basename(f)).update(readFileSync(f));
+    for (const f of files) {
+      hash.update(basename(f));
+      hashFileInto(hash, f, 'input');
+    }
     out[p] = hash.digest('hex');
   }
   return out;
@@ -121,6 +125,6 @@ export function reportProblems(
   ctx: CliContext,
   problems: readonly { where: string; problem: string }[],
 ): number {
-  for (const p of problems) ctx.io.err(`skipped ${p.where}: ${p.problem}\n`);
+  for (const p of problems) ctx.io.err(`skipped [INVALID_INPUT] ${p.where}: ${p.problem}\n`);
   return problems.length;
 }

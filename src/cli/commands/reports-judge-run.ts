@@ -4,23 +4,27 @@ import { JsonlAppender, parseJsonl, readTextFile, stringifyPythonJson } from '..
 import {
   type CitedDocumentSource,
   DEFAULT_MAX_DOC_CHARS,
-  EvidenceLocator,
+  type EvidenceTally,
+  type JudgeRecord,
   type JudgeReportInput,
   judgeReports,
   LexicalJudge,
   LlmReportJudge,
+  mergeTallies,
   planJudging,
   prepareJudging,
   type ReportJudge,
+  renderEvidenceTally,
   reportKey,
 } from '../../grade/index.js';
 import { estimateCost, modelId, parseModelString } from '../../llm/index.js';
+import { QuoteLocator } from '../../text/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext } from '../context.js';
 import type { LlmSettings } from '../llm-options.js';
 import { createProgress } from '../progress.js';
 import { checkResumeMeta } from '../resume-meta.js';
-import type { RuntimeFactory } from './grade-faithfulness.js';
+import type { FaithfulnessRuntime, RuntimeFactory } from './grade-faithfulness.js';
 import {
   hashInputs,
   openDocuments,
@@ -40,24 +44,43 @@ export interface JudgeOptions {
   limit?: number;
   lengthMode: string;
   maxDocChars?: number;
+  /** Count attestations and nugget matches whose quotes are not found as the judge said. */
+  trustUnlocatedEvidence?: boolean;
 }
 
-/** Keys of reports already judged without failures in an existing judgments file (resume). */
-function judgedKeys(path: string): Set<string> {
-  const done = new Set<string>();
+type Evidence = NonNullable<JudgeRecord['evidence']>;
+
+/**
+ * Reports already judged without failures in an existing judgments file (resume), by key, with
+ * their evidence tallies (absent in lines written before grounding).
+ */
+function judgedKeys(path: string): Map<string, Evidence | undefined> {
+  const done = new Map<string, Evidence | undefined>();
   if (!existsSync(path)) return done;
   for (const line of parseJsonl(readTextFile(path, 'judgments file'))) {
     if (!line.ok) continue; // a torn line from an interrupted run: that report is redone
     const v = line.value as {
       report?: { metadata?: { run_id?: string; topic_id?: string } };
-      citegeist?: { failed?: number };
+      citegeist?: { failed?: number; evidence?: Evidence };
     };
     const meta = v.report?.metadata;
     if (meta?.run_id && meta.topic_id !== undefined && (v.citegeist?.failed ?? 0) === 0) {
-      done.add(reportKey(meta.run_id, String(meta.topic_id)));
+      done.set(reportKey(meta.run_id, String(meta.topic_id)), v.citegeist?.evidence);
     }
   }
   return done;
+}
+
+/** Per judge model: the claims of support of these reports, located and unverified. */
+function sumEvidence(list: Iterable<Evidence | undefined>): {
+  attestations: EvidenceTally[];
+  nugget_matches: EvidenceTally[];
+} {
+  const all = [...list].filter((e): e is Evidence => e !== undefined);
+  return {
+    attestations: mergeTallies(all.map((e) => e.attestations ?? [])),
+    nugget_matches: mergeTallies(all.map((e) => e.nugget_matches ?? [])),
+  };
 }
 
 /** Reads the inputs, judges the reports not yet judged in --out, appends each, prints the summary. */
@@ -111,12 +134,27 @@ export async function runReportsJudge(
           limit: o.limit ?? 'per request',
           length_mode: lengthMode,
           max_doc_chars: lexical ? null : maxDocChars,
+          // Unverified support counts differently with the flag: scores with and without it differ.
+          trust_unlocated_evidence: o.trustUnlocatedEvidence === true,
           inputs_sha256: hashInputs(io.cwd, [...o.runs, o.nuggets, o.requests]),
         },
         // A resumed run may add documents (to retry citations that were not found) or runs.
         ['inputs_sha256', 'docs_found'],
       );
-      const failed = await judgeAll(todo, judge, docs.source, outPath, settings.concurrency, ctx);
+      const trust = o.trustUnlocatedEvidence === true;
+      const failed = await judgeAll(
+        todo,
+        judge,
+        docs.source,
+        outPath,
+        { concurrency: settings.concurrency, trust },
+        ctx,
+        runtime,
+      );
+      const kept = prepared.inputs
+        .map((i) => reportKey(i.report.runId, i.report.topicId))
+        .filter((k) => done.has(k));
+      const evidence = sumEvidence([...kept.map((k) => done.get(k)), ...failed.evidence]);
       const summary = {
         reports: prepared.inputs.length,
         judged: todo.length,
@@ -126,6 +164,8 @@ export async function runReportsJudge(
         reports_with_failures: failed.reports,
         failed_judgments: failed.judgments,
         truncated_sentences: failed.truncated,
+        evidence,
+        trust_unlocated_evidence: trust,
         out: o.out,
       };
       if (ctx.globals().json) io.out(`${JSON.stringify(summary, null, 2)}\n`);
@@ -137,6 +177,17 @@ export async function runReportsJudge(
             `${summary.skipped_reports + summary.skipped_lines} reports skipped\n` +
             `judgments: ${o.out} (open in ARGUE-viz, score with \`citegeist reports score\`)\n`,
         );
+        const lines = [
+          ...renderEvidenceTally(evidence.attestations, trust, {
+            what: 'attestations',
+            where: 'the cited document',
+          }),
+          ...renderEvidenceTally(evidence.nugget_matches, trust, {
+            what: 'nugget matches',
+            where: 'the sentence',
+          }),
+        ];
+        for (const line of lines) io.out(`${line}\n`);
         if (failed.reports > 0) io.out('rerun the same command to retry the reports with failed judgments\n');
       }
       if (failed.reports > 0 || summary.skipped_reports + skippedLines > 0) ctx.setExitCode(1);
@@ -153,8 +204,9 @@ async function judgeAll(
   judge: ReportJudge,
   docs: CitedDocumentSource,
   outPath: string,
-  concurrency: number,
+  { concurrency, trust }: { concurrency: number; trust: boolean },
   ctx: CliContext,
+  runtime: FaithfulnessRuntime | null,
 ) {
   const appender = new JsonlAppender(outPath);
   const progress = createProgress({
@@ -162,13 +214,14 @@ async function judgeAll(
     label: 'judge',
     total: todo.length,
     unit: 'reports',
-    tokens: !(judge instanceof LexicalJudge),
   });
-  const tally = { reports: 0, judgments: 0, truncated: 0 };
+  // The judge's calls, with the tokens the server reported (none for the lexical judge).
+  runtime?.onCall?.((call) => progress.call(call));
+  const tally = { reports: 0, judgments: 0, truncated: 0, evidence: [] as (Evidence | undefined)[] };
   try {
     await judgeReports(
       todo,
-      { judge, docs, version: VERSION, evidence: new EvidenceLocator() },
+      { judge, docs, version: VERSION, locator: new QuoteLocator(), trustUnlocatedEvidence: trust },
       {
         concurrency,
         onReport: (judged, input) => {
@@ -176,6 +229,7 @@ async function judgeAll(
           const failed = judged.citegeist?.failed ?? 0;
           tally.judgments += failed;
           tally.truncated += judged.citegeist?.truncated_sentences ?? 0;
+          tally.evidence.push(judged.citegeist?.evidence);
           if (failed > 0) tally.reports++;
           progress.tick({
             ok: failed === 0,

@@ -3,7 +3,7 @@ import { DEFAULT_MAX_DOC_CHARS } from '../../grade/index.js';
 import type { RegisterCommand } from '../context.js';
 import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } from '../llm-options.js';
 import type { RuntimeFactory } from './grade-faithfulness.js';
-import { collect, parseIntOption } from './option-parsers.js';
+import { collect, countOption, parseIntOption } from './option-parsers.js';
 import { reportsCommand } from './reports-inputs.js';
 import { type JudgeOptions, runReportsJudge } from './reports-judge-run.js';
 
@@ -40,19 +40,23 @@ export function reportsJudgeCommand(runtime: RuntimeFactory): RegisterCommand {
       .option(
         '--limit <n>',
         "length limit for every report (default: each request's own limit)",
-        parseIntOption('--limit', 1),
+        countOption('--limit'),
       )
       .option('--length-mode <mode>', 'count the limit in NFKC characters or in words', 'characters')
       .option(
         '--max-doc-chars <n>',
         `clip cited documents to this many characters in judge prompts (default ${DEFAULT_MAX_DOC_CHARS})`,
         parseIntOption('--max-doc-chars', 1000),
+      )
+      .option(
+        '--trust-unlocated-evidence',
+        'count attestations and nugget matches whose quotes are not found in the cited document or the sentence as the judge said (default: they do not count)',
       );
     addLlmOptions(command, { model: false, judge: true }).action(async (options: JudgeOptions & LlmFlags) => {
       const { judge, concurrency, budget, dryRun, cache, cacheOnly, ...own } = options;
       if (judge === undefined && ctx.config().judge === undefined) {
         throw new CitegeistError(
-          'JUDGE_REQUIRED',
+          'MODEL_REQUIRED',
           'reports judge needs a judge and none was given.',
           'Pass --judge lexical (offline baseline) or --judge <model> (e.g. openai:gpt-4.1-mini).',
         );

@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   asNuggetizerRecord,
@@ -6,11 +5,14 @@ import {
   parseJsonl,
   quoteValue,
   readTextFile,
+  writeFileAtomic,
 } from '../../core/index.js';
 import {
   argueIntervals,
   formatArgueTsv,
   formatNuggetizerMetrics,
+  type GroundingCounts,
+  type GroundingTally,
   nuggetizerGlobal,
   nuggetizerScores,
   scoreInputs,
@@ -18,7 +20,7 @@ import {
 import { renderArgueTable } from '../../report/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';
-import { collect, parseIntOption } from './option-parsers.js';
+import { collect, countOption, seedOption } from './option-parsers.js';
 import { hashInputs, readBanks, readRequests, reportProblems, reportsCommand } from './reports-inputs.js';
 
 interface ScoreFlags {
@@ -72,13 +74,13 @@ function scoreArgue(flags: ScoreFlags, ctx: CliContext): void {
   reportProblems(ctx, problems);
   if (runs.length === 0) {
     throw new CitegeistError(
-      'NOTHING_TO_SCORE',
+      'NO_ROWS',
       `No judged report could be read from ${flags.judgments.join(', ')}.`,
       'Judge a run first: `citegeist reports judge …`.',
     );
   }
   const out = resolve(io.cwd, flags.out);
-  writeFileSync(out, formatArgueTsv(rows));
+  writeFileAtomic(out, formatArgueTsv(rows));
   const meta = {
     tool: 'citegeist',
     version: VERSION,
@@ -102,9 +104,14 @@ function scoreArgue(flags: ScoreFlags, ctx: CliContext): void {
       topics_without_nuggets: r.noBank,
       unknown_questions: r.unknownQuestions,
       unknown_answers: r.unknownAnswers,
+      // Claims of support in the scored topics by grounding: located; unverified (left out);
+      // trusted (unverified, counted: --trust-unlocated-evidence); ungrounded (no quote checked:
+      // Auto-ARGUE's judgments, counted as judged).
+      supporting_citations_grounding: r.grounding.citations,
+      nugget_matches_grounding: r.grounding.nuggetMatches,
     })),
   };
-  writeFileSync(`${out}.meta.json`, `${JSON.stringify(meta, null, 2)}\n`);
+  writeFileAtomic(`${out}.meta.json`, `${JSON.stringify(meta, null, 2)}\n`);
   const report = runs.map((r) => ({
     run: r,
     intervals:
@@ -129,6 +136,7 @@ function scoreArgue(flags: ScoreFlags, ctx: CliContext): void {
           : '',
         run.noBank.length ? `${run.noBank.length} reports of topics without nuggets, not scored` : '',
         run.unknownQuestions ? `${run.unknownQuestions} matched questions not in the banks (ignored)` : '',
+        ...groundingNotes(run.grounding),
       ].filter(Boolean);
       for (const n of notes) io.out(`  note: ${n}\n`);
       io.out('\n');
@@ -141,6 +149,24 @@ function scoreArgue(flags: ScoreFlags, ctx: CliContext): void {
     (r) => r.failedTopics.length > 0 || r.noBank.length > 0 || r.topics.length === 0,
   );
   if (incomplete || problems.length > 0) ctx.setExitCode(1);
+}
+
+/** What the scores rest on: claims of support whose evidence was not found, or never checked. */
+function groundingNotes(g: GroundingCounts): string[] {
+  const notes: string[] = [];
+  const say = (t: GroundingTally, what: string, where: string) => {
+    if (t.unverified > 0)
+      notes.push(`${t.unverified} ${what} left out: the judge's quote is missing or not found in ${where}`);
+    if (t.trusted > 0)
+      notes.push(`${t.trusted} ${what} counted although unverified (--trust-unlocated-evidence when judged)`);
+    if (t.ungrounded > 0)
+      notes.push(
+        `${t.ungrounded} ${what} counted as judged, with no evidence quote checked (judgments without grounding, such as Auto-ARGUE's)`,
+      );
+  };
+  say(g.citations, 'attested citations', 'the cited document');
+  say(g.nuggetMatches, 'nugget matches', 'the sentence');
+  return notes;
 }
 
 export const registerReportsScore: RegisterCommand = (program, ctx) => {
@@ -171,8 +197,8 @@ export const registerReportsScore: RegisterCommand = (program, ctx) => {
       'weights of importance labels (numeric importances are used as they are)',
     )
     .requiredOption('--out <file>', 'scores TSV')
-    .option('--iterations <n>', 'bootstrap resamples for the CIs', parseIntOption('--iterations', 1), 2000)
-    .option('--seed <n>', 'bootstrap seed', parseIntOption('--seed'), 42)
+    .option('--iterations <n>', 'bootstrap resamples for the CIs', countOption('--iterations'), 2000)
+    .option('--seed <n>', 'bootstrap seed', seedOption('--seed'), 42)
     .action((flags: ScoreFlags) => scoreArgue(flags, ctx));
 
   reports
@@ -197,7 +223,7 @@ export const registerReportsScore: RegisterCommand = (program, ctx) => {
           );
         return nuggetizerScores(asNuggetizerRecord(line.value, `${flags.assignments} line ${line.line}`));
       });
-      writeFileSync(resolve(ctx.io.cwd, flags.out), formatNuggetizerMetrics(scores));
+      writeFileAtomic(resolve(ctx.io.cwd, flags.out), formatNuggetizerMetrics(scores));
       const all = nuggetizerGlobal(scores);
       if (ctx.globals().json) ctx.io.out(`${JSON.stringify(all, null, 2)}\n`);
       else {

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { CitegeistError, quoteValue, readTextFile } from '../../core/index.js';
 import { formatValidationMessage, validateRun } from '../../grade/index.js';
 import type { RegisterCommand } from '../context.js';
-import { parseIntOption } from './option-parsers.js';
+import { countOption } from './option-parsers.js';
 import { openDocuments, readRequests, reportsCommand } from './reports-inputs.js';
 
 interface ValidateFlags {
@@ -37,7 +37,7 @@ export const registerReportsValidate: RegisterCommand = (program, ctx) => {
       'run file (JSONL: RAGTIME / rag-run-validator, NeuCLIR 2024 sentences, TREC RAG 2024 answers)',
     )
     .option('--requests <file>', 'requests/topics JSONL: their "limit" and the topic set to cover')
-    .option('--limit <n>', 'length limit for topics whose request sets none', parseIntOption('--limit', 1))
+    .option('--limit <n>', 'length limit for topics whose request sets none', countOption('--limit'))
     .option('--length-mode <mode>', 'count the limit in NFKC characters or in words', 'characters')
     .option('--strict-on-length', 'a report over the limit is an error, not a warning', false)
     .option(

@@ -41,7 +41,23 @@ describe('index → search → retrieve → trec-eval (two QASPER papers)', () =
       expect(json.results[0]?.snippet.length).toBeGreaterThan(0);
     }
     const text = await run(cwd, ['search', 'argumentation mining', '--mode', 'bm25', '-k', '2']);
-    expect(text.out).toMatch(/^ 1\. \d+\.\d{4} {2}\S+ {2}/);
+    expect(text.out).toMatch(/^mode bm25: BM25 alone; embedder: none used\n 1\. \d+\.\d{4} {2}\S+ {2}/);
+    expect(text.err).toBe('');
+    // The default (auto) corpus-wide with an embedded embedder is BM25 alone, as measured.
+    const auto = await run(cwd, ['search', 'argumentation mining', '-k', '2']);
+    expect(auto.out).toMatch(/^mode bm25 \(auto\): BM25 alone; embedder: none used\n/);
+    expect(auto.out.split('\n').slice(1).join('\n')).toBe(text.out.split('\n').slice(1).join('\n'));
+    // Dense or hybrid on the embedded embedder corpus-wide warns, once.
+    const hybrid = await run(cwd, ['search', 'argumentation mining', '--mode', 'hybrid', '-k', '2']);
+    expect(hybrid.out).toMatch(
+      /^mode hybrid: BM25 fused with dense \(weighted, weights 0\.9\/0\.1\); embedder: hashed-64/,
+    );
+    expect(hybrid.err.match(/warning: /g)).toHaveLength(1);
+    expect(hybrid.err).toMatch(/adds nothing measurable corpus-wide/);
+    const dense = await run(cwd, ['search', 'argumentation mining', '--mode', 'dense', '-k', '2']);
+    expect(
+      dense.err.match(/warning: dense retrieval with the embedded hashed-64[^\n]* far below BM25 alone/g),
+    ).toHaveLength(1);
 
     writeFileSync(
       join(cwd, 'q.jsonl'),
@@ -59,6 +75,9 @@ describe('index → search → retrieve → trec-eval (two QASPER papers)', () =
       'run.trec',
     ]);
     expect(retrieved.code, retrieved.err).toBe(0);
+    expect(retrieved.out).toMatch(
+      /\(mode hybrid: BM25 fused with dense \(weighted, weights 0\.9\/0\.1\); embedder: hashed-64/,
+    );
     const runText = readFileSync(join(cwd, 'run.trec'), 'utf8');
     expect(runText.split('\n').filter(Boolean)).toHaveLength(10);
     const firstDoc = runText.split('\n')[0]?.split(' ')[2] as string;

@@ -1,12 +1,11 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { CitegeistError, location, quoteValue } from '../../core/index.js';
+import { CitegeistError, location, quoteValue, readTextFile, writeFileAtomic } from '../../core/index.js';
 import { formatRun, type RankedResult } from '../../retrieve/index.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION } from '../corpus-option.js';
 import { createProgress } from '../progress.js';
 import { MODES, openRetriever, parseMode } from '../retrieval-setup.js';
-import { parseIntOption } from './option-parsers.js';
+import { countOption } from './option-parsers.js';
 
 interface RetrieveFlags {
   queries: string;
@@ -20,14 +19,8 @@ interface RetrieveFlags {
 
 /** Reads `{"id": …, "query": …}` lines (also `query_id`/`qid`/`row_id` and `question`/`text`). */
 export function readQueries(path: string): { id: string; query: string }[] {
-  if (!existsSync(path))
-    throw new CitegeistError(
-      'FILE_NOT_FOUND',
-      `The queries file ${path} does not exist.`,
-      'Check --queries.',
-    );
   const out: { id: string; query: string }[] = [];
-  readFileSync(path, 'utf8')
+  readTextFile(path, 'queries file')
     .split('\n')
     .forEach((line, i) => {
       if (!line.trim()) return;
@@ -36,7 +29,7 @@ export function readQueries(path: string): { id: string; query: string }[] {
         row = JSON.parse(line) as Record<string, unknown>;
       } catch {
         throw new CitegeistError(
-          'QUERIES_BAD_LINE',
+          'INVALID_INPUT',
           `${location(path, i + 1)} is not JSON: ${quoteValue(line)}.`,
           'Write one JSON object per line.',
         );
@@ -45,7 +38,7 @@ export function readQueries(path: string): { id: string; query: string }[] {
       const query = row.query ?? row.question ?? row.text;
       if ((typeof id !== 'string' && typeof id !== 'number') || typeof query !== 'string') {
         throw new CitegeistError(
-          'QUERIES_BAD_LINE',
+          'INVALID_INPUT',
           `${location(path, i + 1, typeof query === 'string' ? 'id' : 'query')} is missing or not a string.`,
           'Each line needs "id" and "query" (or query_id/qid and question/text).',
         );
@@ -61,15 +54,20 @@ export const registerRetrieve: RegisterCommand = (program, ctx) => {
     .description('run a batch of queries and write a TREC run file')
     .requiredOption('--queries <file>', 'JSONL with "id" and "query" per line')
     .requiredOption('--out <file>', 'TREC run file to write')
-    .option('--mode <mode>', `retrieval mode: ${MODES.join(', ')}`, 'hybrid')
-    .option('-k <n>', 'results per query', parseIntOption('-k'), 100)
-    .option('--run-id <tag>', 'run tag (default: the mode)')
+    .option(
+      '--mode <mode>',
+      `retrieval mode: ${MODES.join(', ')} (auto: the mode measured best for the index's embedder)`,
+      'auto',
+    )
+    .option('-k <n>', 'results per query', countOption('-k'), 100)
+    .option('--run-id <tag>', 'run tag (default: the mode that ran)')
     .option(...CORPUS_OPTION)
     .option('--embedder <spec>', 'embedder (must be the one the index was built with)')
     .action(async (flags: RetrieveFlags) => {
       const mode = parseMode(flags.mode);
       const queries = readQueries(resolve(ctx.io.cwd, flags.queries));
       const opened = await openRetriever(ctx, { mode, corpus: flags.corpus, embedder: flags.embedder });
+      if (opened.warning) ctx.io.err(`warning: ${opened.warning}\n`);
       const results: RankedResult[] = [];
       const progress = createProgress({ io: ctx.io, label: 'retrieving', total: queries.length });
       try {
@@ -81,9 +79,9 @@ export const registerRetrieve: RegisterCommand = (program, ctx) => {
       } finally {
         progress.stop();
       }
-      writeFileSync(resolve(ctx.io.cwd, flags.out), formatRun(results, flags.runId ?? mode));
+      writeFileAtomic(resolve(ctx.io.cwd, flags.out), formatRun(results, flags.runId ?? opened.mode));
       ctx.io.out(
-        `wrote ${results.length} results for ${queries.length} queries to ${flags.out} (${opened.retriever.id})\n`,
+        `wrote ${results.length} results for ${queries.length} queries to ${flags.out} (mode ${opened.mode}: ${opened.description}; embedder: ${opened.embedderId ?? 'none used'})\n`,
       );
     });
 };

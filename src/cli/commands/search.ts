@@ -2,7 +2,7 @@ import { CitegeistError } from '../../core/index.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION } from '../corpus-option.js';
 import { MODES, openRetriever, parseMode } from '../retrieval-setup.js';
-import { parseIntOption } from './option-parsers.js';
+import { countOption } from './option-parsers.js';
 
 interface SearchFlags {
   mode: string;
@@ -22,8 +22,12 @@ export const registerSearch: RegisterCommand = (program, ctx) => {
     .command('search')
     .description('search the indexed corpus and show document, section, page, score and snippet')
     .argument('<query>', 'the question or keywords')
-    .option('--mode <mode>', `retrieval mode: ${MODES.join(', ')}`, 'hybrid')
-    .option('-k <n>', 'results to show', parseIntOption('-k'), 10)
+    .option(
+      '--mode <mode>',
+      `retrieval mode: ${MODES.join(', ')} (auto: the mode measured best for the index's embedder, docs/retrieval.md)`,
+      'auto',
+    )
+    .option('-k <n>', 'results to show', countOption('-k'), 10)
     .option(...CORPUS_OPTION)
     .option('--embedder <spec>', 'embedder (must be the one the index was built with)')
     .option('--json', 'print JSON', false)
@@ -35,6 +39,7 @@ export const registerSearch: RegisterCommand = (program, ctx) => {
         corpus: flags.corpus,
         embedder: flags.embedder,
       });
+      if (opened.warning) ctx.io.err(`warning: ${opened.warning}\n`);
       const hits = await opened.retriever.retrieve(query, flags.k);
       const rows = hits.map((h, i) => {
         const p = opened.passages.get(h.id);
@@ -51,10 +56,25 @@ export const registerSearch: RegisterCommand = (program, ctx) => {
       });
       if (flags.json || ctx.globals().json) {
         ctx.io.out(
-          `${JSON.stringify({ query, mode: flags.mode, retriever: opened.retriever.id, results: rows }, null, 2)}\n`,
+          `${JSON.stringify(
+            {
+              query,
+              mode: opened.mode,
+              requestedMode: flags.mode,
+              retrieval: opened.description,
+              retriever: opened.retriever.id,
+              embedder: opened.embedderId,
+              results: rows,
+            },
+            null,
+            2,
+          )}\n`,
         );
         return;
       }
+      ctx.io.out(
+        `mode ${opened.mode}${flags.mode === 'auto' ? ' (auto)' : ''}: ${opened.description}; embedder: ${opened.embedderId ?? 'none used'}\n`,
+      );
       if (rows.length === 0) ctx.io.out('no results\n');
       for (const r of rows) {
         const where = [r.section || '(no section)', r.page === null ? null : `p. ${r.page}`]

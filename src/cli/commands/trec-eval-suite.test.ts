@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sharedDataPath } from '../../testing/index.js';
+import { missingSharedData, sharedDataPath, skipWithoutSharedData } from '../../testing/index.js';
 import { runTrecEvalSuite } from './trec-eval-suite.js';
 
 const BUNDLED = join(import.meta.dirname, '..', '..', 'retrieve', 'eval', '__fixtures__', 'trec-eval-10.0');
@@ -17,7 +16,8 @@ describe("trec_eval 10.0's own regression suite (COMMANDS.txt), byte for byte", 
   for (const c of cases) {
     const title = `trec_eval ${c.args.join(' ')} → ${c.expected}`;
     if (c.passed === null) {
-      it.skip(`${title} (needs ${c.missing.join(', ')} from ../shared/data/trec/nist-test, absent here)`, () => {});
+      const reason = missingSharedData(...c.missing.map((f) => ['trec', 'nist-test', f]));
+      it(title, (ctx) => ctx.skip(reason));
       continue;
     }
     it(title, () => {
@@ -26,7 +26,8 @@ describe("trec_eval 10.0's own regression suite (COMMANDS.txt), byte for byte", 
     });
   }
 
-  it.skipIf(!existsSync(SHARED))('runs every command when ../shared is beside the checkout', () => {
+  it('runs every command when ../shared is beside the checkout', (ctx) => {
+    skipWithoutSharedData(['trec', 'nist-test'])(ctx);
     expect(cases.filter((c) => c.passed === true)).toHaveLength(15);
   });
 });

@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { readTextFile } from '../../core/index.js';
 import { memoryIo } from '../io.js';
 import { runCli } from '../program.js';
 
@@ -21,7 +22,7 @@ export interface SuiteCase {
  */
 export async function runTrecEvalSuite(folders: readonly string[]): Promise<SuiteCase[]> {
   const find = (name: string) => folders.map((f) => join(f, name)).find((p) => existsSync(p));
-  const commands = readFileSync(join(folders[0] as string, 'COMMANDS.txt'), 'utf8')
+  const commands = readTextFile(join(folders[0] as string, 'COMMANDS.txt'), 'trec_eval test suite')
     .split('\n')
     .filter((l) => l.trim() && !l.startsWith('#'));
   const cases: SuiteCase[] = [];
@@ -37,7 +38,7 @@ export async function runTrecEvalSuite(folders: readonly string[]): Promise<Suit
     const argv = args.map((a) => (inputs.includes(a) ? (find(a) as string) : a));
     const { io, stdout, stderr } = memoryIo();
     const code = await runCli(['trec-eval', ...argv], io);
-    const want = readFileSync(find(expected) as string, 'utf8');
+    const want = readTextFile(find(expected) as string, 'expected output');
     const got = code === 0 ? stdout() : stderr();
     const a = got.split('\n');
     const b = want.split('\n');

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { Option } from 'commander';
 import { CitegeistError, readTextFile } from '../../core/index.js';
 import {
   formatTrecEval,
@@ -11,7 +12,7 @@ import {
 } from '../../retrieve/index.js';
 import type { RegisterCommand } from '../context.js';
 import { readQrels, readRun } from './input-files.js';
-import { collect, parseIntOption } from './option-parsers.js';
+import { collect, numberOption, parseIntOption } from './option-parsers.js';
 
 interface TrecEvalFlags {
   q: boolean;
@@ -42,7 +43,7 @@ function readRelInfo(cwd: string, file: string, format: string): RelInfo {
       return { format: 'prefs', prefs: parseQrelsPrefs(text(), file) };
     default:
       throw new CitegeistError(
-        'TREC_BAD_FORMAT',
+        'BAD_OPTION',
         `-R ${format} is not a judgements format trec_eval reads.`,
         'Use -R qrels (default), qrels_jg, prefs or qrels_prefs.',
       );
@@ -58,11 +59,13 @@ export const registerTrecEval: RegisterCommand = (program, ctx) => {
     .argument('<rel_info>', 'judgements: qrels "topic iter docid grade" (or the -R format)')
     .argument('<run>', 'run file: "topic Q0 docid rank score tag" per line')
     .option('-q', 'also print per-topic values', false)
-    .option(
-      '-m, --measure <measure>',
-      'measure[.params] or set, repeatable: official (default), all_trec, set, all_prefs, prefs, qrels_jg, or any trec_eval 10.0 measure such as map, P.5,10, ndcg_cut.10, ndcg.1=3,2=9, relstring.20, Rprec_mult.0.5,1',
-      collect,
-      [],
+    .addOption(
+      new Option(
+        '-m, --measure <measure>',
+        'measure[.params] or set, repeatable: official, all_trec, set, all_prefs, prefs, qrels_jg, or any trec_eval 10.0 measure such as map, P.5,10, ndcg_cut.10, ndcg.1=3,2=9, relstring.20, Rprec_mult.0.5,1',
+      )
+        .argParser(collect)
+        .default([], 'official'),
     )
     .option(
       '-c',
@@ -71,9 +74,17 @@ export const registerTrecEval: RegisterCommand = (program, ctx) => {
     )
     .option('-l <level>', 'minimum grade that counts as relevant (default 1)', parseIntOption('-l'))
     .option('-n', 'no summary lines', false)
-    .option('-M <n>', 'evaluate only the top n documents per topic', parseIntOption('-M'))
+    .option(
+      '-M <n>',
+      'evaluate only the top n documents per topic',
+      numberOption('-M', { integer: true, min: 0 }),
+    )
     .option('-J', 'drop unjudged documents from each ranking first (rarely what you want)', false)
-    .option('-N <n>', 'documents in the collection (for the utility measure)', parseIntOption('-N'))
+    .option(
+      '-N <n>',
+      'documents in the collection (for the utility measure)',
+      numberOption('-N', { integer: true, min: 0 }),
+    )
     .option('-R <format>', 'judgements format: qrels, qrels_jg, prefs, qrels_prefs', 'qrels')
     .option('-T <format>', 'run format: trec_results (the only one trec_eval has)', 'trec_results')
     .option('-Z <file>', 'print z-scores against "topic measure mean stddev" lines of this file')
@@ -81,7 +92,7 @@ export const registerTrecEval: RegisterCommand = (program, ctx) => {
     .action((relFile: string, runFile: string, flags: TrecEvalFlags) => {
       if (flags.T !== 'trec_results') {
         throw new CitegeistError(
-          'TREC_BAD_FORMAT',
+          'BAD_OPTION',
           `-T ${flags.T} is not a run format trec_eval reads.`,
           'Use -T trec_results (the default).',
         );

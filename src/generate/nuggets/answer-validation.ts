@@ -24,7 +24,7 @@ import {
 import { extractJson, type LlmProvider } from '../../llm/index.js';
 import { type CallOutcome, callText } from './llm-step.js';
 import { validateAnswersPrompt } from './prompts/validate-answers-prompt.js';
-import { type StepLog, unitKey } from './step-log.js';
+import { type StepLog, stepKey } from './step-log.js';
 
 export const UNANSWERED_PREFIX = ['unknown', 'no info', 'no details', 'not ', 'none '] as const;
 export const UNANSWERED_EXACT = ['none'] as const;
@@ -128,7 +128,7 @@ export async function judgeAnswers(
   nugget: NuggetQuestion,
 ): Promise<{ verdict: AnswerVerdict } | { failed: string }> {
   const answers = answerEntries(nugget).map(([text]) => text);
-  const key = unitKey(ctx.requestId, nugget.question, ...answers);
+  const key = stepKey(ctx.requestId, nugget.question, ...answers);
   const logged = ctx.log.get(key);
   if (logged) return { verdict: logged };
   const reply = await callText(

@@ -1,11 +1,8 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addNuggets, createNuggetBank, nuggetBankText, nuggetQuestion } from '../../core/index.js';
 import { FakeLlm } from '../../testing/index.js';
 import { type ClusterSummary, gingerBank } from './ginger-baseline.js';
-import { StepLog, unitKey } from './step-log.js';
+import { StepLog, stepKey } from './step-log.js';
 
 describe('gingerBank (GINGER-style baseline)', () => {
   it('summarises the top clusters into cluster_summary_i pseudo-nuggets with their references', async () => {
@@ -27,9 +24,7 @@ describe('gingerBank (GINGER-style baseline)', () => {
         metadata: { num_paraphrases_total: 5, num_answers: 2 },
       }),
     ]);
-    const log = new StepLog<ClusterSummary>(join(mkdtempSync(join(tmpdir(), 'ginger-')), 's.jsonl'), (r) =>
-      unitKey(r.request_id, r.question, ...r.answers),
-    );
+    const log = new StepLog<ClusterSummary>((r) => stepKey(r.request_id, r.question, ...r.answers));
     const llm = new FakeLlm(['The crows live in the Vienna zoo.', '']);
     const creator = { is_human: false, llm_model: 'fake' };
     const first = await gingerBank(bank, { llm, log, creator, topK: 2 });
@@ -62,6 +57,5 @@ describe('gingerBank (GINGER-style baseline)', () => {
       source: 'ginger-style cluster summaries (citegeist)',
       num_cluster_summaries: 2,
     });
-    log.close();
   });
 });

@@ -22,7 +22,7 @@ import type { LlmProvider } from '../../llm/index.js';
 import { type CallOutcome, callText } from './llm-step.js';
 import { clusterSummaryPrompt } from './prompts/cluster-summary-prompt.js';
 import { byCounts } from './select-nuggets.js';
-import { type StepLog, unitKey } from './step-log.js';
+import { type StepLog, stepKey } from './step-log.js';
 
 export interface ClusterSummary {
   request_id: string;
@@ -53,7 +53,7 @@ export async function gingerBank(
   const summaries = await Promise.all(
     top.map(async (n) => {
       const answers = answerEntries(n).map(([t]) => t);
-      const key = unitKey(id, n.question, ...answers);
+      const key = stepKey(id, n.question, ...answers);
       const logged = ctx.log.get(key);
       if (logged) return logged.summary;
       const r = await callText(ctx.llm, clusterSummaryPrompt(n.question, answers), 200);

@@ -75,9 +75,7 @@ export function languageName(code: string | null | undefined): string | null {
   return LANGUAGE_NAMES[code.toLowerCase()] ?? code;
 }
 
-export type QaStepResult =
-  | { ok: true; record: DocumentQa; calls: CallOutcome[] }
-  | { ok: false; reason: string; calls: CallOutcome[] };
+export type QaStepResult = { ok: true; record: DocumentQa } | { ok: false; reason: string };
 
 /** Parses a QA reply; null when it is not a JSON list of pairs. */
 export function parseQaPairs(text: string): QaPair[] | null {
@@ -99,7 +97,7 @@ export function parseQaPairs(text: string): QaPair[] | null {
 /**
  * Step 1 for one document. `summaries` shares summary calls between requests: the summary does not
  * depend on the request, so a document of several requests (every paper of a corpus) is
- * summarised once; a later user of a summary gets it with no usage, as a cached reply.
+ * summarised once (one model call, counted once by the runtime).
  */
 export async function groundedQa(
   llm: LlmProvider,
@@ -111,7 +109,7 @@ export async function groundedQa(
   const key = `${doc.language ?? ''}\u0000${doc.text}`;
   const shared = summaries?.get(key);
   const summary = shared
-    ? { ...(await shared), usage: null, costUsd: 0, cached: true }
+    ? await shared
     : await (() => {
         const call = callText(llm, summarizePrompt(doc.text, doc.language), 1024);
         summaries?.set(key, call);
@@ -119,10 +117,9 @@ export async function groundedQa(
       })();
   // A failed summary is not shared: the next document retries it.
   if (!summary.ok && summaries?.get(key)) summaries.delete(key);
-  if (!summary.ok) return { ok: false, reason: `summary: ${summary.reason}`, calls: [summary] };
+  if (!summary.ok) return { ok: false, reason: `summary: ${summary.reason}` };
   const qa = await callText(llm, qaPairsPrompt(summary.text.trim(), requestText), 1024);
-  const calls = [summary, qa];
-  if (!qa.ok) return { ok: false, reason: `QA pairs: ${qa.reason}`, calls };
+  if (!qa.ok) return { ok: false, reason: `QA pairs: ${qa.reason}` };
   const base = {
     request_id: requestId,
     doc_id: doc.id,
@@ -132,11 +129,11 @@ export async function groundedQa(
   const pairs = parseQaPairs(qa.text);
   if (pairs === null) {
     const status = looksRefused(qa.text) ? 'refused' : 'malformed';
-    return { ok: true, record: { ...base, status, qa_pairs: [], raw: qa.text }, calls };
+    return { ok: true, record: { ...base, status, qa_pairs: [], raw: qa.text } };
   }
   const record: DocumentQa = { ...base, status: 'ok', qa_pairs: pairs.slice(0, MAX_QA_PAIRS) };
   if (pairs.length > MAX_QA_PAIRS) record.extra_pairs = pairs.length - MAX_QA_PAIRS;
-  return { ok: true, record, calls };
+  return { ok: true, record };
 }
 
 /** The request as the released code puts it into the QA and canonical prompts. */

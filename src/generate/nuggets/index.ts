@@ -22,6 +22,13 @@ export {
 export type { CallOutcome } from './llm-step.js';
 export { paperDocuments, readRequestDocuments } from './nugget-documents.js';
 export {
+  documentsInput,
+  generateManifest,
+  gingerManifest,
+  itemsInput,
+  qualityManifest,
+} from './nugget-manifest.js';
+export {
   NuggetPipeline,
   type PipelineOptions,
   type RequestInput,
@@ -72,5 +79,5 @@ export {
   type TrainingGroup,
   trainSelector,
 } from './selector.js';
-export { StepLog, unitKey } from './step-log.js';
+export { StepLog, StepState, type StepStateOptions, stepKey } from './step-log.js';
 export { singleLinkClusters } from './union-find.js';

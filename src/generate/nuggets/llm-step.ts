@@ -1,16 +1,13 @@
 /**
- * One model call of a nugget step, with what progress and the run record need. A call that fails
+ * One model call of a nugget step. Its tokens and cost reach progress through the runtime's call
+ * listener (`LlmRuntime.onCall`), not through the step. A call that fails
  * (network, budget, cache-only miss) is `failed`: the unit stays pending and a rerun retries it. A
  * reply that arrives but cannot be used (malformed, refused) is the step's business: it applies
  * the released code's fallback and records the raw reply.
  */
-import type { CallMeta, ChatMessage, LlmProvider } from '../../llm/index.js';
+import type { ChatMessage, LlmProvider } from '../../llm/index.js';
 
-export type CallOutcome = ({ ok: true; text: string } | { ok: false; reason: string }) & {
-  usage: CallMeta['usage'];
-  costUsd: CallMeta['costUsd'];
-  cached: boolean;
-};
+export type CallOutcome = { ok: true; text: string } | { ok: false; reason: string };
 
 /** Deterministic decoding for every step (temperature 0), so cached and fresh runs agree. */
 export async function callText(
@@ -19,8 +16,7 @@ export async function callText(
   maxTokens?: number,
 ): Promise<CallOutcome> {
   const r = await llm.generate({ messages, temperature: 0, ...(maxTokens ? { maxTokens } : {}) });
-  const meta = { usage: r.usage, costUsd: r.costUsd, cached: r.cached };
-  return r.ok ? { ok: true, text: r.text, ...meta } : { ok: false, reason: r.reason, ...meta };
+  return r.ok ? { ok: true, text: r.text } : { ok: false, reason: r.reason };
 }
 
 /** A reply that declines the task instead of answering it (checked only when it is not the expected JSON). */

@@ -10,7 +10,7 @@
  *   than the model's context is split into its sections, and those still too long into pieces
  *   of whole paragraphs (METHODS §5 step 1 "for papers").
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import {
   CitegeistError,
@@ -18,6 +18,7 @@ import {
   location,
   parseJsonl,
   quoteValue,
+  readJsonFile,
   readTextFile,
 } from '../../core/index.js';
 import { CHARS_PER_TOKEN } from '../../llm/index.js';
@@ -27,11 +28,14 @@ const REQUEST_FIELDS = ['request_id', 'topic_id', 'query_id', 'qid'] as const;
 
 function invalid(problem: string): CitegeistError {
   return new CitegeistError(
-    'INVALID_DOCUMENTS',
+    'INVALID_INPUT',
     `${problem}.`,
     'Give --docs as a folder <request_id>/<doc_id>.json ({"text", "language"}) or a JSONL of {"request_id", "doc_id", "text", "language"}, or --corpus for your papers.',
   );
 }
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function pickString(v: Record<string, unknown>, fields: readonly string[]): string | undefined {
   for (const f of fields) if (typeof v[f] === 'string' || typeof v[f] === 'number') return String(v[f]);
@@ -40,7 +44,13 @@ function pickString(v: Record<string, unknown>, fields: readonly string[]): stri
 
 /** A folder of request folders, or a JSONL; documents per request id, in file order. */
 export function readRequestDocuments(path: string): Map<string, NuggetDocument[]> {
-  if (!existsSync(path)) throw invalid(`The documents path ${path} does not exist`);
+  if (!existsSync(path)) {
+    throw new CitegeistError(
+      'FILE_NOT_FOUND',
+      `The documents path ${path} does not exist.`,
+      'Check --docs (relative paths are taken from the current folder).',
+    );
+  }
   const out = new Map<string, NuggetDocument[]>();
   const add = (requestId: string, doc: NuggetDocument) => {
     const list = out.get(requestId) ?? [];
@@ -57,17 +67,13 @@ export function readRequestDocuments(path: string): Map<string, NuggetDocument[]
         const ext = extname(name);
         if (!['.json', '.txt', '.md'].includes(ext)) continue;
         const file = join(dir, name);
-        const raw = readFileSync(file, 'utf8');
         if (ext !== '.json') {
-          add(requestId, { id: name.slice(0, -ext.length), text: raw, language: null });
+          const text = readTextFile(file, 'document');
+          add(requestId, { id: name.slice(0, -ext.length), text, language: null });
           continue;
         }
-        let v: Record<string, unknown>;
-        try {
-          v = JSON.parse(raw);
-        } catch (error) {
-          throw invalid(`${file} is not JSON (${(error as Error).message})`);
-        }
+        const v = readJsonFile(file, 'document');
+        if (!isRecord(v)) throw invalid(`${file} is not a JSON object`);
         const text = pickString(v, ['text', 'contents', 'body']);
         if (text === undefined) throw invalid(`${file} has no "text"`);
         add(requestId, {
@@ -82,7 +88,8 @@ export function readRequestDocuments(path: string): Map<string, NuggetDocument[]
   for (const line of parseJsonl(readTextFile(path, 'documents file'))) {
     const where = location(path, line.line);
     if (!line.ok) throw invalid(`${where} is not JSON (${line.error})`);
-    const v = line.value as Record<string, unknown>;
+    const v = line.value;
+    if (!isRecord(v)) throw invalid(`${where} is not a JSON object`);
     const requestId = pickString(v, REQUEST_FIELDS);
     const id = pickString(v, ['doc_id', 'docid', 'id']);
     const text = pickString(v, ['text', 'contents', 'segment', 'body']);

@@ -7,7 +7,7 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ReportRequest } from '../../core/index.js';
+import { createManifest, type ReportRequest } from '../../core/index.js';
 import type { GenerateRequest } from '../../llm/index.js';
 import { createRandom } from '../../stats/index.js';
 import { FakeLlm } from '../../testing/index.js';
@@ -19,6 +19,7 @@ import {
   SUMMARIZE_SYSTEM,
   WRITE_QA_PAIRS_SYSTEM,
 } from './prompts/index.js';
+import { StepState } from './step-log.js';
 
 const TOPICS = ['budget', 'deadline', 'venue', 'speaker', 'ticket price'];
 
@@ -73,12 +74,20 @@ async function embed(texts: string[]) {
 
 const creator = { is_human: false, llm_model: 'fake' };
 
+const manifest = createManifest({
+  kind: 'nuggets',
+  defaultLabel: 'fake',
+  settings: { model: 'fake' },
+  inputs: {},
+  version: 'test',
+});
+
 async function runOnce(out: string, llm: FakeLlm) {
-  const p = new NuggetPipeline({ llm, embed, outDir: out, creator });
+  const state = StepState.open({ dir: out, name: 'generate', manifest, command: 'test', ownsBanks: true });
   try {
-    return await p.run(inputs());
+    return await new NuggetPipeline({ llm, embed, outDir: out, creator, state }).run(inputs());
   } finally {
-    p.close();
+    state.close();
   }
 }
 
@@ -110,7 +119,10 @@ describe('nuggets generate under faults', () => {
       });
       const outcomes = await runOnce(faulty, llm);
       if (runs === 1)
-        appendFileSync(join(faulty, '.state', 'qa.jsonl'), '{"request_id": "r1", "doc_id": "r1-d');
+        appendFileSync(
+          join(faulty, '.state', 'generate.jsonl'),
+          '{"unit": "0a1b", "step": "qa", "record": {"request_id": "r1", "doc_id": "r1-d',
+        );
       if (outcomes.every((o) => o.blockedAt === null)) break;
     }
     expect(failures).toBeGreaterThan(10);
@@ -118,11 +130,11 @@ describe('nuggets generate under faults', () => {
     // One more run after the torn write: it must not change anything.
     await runOnce(faulty, new FakeLlm(reply));
     expect(outputs(faulty)).toEqual(outputs(clean));
-    for (const log of ['qa', 'pairs', 'canonical', 'answers']) {
-      const lines = readFileSync(join(faulty, '.state', `${log}.jsonl`), 'utf8')
-        .split('\n')
-        .filter((l) => l.startsWith('{') && l.endsWith('}'));
-      expect(new Set(lines).size, log).toBe(lines.length);
-    }
+    // Every line of the state file is complete, and no unit is logged twice.
+    const lines = readFileSync(join(faulty, '.state', 'generate.jsonl'), 'utf8').split('\n');
+    expect(lines.pop()).toBe('');
+    const units = lines.slice(1).map((l) => JSON.parse(l) as { unit: string; step: string });
+    expect(new Set(units.map((u) => u.unit)).size).toBe(units.length);
+    expect(new Set(units.map((u) => u.step))).toEqual(new Set(['qa', 'pairs', 'canonical', 'answers']));
   });
 });

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ReportRequest } from '../../core/index.js';
+import { createManifest, type ReportRequest } from '../../core/index.js';
 import type { GenerateRequest } from '../../llm/index.js';
 import { FakeLlm } from '../../testing/index.js';
 import { NuggetPipeline, type RequestInput } from './nugget-pipeline.js';
@@ -14,6 +14,7 @@ import {
   AGGREGATE_ANSWERS_SYSTEM_MULTI,
   AGGREGATE_ANSWERS_SYSTEM_SINGLE,
 } from './prompts/validate-answers-prompt.js';
+import { StepState } from './step-log.js';
 
 const request: ReportRequest = {
   id: 'crows',
@@ -69,8 +70,20 @@ const VECTORS: Record<string, number[]> = {
 const embed = async (texts: string[]) => texts.map((t) => Float32Array.from(VECTORS[t]!));
 const creator = { is_human: false, llm_model: 'fake:scripted', creation_date: '2026-01-01T00:00:00+00:00' };
 
+const manifest = createManifest({
+  kind: 'nuggets',
+  defaultLabel: 'fake:scripted',
+  settings: { model: 'fake:scripted' },
+  inputs: {},
+  version: 'test',
+});
+
+/** A pipeline over the folder's state (opened as `nuggets generate` opens it); `close` releases it. */
 function pipeline(outDir: string, llm: FakeLlm) {
-  return new NuggetPipeline({ llm, embed, outDir, creator });
+  const state = StepState.open({ dir: outDir, name: 'generate', manifest, command: 'test', ownsBanks: true });
+  return Object.assign(new NuggetPipeline({ llm, embed, outDir, creator, state }), {
+    close: () => state.close(),
+  });
 }
 
 describe('NuggetPipeline (DoGMaTiQ steps 1–3 with a scripted model)', () => {
@@ -152,7 +165,7 @@ describe('NuggetPipeline (DoGMaTiQ steps 1–3 with a scripted model)', () => {
         paraphrase: 'YES',
       }),
     ]);
-    const qa = readFileSync(join(out, '.state', 'qa.jsonl'), 'utf8');
+    const qa = readFileSync(join(out, '.state', 'generate.jsonl'), 'utf8');
     expect(qa).toContain('"status":"refused"');
     expect(qa).toContain('"status":"malformed"');
   });

@@ -1,8 +1,9 @@
 /**
  * `nuggets generate`: the DoGMaTiQ pipeline per request (METHODS §5 steps 1–3, 5), resumable per
- * document and per step. Everything a step finishes is logged under `<out>/.state/` (see
- * `step-log.ts`); a request's files are written once all its steps completed without a failed
- * call, and rewritten on every run from the logs (so a resumed run writes the same bytes):
+ * document and per step. Everything a step finishes is logged in the folder's state file, after
+ * the run's manifest (see `step-log.ts`); a request's files are written (atomically) once all its
+ * steps completed without a failed call, and rewritten on every run from the logs (so a resumed
+ * run writes the same bytes):
  *
  *   <out>/nuggets_<request>.v3.json                         the nugget bank (v3)
  *   <out>/merged/nuggets_<request>.v3.json                  after paraphrase clustering
@@ -10,9 +11,10 @@
  *   <out>/judgments/paraphrase_judgments.json               every verified candidate pair
  *   <out>/judgments/answer_judgments.json                   every answer-validation verdict
  *
- * so that `<out>` holds only banks (and `*.meta.json`) and can be passed to `reports judge`.
+ * so that `<out>` holds only banks (and `generate.meta.json`, the run's manifest) and can be passed
+ * to `reports judge`.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   addNuggets,
@@ -22,7 +24,9 @@ import {
   type NuggetQuestion,
   nuggetBankFileName,
   type ReportRequest,
+  readJsonFile,
   stringifyPythonJson,
+  writeFileAtomic,
   writeNuggetBankFile,
 } from '../../core/index.js';
 import type { LlmProvider } from '../../llm/index.js';
@@ -42,23 +46,21 @@ import {
   mergeParaphrases,
   type ParaphraseJudgment,
 } from './paraphrase-merge.js';
-import { StepLog, unitKey } from './step-log.js';
+import { type StepLog, type StepState, stepKey } from './step-log.js';
 
-/** A progress reporter (the CLI's); one per step and request. */
+/**
+ * A progress reporter (the CLI's); one per step and request, one at a time. It counts units; the
+ * calls' tokens and cost reach it from the runtime's call listener.
+ */
 export interface StepProgress {
-  tick(item: {
-    ok: boolean;
-    inputTokens?: number;
-    outputTokens?: number;
-    costUsd?: number | null;
-    note?: string;
-    problem?: string;
-  }): void;
+  tick(item: { ok: boolean; note?: string; problem?: string }): void;
   stop(): void;
 }
 
 export interface PipelineOptions {
   llm: LlmProvider;
+  /** The output folder's state (opened by the caller, read-only for a dry run). */
+  state: StepState;
   /** Question embeddings for one request (the embedder is fitted there when it needs fitting). */
   embed: (texts: string[]) => Promise<Float32Array[]>;
   outDir: string;
@@ -92,18 +94,8 @@ export interface RequestOutcome {
   bank?: string;
 }
 
-const STATE = '.state';
-
 function noProgress(): StepProgress {
   return { tick() {}, stop() {} };
-}
-
-function callItem(outcome: CallOutcome) {
-  return {
-    inputTokens: outcome.usage?.inputTokens ?? 0,
-    outputTokens: outcome.usage?.outputTokens ?? 0,
-    costUsd: outcome.costUsd,
-  };
 }
 
 export class NuggetPipeline {
@@ -117,15 +109,11 @@ export class NuggetPipeline {
   private readonly judged = new Map<string, { pairs: ParaphraseJudgment[]; answers: AnswerVerdict[] }>();
 
   constructor(private readonly options: PipelineOptions) {
-    const state = join(options.outDir, STATE);
-    this.qaLog = new StepLog(join(state, 'qa.jsonl'), (r) => unitKey(r.request_id, r.doc_id));
-    this.pairsLog = new StepLog(join(state, 'pairs.jsonl'), (r) => unitKey(r.request_id, r.q1, r.q2));
-    this.canonicalLog = new StepLog(join(state, 'canonical.jsonl'), (r) =>
-      unitKey(r.request_id, ...r.questions),
-    );
-    this.answersLog = new StepLog(join(state, 'answers.jsonl'), (r) =>
-      unitKey(r.request_id, r.question, ...r.answers),
-    );
+    const { state } = options;
+    this.qaLog = state.log('qa', (r) => stepKey(r.request_id, r.doc_id));
+    this.pairsLog = state.log('pairs', (r) => stepKey(r.request_id, r.q1, r.q2));
+    this.canonicalLog = state.log('canonical', (r) => stepKey(r.request_id, ...r.questions));
+    this.answersLog = state.log('answers', (r) => stepKey(r.request_id, r.question, ...r.answers));
   }
 
   /** A progress reporter, or none for a step with nothing to do (no "0/0 done" lines). */
@@ -133,15 +121,11 @@ export class NuggetPipeline {
     return total > 0 && this.options.progress ? this.options.progress(label, total, unit) : noProgress();
   }
 
-  close(): void {
-    for (const log of [this.qaLog, this.pairsLog, this.canonicalLog, this.answersLog]) log.close();
-  }
-
   /** Documents whose step 1 is not logged yet (what a run would start with). */
   pendingDocuments(inputs: readonly RequestInput[]): { input: RequestInput; doc: NuggetDocument }[] {
     return inputs.flatMap((input) =>
       input.docs
-        .filter((doc) => !this.qaLog.get(unitKey(input.request.id, doc.id)))
+        .filter((doc) => !this.qaLog.get(stepKey(input.request.id, doc.id)))
         .map((doc) => ({ input, doc })),
     );
   }
@@ -152,8 +136,8 @@ export class NuggetPipeline {
   ): Promise<{ requests: number; calls: PlannedCall[] }> {
     return plannedLaterCalls(inputs, {
       options: this.options,
-      qa: (id, docId) => this.qaLog.get(unitKey(id, docId)),
-      verified: (id, q1, q2) => this.pairsLog.get(unitKey(id, q1, q2)) !== undefined,
+      qa: (id, docId) => this.qaLog.get(stepKey(id, docId)),
+      verified: (id, q1, q2) => this.pairsLog.get(stepKey(id, q1, q2)) !== undefined,
       written: (request) =>
         existsSync(join(this.options.outDir, nuggetBankFileName(this.emptyBank(request)))),
     });
@@ -196,19 +180,11 @@ export class NuggetPipeline {
             doc,
             this.summaries,
           );
-          const usage = result.calls.map(callItem).reduce(
-            (a, b) => ({
-              inputTokens: a.inputTokens + b.inputTokens,
-              outputTokens: a.outputTokens + b.outputTokens,
-              costUsd: (a.costUsd ?? 0) + (b.costUsd ?? 0),
-            }),
-            { inputTokens: 0, outputTokens: 0, costUsd: 0 as number | null },
-          );
           if (!result.ok) {
             const outcome = outcomes.get(id)!;
             outcome.blockedAt = 'qa';
             outcome.failures.push(`document ${doc.id}: ${result.reason}`);
-            progress.tick({ ok: false, ...usage, problem: `${id}/${doc.id}: ${result.reason}` });
+            progress.tick({ ok: false, problem: `${id}/${doc.id}: ${result.reason}` });
             return;
           }
           const record = result.record;
@@ -219,7 +195,7 @@ export class NuggetPipeline {
             });
           }
           this.qaLog.put(record);
-          progress.tick({ ok: true, ...usage, note: `${id}/${doc.id}` });
+          progress.tick({ ok: true, note: `${id}/${doc.id}` });
         }),
       );
     } finally {
@@ -229,10 +205,10 @@ export class NuggetPipeline {
 
   private async finishRequest(input: RequestInput, outcome: RequestOutcome): Promise<void> {
     const id = input.request.id;
-    const docs = input.docs.map((d) => this.qaLog.get(unitKey(id, d.id))!);
+    const docs = input.docs.map((d) => this.qaLog.get(stepKey(id, d.id))!);
     outcome.documentsMalformed = docs.filter((d) => d.status !== 'ok').length;
     const onCall = (bar: StepProgress) => (o: CallOutcome) =>
-      bar.tick({ ok: o.ok, ...callItem(o), ...(o.ok ? {} : { problem: `${id}: ${o.reason}` }) });
+      bar.tick({ ok: o.ok, ...(o.ok ? {} : { problem: `${id}: ${o.reason}` }) });
     let bar: StepProgress | null = null;
     const done = () => {
       bar?.stop();
@@ -335,19 +311,19 @@ export class NuggetPipeline {
   }
 
   private write(relative: string, bank: NuggetBank): void {
-    const path = join(this.options.outDir, relative);
-    mkdirSync(join(path, '..'), { recursive: true });
-    writeNuggetBankFile(path, bank);
+    writeNuggetBankFile(join(this.options.outDir, relative), bank);
   }
 
   /** This run's judgments per request, merged into the files on disk (other requests kept). */
   private writeJudgments(): void {
     const write = (name: string, pick: (j: { pairs: unknown[]; answers: unknown[] }) => unknown[]) => {
       const path = join(this.options.outDir, 'judgments', name);
-      const all: Record<string, unknown[]> = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : {};
+      const all = (existsSync(path) ? readJsonFile(path, 'judgments file', { output: true }) : {}) as Record<
+        string,
+        unknown[]
+      >;
       for (const [id, judged] of this.judged) all[id] = pick(judged);
-      mkdirSync(join(this.options.outDir, 'judgments'), { recursive: true });
-      writeFileSync(path, `${stringifyPythonJson(all, { indent: 2, ensureAscii: false })}\n`);
+      writeFileAtomic(path, `${stringifyPythonJson(all, { indent: 2, ensureAscii: false })}\n`);
     };
     write('paraphrase_judgments.json', (j) => j.pairs);
     write('answer_judgments.json', (j) => j.answers);

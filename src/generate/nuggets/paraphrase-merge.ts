@@ -30,7 +30,7 @@ import { type CallOutcome, callText, looksRefused } from './llm-step.js';
 import { CanonicalReplySchema, canonicalPrompt } from './prompts/canonical-prompt.js';
 import { ParaphraseReplySchema, paraphrasePrompt } from './prompts/paraphrase-prompt.js';
 import { pythonInt, pythonPosition } from './python-int.js';
-import { type StepLog, unitKey } from './step-log.js';
+import { type StepLog, stepKey } from './step-log.js';
 import { singleLinkClusters } from './union-find.js';
 
 /** One verified candidate pair (a line of `pairs.jsonl` and of the paraphrase judgments). */
@@ -171,13 +171,13 @@ export function parseCanonical(
 async function verifyPairs(ctx: MergeContext, questions: Question[], pairs: CandidatePair[]) {
   const failures: string[] = [];
   const pending = pairs.filter(
-    (p) => !ctx.pairsLog.get(unitKey(ctx.requestId, questions[p.i]!.text, questions[p.j]!.text)),
+    (p) => !ctx.pairsLog.get(stepKey(ctx.requestId, questions[p.i]!.text, questions[p.j]!.text)),
   );
   const tick = ctx.progress?.(`verify pairs ${ctx.requestId}`, pending.length, 'pairs');
   const judgments = await Promise.all(
     pairs.map(async ({ i, j, similarity }): Promise<ParaphraseJudgment | null> => {
       const [q1, q2] = [questions[i]!.text, questions[j]!.text];
-      const key = unitKey(ctx.requestId, q1, q2);
+      const key = stepKey(ctx.requestId, q1, q2);
       const logged = ctx.pairsLog.get(key);
       if (logged) return logged;
       const reply = await callText(ctx.llm, paraphrasePrompt(q1, q2), 256);
@@ -208,14 +208,14 @@ async function verifyPairs(ctx: MergeContext, questions: Question[], pairs: Cand
 
 async function chooseCanonical(ctx: MergeContext, clusters: string[][]) {
   const failures: string[] = [];
-  const pending = clusters.filter((c) => c.length > 1 && !ctx.canonicalLog.get(unitKey(ctx.requestId, ...c)));
+  const pending = clusters.filter((c) => c.length > 1 && !ctx.canonicalLog.get(stepKey(ctx.requestId, ...c)));
   const tick = ctx.progress?.(`canonical questions ${ctx.requestId}`, pending.length, 'clusters');
   const choices = await Promise.all(
     clusters.map(async (texts): Promise<CanonicalChoice | null> => {
       if (texts.length === 1) {
         return { request_id: ctx.requestId, questions: texts, chosen: 0, explanation: 'N/A', status: 'ok' };
       }
-      const key = unitKey(ctx.requestId, ...texts);
+      const key = stepKey(ctx.requestId, ...texts);
       const logged = ctx.canonicalLog.get(key);
       if (logged) return logged;
       const reply = await callText(ctx.llm, canonicalPrompt(texts, ctx.requestText), 512);

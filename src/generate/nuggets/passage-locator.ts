@@ -18,7 +18,9 @@ export function createPassageLocator(
       const passages = passagesOf(doc.paperId);
       indexes.set(
         doc.paperId,
-        passages.length ? Bm25Index.build(passages.map((p) => ({ id: p.id, text: p.text }))) : null,
+        passages.length
+          ? Bm25Index.build(passages.map((p) => ({ id: p.id, text: p.indexText ?? p.text })))
+          : null,
       );
     }
     const index = indexes.get(doc.paperId);

@@ -138,7 +138,7 @@ const idOf = (n: Nugget): string | null => (isQuestion(n) ? questionId(n) : null
 function requireSelector(options: SelectOptions): Selector {
   if (!options.selector) {
     throw new CitegeistError(
-      'SELECTOR_REQUIRED',
+      'OPTION_REQUIRED',
       `Selection method ${quoteValue(options.method)} ranks nuggets with a trained selector, and none was given.`,
       'Pass --selector <file> (a file written by `citegeist nuggets train-selector`, or the shipped one).',
     );

@@ -9,9 +9,8 @@
  * (`classification_lib.load_model_package`, `predict_with_model_package`), so the file format
  * below is ours: JSON, with what it was trained on.
  */
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { CitegeistError, describeIssues } from '../../core/index.js';
+import { CitegeistError, describeIssues, readJsonFile } from '../../core/index.js';
 import { type LinearSvmOptions, trainLinearSvm } from '../../stats/index.js';
 
 export const SELECTOR_FORMAT = 'citegeist-nugget-selector/1';
@@ -27,20 +26,11 @@ export const SelectorSchema = z.looseObject({
 export type Selector = z.infer<typeof SelectorSchema>;
 
 export function loadSelector(path: string): Selector {
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new CitegeistError(
-      'INVALID_SELECTOR',
-      `The selector ${path} could not be read as JSON (${(error as Error).message}).`,
-      'Pass a file written by `citegeist nuggets train-selector`.',
-    );
-  }
+  const value = readJsonFile(path, 'selector');
   const parsed = SelectorSchema.safeParse(value);
   if (!parsed.success || parsed.data.weights.length !== parsed.data.features.length) {
     throw new CitegeistError(
-      'INVALID_SELECTOR',
+      'INVALID_INPUT',
       `The selector ${path} is not a ${SELECTOR_FORMAT} file: ${
         parsed.success ? 'weights and features differ in length' : describeIssues(parsed.error)
       }.`,

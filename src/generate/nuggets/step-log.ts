@@ -1,29 +1,120 @@
 /**
- * What a nugget step has finished, one JSON line per unit (a document, a pair, a cluster, a
- * nugget), appended and fsynced as each completes: a killed run resumes at the first unit not in
- * its log, and a unit whose model call failed is simply not logged, so a rerun retries it. Units
- * are keyed by their content (request, texts), so when an earlier step's output changes, the
- * units it no longer produces are ignored rather than reused.
+ * What the steps of a nugget command (generate, score-quality, ginger) have finished, kept in one
+ * run file per command and output folder, `<out>/.state/<command>.jsonl`: the run's manifest first
+ * (how the folder's outputs are made; `docs/runs.md`), then one line per finished unit (a document,
+ * a pair, a cluster, a nugget) tagged with its step, appended as each completes. A killed run
+ * resumes at the first unit not logged; a unit whose model call failed is not logged, so a rerun
+ * retries it; a run with other settings or inputs stops with RUN_MANIFEST_MISMATCH listing what
+ * differs. The file's lock is the folder's: while one process writes the folder, another refuses
+ * (LOCK_HELD). `<out>/<command>.meta.json` is the same manifest for readers, and backs the check
+ * when the state was deleted: the folder's outputs were made by the run it names.
  */
-import { existsSync } from 'node:fs';
-import { JsonlAppender, parseJsonl, readTextFile } from '../../core/index.js';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  CitegeistError,
+  inspectRunFile,
+  manifestDifferences,
+  parseManifest,
+  RunFile,
+  type RunFileOptions,
+  type RunManifest,
+  readJsonFile,
+  sha256Hex,
+  writeFileAtomic,
+} from '../../core/index.js';
 
+/** One unit as logged: its id (over step and key), the step, the record. */
+interface LoggedUnit {
+  unit: string;
+  step: string;
+  record: object;
+}
+
+export interface StepStateOptions {
+  /** The output folder. */
+  dir: string;
+  /** The command's name: `.state/<name>.jsonl`, `<name>.meta.json`. */
+  name: string;
+  manifest: RunManifest;
+  /** Recorded in the lock, e.g. "citegeist nuggets generate". */
+  command: string;
+  /**
+   * True when the folder's bank files are this command's own outputs (generate, ginger): a folder
+   * that holds banks but no state of this command was written by something else, and is refused
+   * rather than overwritten (RUN_FILE_FOREIGN). False where the banks are the inputs (score-quality
+   * rewriting banks in place).
+   */
+  ownsBanks: boolean;
+}
+
+export class StepState {
+  private readonly byStep = new Map<string, LoggedUnit[]>();
+
+  private constructor(
+    /** The run's manifest: the file's when resuming (its `created_at` is the first run's). */
+    readonly manifest: RunManifest,
+    rows: readonly Record<string, unknown>[],
+    private readonly file: RunFile | null,
+  ) {
+    for (const row of rows) {
+      const unit = row as unknown as LoggedUnit;
+      this.byStep.set(unit.step, [...(this.byStep.get(unit.step) ?? []), unit]);
+    }
+  }
+
+  /** Opens the folder's state for writing: takes the lock, checks the manifest, writes the meta file. */
+  static open(options: StepStateOptions): StepState {
+    checkFolder(options);
+    mkdirSync(join(options.dir, '.state'), { recursive: true });
+    const file = RunFile.open(statePath(options), runFileOptions(options));
+    try {
+      writeFileAtomic(metaPath(options), `${JSON.stringify(file.manifest, null, 2)}\n`);
+      return new StepState(file.manifest, file.kept, file);
+    } catch (error) {
+      file.close();
+      throw error;
+    }
+  }
+
+  /** The same checks, read-only (`--dry-run`): what a run would keep; nothing is written or locked. */
+  static inspect(options: StepStateOptions): StepState {
+    checkFolder(options);
+    const state = inspectRunFile(statePath(options), runFileOptions(options));
+    return new StepState(state.manifest ?? options.manifest, state.kept, null);
+  }
+
+  /** Stale locks of killed runs taken over on the way in, for a notice. */
+  get tookOverFrom(): { pid: number; command: string; started_at: string }[] {
+    return this.file?.tookOverFrom ?? [];
+  }
+
+  /** The log of one step; `keyOf` names a unit by its content (request, texts). */
+  log<T extends object>(step: string, keyOf: (record: T) => string): StepLog<T> {
+    const records = (this.byStep.get(step) ?? []).map((u) => u.record as T);
+    const file = this.file;
+    return new StepLog(
+      keyOf,
+      file ? (key, record) => file.append({ unit: unitId(step, key), step, record }) : undefined,
+      records,
+    );
+  }
+
+  close(): void {
+    this.file?.close();
+  }
+}
+
+/** The finished units of one step, by key; `put` logs a unit as it completes. */
 export class StepLog<T extends object> {
   private readonly records = new Map<string, T>();
-  private appender: JsonlAppender | null = null;
 
   constructor(
-    readonly path: string,
     private readonly keyOf: (record: T) => string,
+    private readonly sink?: (key: string, record: T) => void,
+    records: readonly T[] = [],
   ) {
-    if (!existsSync(path)) return;
-    // A torn last line (killed mid-write) is skipped: that unit is redone.
-    for (const line of parseJsonl(readTextFile(path, 'nugget step log'))) {
-      if (line.ok && line.value && typeof line.value === 'object') {
-        const record = line.value as T;
-        this.records.set(this.keyOf(record), record);
-      }
-    }
+    for (const record of records) this.records.set(keyOf(record), record);
   }
 
   get size(): number {
@@ -34,22 +125,58 @@ export class StepLog<T extends object> {
     return this.records.get(key);
   }
 
-  /** Every record, in the order first logged (a unit logged again keeps its place). */
+  /** Every record, in the order logged. */
   entries(): T[] {
     return [...this.records.values()];
   }
 
+  /** Logs a finished unit; a unit already logged keeps its first record (the file holds each once). */
   put(record: T): void {
-    this.records.set(this.keyOf(record), record);
-    this.appender ??= new JsonlAppender(this.path);
-    this.appender.append(record);
-  }
-
-  close(): void {
-    this.appender?.close();
-    this.appender = null;
+    const key = this.keyOf(record);
+    if (this.records.has(key)) return;
+    this.records.set(key, record);
+    this.sink?.(key, record);
   }
 }
 
 /** A unit key from its parts (NUL never occurs in the texts). */
-export const unitKey = (...parts: string[]): string => parts.join('\u0000');
+export const stepKey = (...parts: string[]): string => parts.join('\u0000');
+
+/** A unit's id in the state file: short, and unique over step and key. */
+const unitId = (step: string, key: string): string => sha256Hex(`${step}\u0000${key}`).slice(0, 24);
+
+const statePath = (o: StepStateOptions) => join(o.dir, '.state', `${o.name}.jsonl`);
+const metaPath = (o: StepStateOptions) => join(o.dir, `${o.name}.meta.json`);
+
+function runFileOptions(o: StepStateOptions): RunFileOptions {
+  return { manifest: o.manifest, idField: 'unit', what: `${o.name} state file`, command: o.command };
+}
+
+/**
+ * Before a state file exists: the folder's meta file (when the state was deleted) must name this
+ * run, and a folder of banks this command did not write is not taken over.
+ */
+function checkFolder(o: StepStateOptions): void {
+  if (existsSync(statePath(o))) return;
+  if (existsSync(metaPath(o))) {
+    const recorded = parseManifest(readJsonFile(metaPath(o), 'run manifest', { output: true }), metaPath(o));
+    const differences = manifestDifferences(recorded, o.manifest);
+    if (differences.length > 0) {
+      throw new CitegeistError(
+        'RUN_MANIFEST_MISMATCH',
+        `${o.dir} holds the outputs of the run "${recorded.label}" (${metaPath(o)}) made with other settings or inputs, so this one cannot write there:\n    ${differences.join('\n    ')}`,
+        'Write to a new folder (another --out), or run with the settings and inputs recorded in the folder.',
+      );
+    }
+    return;
+  }
+  if (!o.ownsBanks || !existsSync(o.dir)) return;
+  const banks = readdirSync(o.dir).filter((f) => /\.json(\.gz)?$/i.test(f) && !f.endsWith('.meta.json'));
+  if (banks.length > 0) {
+    throw new CitegeistError(
+      'RUN_FILE_FOREIGN',
+      `${o.dir} already holds ${banks.length} nugget file(s) (e.g. ${banks[0]}) and no record of a \`${o.command}\` run that wrote them; writing there could replace them.`,
+      'Write to a new folder (another --out), or move those files away.',
+    );
+  }
+}

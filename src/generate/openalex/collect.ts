@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { JsonlAppender } from '../../core/index.js';
+import { JsonlAppender, readTextFile, writeFileAtomic } from '../../core/index.js';
 import { type DomainPreset, resolveDomain } from './domains.js';
 import {
   type ManifestEntry,
@@ -78,7 +78,7 @@ export function worksUrl(
 function readManifest(path: string): ManifestEntry[] {
   if (!existsSync(path)) return [];
   const out: ManifestEntry[] = [];
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
+  for (const line of readTextFile(path, 'manifest').split('\n')) {
     try {
       if (line.trim()) out.push(JSON.parse(line) as ManifestEntry);
     } catch {
@@ -182,7 +182,8 @@ async function collectWork(
   }
   const id = shortId(work.id);
   const file = join(domain.name, 'pdf', `${id}.pdf`);
-  writeFileSync(join(dir, 'pdf', `${id}.pdf`), download.body);
+  // Whole or not at all: a killed collect never leaves half a PDF that a later run would trust.
+  writeFileAtomic(join(dir, 'pdf', `${id}.pdf`), download.body);
   return manifestEntry(work, {
     domain: domain.name,
     search: domain.search,

@@ -1,9 +1,29 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { JsonlAppender, readJsonlIds } from '../../core/index.js';
+import { existsSync, statSync } from 'node:fs';
+import {
+  CitegeistError,
+  createManifest,
+  defaultLabel,
+  JsonlAppender,
+  parseJsonl,
+  RunFile,
+  type RunFileOptions,
+  type RunManifest,
+  readTextFile,
+  sha256Hex,
+  writeFileAtomic,
+} from '../../core/index.js';
 import type { LlmProvider } from '../../llm/index.js';
-import { type DropReason, generatePaperQuestions, type PaperGeneration } from './generate-questions.js';
+import {
+  type DropReason,
+  generatePaperQuestions,
+  maxPaperChars,
+  type PaperGeneration,
+} from './generate-questions.js';
+import { GENERATION_PROMPT } from './generation-schema.js';
 
 export interface GenerateDatasetOptions {
+  /** The run's manifest (`questionsManifest`): written first in the progress file, checked on resume. */
+  manifest: RunManifest;
   /** Papers answered at once (default 2). */
   concurrency?: number;
   onPaper?: (result: PaperGeneration, done: number, total: number) => void;
@@ -28,19 +48,94 @@ export function progressPath(out: string): string {
 }
 
 /**
+ * The manifest of a question generation: the model, the prompt (hashed), temperature and the paper
+ * characters sent, and the domain given to papers without one. The papers are units of work, like
+ * rows: each progress line records the hash of the text its questions were made from.
+ */
+export function questionsManifest(o: {
+  llm: Pick<LlmProvider, 'id' | 'contextWindow'>;
+  domain: string;
+  maxPaperChars?: number;
+  label?: string | undefined;
+  version: string;
+}): RunManifest {
+  const settings = {
+    model: o.llm.id,
+    prompt: sha256Hex(GENERATION_PROMPT).slice(0, 12),
+    temperature: 0.2,
+    max_paper_chars: maxPaperChars(
+      o.llm,
+      o.maxPaperChars === undefined ? {} : { maxPaperChars: o.maxPaperChars },
+    ),
+    domain: o.domain,
+  };
+  return createManifest({
+    kind: 'questions',
+    label: o.label,
+    defaultLabel: defaultLabel(o.llm.id, settings, { domain: '' }),
+    settings,
+    inputs: {},
+    version: o.version,
+  });
+}
+
+/** How the progress file is opened: finished papers stay, failed ones are redone. */
+export function progressFileOptions(manifest: RunManifest): RunFileOptions {
+  return {
+    manifest,
+    idField: 'paper_id',
+    what: 'generation progress file',
+    command: 'citegeist generate questions',
+    keep: (row) => row.error === null,
+  };
+}
+
+/**
  * Generates rows for every paper into `out` (JSONL), resumable per paper: a paper is finished when
- * its line is in the progress file (written after its rows); finished papers are skipped, failed
- * ones are retried on the next run. Rows of papers that were not finished (a killed run) are removed
- * from `out` before resuming, so no row is ever duplicated.
+ * its line is in the progress file (written after its rows, which start with the run's manifest);
+ * finished papers are skipped, failed ones are retried on the next run. The progress file's lock
+ * guards both files; a dataset file that this run did not start is refused, never rewritten. Rows
+ * of papers that were not finished (a killed run) are removed from `out` before resuming, so no row
+ * is ever duplicated.
  */
 export async function generateDataset(
   llm: LlmProvider,
   papers: readonly { id: string; domain: string }[],
   loadText: (paperId: string) => Promise<string | null>,
   out: string,
-  options: GenerateDatasetOptions = {},
+  options: GenerateDatasetOptions,
 ): Promise<GenerateDatasetResult> {
-  const finished = readJsonlIds(progressPath(out), 'paper_id', (row) => row.error === null);
+  const progressFile = openProgress(out, options.manifest);
+  try {
+    return await generateInto(llm, papers, loadText, out, progressFile, options);
+  } finally {
+    progressFile.close();
+  }
+}
+
+function openProgress(out: string, manifest: RunManifest): RunFile {
+  const hadProgress = existsSync(progressPath(out));
+  const file = RunFile.open(progressPath(out), progressFileOptions(manifest));
+  if (!hadProgress && existsSync(out) && statSync(out).isFile() && statSync(out).size > 0) {
+    file.close();
+    throw new CitegeistError(
+      'RUN_FILE_FOREIGN',
+      `${out} already holds rows, and no generation progress file (${progressPath(out)}) says which run wrote them.`,
+      'Write to a new file (another --out), or move this one away.',
+    );
+  }
+  return file;
+}
+
+async function generateInto(
+  llm: LlmProvider,
+  papers: readonly { id: string; domain: string }[],
+  loadText: (paperId: string) => Promise<string | null>,
+  out: string,
+  progress: RunFile,
+  options: GenerateDatasetOptions,
+): Promise<GenerateDatasetResult> {
+  const finished = new Set(progress.kept.map((r) => String(r.paper_id)));
   dropUnfinishedRows(out, finished);
   const todo = papers.filter((p) => !finished.has(p.id));
   const result: GenerateDatasetResult = {
@@ -53,7 +148,6 @@ export async function generateDataset(
     costUsd: 0,
   };
   const rowsOut = new JsonlAppender(out);
-  const progress = new JsonlAppender(progressPath(out));
   let next = 0;
   let done = 0;
   const worker = async () => {
@@ -69,6 +163,7 @@ export async function generateDataset(
       for (const row of gen.rows) rowsOut.append(row);
       progress.append({
         paper_id: paper.id,
+        text_sha256: text === null ? null : sha256Hex(text),
         rows: gen.rows.length,
         repaired: gen.repaired,
         dropped: gen.dropped,
@@ -90,23 +185,21 @@ export async function generateDataset(
     );
   } finally {
     rowsOut.close();
-    progress.close();
   }
   return result;
 }
 
-/** Rewrites `out` without the rows of papers that are not finished (and without torn lines). */
+/**
+ * Rewrites `out` (atomically, under the progress file's lock) without the rows of papers that are
+ * not finished and without a torn last line; leaves it alone when there is nothing to remove.
+ */
 function dropUnfinishedRows(out: string, finished: Set<string>): void {
   if (!existsSync(out)) return;
-  const kept = readFileSync(out, 'utf8')
-    .split('\n')
-    .filter((line) => {
-      try {
-        return line.trim() !== '' && finished.has((JSON.parse(line) as { paper_id?: string }).paper_id ?? '');
-      } catch {
-        return false;
-      }
-    });
-  writeFileSync(`${out}.tmp`, kept.map((l) => `${l}\n`).join(''));
-  renameSync(`${out}.tmp`, out);
+  const text = readTextFile(out, 'dataset being resumed', { output: true });
+  const lines = parseJsonl(text);
+  const kept = lines.filter(
+    (l) => l.ok && finished.has(String((l.value as { paper_id?: unknown } | null)?.paper_id ?? '')),
+  );
+  if (kept.length === lines.length && text.endsWith('\n')) return;
+  writeFileAtomic(out, kept.map((l) => `${JSON.stringify(l.ok ? l.value : null)}\n`).join(''));
 }

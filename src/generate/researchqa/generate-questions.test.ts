@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FakeLlm } from '../../testing/index.js';
-import { generateDataset, progressPath } from './generate-dataset.js';
+import { generateDataset, progressPath, questionsManifest } from './generate-dataset.js';
 import { generatePaperQuestions } from './generate-questions.js';
 
 const M1 = 'We collected 1,204 survey responses from teachers in three districts between 2019 and 2021.';
@@ -118,10 +118,11 @@ describe('generateDataset', () => {
     const first = new FakeLlm((req) =>
       req.messages[1]?.content.includes('Paper p1') ? generation(M1) : 'garbage',
     );
-    const r1 = await generateDataset(first, papers, load, out, { concurrency: 1 });
+    const manifest = questionsManifest({ llm: first, domain: '', version: 'test' });
+    const r1 = await generateDataset(first, papers, load, out, { manifest, concurrency: 1 });
     expect([r1.rows, r1.failedPapers.map((f) => f.paperId)]).toEqual([4, ['p2']]);
     const second = new FakeLlm(() => generation(M1));
-    const r2 = await generateDataset(second, papers, load, out);
+    const r2 = await generateDataset(second, papers, load, out, { manifest });
     expect([r2.keptPapers, r2.papers, r2.rows]).toEqual([1, 1, 4]);
     expect(second.calls).toHaveLength(1);
     const ids = readFileSync(out, 'utf8')
@@ -130,6 +131,28 @@ describe('generateDataset', () => {
       .map((l) => (JSON.parse(l) as { row_id: string }).row_id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toHaveLength(8);
-    expect(readFileSync(progressPath(out), 'utf8')).toMatch(/"paper_id":"p2".*"error":null/);
+    expect(readFileSync(progressPath(out), 'utf8')).toMatch(/^\{"citegeist_manifest":1,"kind":"questions"/);
+    expect(readFileSync(progressPath(out), 'utf8')).toMatch(
+      /"paper_id":"p2","text_sha256":"[0-9a-f]{64}".*"error":null/,
+    );
+  });
+
+  it("refuses a dataset file it did not start, and another model's run, leaving both untouched", async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'citegeist-gen-')), 'dataset.jsonl');
+    const papers = [{ id: 'p1', domain: '' }];
+    const llm = new FakeLlm(() => generation(M1), { id: 'fake:a' });
+    writeFileSync(out, '{"row_id":"mine","paper_id":"p9"}\n');
+    const manifest = questionsManifest({ llm, domain: '', version: 'test' });
+    await expect(generateDataset(llm, papers, async () => PAPER, out, { manifest })).rejects.toMatchObject({
+      code: 'RUN_FILE_FOREIGN',
+    });
+    expect(readFileSync(out, 'utf8')).toBe('{"row_id":"mine","paper_id":"p9"}\n');
+    const fresh = join(mkdtempSync(join(tmpdir(), 'citegeist-gen-')), 'dataset.jsonl');
+    await generateDataset(llm, papers, async () => PAPER, fresh, { manifest });
+    const other = new FakeLlm(() => generation(M1), { id: 'fake:b' });
+    const otherManifest = questionsManifest({ llm: other, domain: '', version: 'test' });
+    await expect(
+      generateDataset(other, papers, async () => PAPER, fresh, { manifest: otherManifest }),
+    ).rejects.toMatchObject({ code: 'RUN_MANIFEST_MISMATCH' });
   });
 });

@@ -1,5 +1,5 @@
 import { type DatasetRow, DatasetRowSchema, type EvidenceGroup } from '../../core/index.js';
-import type { LlmProvider } from '../../llm/index.js';
+import type { ChatMessage, LlmProvider } from '../../llm/index.js';
 import { matchQuote, type PreparedPaper, preparePaper } from '../../text/index.js';
 import { GENERATION_PROMPT, type Generation, GenerationSchema, RepairSchema } from './generation-schema.js';
 
@@ -118,6 +118,23 @@ export function failingQuotes(rows: readonly DatasetRow[], paper: PreparedPaper)
   return out;
 }
 
+/** Paper characters sent at most: the option, else 4 × (context window − 6,000 tokens), at least 8,000. */
+export function maxPaperChars(
+  llm: Pick<LlmProvider, 'contextWindow'>,
+  options: GenerateOptions = {},
+): number {
+  return options.maxPaperChars ?? Math.max(8000, ((llm.contextWindow ?? 32_000) - 6000) * 4);
+}
+
+/** The first request of a paper's generation (the paper cut to `maxChars`). */
+export function generationMessages(paperId: string, text: string, maxChars: number): ChatMessage[] {
+  const paperText = text.length > maxChars ? text.slice(0, maxChars) : text;
+  return [
+    { role: 'system', content: GENERATION_PROMPT },
+    { role: 'user', content: `Paper ${paperId}:\n<<<PAPER\n${paperText}\nPAPER>>>` },
+  ];
+}
+
 /**
  * Generates the ResearchQA rows of one paper (METHODS §2.2): structured output validated by a
  * schema; every quote verified with the strict quote matcher; one repair retry that sends the
@@ -143,12 +160,7 @@ export async function generatePaperQuestions(
     out.error = `the text of paper ${paperId} is not available`;
     return out;
   }
-  const maxChars = options.maxPaperChars ?? Math.max(8000, ((llm.contextWindow ?? 32_000) - 6000) * 4);
-  const paperText = text.length > maxChars ? text.slice(0, maxChars) : text;
-  const messages = [
-    { role: 'system' as const, content: GENERATION_PROMPT },
-    { role: 'user' as const, content: `Paper ${paperId}:\n<<<PAPER\n${paperText}\nPAPER>>>` },
-  ];
+  const messages = generationMessages(paperId, text, maxPaperChars(llm, options));
   const signal = options.signal ? { signal: options.signal } : {};
   const result = await llm.generateObject({
     messages,

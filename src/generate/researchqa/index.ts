@@ -2,13 +2,17 @@ export {
   type GenerateDatasetOptions,
   type GenerateDatasetResult,
   generateDataset,
+  progressFileOptions,
   progressPath,
+  questionsManifest,
 } from './generate-dataset.js';
 export {
   type DropReason,
   failingQuotes,
   type GenerateOptions,
   generatePaperQuestions,
+  generationMessages,
+  maxPaperChars,
   type PaperGeneration,
   rowsFromGeneration,
 } from './generate-questions.js';

@@ -20,6 +20,11 @@ function indexes(labelWeights?: Record<string, number>): Map<string, NuggetIndex
 }
 
 const counts = (c: Partial<ReportCounts>): ReportCounts => ({ ...emptyCounts(0, 0), ...c });
+/** Claims of support with no grounding (Auto-ARGUE's layout): counted as the judge said. */
+const ungrounded = (citations: number, nuggetMatches: number) => ({
+  citations: { located: 0, unverified: 0, trusted: 0, ungrounded: citations },
+  nuggetMatches: { located: 0, unverified: 0, trusted: 0, ungrounded: nuggetMatches },
+});
 
 describe('counting a judged report (METHODS §5 step 6)', () => {
   const judged = parseJudgments(read('judgments.jsonl'), 'judgments.jsonl');
@@ -49,6 +54,9 @@ describe('counting a judged report (METHODS §5 step 6)', () => {
         citations: 3,
         relevantCitations: 2,
         supportingCitations: 2,
+        // two attested citations; one match per sentence of the first three (the first sentence's
+        // is recorded under both its citations, and tallied once)
+        grounding: ungrounded(2, 3),
       }),
     );
   });
@@ -69,6 +77,7 @@ describe('counting a judged report (METHODS §5 step 6)', () => {
         supportingCitations: 1,
         unknownQuestions: 1,
         unknownAnswers: 1,
+        grounding: ungrounded(1, 3),
       }),
     );
   });

@@ -55,7 +55,7 @@ export function parseArgueTsv(text: string, file: string): ScoreRow[] {
   const lines = text.split(/\r?\n/);
   if ((lines[0] ?? '').trim() !== TSV_HEADER) {
     throw new CitegeistError(
-      'INVALID_SCORES_TSV',
+      'INVALID_INPUT',
       `${location(file, 1)} is not an ARGUE scores header (expected ${quoteValue(TSV_HEADER)}, got ${quoteValue(lines[0])}).`,
       'Give a TSV written by `citegeist reports score` or by Auto-ARGUE.',
     );
@@ -68,7 +68,7 @@ export function parseArgueTsv(text: string, file: string): ScoreRow[] {
     const value = cells[3] === 'nan' ? Number.NaN : Number(cells[3]);
     if (cells.length !== 4 || (Number.isNaN(value) && cells[3] !== 'nan') || cells[3]?.trim() === '') {
       throw new CitegeistError(
-        'INVALID_SCORES_TSV',
+        'INVALID_INPUT',
         `${location(file, i + 1)} is not "run_id<TAB>request_id<TAB>metric<TAB>number": ${quoteValue(line)}.`,
         'Fix or remove the line.',
       );

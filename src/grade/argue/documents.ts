@@ -4,9 +4,9 @@
  * per document. A cited id that is not found is reported by the judge as a failed judgment, never
  * as a crash and never as "not supported".
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { CitegeistError, location, parseJsonl, quoteValue } from '../../core/index.js';
+import { CitegeistError, location, parseJsonl, quoteValue, readTextFile } from '../../core/index.js';
 import { chunkDocument, docIdOfPassage, loadIndex, type Passage } from '../../retrieve/index.js';
 import type { CorpusStore } from '../../store/index.js';
 
@@ -45,7 +45,7 @@ export function jsonlDocuments(text: string, file: string): CitedDocumentSource 
 
 function invalidDocs(problem: string): CitegeistError {
   return new CitegeistError(
-    'INVALID_DOCUMENTS',
+    'INVALID_INPUT',
     `${problem}.`,
     'Give documents as JSONL with one {"doc_id": …, "text": …} per line, a folder of <doc_id>.txt files, or a citegeist corpus.',
   );
@@ -64,7 +64,7 @@ export function folderDocuments(dir: string): CitedDocumentSource {
     get(id) {
       const name = names.get(id);
       if (!name) return null;
-      return { id, text: readFileSync(join(dir, name), 'utf8'), title: null };
+      return { id, text: readTextFile(join(dir, name), 'document'), title: null };
     },
   };
 }

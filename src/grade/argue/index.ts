@@ -20,7 +20,7 @@ export {
   type TopicResult,
   TSV_HEADER,
 } from './argue-tsv.js';
-export { countReport, type ReportCounts } from './count-report.js';
+export { countReport, type GroundingCounts, type GroundingTally, type ReportCounts } from './count-report.js';
 export {
   type CitedDocument,
   type CitedDocumentSource,
@@ -38,7 +38,6 @@ export {
   reportKey,
 } from './judge-batch.js';
 export {
-  EvidenceLocator,
   type JudgeReportContext,
   type JudgeReportInput,
   judgeReport,

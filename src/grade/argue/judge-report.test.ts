@@ -79,13 +79,19 @@ describe('judgeReport with the lexical judge', () => {
     const attested = cited.judgments
       .filter((j) => j.judgment_type_id === JUDGMENT.attested)
       .map((j) => j.response);
-    expect(attested[0]).toMatchObject({ is_attested: true, evidence: { located: true, rule: 'exact' } });
-    expect(attested[1]).toMatchObject({ is_attested: false, evidence: null });
-    const span = (attested[0] as { evidence: { spans: [number, number][] } }).evidence.spans[0]!;
     // The matcher strips a quote's edge punctuation (METHODS §1.2 rule 4), so the span ends before the period.
-    expect(docs.d1!.slice(span[0], span[1])).toBe(
-      'Drug A lowered blood pressure by 10 mmHg in the treated group',
-    );
+    const text = 'Drug A lowered blood pressure by 10 mmHg in the treated group';
+    const start = docs.d1!.indexOf(text);
+    expect(attested[0]).toMatchObject({
+      is_attested: true,
+      grounding: {
+        status: 'located',
+        counts: true,
+        span: { key: 'd1', start, end: start + text.length, text, rule: 'exact' },
+        nearest: null,
+      },
+    });
+    expect(attested[1]).toMatchObject({ is_attested: false, grounding: null });
     expect(types(negative)).toEqual([JUDGMENT.negative, JUDGMENT.answers]);
     expect(types(claim)).toEqual([JUDGMENT.negative, JUDGMENT.requiresCitation, JUDGMENT.firstInstance]);
     expect(types(plain)).toEqual([JUDGMENT.negative, JUDGMENT.requiresCitation]);
@@ -173,7 +179,11 @@ function scripted(fail: (r: GenerateRequest) => boolean = () => false) {
       }
       if (system.includes('relevant')) return JSON.stringify({ relevant: user.includes('Drug A') });
       if (system.includes('which questions'))
-        return JSON.stringify({ matches: user.includes('10 mmHg') ? [{ question: 2, answers: [1] }] : [] });
+        return JSON.stringify({
+          matches: user.includes('10 mmHg')
+            ? [{ question: 2, answers: [1], sentence_quote: 'by 10 mmHg' }]
+            : [],
+        });
       if (system.includes('negative')) return JSON.stringify({ answer: false });
       return JSON.stringify({ answer: true });
     },
@@ -198,13 +208,15 @@ describe('judgeReport with a model judge', () => {
       { judge: new LlmReportJudge(llm), docs: source, version: 'test' },
     );
     const answers = judged.judgments[0]!.judgments.find((j) => j.judgment_type_id === JUDGMENT.answers)!;
-    expect(answers.response).toEqual({
+    expect(answers.response).toMatchObject({
       judgment_type_id: JUDGMENT.answers,
       matched_nuggets: [
         {
           question_text: 'By how much did drug A lower blood pressure?',
           matched_answer: ['10 mmHg'],
           importance: null,
+          sentence_quote: 'by 10 mmHg',
+          grounding: { status: 'located', counts: true, span: { key: 'sentence', text: 'by 10 mmHg' } },
         },
       ],
     });
@@ -212,7 +224,7 @@ describe('judgeReport with a model judge', () => {
     expect(att.evaluator).toBe('fake:judge');
     expect(att.response).toMatchObject({
       is_attested: true,
-      evidence: { located: true },
+      grounding: { status: 'located', span: { key: 'd1', text: 'lowered blood pressure by 10 mmHg' } },
       rationale: 'stated',
     });
     // 1 nugget call + 2 attestations + 1 relevance (one per document) + uncited: negative, requires, first instance
@@ -257,7 +269,14 @@ describe('judgeReport with a model judge', () => {
     );
     expect(verdict).toEqual({
       status: 'scored',
-      value: [{ question_text: nuggets[0]!.question, matched_answer: ['120 patients'], importance: null }],
+      value: [
+        {
+          question_text: nuggets[0]!.question,
+          matched_answer: ['120 patients'],
+          importance: null,
+          sentence_quote: null,
+        },
+      ],
     });
     expect(llm.calls[1]!.messages.at(-1)!.content).toMatch(/not valid/);
   });

@@ -9,6 +9,11 @@
  * 3. an uncited sentence: negative assertion? then its nugget matches; otherwise does it need a
  *    citation, and is it the first instance of its claim (the first sentence always is)?
  *
+ * Every claim of support is grounded (`evidence-grounding.ts`): an attestation's evidence quote is
+ * looked for in the cited document, a nugget match's quote in the sentence, with the shared strict
+ * locator. One not found (or not given) is `unverified` and does not count unless
+ * `trustUnlocatedEvidence`; the report's `citegeist.evidence` tallies both kinds per judge model.
+ *
  * A judge call that fails, or a cited document that cannot be found, becomes a failed judgment
  * with its reason; the rest of the report is still judged.
  */
@@ -20,10 +25,10 @@ import {
   toRagtimeLine,
   type Verdict,
 } from '../../core/index.js';
-import { matchQuote, type PreparedPaper, preparePaper } from '../../text/index.js';
+import { QuoteLocator } from '../../text/index.js';
+import { type GroundingOptions, groundSupport, tallyEvidence } from '../evidence-grounding.js';
 import type { CitedDocument, CitedDocumentSource } from './documents.js';
 import {
-  type EvidenceLocation,
   type FailedJudgment,
   JUDGMENT,
   type JudgedReport,
@@ -31,6 +36,7 @@ import {
   type Judgment,
   type JudgmentResponse,
   type JudgmentTypeId,
+  type MatchedNugget,
   provenance,
 } from './judgments.js';
 import type { JudgeNugget, ReportJudge } from './report-judge.js';
@@ -44,30 +50,26 @@ export interface JudgeReportInput {
   lengthMode: LengthMode;
 }
 
-export interface JudgeReportContext {
+export interface JudgeReportContext extends GroundingOptions {
   judge: ReportJudge;
   docs: CitedDocumentSource;
   version: string;
-  /** Prepared cited texts for locating evidence quotes (shared across reports; bounded). */
-  evidence?: EvidenceLocator;
+  /** Locates evidence quotes in cited documents, preparing each once (shared across reports; bounded). */
+  locator?: QuoteLocator;
 }
 
-/** Locates evidence quotes in cited texts with the strict quote matcher, preparing each text once. */
-export class EvidenceLocator {
-  private readonly prepared = new Map<string, PreparedPaper>();
-  constructor(private readonly capacity = 256) {}
-
-  locate(doc: CitedDocument, quote: string): EvidenceLocation {
-    let paper = this.prepared.get(doc.id);
-    if (!paper) {
-      if (this.prepared.size >= this.capacity)
-        this.prepared.delete(this.prepared.keys().next().value as string);
-      paper = preparePaper(doc.text);
-      this.prepared.set(doc.id, paper);
-    }
-    const m = matchQuote(paper, quote, { mode: 'strict', nearest: false });
-    return { located: m.matched, rule: m.rule, spans: m.spans.map((s) => [s.start, s.end]) };
-  }
+/** Grounds each match's sentence quote in the sentence (span key `sentence`). */
+function groundMatches(
+  sentence: string,
+  matches: MatchedNugget[],
+  options: GroundingOptions,
+): MatchedNugget[] {
+  const locator = new QuoteLocator(1);
+  const source = [{ key: 'sentence', text: sentence }];
+  return matches.map((m) => ({
+    ...m,
+    grounding: groundSupport(locator.locate(m.sentence_quote, source), options),
+  }));
 }
 
 class SentenceRecorder {
@@ -123,13 +125,23 @@ export async function judgeReport(input: JudgeReportInput, ctx: JudgeReportConte
     relevance.set(doc.id, p);
     return p;
   };
-  const evidence = ctx.evidence ?? new EvidenceLocator();
+  const locator = ctx.locator ?? new QuoteLocator();
+  const grounding: GroundingOptions = { trustUnlocatedEvidence: ctx.trustUnlocatedEvidence === true };
+  const attestations: { judge: string; status: 'located' | 'unverified' }[] = [];
+  const matched: { judge: string; status: 'located' | 'unverified' }[] = [];
+  const judgeMatches = async (text: string) => {
+    const v = await ctx.judge.matchNuggets(text, request, input.nuggets);
+    if (v.status !== 'scored') return v;
+    const value = groundMatches(text, v.value, grounding);
+    for (const m of value) matched.push({ judge: ctx.judge.id, status: m.grounding!.status });
+    return { ...v, value };
+  };
   const sentences = await Promise.all(
     report.sentences.slice(0, kept).map(async (s, i): Promise<JudgedSentence> => {
       const rec = new SentenceRecorder(ctx.judge.id, report.runId, i);
       const docs = s.citations.map((id) => ({ id, doc: ctx.docs.get(id) }));
       if (s.citations.length > 0) {
-        const matches = await ctx.judge.matchNuggets(s.text, request, input.nuggets);
+        const matches = await judgeMatches(s.text);
         await Promise.all(
           docs.map(async ({ id, doc }) => {
             if (!doc) {
@@ -152,17 +164,24 @@ export async function judgeReport(input: JudgeReportInput, ctx: JudgeReportConte
               judgment_type_id: JUDGMENT.answers,
               matched_nuggets: m,
             }));
-            rec.record(JUDGMENT.attested, id, att, (a) => ({
-              judgment_type_id: JUDGMENT.attested,
-              is_attested: a.attested,
-              evidence_quote: a.evidenceQuote,
-              evidence: a.evidenceQuote ? evidence.locate(doc, a.evidenceQuote) : null,
-              ...(a.rationale !== undefined ? { rationale: a.rationale } : {}),
-            }));
+            rec.record(JUDGMENT.attested, id, att, (a) => {
+              // Only a claim of support is grounded; "not attested" needs no evidence.
+              const g = a.attested
+                ? groundSupport(locator.locate(a.evidenceQuote, [{ key: doc.id, text: doc.text }]), grounding)
+                : null;
+              if (g) attestations.push({ judge: ctx.judge.id, status: g.status });
+              return {
+                judgment_type_id: JUDGMENT.attested,
+                is_attested: a.attested,
+                evidence_quote: a.evidenceQuote,
+                grounding: g,
+                ...(a.rationale !== undefined ? { rationale: a.rationale } : {}),
+              };
+            });
           }),
         );
       } else {
-        await judgeUncited(s.text, texts.slice(0, i), input, ctx.judge, rec);
+        await judgeUncited(s.text, texts.slice(0, i), input, ctx.judge, rec, judgeMatches);
       }
       const out: JudgedSentence = {
         segment_type: 'sentence',
@@ -185,6 +204,8 @@ export async function judgeReport(input: JudgeReportInput, ctx: JudgeReportConte
       length_limit: input.limit,
       length_mode: input.lengthMode,
       failed: failedCount,
+      evidence: { attestations: tallyEvidence(attestations), nugget_matches: tallyEvidence(matched) },
+      trust_unlocated_evidence: grounding.trustUnlocatedEvidence === true,
     },
   };
 }
@@ -195,6 +216,7 @@ async function judgeUncited(
   input: JudgeReportInput,
   judge: ReportJudge,
   rec: SentenceRecorder,
+  judgeMatches: (text: string) => Promise<Verdict<MatchedNugget[]>>,
 ): Promise<void> {
   const negative = await judge.negative(text);
   rec.record(JUDGMENT.negative, null, negative, (v) => ({
@@ -203,7 +225,7 @@ async function judgeUncited(
   }));
   if (negative.status !== 'scored') return;
   if (negative.value) {
-    const matches = await judge.matchNuggets(text, input.request, input.nuggets);
+    const matches = await judgeMatches(text);
     rec.record(JUDGMENT.answers, null, matches, (m) => ({
       judgment_type_id: JUDGMENT.answers,
       matched_nuggets: m,

@@ -7,11 +7,19 @@
  *
  * citegeist adds, where the viewer does not look: `failed_judgments` per sentence (a judge call
  * that failed is recorded with its reason, never written as a "no"), the evidence quote of an
- * attestation and where it was found, and a `citegeist` block saying how the report was judged.
+ * attestation and of a nugget match with its grounding (`evidence-grounding.ts`: where the quote
+ * was found, or `unverified` with the nearest passage, and whether it counts), and a `citegeist`
+ * block saying how the report was judged.
+ *
+ * A judgment without `grounding` was never checked: Auto-ARGUE's own judgments (its attestation is
+ * a YES/NO with no quote to look for) and citegeist's from before grounding. The scorer counts those
+ * as the judge said, as Auto-ARGUE does; a citegeist model judge's "attested" or nugget match with a
+ * missing, empty or unfound quote always has a grounding, `unverified`, and counts only under
+ * `--trust-unlocated-evidence`.
  * The uncited-sentence judgments (requires a citation, first instance, negative assertion) have
  * ids of our own: Auto-ARGUE's public outputs contain no uncited sentences to copy them from.
  */
-import type { MatchRule } from '../../text/index.js';
+import type { EvidenceTally, SupportGrounding } from '../evidence-grounding.js';
 
 export const JUDGMENT = {
   attested: 'SENTENCE_ATTESTED',
@@ -34,14 +42,10 @@ export interface MatchedNugget {
   question_text: string;
   matched_answer: string[];
   importance: number | string | null;
-}
-
-/** Where an attestation's evidence quote was found in the cited text (strict quote matcher). */
-export interface EvidenceLocation {
-  located: boolean;
-  rule: MatchRule;
-  /** `[start, end)` spans in the cited document's text. */
-  spans: [number, number][];
+  /** citegeist: the words of the sentence that give the answers, as the judge quoted them. */
+  sentence_quote?: string | null;
+  /** citegeist: that quote located in the sentence (span key `sentence`), or unverified. */
+  grounding?: SupportGrounding;
 }
 
 export type JudgmentResponse =
@@ -50,7 +54,8 @@ export type JudgmentResponse =
       is_attested: boolean;
       /** Verbatim passage of the cited text that supports the sentence (when attested). */
       evidence_quote?: string | null;
-      evidence?: EvidenceLocation | null;
+      /** citegeist, when attested: the quote located in the cited document (span key: its id), or unverified. */
+      grounding?: SupportGrounding | null;
       rationale?: string;
     }
   | { judgment_type_id: typeof JUDGMENT.relevance; doc_id: string; is_relevant: boolean }
@@ -90,6 +95,10 @@ export interface JudgeRecord {
   length_limit: number | null;
   length_mode: 'characters' | 'words';
   failed: number;
+  /** Claims of support (attested citations, nugget matches) per judge model: located or unverified. */
+  evidence?: { attestations: EvidenceTally[]; nugget_matches: EvidenceTally[] };
+  /** Unverified claims of support counted as the judge said (`--trust-unlocated-evidence`). */
+  trust_unlocated_evidence?: boolean;
 }
 
 export interface JudgedReport {

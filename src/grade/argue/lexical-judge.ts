@@ -9,7 +9,8 @@
  * - relevance: at least `relevanceOverlap` of the terms of the request's title and problem
  *   statement occur in the cited text;
  * - nugget answers: an answer is given when all its word tokens (lower-cased and stemmed, stop
- *   words kept) occur in the sentence;
+ *   words kept) occur in the sentence; the match quotes the sentence from the first to the last
+ *   word holding those tokens (its evidence, grounded like a model judge's);
  * - uncited sentences: a negative assertion has a negation cue; a claim needs a citation when it
  *   has a number or at least `claimWords` words; it is a repeat when `repeatOverlap` of its terms
  *   occur in one earlier sentence.
@@ -93,14 +94,40 @@ export class LexicalJudge implements ReportJudge {
     const have = new Set(this.words(sentence.normalize('NFKC')));
     const out: MatchedNugget[] = [];
     for (const n of nuggets) {
+      const used = new Set<string>();
       const matched = n.answers.filter((a) => {
         const tokens = this.words(a.normalize('NFKC'));
-        return tokens.length > 0 && tokens.every((t) => have.has(t));
+        const given = tokens.length > 0 && tokens.every((t) => have.has(t));
+        if (given) for (const t of tokens) used.add(t);
+        return given;
       });
       if (matched.length > 0)
-        out.push({ question_text: n.question, matched_answer: matched, importance: n.importance });
+        out.push({
+          question_text: n.question,
+          matched_answer: matched,
+          importance: n.importance,
+          sentence_quote: this.wordsHolding(sentence, used),
+        });
     }
     return scored(out);
+  }
+
+  /**
+   * The passage of the sentence from the first to the last word holding one of `tokens` (first
+   * occurrences), or the whole sentence when a token cannot be placed on a word of its own.
+   */
+  private wordsHolding(sentence: string, tokens: ReadonlySet<string>): string {
+    const at = new Map<string, { start: number; end: number }>();
+    for (const m of sentence.matchAll(/[\p{L}\p{N}]+/gu)) {
+      for (const t of this.words(m[0].normalize('NFKC'))) {
+        if (!at.has(t)) at.set(t, { start: m.index, end: m.index + m[0].length });
+      }
+    }
+    const spans = [...tokens].map((t) => at.get(t));
+    if (spans.some((s) => s === undefined)) return sentence;
+    const start = Math.min(...spans.map((s) => s!.start));
+    const end = Math.max(...spans.map((s) => s!.end));
+    return sentence.slice(start, end);
   }
 
   async requiresCitation(sentence: string): Promise<Verdict<boolean>> {

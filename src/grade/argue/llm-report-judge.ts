@@ -79,20 +79,24 @@ export class LlmReportJudge implements ReportJudge {
     const schema = nuggetMatchSchema(nuggets);
     const reply = await this.ask(nuggetPrompt(sentence, nuggets), schema, 'nugget_matches', (v) => v.matches);
     if (reply.status !== 'scored') return reply as Verdict<MatchedNugget[]>;
-    // The schema has checked every number against the lists.
-    const out = new Map<number, Set<string>>();
+    // The schema has checked every number against the lists. Entries of one question merge when
+    // they quote the same words (each quote is grounded on its own, so others stay apart).
+    const out = new Map<string, { question: number; answers: Set<string>; quote: string | null }>();
     for (const m of reply.value) {
-      const answers = out.get(m.question - 1) ?? new Set<string>();
-      for (const a of m.answers) answers.add(nuggets[m.question - 1]!.answers[a - 1]!);
-      out.set(m.question - 1, answers);
+      const quote = m.sentence_quote ?? null;
+      const key = `${m.question}\u0000${quote ?? ''}`;
+      const entry = out.get(key) ?? { question: m.question - 1, answers: new Set<string>(), quote };
+      for (const a of m.answers) entry.answers.add(nuggets[m.question - 1]!.answers[a - 1]!);
+      out.set(key, entry);
     }
     return scored(
-      [...out]
-        .filter(([, answers]) => answers.size > 0)
-        .map(([i, answers]) => ({
-          question_text: nuggets[i]!.question,
-          matched_answer: [...answers],
-          importance: nuggets[i]!.importance,
+      [...out.values()]
+        .filter((e) => e.answers.size > 0)
+        .map((e) => ({
+          question_text: nuggets[e.question]!.question,
+          matched_answer: [...e.answers],
+          importance: nuggets[e.question]!.importance,
+          sentence_quote: e.quote,
         })),
     );
   }

@@ -78,7 +78,7 @@ export function metaEvaluateRanking(
   const systems = [...autoRuns].filter((s) => refRuns.has(s)).sort();
   if (systems.length < 3) {
     throw new CitegeistError(
-      'TOO_FEW_SYSTEMS',
+      'NOTHING_IN_COMMON',
       `Only ${systems.length} system(s) are in both the automatic and the reference scores; a ranking needs at least 3.`,
       'Check that the run ids (first TSV column) match between the files.',
     );
@@ -91,7 +91,7 @@ export function metaEvaluateRanking(
     .sort();
   if (topics.length === 0) {
     throw new CitegeistError(
-      'NO_COMMON_TOPICS',
+      'NOTHING_IN_COMMON',
       'No topic is scored for every system in both score sets.',
       'Score the same topics for every system (see --penalize-missing-topics).',
     );

@@ -57,7 +57,7 @@ export function indexNuggetBank(bank: NuggetBank, where: string, options: Weight
   for (const [key, n] of nuggetEntries(bank)) {
     if (!isQuestion(n)) {
       throw new CitegeistError(
-        'NUGGET_NOT_SCORABLE',
+        'NUGGET_UNSUPPORTED',
         `${where}: ${quoteValue(key)} is a claim nugget; ARGUE scores question nuggets with answers.`,
         'Use a question-answer nugget bank (claims are scored with nuggetizer assignments instead).',
       );
@@ -65,7 +65,7 @@ export function indexNuggetBank(bank: NuggetBank, where: string, options: Weight
     const agg = aggregatorOf(n);
     if (agg === 'NOT' || agg === 'SUM') {
       throw new CitegeistError(
-        'NUGGET_NOT_SCORABLE',
+        'INVALID_INPUT',
         `${where}: nugget ${quoteValue(key)} has aggregator_type ${agg}, which ARGUE does not define.`,
         'Set aggregator_type to AND or OR.',
       );

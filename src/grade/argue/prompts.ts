@@ -3,7 +3,9 @@
  * asks them: is the sentence entailed by the cited document (YES/NO), is the document relevant to
  * the request, which nugget answers does the sentence give, and for uncited sentences: negative
  * assertion? needs a citation? first instance? The wording is ours; replies are JSON validated by
- * the schemas below. Report and document text is untrusted and delimited.
+ * the schemas below. Report and document text is untrusted and delimited. Where a reply claims
+ * support (attested, a nugget answer given) it quotes its evidence verbatim, and is told that the
+ * quote is checked (`judge-report.ts` locates it; one not found does not count).
  */
 import { z } from 'zod';
 import { type ReportRequest, requestText } from '../../core/index.js';
@@ -19,12 +21,17 @@ export const AttestSchema = z.object({
 export const RelevanceSchema = z.object({ relevant: z.boolean() });
 /** The reply schema for these nuggets: question and answer numbers must exist (else repaired). */
 export function nuggetMatchSchema(nuggets: readonly JudgeNugget[]) {
+  // The widest answer list bounds every answer number in the schema the model sees; the refinement
+  // below checks each against its own question.
+  const widest = Math.max(1, ...nuggets.map((n) => n.answers.length));
   return z
     .object({
       matches: z.array(
         z.object({
           question: z.number().int().min(1).max(Math.max(1, nuggets.length)),
-          answers: z.array(z.number().int().min(1)),
+          answers: z.array(z.number().int().min(1).max(widest)),
+          /** The words of the sentence that give the answers, verbatim (checked against the sentence). */
+          sentence_quote: z.string().nullish(),
         }),
       ),
     })
@@ -63,7 +70,9 @@ export function attestPrompt(sentence: string, document: string): ChatMessage[] 
       'You decide whether a sentence of a report is supported by the document it cites.',
       'It is supported only if the document entails it: every fact, number and qualifier in the sentence is stated',
       'in the document or follows directly from it. Use only the document, not your own knowledge.',
-      'When it is supported, copy into evidence_quote the shortest verbatim passage of the document that supports it.',
+      'When it is supported, copy into evidence_quote the shortest passage of the document that supports it, character for',
+      'character: one contiguous passage, no paraphrase, no ellipsis, no added or changed words. The quote is checked',
+      'against the document; a sentence whose quote is not found there is counted as not supported.',
       'Reply with JSON: {"attested": true|false, "evidence_quote": "verbatim text or null", "rationale": "one sentence"}.',
     ),
     {
@@ -94,7 +103,11 @@ export function nuggetPrompt(sentence: string, nuggets: JudgeNugget[]): ChatMess
     system(
       'You check which questions a sentence of a report answers, and with which of the listed answers.',
       'An answer counts only when the sentence itself states it (same meaning; wording may differ).',
-      'Reply with JSON: {"matches": [{"question": <Q number>, "answers": [<A numbers>]}]}; an empty list when none.',
+      'For each match, copy into sentence_quote the words of the sentence that state the answer, character for character:',
+      'one contiguous passage of the sentence, no paraphrase. The quote is checked against the sentence; a match whose',
+      'quote is not found there is not counted.',
+      'Reply with JSON: {"matches": [{"question": <Q number>, "answers": [<A numbers>], "sentence_quote": "verbatim words of the sentence"}]};',
+      'an empty list when none.',
     ),
     {
       role: 'user',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseRequests } from '../../core/index.js';
 import { argueRunRows, type ScoreRow } from './argue-tsv.js';
-import type { ReportCounts } from './count-report.js';
+import { emptyCounts, type ReportCounts } from './count-report.js';
 import { metaEvaluateRanking } from './meta-ranking.js';
 import { formatNuggetizerMetrics, nuggetizerGlobal, nuggetizerScores } from './nuggetizer-scores.js';
 import { argueIntervals, compareArgueRuns, RunTable } from './score-summary.js';
@@ -107,6 +107,7 @@ describe("nuggetizer's scores (castorini/nuggetizer core/metrics.py)", () => {
 });
 
 const counts = (swc: number, ccs: number, nuggets: number, correct: number): ReportCounts => ({
+  ...emptyCounts(nuggets, nuggets),
   sentences: swc,
   characterCount: 100,
   sentencesWithCitationsOrRequiring: swc,
@@ -118,9 +119,6 @@ const counts = (swc: number, ccs: number, nuggets: number, correct: number): Rep
   citations: swc,
   relevantCitations: swc,
   supportingCitations: ccs,
-  failed: 0,
-  unknownQuestions: 0,
-  unknownAnswers: 0,
 });
 
 /** A run whose nugget coverage per topic is `coverage[i] / 10`. */

@@ -5,7 +5,7 @@
  */
 import { CitegeistError, detectReportFormat, location, parseReport, quoteValue } from '../../core/index.js';
 import { argueRunRows, type ScoreRow, type TopicResult } from './argue-tsv.js';
-import { countReport, emptyCounts } from './count-report.js';
+import { countReport, emptyCounts, type GroundingCounts, type GroundingTally } from './count-report.js';
 import type { JudgedSentence } from './judgments.js';
 import type { NuggetIndex } from './nugget-index.js';
 
@@ -18,7 +18,7 @@ export interface JudgedReportLine {
 
 function bad(where: string, what: string): CitegeistError {
   return new CitegeistError(
-    'INVALID_JUDGMENTS',
+    'INVALID_INPUT',
     `${where}: ${what}.`,
     'Give a judgments JSONL written by `citegeist reports judge` or by Auto-ARGUE.',
   );
@@ -113,6 +113,15 @@ export interface RunScores {
   noBank: { topicId: string; where: string }[];
   unknownQuestions: number;
   unknownAnswers: number;
+  /** How the claims of support of the scored topics were counted, by grounding (summed). */
+  grounding: GroundingCounts;
+}
+
+function addTally(to: GroundingTally, from: GroundingTally): void {
+  to.located += from.located;
+  to.unverified += from.unverified;
+  to.trusted += from.trusted;
+  to.ungrounded += from.ungrounded;
 }
 
 export interface ScoreOptions {
@@ -143,6 +152,7 @@ export function scoreJudgedReports(
       noBank: [],
       unknownQuestions: 0,
       unknownAnswers: 0,
+      grounding: emptyCounts(0, 0).grounding,
     };
     for (const line of lines) {
       const index = banks.get(line.topicId);
@@ -155,7 +165,11 @@ export function scoreJudgedReports(
       out.unknownAnswers += counts.unknownAnswers;
       if (counts.failed > 0)
         out.failedTopics.push({ topicId: line.topicId, failed: counts.failed, where: line.where });
-      else out.topics.push({ topicId: line.topicId, counts });
+      else {
+        out.topics.push({ topicId: line.topicId, counts });
+        addTally(out.grounding.citations, counts.grounding.citations);
+        addTally(out.grounding.nuggetMatches, counts.grounding.nuggetMatches);
+      }
     }
     const present = new Set(lines.map((l) => l.topicId));
     out.missingTopics = expected.filter((t) => !present.has(t));

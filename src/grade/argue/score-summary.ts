@@ -83,7 +83,7 @@ export class RunTable {
     const parts = PARTS[base as keyof typeof PARTS];
     if (!parts)
       throw new CitegeistError(
-        'UNKNOWN_METRIC',
+        'UNKNOWN_MEASURE',
         `${quoteValue(metric)} is not an ARGUE metric with a micro form.`,
         `Use one of ${RATIO_METRICS.map((m) => `${m}_micro`).join(', ')}.`,
       );
@@ -104,7 +104,7 @@ export function argueIntervals(
   const table = new RunTable(rows, runId);
   if (table.topics.length === 0) {
     throw new CitegeistError(
-      'RUN_NOT_IN_SCORES',
+      'BAD_OPTION',
       `The scores hold no topic rows for run ${quoteValue(runId)}.`,
       'Check the run id (first column of the TSV).',
     );
@@ -157,7 +157,7 @@ export function compareArgueRuns(
     const vb = perTopic(b.rows, b.runId, measure);
     if (va.size === 0 || vb.size === 0) {
       throw new CitegeistError(
-        'METRIC_NOT_IN_SCORES',
+        'UNKNOWN_MEASURE',
         `Metric ${quoteValue(measure)} has no per-topic rows in ${va.size === 0 ? a.runId : b.runId}.`,
         'Use a per-topic metric such as nugget_coverage, sentence_support or f1.',
       );

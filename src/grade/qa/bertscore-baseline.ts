@@ -12,7 +12,7 @@ export function parseBertScoreBaseline(text: string, layer: number, file: string
   const header = (lines[0] ?? '').split(',').map((h) => h.trim());
   if (header.length < 4 || header.slice(1, 4).join(',') !== 'P,R,F') {
     throw new CitegeistError(
-      'BERTSCORE_BAD_BASELINE',
+      'INVALID_INPUT',
       `${file}: the first line is "${lines[0] ?? ''}", not a bert_score baseline header (LAYER,P,R,F).`,
       "Give one of bert_score's rescale_baseline files (e.g. rescale_baseline/en/roberta-large.tsv).",
     );
@@ -20,7 +20,7 @@ export function parseBertScoreBaseline(text: string, layer: number, file: string
   const row = lines[1 + layer];
   if (row === undefined) {
     throw new CitegeistError(
-      'BERTSCORE_BAD_BASELINE',
+      'INVALID_INPUT',
       `${file} has ${lines.length - 1} layer rows; layer ${layer} needs row ${layer + 1}.`,
       'Use the baseline file of the model and layer being scored.',
     );
@@ -28,7 +28,7 @@ export function parseBertScoreBaseline(text: string, layer: number, file: string
   const values = row.split(',').slice(1, 4).map(Number);
   if (values.length !== 3 || values.some((v) => !Number.isFinite(v) || v >= 1)) {
     throw new CitegeistError(
-      'BERTSCORE_BAD_BASELINE',
+      'INVALID_INPUT',
       `${file} line ${layer + 2}: "${row}" does not hold three numbers below 1.`,
       'Check the baseline file.',
     );

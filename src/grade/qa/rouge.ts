@@ -18,22 +18,18 @@ export type RougeScores = Partial<Record<RougeType, RougeScore>>;
  */
 export function parseRougeTypes(types: readonly string[]): RougeType[] {
   if (types.length === 0) {
-    throw new CitegeistError('ROUGE_BAD_TYPE', 'No ROUGE type was given.', 'Use e.g. rouge1,rouge2,rougeL.');
+    throw new CitegeistError('BAD_OPTION', 'No ROUGE type was given.', 'Use e.g. rouge1,rouge2,rougeL.');
   }
   for (const t of types) {
     if (t === 'rougeL' || t === 'rougeLsum') continue;
     if (/^rouge[0-9]$/.test(t)) {
       if (t === 'rouge0') {
-        throw new CitegeistError(
-          'ROUGE_BAD_TYPE',
-          'rougen requires positive n: rouge0.',
-          'Use rouge1 … rouge9.',
-        );
+        throw new CitegeistError('BAD_OPTION', 'rougen requires positive n: rouge0.', 'Use rouge1 … rouge9.');
       }
       continue;
     }
     throw new CitegeistError(
-      'ROUGE_BAD_TYPE',
+      'BAD_OPTION',
       `Invalid rouge type: ${quoteValue(t)}.`,
       'Use rouge1 … rouge9, rougeL or rougeLsum.',
     );

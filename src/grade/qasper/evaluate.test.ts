@@ -1,15 +1,26 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { sharedDataPath } from '../../testing/index.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { sharedDataPath, skipWithoutSharedData } from '../../testing/index.js';
 import { normalizeAnswer, tokenF1 } from './answer-f1.js';
 import { evaluateQasper, parseQasperPredictions } from './evaluate.js';
 import { evidenceF1 } from './evidence-f1.js';
 import { goldReferences, referenceOf } from './gold.js';
 
 const dev = (...p: string[]) => sharedDataPath('qasper-dev', ...p);
-const goldJson = JSON.parse(readFileSync(dev('qasper-dev-gold.json'), 'utf8')) as unknown;
+let gold: unknown;
+const goldJson = () => {
+  gold ??= JSON.parse(readFileSync(dev('qasper-dev-gold.json'), 'utf8')) as unknown;
+  return gold;
+};
 
 describe('QASPER official evaluator parity (reference-eval, exact equality)', () => {
+  beforeEach(
+    skipWithoutSharedData(
+      ['qasper-dev', 'qasper-dev-gold.json'],
+      ['qasper-dev', 'reference-eval'],
+      ['qasper-dev', 'questions_validation.json'],
+    ),
+  );
   it.each([
     ['pred_all_unanswerable', false],
     ['pred_all_unanswerable', true],
@@ -22,7 +33,7 @@ describe('QASPER official evaluator parity (reference-eval, exact equality)', ()
       readFileSync(dev('reference-eval', `${name}.eval${textOnly ? '_text_only' : ''}.json`), 'utf8'),
     ) as unknown;
     const predictions = parseQasperPredictions(readFileSync(dev('reference-eval', `${name}.jsonl`), 'utf8'));
-    const scores = evaluateQasper(goldReferences(goldJson, textOnly), predictions);
+    const scores = evaluateQasper(goldReferences(goldJson(), textOnly), predictions);
     // toStrictEqual compares every float with Object.is: tolerance 0.
     expect(scores).toStrictEqual(expected);
     expect(JSON.stringify(Object.keys(scores))).toBe(JSON.stringify(Object.keys(expected as object)));
@@ -30,7 +41,7 @@ describe('QASPER official evaluator parity (reference-eval, exact equality)', ()
 
   it('reads the flat questions_validation.json layout to the same references', () => {
     const flat = JSON.parse(readFileSync(dev('questions_validation.json'), 'utf8')) as unknown;
-    expect(goldReferences(flat, true)).toEqual(goldReferences(goldJson, true));
+    expect(goldReferences(flat, true)).toEqual(goldReferences(goldJson(), true));
   });
 });
 

@@ -47,7 +47,7 @@ export function evaluateQasper(
     }
     if (references.length === 0) {
       throw new CitegeistError(
-        'QASPER_NO_REFERENCES',
+        'INVALID_INPUT',
         `Gold question ${id} has no answers.`,
         'Remove it from the gold file.',
       );
@@ -100,7 +100,7 @@ export function parseQasperPredictions(
   for (const entry of parseJsonl(text)) {
     if (!entry.ok) {
       throw new CitegeistError(
-        'QASPER_BAD_PREDICTION',
+        'INVALID_INPUT',
         `${location(file, entry.line)} is not JSON (${entry.error}).`,
         'Each line must be {"question_id", "predicted_answer", "predicted_evidence"}.',
       );
@@ -110,7 +110,7 @@ export function parseQasperPredictions(
       Array.isArray(v.predicted_evidence) && v.predicted_evidence.every((e) => typeof e === 'string');
     if (typeof v.question_id !== 'string' || typeof v.predicted_answer !== 'string' || !evidenceOk) {
       throw new CitegeistError(
-        'QASPER_BAD_PREDICTION',
+        'INVALID_INPUT',
         `${location(file, entry.line)} is not a QASPER prediction: ${quoteValue(entry.value)}.`,
         'Each line must be {"question_id": string, "predicted_answer": string, "predicted_evidence": string[]}.',
       );

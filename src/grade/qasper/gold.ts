@@ -25,7 +25,7 @@ export function referenceOf(answer: QasperAnswer, textEvidenceOnly: boolean, whe
   const answered = qasperAnswerText(answer);
   if (!answered) {
     throw new CitegeistError(
-      'QASPER_EMPTY_ANSWER',
+      'INVALID_INPUT',
       `${where} gives no answer (not unanswerable, no spans, no free-form answer, no yes/no).`,
       'Fix or remove that annotation; the official evaluator rejects it too.',
     );
@@ -98,7 +98,7 @@ function checkAnswer(a: unknown, where: string): QasperAnswer {
     !strings(r.evidence ?? [])
   ) {
     throw new CitegeistError(
-      'QASPER_BAD_ANSWER',
+      'INVALID_INPUT',
       `${where} is not a QASPER answer: ${quoteValue(a)}.`,
       'Each answer needs unanswerable, yes_no, free_form_answer, extractive_spans and evidence.',
     );
@@ -114,7 +114,7 @@ function checkAnswer(a: unknown, where: string): QasperAnswer {
 
 function badGold(file: string, problem: string, value: unknown): CitegeistError {
   return new CitegeistError(
-    'QASPER_BAD_GOLD',
+    'INVALID_INPUT',
     `The QASPER gold file ${file} ${problem}: ${quoteValue(value)}.`,
     'Give the native QASPER JSON (e.g. qasper-dev-v0.3.json) or a questions list with answers.',
   );

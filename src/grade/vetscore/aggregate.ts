@@ -29,7 +29,7 @@ export function riskWeightedScore(
   const p = options?.p ?? DEFAULT_HARM_EXPONENT;
   if (!Number.isFinite(p) || p < 0) {
     throw new CitegeistError(
-      'INVALID_HARM_EXPONENT',
+      'BAD_OPTION',
       `The harm exponent p = ${p} is not a finite number ≥ 0.`,
       'Use p ≥ 0 (2.426 is the default; 0 gives plain precision).',
     );
@@ -55,7 +55,7 @@ export function riskWeightedScore(
 function checkClaim(claim: RiskWeightedClaim): void {
   if ((claim.verified !== 0 && claim.verified !== 1) || ![1, 2, 3, 4, 5].includes(claim.harm)) {
     throw new CitegeistError(
-      'INVALID_CLAIM_JUDGMENT',
+      'INVALID_INPUT',
       `A claim has verified = ${String(claim.verified)}, harm = ${String(claim.harm)}.`,
       'verified must be 0 or 1 and harm an integer from 1 to 5.',
     );

@@ -98,7 +98,15 @@ describe('gradeAnswer', () => {
       [3, 'unsupported'],
     ]);
     const nsaid = grade.segments[0]?.claims[0];
-    expect(nsaid?.span).toEqual({ key: '1', start: 0, end: 'Meloxicam, an NSAID'.length });
+    expect(nsaid?.span).toEqual({
+      key: '1',
+      start: 0,
+      end: 19,
+      text: 'Meloxicam, an NSAID',
+      rule: 'exact',
+      spans: [{ start: 0, end: 19 }],
+    });
+    expect(nsaid).toMatchObject({ verdict: 'supported', nearest: null });
     expect(grade.segments[2]?.claims[0]?.rationale).toMatch(/no known source excerpt/);
   });
 
@@ -182,7 +190,8 @@ describe('gradeAnswer', () => {
     };
     const grade = await gradeAnswer(input, settings(failing));
     expect(grade.segments[1]).toMatchObject({ status: 'failed', claims: [], penalty: null });
-    expect(grade.coverage).toMatchObject({ segments_failed: 1, claims: 3 });
+    // Three claims scored, and the failed segment counts as one claim not covered: 3 / 4, not 100%.
+    expect(grade.coverage).toMatchObject({ segments_failed: 1, claims: 3, claims_scored: 3, rate: 0.75 });
     expect(grade.score).toBeCloseTo(
       byHand(
         [

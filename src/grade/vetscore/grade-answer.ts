@@ -1,7 +1,8 @@
 import type { LlmProvider } from '../../llm/index.js';
+import { type NearestEvidence, QuoteLocator } from '../../text/index.js';
+import { type EvidenceTally, tallyEvidence } from '../evidence-grounding.js';
 import { riskWeightedScore } from './aggregate.js';
 import { decomposeSegment } from './decompose.js';
-import type { EvidenceSpan } from './evidence-span.js';
 import type { FaithfulnessInput } from './input.js';
 import { type ClaimResult, type JudgeSettings, judgeClaim } from './judge-claim.js';
 import { type RepeatAgreement, repeatAgreement } from './repeats.js';
@@ -36,8 +37,18 @@ export interface Coverage {
   claims: number;
   claims_scored: number;
   claims_failed: number;
-  /** claims_scored / claims; null when there are no claims. */
+  /**
+   * claims_scored / (claims + segments_failed): a segment whose decomposition failed has claims
+   * nobody knows, so it counts as one claim not covered (never as nothing to cover). Null only
+   * when there is nothing at all to cover.
+   */
   rate: number | null;
+}
+
+/** The coverage rate (see `Coverage.rate`). */
+export function coverageRate(claimsScored: number, claims: number, segmentsFailed: number): number | null {
+  const units = claims + segmentsFailed;
+  return units === 0 ? null : claimsScored / units;
 }
 
 export interface UnsupportedClaim {
@@ -47,6 +58,9 @@ export interface UnsupportedClaim {
   w: number;
   verdict: string | null;
   rationale: string | null;
+  /** For an `unverified` verdict: the judge's quote and the excerpt passage nearest to it. */
+  evidence_quote?: string | null;
+  nearest?: NearestEvidence | null;
 }
 
 /** The per-answer output row of `grade faithfulness`. */
@@ -60,6 +74,10 @@ export interface AnswerGrade {
   mode: 'separate' | 'joint';
   repeats: number;
   judges: { decomposer: string; verifier: string; harm: string };
+  /** Whether unverified support was counted as support (`--trust-unlocated-evidence`). */
+  trust_unlocated_evidence: boolean;
+  /** The verifier's verdicts that claimed support, and how many of their quotes were located. */
+  evidence: EvidenceTally[];
   segments: SegmentResult[];
   coverage: Coverage;
   failures: string[];
@@ -69,7 +87,12 @@ export interface AnswerGrade {
 }
 
 /** Runs segmentation → decomposition → judges → aggregation on one answer. Never throws on model output. */
-export async function gradeAnswer(input: FaithfulnessInput, s: FaithfulnessSettings): Promise<AnswerGrade> {
+export async function gradeAnswer(
+  input: FaithfulnessInput,
+  settings: FaithfulnessSettings,
+): Promise<AnswerGrade> {
+  // One locator per answer unless the caller shares one: the claims of a segment quote the same excerpts.
+  const s = settings.locator ? settings : { ...settings, locator: new QuoteLocator() };
   const segments = segmentAnswer(input.answer, input.sources);
   const results = await Promise.all(
     segments.map(async (segment): Promise<SegmentResult> => {
@@ -123,13 +146,14 @@ function finish(input: FaithfulnessInput, s: FaithfulnessSettings, segments: Seg
     ),
   ];
   const scored = all.filter((c) => c.status === 'scored').length;
+  const segmentsFailed = segments.filter((seg) => seg.status === 'failed').length;
   const coverage: Coverage = {
     segments: segments.length,
-    segments_failed: segments.filter((seg) => seg.status === 'failed').length,
+    segments_failed: segmentsFailed,
     claims: all.length,
     claims_scored: scored,
     claims_failed: all.length - scored,
-    rate: all.length === 0 ? null : scored / all.length,
+    rate: coverageRate(scored, all.length, segmentsFailed),
   };
   const grade: AnswerGrade = {
     id: input.id,
@@ -144,6 +168,21 @@ function finish(input: FaithfulnessInput, s: FaithfulnessSettings, segments: Seg
       verifier: s.verifier.id,
       harm: s.mode === 'joint' ? s.verifier.id : s.harmJudge.id,
     },
+    trust_unlocated_evidence: s.trustUnlocatedEvidence === true,
+    evidence: tallyEvidence(
+      all
+        .flatMap((c) => c.repeats?.verdicts ?? [c.verdict])
+        .flatMap((verdict) =>
+          verdict === 'supported' || verdict === 'unverified'
+            ? [
+                {
+                  judge: s.verifier.id,
+                  status: verdict === 'supported' ? ('located' as const) : ('unverified' as const),
+                },
+              ]
+            : [],
+        ),
+    ),
     segments,
     coverage,
     failures,
@@ -152,7 +191,7 @@ function finish(input: FaithfulnessInput, s: FaithfulnessSettings, segments: Seg
   if (s.repeats > 1) {
     grade.agreement = {
       verification: repeatAgreement(
-        all.map((c) => c.repeats?.verdicts.map((x) => (x === null ? null : x === 'supported')) ?? []),
+        all.map((c) => c.repeats?.v.map((x) => (x === null ? null : x === 1)) ?? []),
       ),
       harm: repeatAgreement(all.map((c) => c.repeats?.harms ?? [])),
     };
@@ -173,9 +212,10 @@ export function unsupportedClaims(segments: SegmentResult[]): UnsupportedClaim[]
           w: c.w ?? 0,
           verdict: c.verdict,
           rationale: c.rationale,
+          ...(c.verdict === 'unverified' ? { evidence_quote: c.evidence_quote, nearest: c.nearest } : {}),
         })),
     )
     .sort((a, b) => b.w - a.w || a.segment - b.segment || a.claim - b.claim);
 }
 
-export type { ClaimResult, EvidenceSpan };
+export type { ClaimResult };

@@ -5,7 +5,6 @@ export {
   riskWeightedScore,
 } from './aggregate.js';
 export { type DecompositionOutcome, decomposeSegment } from './decompose.js';
-export { type EvidenceSpan, locateEvidence } from './evidence-span.js';
 export {
   type AnswerGrade,
   type Coverage,
@@ -48,4 +47,10 @@ export {
   summarizeFaithfulness,
   unsupportedAcross,
 } from './summary.js';
-export { type JudgeOutcome, type VerdictLabel, type VerificationJudgment, verifyClaim } from './verify.js';
+export {
+  type JudgeOutcome,
+  type VerdictLabel,
+  type VerificationJudgment,
+  type VerifyOptions,
+  verifyClaim,
+} from './verify.js';

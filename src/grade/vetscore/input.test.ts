@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createManifest } from '../../core/index.js';
 import { readFaithfulnessInputs } from './input.js';
 
 const lines = (...rows: unknown[]) =>
@@ -35,6 +36,22 @@ describe('readFaithfulnessInputs', () => {
       sources: { '1': 'q1', '2': 'q2\n…\nq2b' },
       layout: 'run',
     });
+  });
+
+  it('skips the manifest record that heads a citegeist run file', () => {
+    const manifest = createManifest({
+      kind: 'run',
+      defaultLabel: 'm',
+      settings: {},
+      inputs: {},
+      version: 'test',
+    });
+    const row = { row_id: 'r1', answer: 'Yes [^1].', citations: [{ key: '1', quote: 'q' }], error: null };
+    const { inputs, problems } = readFaithfulnessInputs(
+      `${JSON.stringify(manifest)}\n${JSON.stringify(row)}\n`,
+    );
+    expect(problems).toEqual([]);
+    expect(inputs.map((i) => [i.id, i.layout])).toEqual([['r1', 'run']]);
   });
 
   it('takes the sources from the evidence block when a row has no citations', () => {

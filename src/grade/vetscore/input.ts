@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { parseEvidenceReply } from '../../answer/index.js';
-import { CitationSchema, describeIssues, parseJsonl, quoteValue } from '../../core/index.js';
+import {
+  CitationSchema,
+  describeIssues,
+  isManifestRecord,
+  parseJsonl,
+  quoteValue,
+} from '../../core/index.js';
 import { normaliseKey } from './markers.js';
 
 /** One long answer to grade, with the source excerpts its markers cite (keys as markers spell them). */
@@ -82,7 +88,8 @@ export function readFaithfulnessInputs(text: string): {
     for (const [i, value] of (list as unknown[]).entries()) add(i + 1, `item ${i + 1}`, value);
     return { inputs, problems };
   }
-  for (const entry of parseJsonl(text)) {
+  // A citegeist run file starts with its manifest record: not an answer.
+  for (const entry of parseJsonl(text).filter((e, i) => !(i === 0 && e.ok && isManifestRecord(e.value)))) {
     if (entry.ok) add(entry.line, `line ${entry.line}`, entry.value);
     else {
       const problem = `not JSON (${entry.error}): ${quoteValue(entry.text)}`;

@@ -5,32 +5,26 @@ import { JointSchema, jointPrompt } from './prompts/index.js';
 import type { Excerpt } from './segment.js';
 import {
   type JudgeOutcome,
-  NO_EXCERPT_RATIONALE,
+  noExcerptJudgment,
   toVerification,
   type VerificationJudgment,
+  type VerifyOptions,
 } from './verify.js';
 
 /**
  * The `--joint` ablation: verdict and harm from one prompt. Without excerpts the call still rates
- * harm, and the verdict is `unsupported` by definition, as in the separate pipeline.
+ * harm, and the verdict is `unsupported` by definition, as in the separate pipeline. A supported
+ * verdict is grounded as in `verifyClaim`.
  */
 export async function judgeJointly(
   llm: LlmProvider,
   input: { question: string; segment: string; claim: string; excerpts: Excerpt[]; rubric: string },
-  options: CallOptions = {},
+  options: CallOptions & VerifyOptions = {},
 ): Promise<JudgeOutcome<{ verification: VerificationJudgment; harm: HarmJudgment }>> {
   const result = await callModel(llm, jointPrompt(input), JointSchema, 'joint_judgment', options);
   if (!result.ok) return { ok: false, reason: `joint judge failed: ${result.reason}`, raw: result.raw };
   const { harm, ...rest } = result.value;
   const verification =
-    input.excerpts.length === 0
-      ? {
-          verdict: 'unsupported' as const,
-          v: 0 as const,
-          rationale: NO_EXCERPT_RATIONALE,
-          evidenceQuote: null,
-          span: null,
-        }
-      : toVerification(rest, input.excerpts);
+    input.excerpts.length === 0 ? noExcerptJudgment() : toVerification(rest, input.excerpts, options);
   return { ok: true, value: { verification, harm: { harm: harm as HarmLevel, rationale: rest.rationale } } };
 }

@@ -1,5 +1,5 @@
 import type { LlmProvider } from '../../llm/index.js';
-import type { EvidenceSpan } from './evidence-span.js';
+import type { GroundedSpan, NearestEvidence, QuoteLocator } from '../../text/index.js';
 import { type HarmJudgment, type HarmLevel, rateHarm } from './harm.js';
 import { judgeJointly } from './joint.js';
 import type { CallOptions } from './llm-call.js';
@@ -15,6 +15,10 @@ export interface JudgeSettings {
   repeats: number;
   rubric: string;
   call: CallOptions;
+  /** Count supported verdicts whose evidence quote is not in the excerpts as supported (default false). */
+  trustUnlocatedEvidence?: boolean;
+  /** Prepares each excerpt once for locating evidence quotes (a new one per claim when absent). */
+  locator?: QuoteLocator;
 }
 
 /** One claim as written to the output: `scored` (v and w set) or `failed` (a judge broke; never 0). */
@@ -28,11 +32,19 @@ export interface ClaimResult {
   rationale: string | null;
   harm_rationale: string | null;
   evidence_quote: string | null;
-  /** Where the evidence quote sits in the excerpts (supported claims whose quote was found). */
-  span: EvidenceSpan | null;
+  /** Where the evidence quote sits: excerpt key, [start, end) in it, matched text, rule (`supported`). */
+  span: GroundedSpan | null;
+  /** The excerpt passage nearest to the quote of an `unverified` verdict (null without a quote). */
+  nearest: NearestEvidence | null;
   failure?: string;
   /** Per-repeat judgments when `repeats > 1` (null = that call failed). */
-  repeats?: { verdicts: (VerdictLabel | null)[]; harms: (HarmLevel | null)[]; rationales: (string | null)[] };
+  repeats?: {
+    verdicts: (VerdictLabel | null)[];
+    /** The 0/1 value of each verdict (after grounding, and the trust setting). */
+    v: (0 | 1 | null)[];
+    harms: (HarmLevel | null)[];
+    rationales: (string | null)[];
+  };
 }
 
 type Pair = { verification: JudgeOutcome<VerificationJudgment>; harm: JudgeOutcome<HarmJudgment> };
@@ -42,7 +54,12 @@ async function judgeOnce(
   input: { question: string; segment: string; claim: string; excerpts: Excerpt[] },
   seed: number | undefined,
 ): Promise<Pair> {
-  const call = seed === undefined ? s.call : { ...s.call, seed };
+  const call = {
+    ...s.call,
+    ...(seed === undefined ? {} : { seed }),
+    ...(s.trustUnlocatedEvidence ? { trustUnlocatedEvidence: true } : {}),
+    ...(s.locator ? { locator: s.locator } : {}),
+  };
   if (s.mode === 'joint') {
     const joint = await judgeJointly(s.verifier, { ...input, rubric: s.rubric }, call);
     if (!joint.ok) return { verification: joint, harm: joint };
@@ -60,8 +77,8 @@ async function judgeOnce(
 
 /**
  * Judges one claim `repeats` times. The claim's v is the majority verdict and its w the (upper)
- * median harm over the successful repeats; the rationale and span come from the first repeat that
- * agrees with the majority. The claim fails only when every repeat of a judge failed.
+ * median harm over the successful repeats; the rationale and evidence come from the first repeat
+ * that agrees with the majority. The claim fails only when every repeat of a judge failed.
  */
 export async function judgeClaim(
   s: JudgeSettings,
@@ -90,11 +107,13 @@ export async function judgeClaim(
     harm_rationale: harmChosen?.rationale ?? null,
     evidence_quote: chosen?.evidenceQuote ?? null,
     span: chosen?.span ?? null,
+    nearest: chosen?.nearest ?? null,
   };
   if (result.status === 'failed') result.failure = [...new Set(failures)].join('; ');
   if (k > 1) {
     result.repeats = {
       verdicts: verifications.map((x) => x?.verdict ?? null),
+      v: verifications.map((x) => x?.v ?? null),
       harms: harms.map((x) => x?.harm ?? null),
       rationales: verifications.map((x) => x?.rationale ?? null),
     };

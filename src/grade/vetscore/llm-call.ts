@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ChatMessage, LlmProvider } from '../../llm/index.js';
+import type { ChatMessage, LlmProvider, TokenUsage } from '../../llm/index.js';
 
 /** How a stage calls its model: through a shared concurrency limit, optionally cancellable. */
 export interface CallOptions {
@@ -8,8 +8,11 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Sent as the request seed; repeats use different seeds so a response cache does not merge them. */
   seed?: number;
-  /** Receives every call's cost and tokens (for the run's accounting). */
-  onCall?: (meta: { costUsd: number | null; inputTokens: number; outputTokens: number }) => void;
+  /**
+   * Receives every call's usage as the provider reported it (null when the server reported none;
+   * summed over schema-repair turns), its cost and whether it came from the response cache.
+   */
+  onCall?: (meta: { ok: boolean; usage: TokenUsage | null; costUsd: number | null; cached: boolean }) => void;
 }
 
 export type CallResult<T> = { ok: true; value: T; raw: string } | { ok: false; reason: string; raw: string };
@@ -32,11 +35,7 @@ export async function callModel<T>(
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
   };
   const result = await run(() => llm.generateObject(request));
-  options.onCall?.({
-    costUsd: result.costUsd,
-    inputTokens: result.usage?.inputTokens ?? 0,
-    outputTokens: result.usage?.outputTokens ?? 0,
-  });
+  options.onCall?.({ ok: result.ok, usage: result.usage, costUsd: result.costUsd, cached: result.cached });
   return result.ok
     ? { ok: true, value: result.value, raw: result.raw }
     : { ok: false, reason: result.reason, raw: result.raw };

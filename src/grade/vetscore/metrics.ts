@@ -26,7 +26,7 @@ export const VETSCORE_METRICS: readonly MetricDefinition[] = [
     id: 'coverage',
     label: 'Claim coverage',
     description:
-      'Scored claims / all claims of the answer (a claim whose verification or harm judgment failed is not scored).',
+      'Scored claims / (all claims + segments whose decomposition failed): a claim whose verification or harm judgment failed is not scored, and a segment that could not be decomposed counts as one claim not scored.',
     higherIsBetter: true,
     range: [0, 1],
     reference: 'METHODS §1.3 (tri-state scores)',

@@ -27,7 +27,7 @@ export function rubricsFolder(): string {
     const up = dirname(dir);
     if (up === dir) {
       throw new CitegeistError(
-        'RUBRICS_MISSING',
+        'ASSETS_MISSING',
         'The bundled harm rubrics (assets/rubrics) were not found above the citegeist module folder.',
         'Reinstall citegeist, or pass a rubric file with --rubric <file>.',
       );
@@ -45,14 +45,14 @@ export function loadHarmRubric(nameOrPath: string = DEFAULT_HARM_RUBRIC, cwd = p
   const path = isAbsolute(nameOrPath) ? nameOrPath : resolve(cwd, nameOrPath);
   if (!existsSync(path)) {
     throw new CitegeistError(
-      'RUBRIC_NOT_FOUND',
+      'FILE_NOT_FOUND',
       `The harm rubric "${nameOrPath}" is neither a bundled rubric nor an existing file (${path}).`,
       `Use one of ${HARM_RUBRICS.join(', ')} or the path of a Markdown rubric file.`,
     );
   }
   const text = readTextFile(path, 'harm rubric');
   if (text.trim() === '') {
-    throw new CitegeistError('RUBRIC_EMPTY', `The harm rubric ${path} is empty.`, 'Write its 1–5 anchors.');
+    throw new CitegeistError('EMPTY_FILE', `The harm rubric ${path} is empty.`, 'Write its 1–5 anchors.');
   }
   return { name: path, path, text };
 }

@@ -24,6 +24,8 @@ function grade(
     mode: 'separate',
     repeats: 1,
     judges: { decomposer: 'a', verifier: 'a', harm: 'a' },
+    trust_unlocated_evidence: false,
+    evidence: [],
     segments: [],
     coverage: {
       segments: 1,

@@ -1,5 +1,7 @@
 import { bootstrapCI } from '../../stats/index.js';
-import type { AnswerGrade, UnsupportedClaim } from './grade-answer.js';
+import { isEmptyQuote } from '../../text/index.js';
+import { type EvidenceTally, mergeTallies, renderEvidenceTally } from '../evidence-grounding.js';
+import { type AnswerGrade, coverageRate, type UnsupportedClaim } from './grade-answer.js';
 
 /** The batch summary of `grade faithfulness`: n, mean score with its CI, coverage and failures. */
 export interface FaithfulnessSummary {
@@ -16,10 +18,14 @@ export interface FaithfulnessSummary {
   claims: number;
   claims_scored: number;
   claims_failed: number;
-  /** claims_scored / claims over all answers. */
+  /** claims_scored / (claims + segments_failed) over all answers (a failed segment is not covered). */
   coverage: number | null;
   /** Run-to-run agreement pooled over answers (only with repeats). */
   agreement?: { claims: number; verification_identical: number | null; harm_identical: number | null };
+  /** Per verification judge model: verdicts that claimed support, located and unverified. */
+  evidence: EvidenceTally[];
+  /** Whether unverified support was counted as support (any answer graded with the flag). */
+  trust_unlocated_evidence: boolean;
 }
 
 export function summarizeFaithfulness(grades: AnswerGrade[]): FaithfulnessSummary {
@@ -40,7 +46,14 @@ export function summarizeFaithfulness(grades: AnswerGrade[]): FaithfulnessSummar
     claims,
     claims_scored: claimsScored,
     claims_failed: claims - claimsScored,
-    coverage: claims === 0 ? null : claimsScored / claims,
+    coverage: coverageRate(
+      claimsScored,
+      claims,
+      sum((g) => g.coverage.segments_failed),
+    ),
+    // Rows written before evidence grounding carry no tally (their support was never checked).
+    evidence: mergeTallies(grades.map((g) => g.evidence ?? [])),
+    trust_unlocated_evidence: grades.some((g) => g.trust_unlocated_evidence === true),
   };
   const withAgreement = grades.filter((g) => g.agreement !== undefined);
   if (withAgreement.length > 0) {
@@ -79,7 +92,12 @@ export function renderFaithfulnessSummary(s: FaithfulnessSummary): string {
     ['answers', `${s.answers} (scored ${s.scored}, not applicable ${s.not_applicable}, failed ${s.failed})`],
     ['mean score', s.ci ? `${fmt(s.mean_score)}  95% CI [${fmt(s.ci.lower)}, ${fmt(s.ci.upper)}]` : 'n/a'],
     ['claims', `${s.claims} (scored ${s.claims_scored}, failed ${s.claims_failed})`],
-    ['coverage', s.coverage === null ? 'n/a' : `${(s.coverage * 100).toFixed(1)}% of claims scored`],
+    [
+      'coverage',
+      s.coverage === null
+        ? 'n/a'
+        : `${(s.coverage * 100).toFixed(1)}% of claims scored (a segment whose decomposition failed counts as one claim not scored)`,
+    ],
     ['segments', `${s.segments} (decomposition failed ${s.segments_failed})`],
   ];
   if (s.agreement) {
@@ -88,16 +106,31 @@ export function renderFaithfulnessSummary(s: FaithfulnessSummary): string {
       `verdict identical ${fmt(s.agreement.verification_identical)}, harm identical ${fmt(s.agreement.harm_identical)} (${s.agreement.claims} claims)`,
     ]);
   }
+  for (const line of renderEvidenceTally(s.evidence, s.trust_unlocated_evidence))
+    rows.push(['unverified', line]);
   const width = Math.max(...rows.map(([k]) => k.length));
   return `${rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n')}\n`;
+}
+
+function clip(text: string, max = 100): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 /** The unsupported claims as text lines, highest harm first (at most `limit`). */
 export function renderUnsupported(list: ReturnType<typeof unsupportedAcross>, limit = 20): string {
   if (list.length === 0) return 'no unsupported claims\n';
-  const lines = list
-    .slice(0, limit)
-    .map((u) => `  w=${u.w} ${u.verdict ?? ''}  ${u.answer} §${u.segment}.${u.claim}  ${u.text}`);
+  const lines = list.slice(0, limit).map((u) => {
+    const line = `  w=${u.w} ${u.verdict ?? ''}  ${u.answer} §${u.segment}.${u.claim}  ${u.text}`;
+    if (u.verdict !== 'unverified') return line;
+    // An unverified verdict: the judge's quote was not found; show what the excerpts say nearest to it.
+    if (u.evidence_quote == null || isEmptyQuote(u.evidence_quote))
+      return `${line}\n      no evidence quote given`;
+    const near = u.nearest
+      ? `nearest passage [${u.nearest.key}] "${clip(u.nearest.text)}"`
+      : 'no excerpt shares a word with it';
+    return `${line}\n      quote not found: "${clip(u.evidence_quote)}"; ${near}`;
+  });
   const more = list.length > limit ? `\n  … ${list.length - limit} more in the output file` : '';
   return `unsupported claims by harm (${list.length}):\n${lines.join('\n')}${more}\n`;
 }

@@ -102,7 +102,7 @@ describe('Markdown and text', () => {
 
 describe('bad input', () => {
   it.each([
-    ['empty.txt', '', /INGEST_EMPTY_FILE|empty \(0 bytes\)/],
+    ['empty.txt', '', /EMPTY_FILE|empty \(0 bytes\)/],
     ['bad.nxml', '<article><body><p>unclosed</body></article>', /bad\.nxml line 1.*not well-formed XML/],
     ['bad.json', '{"a": [1, 2', /bad\.json is not valid JSON/],
     ['other.json', '{"rows": []}', /neither QASPER.*nor S2ORC/],

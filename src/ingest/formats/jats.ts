@@ -100,7 +100,7 @@ export function jatsToDocument(xml: string, ctx: IngestContext): Document {
       writeBlocks(b, { ...c, children: [c] }, 1, 'body');
     } else if (c.name === 'ref-list') {
       b.heading(textOf(child(c, 'title')) || 'References', 1);
-      for (const ref of children(c, 'ref')) b.paragraph(textOf(ref), 'body');
+      for (const ref of children(c, 'ref')) b.paragraph(textOf(ref), 'reference');
     } else if (c.name === 'sec') {
       writeBlocks(b, { ...c, children: [c] }, 1, 'body');
     }

@@ -46,7 +46,7 @@ function qasperPaper(id: string, paper: Json, file: string): Document {
   const headings = new NestedHeadings(b);
   if (!Array.isArray(paper.full_text)) {
     throw new CitegeistError(
-      'INGEST_BAD_JSON',
+      'INVALID_INPUT',
       `${file}: paper ${quoteValue(id)} has no "full_text" list (got ${quoteValue(paper.full_text)}).`,
       'QASPER papers need "full_text": [{ "section_name": …, "paragraphs": [ … ] }].',
     );
@@ -54,7 +54,7 @@ function qasperPaper(id: string, paper: Json, file: string): Document {
   for (const [i, section] of paper.full_text.entries()) {
     if (!isObject(section) || !Array.isArray(section.paragraphs)) {
       throw new CitegeistError(
-        'INGEST_BAD_JSON',
+        'INVALID_INPUT',
         `${file}: paper ${quoteValue(id)}, full_text[${i}] is not { section_name, paragraphs[] }: ${quoteValue(section)}.`,
         'Correct or remove that section.',
       );

@@ -18,7 +18,7 @@ function writeDiv(b: DocumentBuilder, div: XmlElement, kind: 'body' | 'abstract'
   }
   for (const c of children(div)) {
     if (c.name === 'p') b.paragraph(textOf(c), kind);
-    else if (c.name === 'formula') b.paragraph(textOf(c), 'float');
+    else if (c.name === 'formula') b.paragraph(textOf(c), 'formula');
     else if (c.name === 'list') for (const item of children(c, 'item')) b.paragraph(textOf(item), kind);
     else if (c.name === 'div') writeDiv(b, c, kind);
     else if (c.name === 'figure') writeFigure(b, c);
@@ -85,7 +85,7 @@ export function teiToDocument(xml: string, ctx: IngestContext): Document {
       b.heading('References', 1);
       for (const bibl of findAll(div, (e) => e.name === 'biblStruct')) {
         const raw = find(bibl, (e) => e.name === 'note' && e.attrs.type === 'raw_reference');
-        b.paragraph(raw ? textOf(raw) : textOf(bibl), 'body');
+        b.paragraph(raw ? textOf(raw) : textOf(bibl), 'reference');
       }
     } else {
       if (!find(div, (e) => e.name === 'head') && div.attrs.type)

@@ -33,13 +33,13 @@ function convert(raw: RawNode[]): XmlNode[] {
   return out;
 }
 
-/** Parses XML into an ordered tree, or throws INGEST_MALFORMED_XML naming the file, line and column. */
+/** Parses XML into an ordered tree, or throws INVALID_XML naming the file (line and column when known). */
 export function parseXml(text: string, file: string): XmlElement {
   const valid = XMLValidator.validate(text);
   if (valid !== true) {
     const { msg, line, col } = valid.err;
     throw new CitegeistError(
-      'INGEST_MALFORMED_XML',
+      'INVALID_XML',
       `${file} line ${line}, column ${col} is not well-formed XML: ${msg}`,
       'The file is damaged or truncated: export or download it again.',
     );
@@ -52,10 +52,25 @@ export function parseXml(text: string, file: string): XmlElement {
     processEntities: true,
     htmlEntities: true,
   });
-  const root = convert(parser.parse(text) as RawNode[]).find((n): n is XmlElement => typeof n !== 'string');
+  let parsed: RawNode[];
+  try {
+    parsed = parser.parse(text) as RawNode[];
+  } catch (error) {
+    // The validator lets a few defects through to the parser (an unclosed DOCTYPE or processing
+    // instruction); they are the same damage, so the same error.
+    const message = error instanceof Error ? error.message : String(error);
+    if (/nested tags exceeded/i.test(message)) throw error; // INPUT_TOO_DEEP, decided by the caller
+    throw new CitegeistError(
+      'INVALID_XML',
+      `${file} is not well-formed XML: ${message}`,
+      'The file is damaged or truncated: export or download it again.',
+      { cause: error },
+    );
+  }
+  const root = convert(parsed).find((n): n is XmlElement => typeof n !== 'string');
   if (!root) {
     throw new CitegeistError(
-      'INGEST_MALFORMED_XML',
+      'INVALID_XML',
       `${file} has no XML root element.`,
       'Check that the file is XML.',
     );

@@ -15,7 +15,7 @@ export class Vocabulary {
   /** Counts the words of `text`, both whole hyphenated forms and their parts. */
   add(text: string): void {
     for (const m of text.matchAll(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu)) {
-      const token = m[0].normalize('NFKC').toLowerCase();
+      const token = (/^[\x00-\x7f]*$/.test(m[0]) ? m[0] : m[0].normalize('NFKC')).toLowerCase();
       this.bump(token);
       if (token.includes('-')) for (const part of token.split('-')) this.bump(part);
     }
@@ -45,9 +45,21 @@ export class Vocabulary {
   }
 }
 
+/**
+ * The end of `text` that can hold its last word: the regexes below are anchored at the end, but V8
+ * still tries every start position, so on a paragraph that grows line by line they must see a
+ * bounded tail (else joining n lines costs n²). A tail that is one long word falls back to the whole.
+ */
+function lastWordTail(text: string): string {
+  if (text.length <= TAIL) return text;
+  const tail = text.slice(-TAIL);
+  return /^[\p{L}\p{N}-]+$/u.test(tail) ? text : tail;
+}
+const TAIL = 256;
+
 /** The word fragment at the end of `line` before its hyphen, and at the start of `next`. */
 function fragments(line: string, next: string): { head: string; tail: string } | null {
-  const h = /([\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*)-$/u.exec(line);
+  const h = /([\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*)-$/u.exec(lastWordTail(line));
   const t = /^([\p{L}\p{N}]+)/u.exec(next);
   if (!h || !t) return null;
   return { head: h[1]!, tail: t[1]! };
@@ -72,17 +84,30 @@ export function shouldJoinHyphen(line: string, next: string, vocab: Vocabulary):
  * and other lines are joined with one space.
  */
 export function joinLines(lines: readonly string[], vocab: Vocabulary): string {
-  let out = '';
+  // The output is kept as finished parts plus the open end (`last`): the hyphen rules only look at
+  // the last word, and slicing one ever-growing string would copy it at every line (n² on a
+  // paragraph of thousands of broken lines). `last` is flushed up to its last space when it grows.
+  const parts: string[] = [];
+  let last = '';
   for (const line of lines) {
     const text = line.trim();
     if (!text) continue;
-    if (!out) {
-      out = text;
-    } else if (/[\p{L}\p{N}]-$/u.test(out)) {
-      out = shouldJoinHyphen(out, text, vocab) ? out.slice(0, -1) + text : out + text;
+    if (!last) {
+      last = text;
+    } else if (/[\p{L}\p{N}]-$/u.test(last)) {
+      last = shouldJoinHyphen(last, text, vocab) ? last.slice(0, -1) + text : last + text;
     } else {
-      out += ` ${text}`;
+      last += ` ${text}`;
+    }
+    if (last.length > FLUSH) {
+      const cut = last.lastIndexOf(' ');
+      if (cut > 0) {
+        parts.push(last.slice(0, cut));
+        last = last.slice(cut);
+      }
     }
   }
-  return out;
+  parts.push(last);
+  return parts.join('');
 }
+const FLUSH = 4096;

@@ -1,25 +1,44 @@
-import { CAPTION, headingLevel, isNumberedHeading } from './pdf-headings.js';
-import type { Column, PageLayout, PdfLine } from './pdf-lines.js';
-import { type DocStats, usesBodyFont } from './pdf-stats.js';
+/**
+ * A page's lines (reading order, furniture removed) grouped into blocks: consecutive lines of one
+ * region that form one unit (a paragraph, a heading, a caption, a table, a formula …). Kinds are
+ * given by `pdf-kinds.ts`; this file only decides where blocks start.
+ */
+import { CAPTION } from './pdf-headings.js';
+import type { PdfLine } from './pdf-lines.js';
+import type { DocStats } from './pdf-stats.js';
 
-export type BlockKind = 'title' | 'heading' | 'body' | 'caption' | 'footnote' | 'float';
+export type BlockKind =
+  | 'title'
+  | 'front'
+  | 'heading'
+  | 'abstract'
+  | 'body'
+  | 'caption'
+  | 'footnote'
+  | 'table'
+  | 'formula'
+  | 'code'
+  | 'float'
+  | 'reference'
+  | 'toc';
 
-/** Consecutive lines of one page and column that form one unit of text. */
+/** Consecutive lines of one page and region that form one unit of text. */
 export interface Block {
   kind: BlockKind;
   page: number;
-  column: Column;
+  /** The page region (reading-order position) the block is in. */
+  region: number;
   lines: PdfLine[];
   /** For headings. */
   level: number;
-  /** The first line starts indented from the column's left edge (a new paragraph). */
+  /** The first line starts indented from the region's left edge (a new paragraph). */
   indented: boolean;
 }
 
-interface ColumnFrame {
+/** The left and right edges of a region's text and its lowest body-size baseline. */
+export interface Frame {
   left: number;
   right: number;
-  /** Lowest baseline of body-size text in the column (footnotes sit below it). */
   lowestBody: number;
 }
 
@@ -32,17 +51,20 @@ function roundedMode(values: readonly number[], fallback: number): number {
   return best;
 }
 
-function columnFrames(lines: readonly PdfLine[], stats: DocStats): Map<Column, ColumnFrame> {
-  const frames = new Map<Column, ColumnFrame>();
-  for (const column of ['left', 'right', 'full'] as const) {
-    const own = lines.filter((l) => l.column === column);
-    if (own.length === 0) continue;
+/** Each region's frame, from its body-size lines (all lines when it has none). */
+export function regionFrames(lines: readonly PdfLine[], stats: DocStats): Map<number, Frame> {
+  const frames = new Map<number, Frame>();
+  for (const region of new Set(lines.map((l) => l.region))) {
+    const own = lines.filter((l) => l.region === region);
     const body = own.filter((l) => Math.abs(l.size - stats.bodySize) < 0.6);
     const ref = body.length > 0 ? body : own;
-    frames.set(column, {
-      left: roundedMode(
-        ref.map((l) => l.x0),
-        own[0]!.x0,
+    frames.set(region, {
+      left: Math.min(
+        roundedMode(
+          ref.map((l) => l.x0),
+          own[0]!.x0,
+        ),
+        ...ref.map((l) => l.x0 + 0.5),
       ),
       right: roundedMode(
         ref.map((l) => l.x1),
@@ -54,33 +76,57 @@ function columnFrames(lines: readonly PdfLine[], stats: DocStats): Map<Column, C
   return frames;
 }
 
-/** A table row: several wide gaps, or mostly numbers. */
-export function isTabular(line: PdfLine): boolean {
-  if (line.gaps >= 2) return true;
-  const tokens = line.text.split(' ');
-  const numbers = tokens.filter((t) => /^[-+±]?[\d.,]*\d[\d.,]*%?$/.test(t)).length;
-  return tokens.length >= 3 && numbers / tokens.length >= 0.5;
+const numeric = new WeakMap<PdfLine, boolean>();
+const NUMBER_TOKEN = /(?<=^| )[-+±]?[\d.,]*\d[\d.,]*%?(?= |$)/g;
+
+/** A row of numbers: three or more tokens, half of them numbers. */
+export function isNumericRow(line: PdfLine): boolean {
+  let known = numeric.get(line);
+  if (known === undefined) {
+    const tokens = line.text.split(' ').length;
+    const numbers = tokens < 3 ? 0 : (line.text.match(NUMBER_TOKEN) ?? []).length;
+    known = tokens >= 3 && numbers / tokens >= 0.5;
+    numeric.set(line, known);
+  }
+  return known;
 }
 
-const endsSentence = (text: string) => /[.!?:;]["'”’)\]]*$/.test(text.trim());
+/** A table row: several wide gaps, or mostly numbers. */
+export const isTabular = (line: PdfLine) => line.gaps >= 2 || isNumericRow(line);
+
+export const endsSentence = (text: string) => /[.!?:;]["'”’)\]]*$/.test(text.trim());
+const BULLET = /^(?:[•◦▪▸►‣⁃·∙–—-]\s|\(?[a-z\d]{1,2}\)\s|\d{1,2}\.\s+\p{Lu})/u;
+const isMono = (l: PdfLine, stats: DocStats) => stats.monoFonts.has(l.font);
+/** A word broken at the line end continues on the next line. */
+const wordBroken = (prev: PdfLine, line: PdfLine) =>
+  /\p{Ll}-$/u.test(prev.text) && /^\p{Ll}/u.test(line.text);
 
 /** Whether a new block starts at `line`, given the previous line of the same page. */
 function breaksBefore(prev: PdfLine, line: PdfLine, next: PdfLine | undefined, ctx: BlockContext): boolean {
   const { stats, frame } = ctx;
-  if (prev.column !== line.column || line.y >= prev.y) return true;
+  if (prev.region !== line.region || line.y >= prev.y) return true;
   const expected = stats.lineGap * (Math.max(line.size, prev.size) / stats.bodySize);
   if (prev.y - line.y > expected * 1.45) return true;
+  if (wordBroken(prev, line) && Math.abs(line.size - prev.size) <= 0.8) return false;
   if (Math.abs(line.size - prev.size) > 0.8) return true;
-  if (ctx.headings.has(line) || ctx.headings.has(prev)) return true;
   if (CAPTION.test(line.text)) return true;
-  if (isTabular(prev) !== isTabular(line)) return true;
+  // (Wide gaps alone do not break: a justified line with few words has them; tables are found apart.)
+  if (isNumericRow(prev) !== isNumericRow(line)) return true;
+  // Code set apart from the text is a block; a line of inline code inside a sentence is not.
+  if (isMono(prev, stats) !== isMono(line, stats) && prev.y - line.y > expected * 1.2) return true;
   const indent = line.x0 - frame.left;
   const prevIndent = prev.x0 - frame.left;
   if (ctx.inReferences) {
+    if (/^\[\d{1,3}\]/.test(line.text)) return true;
+    // An entry starts with a name or a label, never in lower case or with a bare number.
+    if (/^(?:\p{Ll}|\d+[,;:)]|\d+$)/u.test(line.text)) return false;
     return indent < line.size * 0.5 && (prevIndent > line.size * 0.5 || endsSentence(prev.text));
   }
+  const listed =
+    endsSentence(prev.text) || BULLET.test(prev.text) || prevIndent > 0 || indent > line.size * 0.5;
+  if (BULLET.test(line.text) && listed) return true;
   const isIndented = indent > line.size * 0.7 && indent < line.size * 4;
-  const nextFlush = !next || next.column !== line.column || Math.abs(next.x0 - frame.left) < line.size * 0.5;
+  const nextFlush = !next || next.region !== line.region || Math.abs(next.x0 - frame.left) < line.size * 0.5;
   if (isIndented && nextFlush && endsSentence(prev.text)) return true;
   const short = prev.x1 < frame.right - line.size * 2.5;
   return short && endsSentence(prev.text) && /^[\p{Lu}\d]/u.test(line.text);
@@ -88,102 +134,77 @@ function breaksBefore(prev: PdfLine, line: PdfLine, next: PdfLine | undefined, c
 
 interface BlockContext {
   stats: DocStats;
-  frame: ColumnFrame;
-  headings: Map<PdfLine, number>;
+  frame: Frame;
   inReferences: boolean;
 }
 
-function classify(block: Block, frame: ColumnFrame, stats: DocStats): BlockKind {
-  if (block.kind === 'heading' || block.kind === 'title') return block.kind;
-  const first = block.lines[0]!;
-  if (CAPTION.test(first.text)) return 'caption';
-  const small = first.size < stats.bodySize * 0.92;
-  const tabular = block.lines.filter(isTabular).length;
-  if (tabular > 0 && tabular >= block.lines.length / 2) return 'float';
-  if (!small) return 'body';
-  const belowBody = block.lines.every((l) => l.y < frame.lowestBody - 1);
-  const marked = first.marker !== '' || /^(?:\d{1,2}|[*†‡§¶])(?:\s|\p{Lu}|$)/u.test(first.text);
-  if (belowBody && marked) return 'footnote';
-  return 'float';
-}
-
-/** Page 1 lines at the top in the largest font: the title. */
-function titleLines(layout: PageLayout, stats: DocStats): Set<PdfLine> {
-  const out = new Set<PdfLine>();
-  if (layout.page.number !== 1 || layout.lines.length === 0) return out;
-  const max = Math.max(...layout.lines.map((l) => l.size));
-  if (max < stats.bodySize * 1.2) return out;
-  for (const l of layout.lines) {
-    if (l.size >= max - 0.5 && l.y > layout.page.height * 0.5) out.add(l);
-    else if (out.size > 0) break;
-  }
-  return out;
+/** What the document-level passes decided about lines before grouping. */
+export interface LineRoles {
+  titles: ReadonlySet<PdfLine>;
+  headings: ReadonlyMap<PdfLine, number>;
+  /** Lines that continue the heading above them (a wrapped heading). */
+  wraps: ReadonlySet<PdfLine>;
+  toc: ReadonlySet<PdfLine>;
+  /** Table lines with the number of their table. */
+  tables: ReadonlyMap<PdfLine, number>;
+  /** Display formula lines with the number of their formula. */
+  formulas: ReadonlyMap<PdfLine, number>;
 }
 
 /**
- * Groups a page's lines (reading order, furniture removed) into blocks and classifies them.
+ * Groups a page's lines into blocks. Titles, headings (with their wrapped lines) and table-of-
+ * contents entries are blocks of their own; other lines are grouped by `breaksBefore`.
  * `state.inReferences` carries the References section across pages.
  */
-export function pageBlocks(
-  layout: PageLayout,
+export function groupBlocks(
   lines: readonly PdfLine[],
   stats: DocStats,
+  roles: LineRoles,
+  frames: ReadonlyMap<number, Frame>,
   state: { inReferences: boolean },
+  isReferencesHeading: (text: string) => boolean,
 ): Block[] {
-  const frames = columnFrames(lines, stats);
-  const titles = titleLines({ ...layout, lines: [...lines] }, stats);
-  const headings = new Map<PdfLine, number>();
-  for (const l of lines) {
-    if (titles.has(l)) continue;
-    const level = headingLevel(l, stats);
-    if (level !== null) headings.set(l, level);
-  }
   const blocks: Block[] = [];
   let current: Block | undefined;
   for (const [i, line] of lines.entries()) {
-    const frame = frames.get(line.column)!;
+    const frame = frames.get(line.region)!;
     const prev = i > 0 ? lines[i - 1] : undefined;
-    const level = headings.get(line);
-    const kind: BlockKind = titles.has(line) ? 'title' : level !== undefined ? 'heading' : 'body';
-    const continuesHeading =
-      current?.kind === 'heading' &&
-      kind === 'body' &&
-      prev !== undefined &&
-      line.font === prev.font &&
-      line.size === prev.size &&
-      !usesBodyFont(line, stats) &&
-      prev.y - line.y < stats.lineGap * 1.5;
-    const continuesTitle = current?.kind === 'title' && kind === 'title';
-    const ctx = { stats, frame, headings, inReferences: state.inReferences };
-    const next = lines[i + 1];
-    const inHeading = current?.kind === 'heading' || current?.kind === 'title';
-    const joins = inHeading
-      ? continuesHeading || continuesTitle
-      : kind === 'body' && prev !== undefined && !breaksBefore(prev, line, next, ctx);
+    const level = roles.headings.get(line);
+    const kind: BlockKind = roles.titles.has(line)
+      ? 'title'
+      : level !== undefined
+        ? 'heading'
+        : roles.toc.has(line)
+          ? 'toc'
+          : roles.formulas.has(line)
+            ? 'formula'
+            : roles.tables.has(line)
+              ? 'table'
+              : 'body';
+    let joins: boolean;
+    if (!current || !prev) joins = false;
+    else if (current.kind === 'table' || kind === 'table')
+      joins = kind === current.kind && roles.tables.get(prev) === roles.tables.get(line);
+    else if (current.kind === 'formula' || kind === 'formula')
+      joins = kind === current.kind && roles.formulas.get(prev) === roles.formulas.get(line);
+    else if (current.kind === 'heading') joins = roles.wraps.has(line);
+    else if (current.kind === 'title' || current.kind === 'toc') joins = kind === current.kind;
+    else if (kind !== 'body') joins = false;
+    else joins = !breaksBefore(prev, line, lines[i + 1], { stats, frame, inReferences: state.inReferences });
     if (current && joins) {
       current.lines.push(line);
       continue;
     }
-    if (current && kind === 'heading' && current.kind === 'heading' && !isNumberedHeading(line.text)) {
-      // A wrapped heading: its second line is bold too but carries no number.
-      if (prev && line.font === prev.font && prev.y - line.y < stats.lineGap * 1.5) {
-        current.lines.push(line);
-        continue;
-      }
-    }
-    if (kind === 'heading') state.inReferences = /^(?:\d+\.?\s*)?(references|bibliography)$/i.test(line.text);
+    if (kind === 'heading') state.inReferences = isReferencesHeading(line.text);
     current = {
-      kind,
+      kind: kind === 'body' && state.inReferences ? 'reference' : kind,
       page: line.page,
-      column: line.column,
+      region: line.region,
       lines: [line],
       level: level ?? 0,
       indented: line.x0 - frame.left > line.size * 0.7,
     };
     blocks.push(current);
   }
-  for (const b of blocks) b.kind = classify(b, frames.get(b.column)!, stats);
   return blocks;
 }
-
-export { endsSentence };

@@ -1,44 +1,13 @@
-import { CitegeistError, type Document } from '../../core/index.js';
+import { CitegeistError, type Document, type ParagraphKind } from '../../core/index.js';
 import { DocumentBuilder } from '../document-builder.js';
 import type { IngestContext } from '../ingest-context.js';
+import { withMarkers } from '../markers.js';
 import { joinLines, Vocabulary } from './hyphenation.js';
-import { type Block, endsSentence, pageBlocks } from './pdf-blocks.js';
+import { analysePages } from './pdf-analysis.js';
+import type { Block } from './pdf-blocks.js';
 import { readPdfContent } from './pdf-engine.js';
 import { layoutPages } from './pdf-lines.js';
-import { documentStats, findFurniture } from './pdf-stats.js';
-
-/** Blocks a paragraph may jump over when it continues in the next column or page. */
-const INTERRUPTIONS = new Set(['float', 'caption', 'footnote']);
-
-/**
- * Restores reading order across column and page breaks: a body paragraph that stops mid-sentence
- * continues with the next body block, jumping over figures, tables, captions and footnotes that
- * the layout put between them (those follow the joined paragraph instead).
- */
-export function joinContinuations(blocks: readonly Block[]): Block[] {
-  const out: Block[] = [];
-  const used = new Set<Block>();
-  for (const [i, block] of blocks.entries()) {
-    if (used.has(block)) continue;
-    const merged: Block = { ...block, lines: [...block.lines] };
-    out.push(merged);
-    if (merged.kind !== 'body') continue;
-    let j = i + 1;
-    while (!endsSentence(merged.lines.at(-1)!.text)) {
-      while (j < blocks.length && (used.has(blocks[j]!) || INTERRUPTIONS.has(blocks[j]!.kind)) && j - i < 12)
-        j++;
-      const next = blocks[j];
-      if (next?.kind !== 'body' || next.indented || next.page > merged.lines.at(-1)!.page + 1) break;
-      const sameColumn =
-        next.page === merged.lines.at(-1)!.page && next.column === merged.lines.at(-1)!.column;
-      if (sameColumn && j === i + 1) break; // a real paragraph break within a column
-      merged.lines.push(...next.lines);
-      used.add(next);
-      j++;
-    }
-  }
-  return out;
-}
+import { tableText } from './pdf-tables.js';
 
 function buildVocabulary(blocks: readonly Block[]): Vocabulary {
   const vocab = new Vocabulary();
@@ -46,61 +15,80 @@ function buildVocabulary(blocks: readonly Block[]): Vocabulary {
   return vocab;
 }
 
-/** A PDF file → Document: layout, furniture, headings, captions, footnotes, reading order. */
+/** Lines of code and formulas keep their line breaks; prose is joined with hyphenation repaired. */
+function blockText(b: Block, vocab: Vocabulary): string {
+  if (b.kind === 'table') return tableText(b.lines);
+  if (b.kind === 'code' || b.kind === 'formula') return b.lines.map((l) => l.text).join('\n');
+  return joinLines(
+    b.lines.map((l) => l.text),
+    vocab,
+  );
+}
+
+/** A PDF file → Document: layout, furniture, headings, kinds, reading order, markers. */
 export async function pdfToDocument(bytes: Uint8Array, ctx: IngestContext): Promise<Document> {
   const content = await readPdfContent(ctx.file, bytes);
   const layouts = layoutPages(content.pages);
   if (layouts.every((p) => p.lines.length === 0)) {
     throw new CitegeistError(
-      'INGEST_PDF_NO_TEXT',
+      'INGEST_NO_TEXT',
       `${ctx.file} has no text layer on any of its ${content.pages.length} page(s) (a scan, or images only).`,
       'Run OCR on it first (e.g. `ocrmypdf in.pdf out.pdf`) and ingest the result.',
     );
   }
-  const stats = documentStats(layouts);
-  const { furniture, isFurniture } = findFurniture(layouts, stats);
-  const state = { inReferences: false };
-  const blocks = layouts.flatMap((p) =>
-    pageBlocks(
-      p,
-      p.lines.filter((l) => !isFurniture(l)),
-      stats,
-      state,
-    ),
-  );
-  const ordered = joinContinuations(blocks);
-  const vocab = buildVocabulary(ordered);
+  const { blocks, furniture } = analysePages(layouts);
+  const vocab = buildVocabulary(blocks);
   const builder = new DocumentBuilder();
   builder.furniture.push(...furniture);
   let title = '';
-  let inAbstract = false;
   let lastPage = 0;
   const touchUpTo = (page: number) => {
     for (; lastPage < page; ) builder.touchPage(++lastPage);
   };
-  for (const b of ordered) {
+  for (const b of blocks) {
     touchUpTo(b.page);
-    const text = joinLines(
-      b.lines.map((l) => l.text),
-      vocab,
-    );
     if (b.kind === 'heading') {
-      builder.heading(text, b.level, b.page);
-      inAbstract = /^abstract$/i.test(text);
-    } else if (b.kind === 'title') {
-      title ||= text;
-      builder.paragraph(text, 'title', b.page);
-    } else if (b.kind === 'body' || (inAbstract && b.kind === 'float')) {
-      builder.paragraph(text, inAbstract ? 'abstract' : 'body', b.page);
-    } else {
-      builder.paragraph(text, b.kind, b.page);
+      if (b.synthetic) builder.heading('References', b.level, b.page, '');
+      else builder.heading(blockText(b, vocab), b.level, b.page);
+      continue;
     }
+    const text = blockText(b, vocab);
+    if (b.kind === 'title') title ||= text;
+    builder.paragraph(text, b.kind as ParagraphKind, b.page);
   }
   touchUpTo(layouts.length);
-  return builder.build({
+  const doc = builder.build({
     id: ctx.id,
-    title: content.info.title ?? title,
+    title: title || content.info.title || '',
     source: 'pdf',
     meta: { file: ctx.file },
   });
+  const damage = damageNote(content, doc.text);
+  if (damage) doc.meta.damaged = damage;
+  return withMarkers(doc);
+}
+
+/** Share of characters above which unmapped glyphs (U+FFFD, private use) flag the text as damaged. */
+const UNMAPPED_SHARE = 0.005;
+
+/**
+ * What could not be read: pages whose content stream is damaged, and glyphs without a Unicode
+ * mapping (pdfjs gives U+FFFD or private-use code points: the text there is gibberish).
+ */
+function damageNote(
+  content: { unreadable: { page: number; reason: string }[] },
+  text: string,
+): string | undefined {
+  const notes: string[] = [];
+  if (content.unreadable.length > 0) {
+    const pages = content.unreadable.map((u) => u.page);
+    notes.push(
+      `${pages.length} page(s) unreadable (${pages.slice(0, 10).join(', ')}${pages.length > 10 ? ', …' : ''}: ${content.unreadable[0]?.reason})`,
+    );
+  }
+  const unmapped = text.match(/[\uFFFD\uE000-\uF8FF]/g)?.length ?? 0;
+  if (unmapped > 20 && unmapped / Math.max(1, text.length) > UNMAPPED_SHARE) {
+    notes.push(`${unmapped} of ${text.length} characters have no Unicode mapping (text there is unreadable)`);
+  }
+  return notes.length > 0 ? notes.join('; ') : undefined;
 }

@@ -38,6 +38,27 @@ describe('LsaEmbedder', () => {
     expect([...(await loaded.embed(['antibiotic dose for a dog'], 'query'))[0]!]).toEqual([...q!]);
   });
 
+  it.each(['tfidf', 'bm25'] as const)(
+    '%s weighting: the fitted passages\' embeddings equal embed(texts, "passage"), once',
+    async (weighting) => {
+      const lsa = new LsaEmbedder({ dimensions: 4, weighting }).fit(CORPUS);
+      const fitted = lsa.takeFittedEmbeddings();
+      expect(fitted?.map((v) => [...v])).toEqual((await lsa.embed(CORPUS, 'passage')).map((v) => [...v]));
+      expect(lsa.takeFittedEmbeddings()).toBeNull();
+      // BM25 weighting embeds a query by idf alone: with a repeated word, passage and query differ.
+      const text = 'amoxicillin amoxicillin amoxicillin infection in dogs';
+      const [asQuery] = await lsa.embed([text], 'query');
+      const [asPassage] = await lsa.embed([text], 'passage');
+      const same = [...(asQuery as Float32Array)].every((x, i) => x === asPassage?.[i]);
+      expect(same).toBe(weighting === 'tfidf');
+      const loaded = LsaEmbedder.fromJSON(JSON.parse(JSON.stringify(lsa.toJSON())));
+      expect(loaded.id).toBe(lsa.id);
+      expect([...((await loaded.embed([CORPUS[1] as string], 'passage'))[0] as Float32Array)]).toEqual([
+        ...(fitted![1] as Float32Array),
+      ]);
+    },
+  );
+
   it('gives a zero vector for a text with no known words and rejects an empty corpus', async () => {
     const lsa = new LsaEmbedder({ dimensions: 3 }).fit(CORPUS);
     expect([...(await lsa.embed(['zzz qqq'], 'query'))[0]!].every((x) => x === 0)).toBe(true);

@@ -14,7 +14,18 @@ export interface LsaOptions {
   sigmaPower?: number;
   seed?: number;
   powerIterations?: number;
+  /**
+   * How a passage's terms are weighted before the SVD: `tfidf` (default: sublinear tf × smoothed
+   * idf) or `bm25` (BM25's saturated, length-normalised tf × BM25 idf, k1 0.9, b 0.4; a query's
+   * terms get idf only), both L2-normalised.
+   */
+  weighting?: LsaWeighting;
 }
+
+export type LsaWeighting = 'tfidf' | 'bm25';
+
+/** BM25 term weighting for `weighting: 'bm25'` (the index's own k1 and b). */
+const LSA_BM25 = { k1: 0.9, b: 0.4 };
 
 /** What a fitted LSA model persists (see `LsaEmbedder.toJSON` / `fromJSON`). */
 export interface LsaModelJson {
@@ -26,6 +37,10 @@ export interface LsaModelJson {
   /** Row-major vocabulary × dimensions, base64 of little-endian float32. */
   projection: string;
   sigma: number[];
+  /** Absent in models saved before BM25 weighting existed: `tfidf`. */
+  weighting?: LsaWeighting;
+  /** Mean passage length in terms, for `bm25` weighting. */
+  avgLength?: number;
 }
 
 /**
@@ -45,8 +60,10 @@ export class LsaEmbedder implements Embedder {
         projection: Float32Array;
         sigma: Float32Array;
         fingerprint: string;
+        avgLength: number;
       }
     | undefined;
+  private fittedMatrix: Csr | undefined;
 
   constructor(options: LsaOptions = {}) {
     this.options = {
@@ -56,18 +73,43 @@ export class LsaEmbedder implements Embedder {
       sigmaPower: options.sigmaPower ?? 0.5,
       seed: options.seed ?? 1,
       powerIterations: options.powerIterations ?? 2,
+      weighting: options.weighting ?? 'tfidf',
     };
     this.dimensions = this.options.dimensions;
   }
 
-  /** "lsa-256" before fitting; "lsa-256@<fingerprint of the fitted model>" after. */
+  /** "lsa-256" (or "lsa-bm25-256") before fitting; "…@<fingerprint of the fitted model>" after. */
   get id(): string {
-    const base = `lsa-${this.dimensions}`;
+    const base = `lsa-${this.options.weighting === 'bm25' ? 'bm25-' : ''}${this.dimensions}`;
     return this.model ? `${base}@${this.model.fingerprint}` : base;
   }
 
   get fitted(): boolean {
     return this.model !== undefined;
+  }
+
+  /**
+   * The passage embeddings of the texts `fit` was given, in order, from the term matrix the fit
+   * already built: the same vectors as `embed(texts, 'passage')` (same weights, same summation
+   * order) without tokenising the corpus a second time. Available once after each fit.
+   */
+  takeFittedEmbeddings(): Float32Array[] | null {
+    const matrix = this.fittedMatrix;
+    const model = this.model;
+    this.fittedMatrix = undefined;
+    if (!matrix || !model) return null;
+    const d = this.dimensions;
+    const out: Float32Array[] = [];
+    for (let r = 0; r < matrix.rows; r++) {
+      const v = new Float32Array(d);
+      for (let p = matrix.indptr[r] as number; p < (matrix.indptr[r + 1] as number); p++) {
+        const o = (matrix.indices[p] as number) * d;
+        const w = matrix.values[p] as number;
+        for (let c = 0; c < d; c++) v[c] = (v[c] as number) + w * (model.projection[o + c] as number);
+      }
+      out.push(normalize(v));
+    }
+    return out;
   }
 
   /** Fits vocabulary, idf and the SVD on the corpus passages. */
@@ -81,12 +123,19 @@ export class LsaEmbedder implements Embedder {
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
       .slice(0, this.options.maxTerms);
     const vocab = new Map(kept.map(([t], i) => [t, i]));
+    const bm25 = this.options.weighting === 'bm25';
     const idf = new Float32Array(kept.length);
-    for (const [i, [, n]] of kept.entries()) idf[i] = Math.log((1 + docs.length) / (1 + n)) + 1;
-    const matrix = this.tfidfMatrix(docs, vocab, idf);
+    for (const [i, [, n]] of kept.entries())
+      idf[i] = bm25
+        ? Math.log(1 + (docs.length - n + 0.5) / (n + 0.5))
+        : Math.log((1 + docs.length) / (1 + n)) + 1;
+    const avgLength = docs.reduce((sum, d) => sum + d.length, 0) / (docs.length || 1) || 1;
+    const weigh = this.weigher(idf, avgLength, 'passage');
+    const matrix = this.termMatrix(docs, vocab, weigh);
+    this.fittedMatrix = matrix;
     if (kept.length === 0 || docs.length === 0) {
       throw new CitegeistError(
-        'LSA_EMPTY_CORPUS',
+        'CORPUS_EMPTY',
         `The LSA embedder was fitted on ${docs.length} passage(s) with no indexable words.`,
         'Index a corpus with text in it, or choose another embedder.',
       );
@@ -113,11 +162,12 @@ export class LsaEmbedder implements Embedder {
         kept.map(([t]) => t),
         projection,
       ),
+      avgLength,
     };
     return this;
   }
 
-  async embed(texts: string[], _role: EmbedRole): Promise<Float32Array[]> {
+  async embed(texts: string[], role: EmbedRole): Promise<Float32Array[]> {
     const model = this.model;
     if (!model) {
       throw new CitegeistError(
@@ -127,9 +177,10 @@ export class LsaEmbedder implements Embedder {
       );
     }
     const d = this.dimensions;
+    const weigh = this.weigher(model.idf, model.avgLength, role);
     return texts.map((text) => {
       const out = new Float32Array(d);
-      for (const [term, weight] of weighted(contentTerms(text), model.vocab, model.idf)) {
+      for (const [term, weight] of weigh(contentTerms(text), model.vocab)) {
         const o = term * d;
         for (let c = 0; c < d; c++)
           out[c] = (out[c] as number) + weight * (model.projection[o + c] as number);
@@ -158,23 +209,30 @@ export class LsaEmbedder implements Embedder {
         model.projection.byteLength,
       ).toString('base64'),
       sigma: [...model.sigma],
+      ...(this.options.weighting === 'bm25'
+        ? { weighting: this.options.weighting, avgLength: model.avgLength }
+        : {}),
     };
   }
 
   static fromJSON(json: LsaModelJson): LsaEmbedder {
     if (json.format !== 'citegeist-lsa-1') {
       throw new CitegeistError(
-        'LSA_MODEL_FORMAT',
+        'INDEX_CORRUPT',
         `Unknown LSA model format ${JSON.stringify(json.format)}.`,
         'Rebuild the index.',
       );
     }
-    const e = new LsaEmbedder({ dimensions: json.dimensions, sigmaPower: json.sigmaPower });
+    const e = new LsaEmbedder({
+      dimensions: json.dimensions,
+      sigmaPower: json.sigmaPower,
+      weighting: json.weighting ?? 'tfidf',
+    });
     const bytes = Buffer.from(json.projection, 'base64');
     const projection = new Float32Array(new Uint8Array(bytes).buffer);
     if (projection.length !== json.vocabulary.length * json.dimensions) {
       throw new CitegeistError(
-        'LSA_MODEL_FORMAT',
+        'INDEX_CORRUPT',
         'The saved LSA projection does not match its vocabulary.',
         'Rebuild the index.',
       );
@@ -185,16 +243,23 @@ export class LsaEmbedder implements Embedder {
       projection,
       sigma: Float32Array.from(json.sigma),
       fingerprint: fingerprint(json.vocabulary, projection),
+      avgLength: json.avgLength ?? 1,
     };
     return e;
   }
 
-  private tfidfMatrix(docs: string[][], vocab: Map<string, number>, idf: Float32Array): Csr {
+  /** The term weighting of a passage or a query (see `LsaOptions.weighting`). */
+  private weigher(idf: Float32Array, avgLength: number, role: EmbedRole): Weigher {
+    if (this.options.weighting === 'tfidf') return (terms, vocab) => tfidfWeights(terms, vocab, idf);
+    return (terms, vocab) => bm25Weights(terms, vocab, idf, role === 'passage' ? avgLength : null);
+  }
+
+  private termMatrix(docs: string[][], vocab: Map<string, number>, weigh: Weigher): Csr {
     const indptr = new Uint32Array(docs.length + 1);
     const indices: number[] = [];
     const values: number[] = [];
     for (const [r, terms] of docs.entries()) {
-      for (const [term, w] of weighted(terms, vocab, idf)) {
+      for (const [term, w] of weigh(terms, vocab)) {
         indices.push(term);
         values.push(w);
       }
@@ -205,28 +270,55 @@ export class LsaEmbedder implements Embedder {
       cols: vocab.size,
       indptr,
       indices: Uint32Array.from(indices),
-      values: Float32Array.from(values),
+      values: Float64Array.from(values),
     };
   }
 }
 
-/** Sublinear tf × idf, L2-normalised, over in-vocabulary terms. */
-function weighted(terms: string[], vocab: Map<string, number>, idf: Float32Array): [number, number][] {
+type Weigher = (terms: string[], vocab: Map<string, number>) => [number, number][];
+
+function termCounts(terms: string[], vocab: Map<string, number>): Map<number, number> {
   const tf = new Map<number, number>();
   for (const t of terms) {
     const i = vocab.get(t);
     if (i !== undefined) tf.set(i, (tf.get(i) ?? 0) + 1);
   }
-  const out: [number, number][] = [];
+  return tf;
+}
+
+function l2Normalized(out: [number, number][]): [number, number][] {
   let norm = 0;
-  for (const [i, n] of tf) {
-    const w = (1 + Math.log(n)) * (idf[i] as number);
-    out.push([i, w]);
-    norm += w * w;
-  }
+  for (const [, w] of out) norm += w * w;
   norm = Math.sqrt(norm) || 1;
   for (const pair of out) pair[1] /= norm;
   return out;
+}
+
+/** Sublinear tf × idf, L2-normalised, over in-vocabulary terms. */
+function tfidfWeights(terms: string[], vocab: Map<string, number>, idf: Float32Array): [number, number][] {
+  return l2Normalized(
+    [...termCounts(terms, vocab)].map(([i, n]) => [i, (1 + Math.log(n)) * (idf[i] as number)]),
+  );
+}
+
+/**
+ * BM25 weights, L2-normalised: idf · tf·(k1+1)/(tf + k1·(1−b+b·|d|/avgdl)) for a passage
+ * (`avgLength` given), idf alone for each distinct query term (`avgLength` null).
+ */
+function bm25Weights(
+  terms: string[],
+  vocab: Map<string, number>,
+  idf: Float32Array,
+  avgLength: number | null,
+): [number, number][] {
+  const { k1, b } = LSA_BM25;
+  const norm = avgLength === null ? 0 : k1 * (1 - b + (b * terms.length) / avgLength);
+  return l2Normalized(
+    [...termCounts(terms, vocab)].map(([i, n]) => [
+      i,
+      (idf[i] as number) * (avgLength === null ? 1 : (n * (k1 + 1)) / (n + norm)),
+    ]),
+  );
 }
 
 function fingerprint(vocab: string[], projection: Float32Array): string {

@@ -149,7 +149,7 @@ export class OpenAiCompatibleEmbedder implements Embedder {
     if (this.dims === 0) this.dims = dims;
     if (reply.vectors.some((v) => v.length !== this.dims)) {
       throw new CitegeistError(
-        'EMBEDDING_DIMENSIONS',
+        'EMBEDDER_MISCONFIGURED',
         `${this.id} returned ${dims}-d vectors; ${this.dims} were expected.`,
         'Set the right dimensions for this model.',
       );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Csr, jacobiEigen, randomizedSvd } from './svd.js';
+import { type Csr, randomizedSvd, symmetricEigen } from './svd.js';
 
 function csr(dense: number[][]): Csr {
   const indptr = [0];
@@ -24,7 +24,7 @@ function csr(dense: number[][]): Csr {
 }
 
 describe('randomizedSvd', () => {
-  it('recovers the singular values of a small matrix (numpy.linalg.svd reference)', () => {
+  it('recovers the singular values of a small matrix (values of the Gram matrix as reference)', () => {
     // numpy: np.linalg.svd([[3,1,1],[-1,3,1],[0,0,2],[1,1,1]], compute_uv=False)
     const m = csr([
       [3, 1, 1],
@@ -42,7 +42,7 @@ describe('randomizedSvd', () => {
     ];
     for (const row of dense)
       for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) gram[i * 3 + j]! += row[i]! * row[j]!;
-    const expected = [...jacobiEigen(gram, 3).values].map(Math.sqrt).sort((a, b) => b - a);
+    const expected = [...symmetricEigen(gram, 3).values].map(Math.sqrt).sort((a, b) => b - a);
     expect(k).toBe(3);
     for (let i = 0; i < 3; i++) expect(sigma[i]).toBeCloseTo(expected[i]!, 4);
     // right singular vectors are orthonormal
@@ -51,6 +51,35 @@ describe('randomizedSvd', () => {
         let dot = 0;
         for (let r = 0; r < 3; r++) dot += v[r * 3 + a]! * v[r * 3 + b]!;
         expect(dot).toBeCloseTo(a === b ? 1 : 0, 4);
+      }
+    }
+  });
+
+  it('symmetricEigen: A·v = λ·v and orthonormal vectors on a random symmetric matrix', () => {
+    const n = 40;
+    let seed = 3;
+    const rand = () => {
+      seed = (seed * 16807) % 2147483647;
+      return seed / 2147483647 - 0.5;
+    };
+    const a = new Float64Array(n * n);
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j <= i; j++) {
+        a[i * n + j] = rand();
+        a[j * n + i] = a[i * n + j]!;
+      }
+    }
+    const { values, vectors } = symmetricEigen(a, n);
+    for (let e = 0; e < n; e++) {
+      for (let i = 0; i < n; i++) {
+        let av = 0;
+        for (let j = 0; j < n; j++) av += a[i * n + j]! * vectors[j * n + e]!;
+        expect(av).toBeCloseTo(values[e]! * vectors[i * n + e]!, 10);
+      }
+      for (let f = 0; f < n; f++) {
+        let dot = 0;
+        for (let i = 0; i < n; i++) dot += vectors[i * n + e]! * vectors[i * n + f]!;
+        expect(dot).toBeCloseTo(e === f ? 1 : 0, 10);
       }
     }
   });

@@ -12,6 +12,19 @@ const STOP = new Set(
   ).split(' '),
 );
 
+/** Porter stems already computed (stemming is a third of tokenising; a corpus repeats its words). */
+const STEMS = new Map<string, string>();
+const MAX_CACHED_STEMS = 200_000;
+
+function stem(word: string): string {
+  let s = STEMS.get(word);
+  if (s === undefined) {
+    s = stemmer(word);
+    if (STEMS.size < MAX_CACHED_STEMS) STEMS.set(word, s);
+  }
+  return s;
+}
+
 /**
  * Words for the embedded embedders: NFKC, lowercase, letter/digit runs, stop words removed,
  * Porter-stemmed. Numbers are kept (a year or a score can be what a question asks about).
@@ -24,7 +37,7 @@ export function contentTerms(text: string): string[] {
     .matchAll(/[\p{L}\p{N}]+/gu)) {
     const word = m[0];
     if (word.length < 2 || STOP.has(word) || word.length > 40) continue;
-    out.push(/^\p{N}+$/u.test(word) ? word : stemmer(word));
+    out.push(/^\p{N}+$/u.test(word) ? word : stem(word));
   }
   return out;
 }

@@ -79,7 +79,7 @@ describe('TransformersTokenEncoder', () => {
   it.each([
     ['a decoder model', { model_type: 'gpt2', n_layer: 12 }, /model_type "gpt2": not an encoder model/],
     ['no model_type', { hidden_size: 8 }, /model_type null: not an encoder model/],
-    ['a config that is not JSON', '{oops', /config.json is not JSON/],
+    ['a config that is not JSON', '{oops', /config.json is not valid JSON/],
     [
       'a layer the model does not have',
       { model_type: 'bert', num_hidden_layers: 4 },

@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { CitegeistError, quoteValue } from '../../core/index.js';
+import { CitegeistError, quoteValue, readJsonFile } from '../../core/index.js';
 import { loadOptional, type ModuleImporter } from '../optional-module.js';
 import type { EncodedText, TokenEncoder } from '../token-encoder.js';
 import { TRANSFORMERS_VERSION } from './transformers.js';
@@ -62,25 +62,16 @@ export function readModelConfig(folder: string): ModelConfig {
   const file = join(folder, 'config.json');
   if (!existsSync(file)) {
     throw new CitegeistError(
-      'BERTSCORE_MODEL_NOT_FOUND',
+      'FILE_NOT_FOUND',
       `No model folder with a config.json at ${folder}.`,
       'Point --bertscore-model at a local transformers.js (ONNX) model folder: config.json, tokenizer files, onnx/model.onnx.',
     );
   }
-  let config: ModelConfig;
-  try {
-    config = JSON.parse(readFileSync(file, 'utf8')) as ModelConfig;
-  } catch (error) {
-    throw new CitegeistError(
-      'BERTSCORE_MODEL_CONFIG',
-      `${file} is not JSON (${(error as Error).message}).`,
-      'Check the model folder.',
-    );
-  }
+  const config = readJsonFile(file, 'model config') as ModelConfig;
   const type = config.model_type;
   if (!(ENCODER_MODEL_TYPES as readonly string[]).includes(type ?? '')) {
     throw new CitegeistError(
-      'BERTSCORE_MODEL_TYPE',
+      'EMBEDDER_MISCONFIGURED',
       `${file} has model_type ${quoteValue(type ?? null)}: not an encoder model BERTScore can use here.`,
       `Use an encoder model (model_type one of ${ENCODER_MODEL_TYPES.join(', ')}), e.g. roberta-large or bert-base-uncased exported to ONNX.`,
     );
@@ -110,7 +101,7 @@ export class TransformersTokenEncoder implements TokenEncoder {
     const depth = this.config.num_hidden_layers ?? this.config.n_layers;
     if (depth !== undefined && (options.layer < 0 || options.layer > depth)) {
       throw new CitegeistError(
-        'BERTSCORE_LAYER',
+        'BAD_OPTION',
         `Layer ${options.layer} does not exist: ${this.folder} has ${depth} layers.`,
         `Use --bertscore-layer between 0 and ${depth}.`,
       );
@@ -158,7 +149,7 @@ export class TransformersTokenEncoder implements TokenEncoder {
     const last = outputs.last_hidden_state;
     if (last && !Array.isArray(last) && this.depth === this.options.layer) return last;
     throw new CitegeistError(
-      'BERTSCORE_LAYER',
+      'EMBEDDER_MISCONFIGURED',
       `${this.folder} returns the output of layer ${this.depth ?? '?'} only; BERTScore for ${this.options.modelName} uses layer ${this.options.layer}.`,
       `Export the model with its first ${this.options.layer} layers (num_hidden_layers = ${this.options.layer}) or with hidden_states outputs, or pass --bertscore-layer ${this.depth ?? 'N'} to score with the last layer (not comparable with published BERTScore for this model).`,
     );
@@ -198,7 +189,7 @@ export class TransformersTokenEncoder implements TokenEncoder {
     }
     if (ids.size === 0) {
       throw new CitegeistError(
-        'BERTSCORE_SPECIAL_TOKENS',
+        'EMBEDDER_MISCONFIGURED',
         `The tokenizer in ${this.folder} names no CLS or SEP token (tokenizer_config.json, special_tokens_map.json).`,
         'Use a model folder whose tokenizer files declare cls_token and sep_token.',
       );
@@ -210,7 +201,7 @@ export class TransformersTokenEncoder implements TokenEncoder {
 function readJson(file: string): Record<string, unknown> {
   if (!existsSync(file)) return {};
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    return readJsonFile(file, 'tokenizer config') as Record<string, unknown>;
   } catch {
     return {};
   }

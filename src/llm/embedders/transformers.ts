@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { CitegeistError } from '../../core/index.js';
+import { CitegeistError, readJsonFile } from '../../core/index.js';
 import type { Embedder, EmbedRole } from '../embedder.js';
 import { loadOptional, type ModuleImporter } from '../optional-module.js';
 import { normalize } from './tokenize.js';
@@ -75,7 +75,7 @@ export class TransformersEmbedder implements Embedder {
     const base = PRESETS[preset];
     if (!base) {
       throw new CitegeistError(
-        'UNKNOWN_EMBEDDER_PRESET',
+        'BAD_EMBEDDER_SPEC',
         `Unknown transformers preset "${preset}".`,
         `Use one of: ${Object.keys(PRESETS).join(', ')}.`,
       );
@@ -103,7 +103,7 @@ export class TransformersEmbedder implements Embedder {
       const d = tensor.dims.at(-1) ?? 0;
       if (d !== this.dimensions || tensor.data.length !== batch.length * d) {
         throw new CitegeistError(
-          'EMBEDDING_DIMENSIONS',
+          'EMBEDDER_MISCONFIGURED',
           `The model in ${this.folder} returned ${d}-d vectors; its config says ${this.dimensions}.`,
           'Check the model folder.',
         );
@@ -145,12 +145,12 @@ function readDimensions(folder: string): number {
   const file = join(folder, 'config.json');
   if (!existsSync(file)) {
     throw new CitegeistError(
-      'EMBEDDER_MODEL_NOT_FOUND',
+      'FILE_NOT_FOUND',
       `No model folder with a config.json at ${folder}.`,
       'Point transformers:<folder> at a local ONNX model folder (e.g. a downloaded Xenova/bge-small-en-v1.5).',
     );
   }
-  const config = JSON.parse(readFileSync(file, 'utf8')) as {
+  const config = readJsonFile(file, 'model config') as {
     hidden_size?: number;
     dim?: number;
     d_model?: number;
@@ -158,7 +158,7 @@ function readDimensions(folder: string): number {
   const dims = config.hidden_size ?? config.dim ?? config.d_model;
   if (!dims)
     throw new CitegeistError(
-      'EMBEDDER_MODEL_CONFIG',
+      'EMBEDDER_MISCONFIGURED',
       `${file} names no hidden_size.`,
       'Check the model folder.',
     );

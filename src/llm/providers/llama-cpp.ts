@@ -71,7 +71,7 @@ export class LlamaCppTransport implements Transport {
       );
       if (!existsSync(this.options.modelPath)) {
         throw new CitegeistError(
-          'GGUF_NOT_FOUND',
+          'FILE_NOT_FOUND',
           `The GGUF model file ${this.options.modelPath} does not exist.`,
           'Check the path in --model gguf:<path>.',
         );

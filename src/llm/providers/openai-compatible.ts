@@ -132,16 +132,41 @@ export function withInstruction(messages: ChatMessage[], jsonSchema: unknown): C
 
 interface ChatCompletion {
   choices?: { message?: { content?: string | null; refusal?: string | null }; finish_reason?: string }[];
-  usage?: { prompt_tokens?: number; completion_tokens?: number };
+  usage?: {
+    prompt_tokens?: number;
+    completion_tokens?: number;
+    total_tokens?: number;
+    input_tokens?: number;
+    output_tokens?: number;
+  };
+}
+
+const count = (x: unknown): number | undefined =>
+  typeof x === 'number' && Number.isFinite(x) ? x : undefined;
+
+/**
+ * The usage a server reported: chat-completions names (`prompt_tokens`, `completion_tokens`), the
+ * names some gateways use instead (`input_tokens`, `output_tokens`), or only `total_tokens`
+ * (counted as output beyond the prompt). Null when it reported none: unknown, never 0.
+ */
+export function parseUsage(usage: ChatCompletion['usage']): TokenUsage | null {
+  const input = count(usage?.prompt_tokens) ?? count(usage?.input_tokens);
+  const output = count(usage?.completion_tokens) ?? count(usage?.output_tokens);
+  const total = count(usage?.total_tokens);
+  if (input === undefined && output === undefined) {
+    return total === undefined ? null : { inputTokens: 0, outputTokens: total };
+  }
+  const inputTokens = input ?? 0;
+  return {
+    inputTokens,
+    outputTokens: output ?? (total === undefined ? 0 : Math.max(0, total - inputTokens)),
+  };
 }
 
 export function parseChatCompletion(json: unknown): WireReply {
   const data = json as ChatCompletion;
   const choice = data.choices?.[0];
-  const usage: TokenUsage | null =
-    typeof data.usage?.prompt_tokens === 'number'
-      ? { inputTokens: data.usage.prompt_tokens, outputTokens: data.usage.completion_tokens ?? 0 }
-      : null;
+  const usage = parseUsage(data.usage);
   if (!choice?.message) {
     return {
       ok: false,

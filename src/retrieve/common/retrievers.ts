@@ -1,13 +1,22 @@
 import type { Embedder } from '../../llm/index.js';
-import type { DenseIndex } from '../dense/index.js';
-import type { Bm25Index } from '../lexical/index.js';
+import { DenseIndex } from '../dense/index.js';
+import { type Bm25Index, type Rm3Options, rm3Expand } from '../lexical/index.js';
 import { type Retriever, type ScoredPassage, scoredPassage } from './retriever.js';
 
+/** BM25, optionally with RM3 pseudo-relevance feedback (`bm25+rm3`). */
 export class Bm25Retriever implements Retriever {
-  readonly id = 'bm25';
-  constructor(private readonly index: Bm25Index) {}
+  readonly id: string;
+  constructor(
+    private readonly index: Bm25Index,
+    private readonly rm3: Rm3Options | null = null,
+  ) {
+    this.id = rm3 ? 'bm25+rm3' : 'bm25';
+  }
   async retrieve(query: string, k: number): Promise<ScoredPassage[]> {
-    return this.index.search(query, k).map((h) => scoredPassage(h.id, h.score));
+    const hits = this.rm3
+      ? this.index.searchTerms(rm3Expand(this.index, query, this.rm3), k)
+      : this.index.search(query, k);
+    return hits.map((h) => scoredPassage(h.id, h.score));
   }
 }
 
@@ -19,6 +28,22 @@ export class DenseRetriever implements Retriever {
   ) {
     this.id = `dense:${embedder.id}`;
   }
+  /** Embeds the passages (role `passage`) into an exact dense index and retrieves over it. */
+  static async over(
+    embedder: Embedder,
+    passages: readonly { id: string; text: string }[],
+  ): Promise<DenseRetriever> {
+    const vectors = await embedder.embed(
+      passages.map((p) => p.text),
+      'passage',
+    );
+    const ids = passages.map((p) => p.id);
+    return new DenseRetriever(
+      DenseIndex.fromVectors(embedder.id, ids, vectors, 'exact', embedder.dimensions),
+      embedder,
+    );
+  }
+
   async retrieve(query: string, k: number): Promise<ScoredPassage[]> {
     const [q] = await this.embedder.embed([query], 'query');
     if (!q) return [];

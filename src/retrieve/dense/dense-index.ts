@@ -5,8 +5,9 @@ import { ExactIndex, normalizeRows, type VectorHit, type VectorSearch } from './
 
 /**
  * Above this many vectors `auto` switches from exact search to the ANN index. The HNSW graph is
- * rebuilt on every open (minutes at 50k here) while the exact scan costs ≈ 16 ms/query at 50k, so a
- * graph only pays off for very large corpora (measurements in docs/retrieval.md).
+ * rebuilt on every open (minutes at 50k here) while exact search costs ≈ 0.3–2 ms/query at 50k
+ * (BLAS kernel; a few ms with usearch's scan), so a graph only pays off for very large corpora
+ * (measurements in docs/retrieval.md).
  */
 export const ANN_THRESHOLD = 1_000_000;
 
@@ -22,6 +23,7 @@ const FORMAT_VERSION = 1;
  */
 export class DenseIndex {
   private search_: VectorSearch;
+  private rows: Map<string, number> | undefined;
 
   constructor(
     readonly embedderId: string,
@@ -33,7 +35,7 @@ export class DenseIndex {
   ) {
     if (vectors.length !== ids.length * dimensions) {
       throw new CitegeistError(
-        'INDEX_BAD_SHAPE',
+        'INDEX_CORRUPT',
         `${ids.length} ids need ${ids.length * dimensions} floats at ${dimensions}-d, got ${vectors.length}.`,
         'Rebuild the index.',
       );
@@ -44,14 +46,15 @@ export class DenseIndex {
       : new ExactIndex(vectors, dimensions);
   }
 
-  /** Builds from unnormalised vectors (they are copied and L2-normalised). */
+  /** Builds from unnormalised vectors (they are copied and L2-normalised); `dimensions` when there may be none. */
   static fromVectors(
     embedderId: string,
     ids: readonly string[],
     vectors: readonly Float32Array[],
     mode: DenseMode = 'auto',
+    dimensions?: number,
   ): DenseIndex {
-    const d = vectors[0]?.length ?? 0;
+    const d = vectors[0]?.length ?? dimensions ?? 0;
     const data = new Float32Array(ids.length * d);
     vectors.forEach((v, i) => {
       data.set(v, i * d);
@@ -70,6 +73,20 @@ export class DenseIndex {
       .map((hits: VectorHit[]) =>
         hits.map((h) => ({ index: h.index, id: this.ids[h.index] as string, score: h.score })),
       );
+  }
+
+  /** Cosine of the query with the vectors of `ids` (unknown ids are skipped), in the given order. */
+  scoreIds(query: Float32Array, ids: readonly string[]): { index: number; id: string; score: number }[] {
+    this.rows ??= new Map(this.ids.map((id, i) => [id, i]));
+    const q = normalizeRows(Float32Array.from(query), this.dimensions);
+    const d = this.dimensions;
+    return ids.flatMap((id) => {
+      const index = this.rows?.get(id);
+      if (index === undefined) return [];
+      let score = 0;
+      for (let j = 0, o = index * d; j < d; j++) score += (this.vectors[o + j] as number) * (q[j] as number);
+      return [{ index, id, score }];
+    });
   }
 
   toBuffer(): Buffer {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AnnIndex } from './ann-index.js';
+import { type Blas, blasTopK, loadBlas } from './blas-scan.js';
 import { DenseIndex } from './dense-index.js';
 import { ExactIndex, normalizeRows } from './exact-index.js';
 
@@ -17,7 +18,8 @@ describe('ExactIndex', () => {
   const data = randomMatrix(300, d, 7);
   const queries = Array.from({ length: 6 }, (_, i) => randomMatrix(1, d, 100 + i));
 
-  it.each(['native', 'js'] as const)(
+  const blas = loadBlas();
+  it.each(blas ? (['blas', 'native', 'js'] as const) : (['native', 'js'] as const))(
     '%s kernel returns exactly the naive top-k (blocked queries incl. a partial block)',
     (kernel) => {
       const index = new ExactIndex(data, d, kernel);
@@ -31,6 +33,21 @@ describe('ExactIndex', () => {
       });
     },
   );
+
+  it.skipIf(!blas)('blas kernel: one query (sgemv) and many row blocks give the naive top-k', () => {
+    const index = new ExactIndex(data, d, 'js');
+    const one = blasTopK(blas as Blas, data, d, [queries[0] as Float32Array], 7);
+    expect(one[0]?.map((h) => h.index)).toEqual(
+      index.searchNaive(queries[0] as Float32Array, 7).map((h) => h.index),
+    );
+    // 6 queries × 37 rows per block: 9 blocks, the last one partial.
+    const blocked = blasTopK(blas as Blas, data, d, queries, 5, 6 * 37);
+    expect(blocked.map((hits) => hits.map((h) => h.index))).toEqual(
+      queries.map((q) => index.searchNaive(q, 5).map((h) => h.index)),
+    );
+  });
+  if (!blas)
+    it.skip('blas kernel: OpenBLAS is not installed here (apt-get install libopenblas0-pthread)', () => {});
 
   it('handles k larger than the index, k = 0 and an empty index; refuses a wrong dimension', () => {
     const small = new ExactIndex(randomMatrix(3, d, 1), d, 'js');

@@ -1,6 +1,7 @@
 import { exactSearch, MetricKind } from 'usearch';
 import { CitegeistError } from '../../core/index.js';
 import { TopK } from '../common/index.js';
+import { type Blas, blasTopK, loadBlas } from './blas-scan.js';
 import { blockedTopK } from './blocked-scan.js';
 
 export interface VectorHit {
@@ -26,36 +27,49 @@ export function normalizeRows(data: Float32Array, dimensions: number): Float32Ar
   return data;
 }
 
+export type ExactKernel = 'auto' | 'blas' | 'native' | 'js';
+
 /**
- * Exact inner-product search over one row-major Float32Array, queries batched. Two kernels
- * (`native`, the default: measured about 2× faster here; `js`: `blockedTopK`) return the same
- * top-k lists (200/200 in the benchmark), sorted by score with ties by the lower row index.
+ * Exact inner-product search over one row-major Float32Array, queries batched. Three kernels
+ * return the same top-k lists (checked in `npm run bench -- dense`), sorted by score with ties by
+ * the lower row index: `blas` (OpenBLAS sgemm/sgemv through koffi, the kernel numpy's `Q @ X.T`
+ * runs), `native` (usearch's SIMD pairwise scan) and `js` (`blockedTopK`, pure JS).
  */
 export class ExactIndex implements VectorSearch {
   readonly size: number;
+  /** The kernel that runs (`auto` resolved: `blas` when OpenBLAS loads, else `native`). */
+  readonly kernel: Exclude<ExactKernel, 'auto'>;
+  private readonly blas: Blas | null;
 
-  /**
-   * `kernel`: `native` uses usearch's SIMD brute-force scan (`exactSearch`, all cores), `js` the
-   * blocked pure-JS scan (`blockedTopK`); both are exact. The benchmark measures both.
-   */
   constructor(
     readonly data: Float32Array,
     readonly dimensions: number,
-    readonly kernel: 'native' | 'js' = 'native',
+    kernel: ExactKernel = 'auto',
   ) {
     if (dimensions <= 0 || data.length % dimensions !== 0) {
       throw new CitegeistError(
-        'INDEX_BAD_SHAPE',
+        'INDEX_CORRUPT',
         `A vector block of ${data.length} floats is not a whole number of ${dimensions}-d rows.`,
         'Check the embedder dimensions.',
       );
     }
     this.size = data.length / dimensions;
+    this.blas = kernel === 'auto' || kernel === 'blas' ? loadBlas() : null;
+    if (kernel === 'blas' && !this.blas) {
+      throw new CitegeistError(
+        'OPTIONAL_DEPENDENCY',
+        'The BLAS kernel was asked for, but no OpenBLAS library could be loaded (libopenblas.so.0).',
+        'Install OpenBLAS (Debian: `apt-get install libopenblas0-pthread`), or use the native kernel.',
+      );
+    }
+    this.kernel = kernel === 'auto' ? (this.blas ? 'blas' : 'native') : kernel;
   }
 
   search(queries: readonly Float32Array[], k: number): VectorHit[][] {
     for (const q of queries) this.checkQuery(q);
     if (this.size === 0 || k <= 0) return queries.map(() => []);
+    if (this.kernel === 'blas' && this.blas)
+      return blasTopK(this.blas, this.data, this.dimensions, queries, k);
     return this.kernel === 'native' ? this.searchNative(queries, k) : this.searchBlocked(queries, k);
   }
 
@@ -103,7 +117,7 @@ export class ExactIndex implements VectorSearch {
   private checkQuery(q: Float32Array): void {
     if (q.length !== this.dimensions) {
       throw new CitegeistError(
-        'INDEX_DIMENSION_MISMATCH',
+        'INDEX_EMBEDDER_MISMATCH',
         `A ${q.length}-d query was sent to a ${this.dimensions}-d index.`,
         'Embed queries with the embedder the index was built with.',
       );

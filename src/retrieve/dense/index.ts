@@ -1,3 +1,10 @@
 export { ANN_DEFAULTS, AnnIndex, type AnnOptions } from './ann-index.js';
+export { type Blas, blasTopK, loadBlas } from './blas-scan.js';
 export { ANN_THRESHOLD, DenseIndex, type DenseMode } from './dense-index.js';
-export { ExactIndex, normalizeRows, type VectorHit, type VectorSearch } from './exact-index.js';
+export {
+  ExactIndex,
+  type ExactKernel,
+  normalizeRows,
+  type VectorHit,
+  type VectorSearch,
+} from './exact-index.js';

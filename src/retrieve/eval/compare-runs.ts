@@ -49,7 +49,7 @@ export function compareRuns(
     .map((v) => v.name);
   if (names.length === 0) {
     throw new CitegeistError(
-      'COMPARE_NO_MEASURE',
+      'UNKNOWN_MEASURE',
       'None of the requested measures has per-topic values to compare.',
       'Pick measures such as map, ndcg_cut.10, P.10 or recip_rank.',
     );

@@ -12,7 +12,7 @@ export interface ResolvedMeasure {
 
 function measureError(arg: string, why: string): CitegeistError {
   return new CitegeistError(
-    'TREC_UNKNOWN_MEASURE',
+    'UNKNOWN_MEASURE',
     `Measure ${quoteValue(arg)}: ${why}.`,
     `Use a trec_eval 10.0 measure (${MEASURES.map((m) => m.name).join(', ')}) or set (${Object.keys(NICKNAMES).join(', ')}), parameters after a dot as in "P.5,10" or "ndcg.1=3,2=9"; see docs/retrieval.md.`,
   );

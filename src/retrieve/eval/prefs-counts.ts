@@ -43,7 +43,7 @@ interface Ranked extends PrefEntry {
 
 function inconsistent(what: string): CitegeistError {
   return new CitegeistError(
-    'TREC_PREFS_INCONSISTENT',
+    'INVALID_INPUT',
     `Preference judgements are inconsistent: ${what} (trec_eval stops here too).`,
     'Within one judgment group a document needs one rel_level per sub-group and no preference cycles; put conflicting users in different groups.',
   );

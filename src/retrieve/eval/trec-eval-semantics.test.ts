@@ -77,7 +77,7 @@ describe('trec_eval 10.0 rules beyond the suite', () => {
     expect(() => trecEval(prefs, run, { measures: ['map'] })).toThrow(/needs qrels judgements/);
     const cycle = parsePrefs('1 g s1 a 2\n1 g s1 b 1\n1 g s2 b 2\n1 g s2 a 1\n');
     expect(() => trecEval({ format: 'prefs', prefs: cycle }, run, { measures: ['prefs_simp'] })).toThrow(
-      /TREC_PREFS_INCONSISTENT|preferred to each other/,
+      /INVALID_INPUT|preferred to each other/,
     );
   });
 

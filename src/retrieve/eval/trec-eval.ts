@@ -68,7 +68,7 @@ function checkInputs(measures: ResolvedMeasure[], format: RelInfo['format']): vo
     const need = m.def.input;
     if (need === 'any' || need === format) continue;
     throw new CitegeistError(
-      'TREC_MEASURE_FORMAT',
+      'CONFLICTING_OPTIONS',
       `Measure ${m.def.name} needs ${need} judgements, but the judgements were read as ${format} (trec_eval cannot calculate it either).`,
       need === 'prefs'
         ? 'Read the judgements with -R prefs or -R qrels_prefs.'
@@ -116,7 +116,7 @@ function allJudgedRelevant(rel: RelInfo): number {
       for (const g of groups) for (const q of g.entries) n += q.rel > 0 ? 1 : 0;
   } else {
     throw new CitegeistError(
-      'TREC_MEASURE_FORMAT',
+      'CONFLICTING_OPTIONS',
       'num_rel with -c needs qrels or qrels_jg judgements (m_num_rel.c stops here too).',
       'Drop num_rel or -c for preference judgements.',
     );
@@ -146,7 +146,7 @@ export function trecEval(
   };
   if (settings.complete && run.topics.size === 0) {
     throw new CitegeistError(
-      'TREC_EMPTY_RUN',
+      'NO_ROWS',
       'The run has no result lines.',
       'Check the run file (trec_eval cannot read an empty one either).',
     );
@@ -198,7 +198,7 @@ export function trecEval(
   }
   if (queries.length === 0) {
     throw new CitegeistError(
-      'TREC_NO_QUERIES',
+      'NOTHING_IN_COMMON',
       'No topic has both judgements and results in the run.',
       'Check that the topic ids in column 1 of both files match (or use -c to score missing topics).',
     );

@@ -80,11 +80,7 @@ export function malformed(
   raw: string,
   fix: string,
 ): CitegeistError {
-  return new CitegeistError(
-    'TREC_MALFORMED_LINE',
-    `${location(file, line)}: ${what}: ${quoteValue(raw)}.`,
-    fix,
-  );
+  return new CitegeistError('INVALID_INPUT', `${location(file, line)}: ${what}: ${quoteValue(raw)}.`, fix);
 }
 
 /** The field count check every judgement format shares. */
@@ -179,7 +175,7 @@ export interface RankedResult {
 export function formatRun(results: Iterable<RankedResult>, runId: string): string {
   if (/\s/.test(runId) || runId === '') {
     throw new CitegeistError(
-      'TREC_BAD_RUN_ID',
+      'INVALID_INPUT',
       `Run id ${quoteValue(runId)} is empty or has whitespace.`,
       'Use a single word as run id.',
     );
@@ -188,7 +184,7 @@ export function formatRun(results: Iterable<RankedResult>, runId: string): strin
   for (const r of results) {
     if (/\s/.test(r.qid) || /\s/.test(r.docno) || r.qid === '' || r.docno === '') {
       throw new CitegeistError(
-        'TREC_BAD_ID',
+        'INVALID_INPUT',
         `Topic ${quoteValue(r.qid)} / document ${quoteValue(r.docno)} is empty or contains whitespace.`,
         'TREC files are whitespace separated; use ids without spaces.',
       );
@@ -209,7 +205,7 @@ export function formatRun(results: Iterable<RankedResult>, runId: string): strin
 function formatScore(score: number): string {
   if (!Number.isFinite(score)) {
     throw new CitegeistError(
-      'TREC_BAD_SCORE',
+      'INVALID_INPUT',
       `Score ${score} is not finite.`,
       'Scores must be finite numbers.',
     );

@@ -1,2 +1,2 @@
 export { byScore, naiveFusion, rrfFusion, weightedFusion } from './fusion.js';
-export { type FusionMethod, HybridRetriever } from './hybrid.js';
+export { FUSION_DEPTH, type FusionConfig, type FusionMethod, fuseLists, HybridRetriever } from './hybrid.js';

@@ -11,6 +11,13 @@ export interface Bm25BuildOptions extends Partial<Bm25Params> {
 }
 
 const MAGIC = 'CGBM25\n';
+
+export interface Bm25Hit {
+  /** Position in `ids`. */
+  index: number;
+  id: string;
+  score: number;
+}
 const FORMAT_VERSION = 1;
 
 /** The parts of an index; postings are CSR (term → [offsets[t], offsets[t+1]) in docs/tfs). */
@@ -38,6 +45,7 @@ export class Bm25Index {
   private readonly analyze: (text: string) => string[];
   private readonly acc: Float64Array;
   private readonly touched: Uint32Array;
+  private forward: { offsets: Uint32Array; terms: Uint32Array; tfs: Uint32Array } | undefined;
 
   private constructor(parts: Bm25Parts, params: Bm25Params) {
     this.parts = parts;
@@ -119,18 +127,28 @@ export class Bm25Index {
   }
 
   /** The top k documents (index into `ids`, id, score), best first; ties by lower index. */
-  search(query: string, k: number): { index: number; id: string; score: number }[] {
+  search(query: string, k: number): Bm25Hit[] {
+    return this.searchTerms(this.queryTerms(query), k);
+  }
+
+  /** The analysed query as term number → count (terms not in the index are dropped). */
+  queryTerms(query: string): Map<number, number> {
     const qtf = new Map<number, number>();
     for (const tok of this.analyze(query)) {
       const t = this.vocab.get(tok);
       if (t !== undefined) qtf.set(t, (qtf.get(t) ?? 0) + 1);
     }
+    return qtf;
+  }
+
+  /** Scores Σ_t w_t · impact(t, d) for weighted term numbers (a query, or an expanded one: RM3). */
+  searchTerms(weights: ReadonlyMap<number, number>, k: number): Bm25Hit[] {
     const { offsets, docs } = this.parts;
     const acc = this.acc;
     const touched = this.touched;
     const impacts = this.impacts;
     let nt = 0;
-    for (const [t, q] of qtf) {
+    for (const [t, q] of weights) {
       const end = offsets[t + 1] as number;
       for (let p = offsets[t] as number; p < end; p++) {
         const d = docs[p] as number;
@@ -146,6 +164,25 @@ export class Bm25Index {
       acc[d] = 0;
     }
     return top.sorted().map(({ index, score }) => ({ index, id: this.parts.ids[index] as string, score }));
+  }
+
+  /** The analysed term of a term number. */
+  term(t: number): string {
+    return this.parts.terms[t] as string;
+  }
+
+  /** Number of documents containing term t. */
+  documentFrequency(t: number): number {
+    return (this.parts.offsets[t + 1] as number) - (this.parts.offsets[t] as number);
+  }
+
+  /** A document's terms and their counts (a forward index, built from the postings on first use). */
+  documentTerms(d: number): { terms: Uint32Array; tfs: Uint32Array; length: number } {
+    this.forward ??= forwardIndex(this.parts);
+    const { offsets, terms, tfs } = this.forward;
+    const s = offsets[d] as number;
+    const e = offsets[d + 1] as number;
+    return { terms: terms.subarray(s, e), tfs: tfs.subarray(s, e), length: this.parts.docLen[d] as number };
   }
 
   /** One Buffer: magic, header JSON (format version, analyzer, k1, b, ids, terms), then the arrays. */
@@ -198,4 +235,25 @@ function computeImpacts(parts: Bm25Parts, { k1, b }: Bm25Params): Float32Array {
     }
   }
   return impacts;
+}
+
+/** Document → (term, tf) in CSR layout, transposed from the term → document postings. */
+function forwardIndex(parts: Bm25Parts): { offsets: Uint32Array; terms: Uint32Array; tfs: Uint32Array } {
+  const { docLen, offsets: postingsAt, docs, tfs: postingTfs } = parts;
+  const offsets = new Uint32Array(docLen.length + 1);
+  for (const d of docs) offsets[d + 1] = (offsets[d + 1] as number) + 1;
+  for (let d = 1; d < offsets.length; d++) offsets[d] = (offsets[d] as number) + (offsets[d - 1] as number);
+  const fill = offsets.slice(0, docLen.length);
+  const terms = new Uint32Array(docs.length);
+  const tfs = new Uint32Array(docs.length);
+  for (let t = 0; t + 1 < postingsAt.length; t++) {
+    for (let p = postingsAt[t] as number; p < (postingsAt[t + 1] as number); p++) {
+      const d = docs[p] as number;
+      const at = fill[d] as number;
+      fill[d] = at + 1;
+      terms[at] = t;
+      tfs[at] = postingTfs[p] as number;
+    }
+  }
+  return { offsets, terms, tfs };
 }

@@ -54,3 +54,26 @@ describe('chunkDocument', () => {
     expect(chunkDocument(doc({ text: '' }))).toEqual([]);
   });
 });
+
+describe('chunkDocument and the bibliography, markers', () => {
+  const text = 'Transformers [1] work well.\n\n[1] A. Vaswani. Attention is all you need. 2017.';
+  const d = doc({
+    text,
+    paragraphs: [
+      { id: 'p1', sectionId: null, page: null, start: 0, end: 27, kind: 'body' },
+      { id: 'p2', sectionId: null, page: null, start: 29, end: text.length, kind: 'reference' },
+    ],
+    markers: [{ start: 13, end: 16, kind: 'citation', targets: ['p2'] }],
+  });
+
+  it('leaves bibliography entries out unless asked to keep them', () => {
+    expect(chunkDocument(d).map((p) => p.text)).toEqual(['Transformers [1] work well.']);
+    expect(chunkDocument(d, { includeReferences: true })).toHaveLength(2);
+  });
+
+  it('blanks markers in the text to index and keeps the passage text verbatim', () => {
+    const [p] = chunkDocument(d);
+    expect(p!.text).toBe('Transformers [1] work well.');
+    expect(p!.indexText).toBe('Transformers     work well.');
+  });
+});

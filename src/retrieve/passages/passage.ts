@@ -17,13 +17,38 @@ export interface Passage {
   sectionPath: string[];
   page: number | null;
   title: string;
+  /**
+   * The text to index when it differs from `text`: footnote and citation markers (`doc.markers`)
+   * blanked out, so "[12]" or "(Lee et al., 2020)" neither matches nor dilutes a query.
+   */
+  indexText?: string;
 }
 
 export interface ChunkOptions {
   /** Maximum whitespace tokens per passage; longer paragraphs are split at sentence boundaries (default 256). */
   maxTokens?: number;
-  /** Paragraph kinds to skip (default: the title paragraph, which every passage carries anyway). */
+  /**
+   * Paragraph kinds to skip (default: the title paragraph, which every passage carries anyway, and
+   * bibliography entries, which would otherwise answer any query naming a cited work).
+   */
   skipKinds?: readonly string[];
+  /** Keep bibliography entries (kind `reference`) even when `skipKinds` is the default. */
+  includeReferences?: boolean;
+}
+
+const DEFAULT_SKIP = ['title', 'reference'];
+
+/** `text` (from offset `start` of the document) with the document's markers in it blanked out. */
+function withoutMarkers(doc: Document, text: string, start: number): string | undefined {
+  let out: string | undefined;
+  for (const m of doc.markers) {
+    if (m.end <= start || m.start >= start + text.length) continue;
+    out ??= text;
+    const a = Math.max(0, m.start - start);
+    const b = Math.min(text.length, m.end - start);
+    out = out.slice(0, a) + ' '.repeat(b - a) + out.slice(b);
+  }
+  return out;
 }
 
 const countTokens = (s: string) => (s.match(/\S+/g) ?? []).length;
@@ -31,7 +56,8 @@ const countTokens = (s: string) => (s.match(/\S+/g) ?? []).length;
 /** Splits a document into passages along its paragraphs (blank-line blocks when it has none). */
 export function chunkDocument(doc: Document, options: ChunkOptions = {}): Passage[] {
   const maxTokens = options.maxTokens ?? 256;
-  const skip = new Set(options.skipKinds ?? ['title']);
+  const skip = new Set(options.skipKinds ?? DEFAULT_SKIP);
+  if (options.includeReferences) skip.delete('reference');
   const blocks = doc.paragraphs.length
     ? doc.paragraphs.filter((p) => !skip.has(p.kind))
     : blankLineBlocks(doc.text).map((b) => ({ ...b, sectionId: null, page: null }));
@@ -40,7 +66,9 @@ export function chunkDocument(doc: Document, options: ChunkOptions = {}): Passag
     for (const piece of splitToBudget(doc.text, block.start, block.end, maxTokens)) {
       const text = doc.text.slice(piece.start, piece.end);
       if (!/\S/.test(text)) continue;
+      const indexText = withoutMarkers(doc, text, piece.start);
       passages.push({
+        ...(indexText === undefined ? {} : { indexText }),
         id: `${doc.id}#${passages.length}`,
         docId: doc.id,
         text,

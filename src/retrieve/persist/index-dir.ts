@@ -7,12 +7,19 @@ import type { Passage } from '../passages/index.js';
 
 /** What an index folder records about how it was built (checked on load). */
 export interface IndexManifest {
-  format: 1;
+  /** 2 since content digests are recorded; a format-1 index cannot be checked for staleness. */
+  format: 1 | 2;
   createdAt: string;
-  /** Document ids indexed, in order (used to tell whether the corpus changed). */
+  /** citegeist version that built it. */
+  builtBy?: string;
+  /** Document ids indexed, in order. */
   documents: string[];
+  /** Content digest of each document as indexed (`CorpusStore.digests`), aligned with `documents`. */
+  digests?: string[];
   passages: number;
   maxTokens: number;
+  /** Whether bibliography entries were indexed (absent in indexes built before it was recorded: false). */
+  includeReferences?: boolean;
   /** The embedder spec as configured (`lsa:256`, `openai:text-embedding-3-small`, …), or null without a dense index. */
   embedderSpec: string | null;
   embedderId: string | null;
@@ -73,6 +80,12 @@ export function readManifest(dir: string): IndexManifest {
   return JSON.parse(readFileSync(join(dir, FILES.manifest), 'utf8')) as IndexManifest;
 }
 
+/** The fitted embedder model saved with an index (LSA), or null: without reading passages or vectors. */
+export function loadEmbedderModel(dir: string): unknown | null {
+  const path = join(dir, FILES.model);
+  return existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : null;
+}
+
 /** Reads an index folder (the dense vectors stay a Buffer until an embedder is known: see `openDense`). */
 export function loadIndex(dir: string): SavedIndex {
   const manifest = readManifest(dir);
@@ -82,13 +95,12 @@ export function loadIndex(dir: string): SavedIndex {
     .map((l) => JSON.parse(l) as Passage);
   const bm25 = Bm25Index.fromBuffer(readFileSync(join(dir, FILES.bm25)), {}, join(dir, FILES.bm25));
   const densePath = join(dir, FILES.dense);
-  const modelPath = join(dir, FILES.model);
   return {
     manifest,
     passages,
     bm25,
     dense: existsSync(densePath) ? readFileSync(densePath) : null,
-    embedderModel: existsSync(modelPath) ? JSON.parse(readFileSync(modelPath, 'utf8')) : null,
+    embedderModel: loadEmbedderModel(dir),
   };
 }
 

@@ -1,6 +1,6 @@
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import type { Document } from '../../core/index.js';
-import { CitegeistError, location } from '../../core/index.js';
+import { CitegeistError, location, readTextFile } from '../../core/index.js';
 import type { LlmProvider } from '../../llm/index.js';
 import { extractRecipe, type Recipe, RecipeSchema, renderRecipe } from './recipe.js';
 
@@ -38,7 +38,7 @@ export class JsonlRecipeStore implements RecipeStore {
 
   constructor(readonly path: string) {
     if (!existsSync(path)) return;
-    const lines = readFileSync(path, 'utf8').split('\n');
+    const lines = readTextFile(path, 'recipes file').split('\n');
     lines.forEach((line, i) => {
       if (!line.trim()) return;
       let raw: unknown;
@@ -46,7 +46,7 @@ export class JsonlRecipeStore implements RecipeStore {
         raw = JSON.parse(line);
       } catch {
         throw new CitegeistError(
-          'RECIPES_BAD_LINE',
+          'INVALID_INPUT',
           `${location(path, i + 1)} is not JSON.`,
           'Delete or fix that line; extraction resumes from the rest.',
         );
@@ -54,7 +54,7 @@ export class JsonlRecipeStore implements RecipeStore {
       const entry = raw as StoredRecipe;
       if (typeof entry?.docId !== 'string' || (entry.ok && !RecipeSchema.safeParse(entry.recipe).success)) {
         throw new CitegeistError(
-          'RECIPES_BAD_LINE',
+          'INVALID_INPUT',
           `${location(path, i + 1)} is not a stored recipe.`,
           'Delete or fix that line.',
         );

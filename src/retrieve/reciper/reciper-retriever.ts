@@ -32,15 +32,27 @@ export class ReciperRetriever implements Retriever {
     private readonly paragraphIndex: DenseIndex,
     private readonly recipeIndex: DenseIndex,
     private readonly method: ReciperMethod,
+    private readonly paragraphCandidates: Retriever | null,
   ) {
-    this.id = method;
+    this.id = paragraphCandidates ? `${method}(paragraphs from ${paragraphCandidates.id})` : method;
   }
 
   static async build(
     embedder: Embedder,
     passages: readonly Passage[],
     recipes: readonly RecipeDoc[],
-    options: { method?: ReciperMethod; mode?: DenseMode; paragraphIndex?: DenseIndex } = {},
+    options: {
+      method?: ReciperMethod;
+      mode?: DenseMode;
+      paragraphIndex?: DenseIndex;
+      /**
+       * Where the paragraph stream's top-K candidates come from (default: the paragraph dense
+       * index). The CLI passes the measured corpus-wide default (`defaultRetrieval`: BM25 alone
+       * with the embedded LSA embedder, which ranks far below BM25 corpus-wide); candidates keep
+       * their cosine with the query as score, so RECIPER's ŝ = s + λ·o is computed as specified.
+       */
+      paragraphCandidates?: Retriever;
+    } = {},
   ): Promise<ReciperRetriever> {
     const paragraphIndex =
       options.paragraphIndex ??
@@ -62,6 +74,7 @@ export class ReciperRetriever implements Retriever {
         'passage',
       ),
       options.mode,
+      embedder.dimensions,
     );
     return new ReciperRetriever(
       embedder,
@@ -70,6 +83,7 @@ export class ReciperRetriever implements Retriever {
       paragraphIndex,
       recipeIndex,
       options.method ?? 'reciper',
+      options.paragraphCandidates ?? null,
     );
   }
 
@@ -78,7 +92,14 @@ export class ReciperRetriever implements Retriever {
     const depth = Math.max(4 * k, 20);
     const [qv] = await this.embedder.embed([query], 'query');
     const q = qv ?? new Float32Array(this.paragraphIndex.dimensions);
-    const [pHits = []] = this.paragraphIndex.search([q], depth);
+    const [pHits = []] = this.paragraphCandidates
+      ? [
+          this.paragraphIndex.scoreIds(
+            q,
+            (await this.paragraphCandidates.retrieve(query, depth)).map((h) => h.id),
+          ),
+        ]
+      : this.paragraphIndex.search([q], depth);
     const [rHits = []] = this.recipeIndex.ids.length ? this.recipeIndex.search([q], depth) : [[]];
     const paragraphs = toCandidates(pHits, this.paragraphs, 'paragraph');
     const recipes = toCandidates(rHits, this.recipes, 'recipe');

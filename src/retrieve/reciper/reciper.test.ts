@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DocumentSchema } from '../../core/index.js';
 import { FakeEmbedder, FakeLlm } from '../../testing/index.js';
+import { Bm25Retriever } from '../common/index.js';
+import { Bm25Index } from '../lexical/index.js';
 import type { Passage } from '../passages/index.js';
 import { renderRecipe } from './recipe.js';
 import { extractRecipes, JsonlRecipeStore, MemoryRecipeStore, recipeTexts } from './recipe-store.js';
@@ -167,5 +169,23 @@ describe('ReciperRetriever (FakeEmbedder)', () => {
     expect(embedder.calls.at(-1)?.role).toBe('query');
     const recipeOnly = await ReciperRetriever.build(embedder, passages, recipes, { method: 'recipe' });
     expect((await recipeOnly.retrieve('graphene', 5)).map((h) => h.id)).toEqual(['p2#recipe']);
+  });
+
+  it('takes the paragraph stream from another retriever when given, scored by cosine (BM25 candidates)', async () => {
+    const embedder = new FakeEmbedder(64);
+    const bm25 = new Bm25Retriever(Bm25Index.build(passages));
+    const paragraphOnly = await ReciperRetriever.build(embedder, passages, [], {
+      method: 'paragraph',
+      paragraphCandidates: bm25,
+    });
+    expect(paragraphOnly.id).toBe('paragraph(paragraphs from bm25)');
+    // BM25 finds only the graphene passage; the dense index alone would also return p1's passages.
+    const hits = await paragraphOnly.retrieve('graphene exfoliated', 5);
+    expect(hits.map((h) => h.id)).toEqual(['p2#0']);
+    const [q] = await embedder.embed(['graphene exfoliated'], 'query');
+    const [v] = await embedder.embed([passages[2]?.text as string], 'passage');
+    let cosine = 0;
+    for (let i = 0; i < 64; i++) cosine += (q?.[i] ?? 0) * (v?.[i] ?? 0);
+    expect(hits[0]?.score).toBeCloseTo(cosine, 5);
   });
 });

@@ -1,6 +1,7 @@
 export { CanonicalReplySchema, canonicalPrompt, GET_CANONICAL_QUESTION_SYSTEM } from './canonical-prompt.js';
 export { CLUSTER_SUMMARY_SYSTEM, clusterSummaryPrompt } from './cluster-summary-prompt.js';
 export { IDENTIFY_PARAPHRASE_SYSTEM, ParaphraseReplySchema, paraphrasePrompt } from './paraphrase-prompt.js';
+export { generatePromptsVersion, gingerPromptsVersion, qualityPromptsVersion } from './prompt-versions.js';
 export { QaPairsSchema, qaPairsPrompt, WRITE_QA_PAIRS_SYSTEM } from './qa-pairs-prompt.js';
 export {
   GENERAL_QUALITIES,

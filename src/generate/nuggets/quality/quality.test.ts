@@ -1,6 +1,4 @@
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   addNuggets,
@@ -20,7 +18,7 @@ import {
   VITALITY_SYSTEM,
 } from '../prompts/quality-prompt.js';
 import { QUALITY_FEATURES, qualityFeatures } from '../quality-features.js';
-import { StepLog, unitKey } from '../step-log.js';
+import { StepLog, stepKey } from '../step-log.js';
 import { lexicalDiversity } from './bank-quality.js';
 import { complexity, readingLevel, syllables } from './readability.js';
 import {
@@ -121,10 +119,7 @@ describe('scoreBankQuality', () => {
   }
 
   it('writes the 19 criteria the selector reads; an unreadable reply is a named failure, not a score; a failed call is retried', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'quality-'));
-    const log = new StepLog<QualityRecord>(join(dir, 'quality.jsonl'), (r) =>
-      unitKey(r.request_id, r.question),
-    );
+    const log = new StepLog<QualityRecord>((r) => stepKey(r.request_id, r.question));
     const llm = new FakeLlm((r) => {
       const [system, user] = [r.messages[0]!.content, r.messages[1]!.content];
       if (user.includes('Who counted')) return { fail: 'HTTP 500' };
@@ -171,7 +166,6 @@ describe('scoreBankQuality', () => {
     const second2 = await scoreBankQuality(bank(), { ...ctx, llm: again });
     expect(second2).toMatchObject({ scored: 3, failedCalls: [] });
     expect(again.calls).toHaveLength(3);
-    log.close();
   });
 });
 
@@ -201,8 +195,7 @@ describe('paraphrases as sub-nuggets (run_on_nugget_bank.py -rop)', () => {
     expect(paraphraseSubNuggets(b)).toEqual(subs);
     expect((b.nugget_bank!['Where do crows live?'] as NuggetQuestion).sub_nuggets).toHaveLength(1);
 
-    const dir = mkdtempSync(join(tmpdir(), 'quality-'));
-    const log = new StepLog<QualityRecord>(join(dir, 'q.jsonl'), (r) => unitKey(r.request_id, r.question));
+    const log = new StepLog<QualityRecord>((r) => stepKey(r.request_id, r.question));
     const llm = new FakeLlm((r) =>
       r.messages[0]!.content === VITALITY_SYSTEM
         ? 'VITAL'
@@ -227,7 +220,6 @@ describe('paraphrases as sub-nuggets (run_on_nugget_bank.py -rop)', () => {
     const sub = (b.nugget_bank!['Where do crows live?'] as NuggetQuestion).sub_nuggets![0] as NuggetQuestion;
     expect(Object.keys(sub.metadata!)).toEqual(['parent', 'quality']);
     expect((b.metadata!.quality as { coverage: { num_clusters: number } }).coverage.num_clusters).toBe(3);
-    log.close();
   });
 });
 

@@ -31,7 +31,7 @@ import {
   VITALITY_SYSTEM,
   VitalityReplySchema,
 } from '../prompts/quality-prompt.js';
-import { type StepLog, unitKey } from '../step-log.js';
+import { type StepLog, stepKey } from '../step-log.js';
 import { bankQuality } from './bank-quality.js';
 import { complexity, readingLevel } from './readability.js';
 
@@ -94,7 +94,7 @@ export async function judgeQuality(
   ctx: QualityContext,
   question: string,
 ): Promise<{ record: QualityRecord } | { failed: string }> {
-  const key = unitKey(ctx.requestId, question);
+  const key = stepKey(ctx.requestId, question);
   const logged = ctx.log.get(key);
   if (logged) return { record: logged };
   const ask = async (system: string, maxTokens: number) => {

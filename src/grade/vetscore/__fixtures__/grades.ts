@@ -24,6 +24,7 @@ export function gradeFrom(id: string, segments: ([0 | 1, HarmLevel] | null)[][])
       harm_rationale: null,
       evidence_quote: null,
       span: null,
+      nearest: null,
     })),
   }));
   const n = segs.reduce((a, s) => a + s.claims.length, 0);
@@ -37,6 +38,8 @@ export function gradeFrom(id: string, segments: ([0 | 1, HarmLevel] | null)[][])
     mode: 'separate',
     repeats: 1,
     judges: { decomposer: 'f', verifier: 'f', harm: 'f' },
+    trust_unlocated_evidence: false,
+    evidence: [],
     segments: segs,
     coverage: { segments: segs.length, segments_failed: 0, claims: n, claims_scored: scored, claims_failed: n - scored, rate: n ? scored / n : null },
     failures: [],

@@ -5,7 +5,11 @@ import { FakeLlm } from '../../../testing/index.js';
 export interface ScriptedClaim {
   verdict?: 'supported' | 'unsupported' | 'contradicted' | 'fail' | ('supported' | 'unsupported' | 'contradicted' | 'fail')[];
   harm?: number | 'fail' | (number | 'fail')[];
-  evidence?: string;
+  /**
+   * The evidence quote of a supported verdict (a list = one per repeat). Absent: the first cited
+   * excerpt, verbatim (a quote that is located); `''` or `null`: an empty / missing quote.
+   */
+  evidence?: string | null | (string | null)[];
 }
 
 /** A scripted world: segment text (markers included) → claims, claim text → judgments. */
@@ -59,7 +63,13 @@ export function scriptedReply(script: Script): (request: GenerateRequest) => str
       const verdict = k === 'harm' ? undefined : next(`v:${claim}`, c.verdict ?? 'supported');
       const harm = k === 'verify' ? undefined : next(`h:${claim}`, c.harm ?? 1);
       if (verdict === 'fail' || harm === 'fail') return { fail: 'judge timed out' };
-      const evidence = verdict === 'supported' && c.evidence ? { evidence_quote: c.evidence } : {};
+      const quote =
+        verdict !== 'supported'
+          ? undefined
+          : c.evidence === undefined
+            ? block(user, 'excerpt')
+            : next(`e:${k}:${claim}`, c.evidence);
+      const evidence = quote === undefined || quote === null ? {} : { evidence_quote: quote };
       if (k === 'verify') return JSON.stringify({ verdict, rationale: `scripted ${verdict}`, ...evidence });
       if (k === 'harm') return JSON.stringify({ harm, rationale: `scripted harm ${harm}` });
       return JSON.stringify({ verdict, harm, rationale: `scripted ${verdict}/${harm}`, ...evidence });

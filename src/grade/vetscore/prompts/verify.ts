@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import type { ChatMessage } from '../../../llm/index.js';
 import type { Excerpt } from '../segment.js';
-import { delimit, UNTRUSTED_NOTE } from './delimit.js';
+import { delimit, UNTRUSTED_NOTE, VERBATIM_QUOTE_NOTE } from './delimit.js';
 
 export const VerificationSchema = z.object({
   verdict: z.enum(['supported', 'unsupported', 'contradicted']),
   rationale: z.string(),
-  evidence_quote: z.string().optional(),
+  evidence_quote: z.string().nullish(),
 });
 export type Verification = z.infer<typeof VerificationSchema>;
 
@@ -18,10 +18,11 @@ export function verifyPrompt(input: { claim: string; excerpts: Excerpt[] }): Cha
     'species and condition in it. "contradicted": the excerpts state something incompatible with the',
     'claim (e.g. a different dose). "unsupported": neither; the excerpts do not say it, even if it is',
     'true in general. Use only the excerpts, not your own knowledge.',
-    'When supported, copy into evidence_quote the shortest verbatim passage of one excerpt that supports it.',
+    'When supported, put into evidence_quote the shortest passage of one excerpt that supports it.',
+    VERBATIM_QUOTE_NOTE,
     UNTRUSTED_NOTE,
     'Reply with JSON: {"verdict": "supported"|"unsupported"|"contradicted", "rationale": "one or two',
-    'sentences", "evidence_quote": "verbatim text (only when supported)"}.',
+    'sentences", "evidence_quote": "verbatim text of one excerpt (only when supported)"}.',
   ].join(' ');
   const excerpts = input.excerpts.map((e) => delimit('excerpt', e.text, { key: e.key }));
   const user = [...excerpts, delimit('claim', input.claim), 'Is the claim supported by the excerpts?'].join(

@@ -1,0 +1,191 @@
+// ---- ARGUE --------------------------------------------------------------------------------
+function argueListView(params) {
+  const run = params.get('run') || '';
+  const failedOnly = params.get('failed') === '1';
+  const runs = [...new Set(D.argue.reports.map((r) => r.run))];
+  const go = (k) => (v) => {
+    const p = new URLSearchParams(location.hash.slice(1));
+    if (v === '' || v === false) p.delete(k);
+    else p.set(k, v === true ? '1' : v);
+    location.hash = p.toString();
+  };
+  const failed = h('input', { type: 'checkbox', checked: failedOnly });
+  failed.addEventListener('change', () => go('failed')(failed.checked));
+  const list = D.argue.reports
+    .map((r, i) => [r, i])
+    .filter(([r]) => (!run || r.run === run) && (!failedOnly || r.failed > 0));
+  put(
+    app,
+    h('h2', null, 'Judged reports'),
+    h(
+      'form',
+      { class: 'filters' },
+      select('run', [['', 'all'], ...runs.map((r) => [r, r])], run, go('run')),
+      h('label', { class: 'check' }, failed, ' failed judgments only'),
+    ),
+    h(
+      'table',
+      { class: 'rows' },
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          ['topic', 'run', 'sentences', 'nuggets met', 'failed judgments'].map((t) => h('th', null, t)),
+        ),
+      ),
+      h(
+        'tbody',
+        null,
+        list.map(([r, i]) =>
+          h(
+            'tr',
+            null,
+            h('td', null, link({ report: String(i) }, r.topic)),
+            h('td', null, r.run),
+            h('td', { class: 'num' }, String(r.sentences.length)),
+            h(
+              'td',
+              { class: 'num' },
+              `${r.nuggets.filter((n) => n.satisfied).length} of ${r.nuggets.filter((n) => !n.unknown).length}`,
+            ),
+            h('td', { class: r.failed ? 'num bad' : 'num' }, String(r.failed)),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function argueView(params) {
+  const ri = Number(params.get('report'));
+  const r = D.argue?.reports[ri];
+  if (!r) {
+    put(app, h('p', { class: 'bad' }, 'No such report.'));
+    return;
+  }
+  const yes = (v) =>
+    v === true
+      ? h('span', { class: 'ok' }, 'yes')
+      : v === false
+        ? h('span', { class: 'bad' }, 'no')
+        : h('span', { class: 'na' }, 'not judged');
+  put(
+    app,
+    h('p', null, link({ argue: '' }, '← reports')),
+    h('h2', null, `${r.topic}${r.title ? `: ${r.title}` : ''}`),
+    h(
+      'p',
+      { class: 'meta' },
+      `run ${r.run} · ${r.sentences.length} sentences${r.truncated ? ` (${r.truncated} cut by the length limit)` : ''} · ${r.failed} failed judgment(s)`,
+    ),
+    h('h3', null, 'Sentences'),
+    h(
+      'ol',
+      { class: 'sentences' },
+      r.sentences.map((s, si) =>
+        h(
+          'li',
+          { id: `s-${si}` },
+          h('p', { class: 'text' }, s.text),
+          s.citations.length
+            ? h(
+                'ul',
+                null,
+                s.citations.map((c) =>
+                  h(
+                    'li',
+                    null,
+                    `[${c.doc}] attested: `,
+                    yes(c.attested),
+                    ' · relevant: ',
+                    yes(c.relevant),
+                    c.evidence ? h('blockquote', null, c.evidence) : null,
+                    c.located === false
+                      ? h('span', { class: 'warn' }, 'evidence quote not found in the document')
+                      : null,
+                  ),
+                ),
+              )
+            : h('p', { class: 'hint' }, 'no citation', s.flags.length ? ` · ${s.flags.join(' · ')}` : ''),
+          s.nuggets.length
+            ? h(
+                'p',
+                null,
+                'answers: ',
+                s.nuggets.map((n) =>
+                  h(
+                    'span',
+                    { class: 'nugget' },
+                    link({ report: String(ri), nugget: String(n.n) }, r.nuggets[n.n].question),
+                    n.answers.length ? ` → ${n.answers.join('; ')}` : '',
+                    ' ',
+                  ),
+                ),
+              )
+            : null,
+          s.failed.length
+            ? h(
+                'ul',
+                { class: 'bad' },
+                s.failed.map((f) => h('li', null, f)),
+              )
+            : null,
+        ),
+      ),
+    ),
+    h('h3', null, 'Nuggets'),
+    h(
+      'table',
+      { class: 'claims' },
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          ['nugget', 'type', 'gold answers', 'answered by', 'met'].map((t) => h('th', null, t)),
+        ),
+      ),
+      h(
+        'tbody',
+        null,
+        r.nuggets.map((n, ni) =>
+          h(
+            'tr',
+            { id: `n-${ni}` },
+            h('td', null, n.question, n.unknown ? h('span', { class: 'warn' }, ' (not in the bank)') : null),
+            h('td', null, n.aggregator, n.importance ? ` · importance ${n.importance}` : ''),
+            h('td', null, n.answers.join('; ')),
+            h(
+              'td',
+              null,
+              n.by.length
+                ? n.by.map((b) =>
+                    h(
+                      'div',
+                      null,
+                      link({ report: String(ri), sentence: String(b.s) }, `sentence ${b.s + 1}`),
+                      b.answers.length ? ` → ${b.answers.join('; ')}` : '',
+                    ),
+                  )
+                : h('span', { class: 'na' }, 'none'),
+            ),
+            h('td', { class: n.satisfied ? 'ok' : 'bad' }, n.satisfied ? 'yes' : 'no'),
+          ),
+        ),
+      ),
+    ),
+  );
+  const target = params.has('sentence')
+    ? `s-${Number(params.get('sentence'))}`
+    : params.has('nugget')
+      ? `n-${Number(params.get('nugget'))}`
+      : null;
+  const el = target && document.getElementById(target);
+  if (el) {
+    el.classList.add('target');
+    el.scrollIntoView({ block: 'center' });
+  }
+}

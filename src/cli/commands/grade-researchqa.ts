@@ -1,0 +1,220 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import {
+  CitegeistError,
+  papersInput,
+  type RunManifest,
+  readInputBytes,
+  sha256Hex,
+  writeFileAtomic,
+} from '../../core/index.js';
+import { estimateJudging, gradeRunToFile, gradesManifest } from '../../grade/index.js';
+import { modelId, parseModelString } from '../../llm/index.js';
+import { VERSION } from '../../version.js';
+import type { CliContext, RegisterCommand } from '../context.js';
+import { addLlmOptions } from '../llm-options.js';
+import { addCheckOption } from './dataset-preflight.js';
+import {
+  type GradeOptions,
+  gradeOptions,
+  type Prepared,
+  prepare,
+  printSummary,
+  reportOutcome,
+  withJudge,
+  withProgress,
+} from './grade.js';
+import { parseIntOption, seedOption } from './option-parsers.js';
+import { addPaperSourceOptions, describeSource, paperSourceOf } from './paper-source.js';
+
+/**
+ * `citegeist grade`: a command group whose default subcommand, `grade researchqa`, grades one run
+ * into a grades file (rows appended as they complete, resumable like `answer`).
+ */
+
+/** Grades one run into a grades file (rows appended as they complete, resumable), then the summary. */
+async function gradeToFile(
+  ctx: CliContext,
+  opts: GradeOptions & { run: string; out: string },
+): Promise<void> {
+  const p = await prepare(ctx, [opts.run], opts, true);
+  const run = p.runs[0]!;
+  const out = resolve(ctx.io.cwd, opts.out);
+  const manifest = gradesManifest({
+    runLabel: run.manifest?.label ?? run.models.join(', '),
+    label: opts.label,
+    settings: {
+      match: opts.match,
+      quoteMode: p.quoteMode,
+      judge: p.settings.judge ? modelId(parseModelString(p.settings.judge, '--judge')) : null,
+      trustUnlocatedEvidence: p.trustUnlocatedEvidence,
+    },
+    dataset: {
+      sha256: sha256Hex(readInputBytes(resolve(ctx.io.cwd, opts.dataset), { what: 'dataset' })),
+      path: opts.dataset,
+      rows: p.dataset.length,
+    },
+    papers: papersInput(p.texts, describeSource(paperSourceOf(ctx, opts))),
+    run: runInput(run.manifest, resolve(ctx.io.cwd, opts.run), opts.run),
+    version: VERSION,
+  });
+  if (p.settings.dryRun) return printJudgeEstimate(ctx, p, { path: out, manifest });
+  const result = await withJudge(ctx, p, (judge, onCall) =>
+    withProgress(
+      ctx,
+      run.rows.length,
+      judge,
+      (options) =>
+        gradeRunToFile(
+          p.dataset,
+          run.rows,
+          p.grading.paperText,
+          { path: out, manifest },
+          { ...gradeOptions(p, judge), ...options },
+        ),
+      onCall,
+    ),
+  );
+  for (const t of result.tookOverFrom)
+    ctx.io.err(
+      `note: resuming after ${t.command} (pid ${t.pid}, started ${t.started_at}) stopped without finishing\n`,
+    );
+  reportOutcome(ctx, run.models, result);
+  const summary = printSummary(ctx, result.grades, opts.seed);
+  const summaryFile = `${out.replace(/\.jsonl?$/i, '')}.summary.json`;
+  const provenance = { manifest: result.manifest, bootstrap_seed: opts.seed };
+  // Rows scored without a field that changes their scores (as an empty list): field → count.
+  const missingFields = Object.fromEntries(
+    Object.entries(p.missingFields).map(([field, ids]) => [field, ids.length]),
+  );
+  writeFileAtomic(
+    summaryFile,
+    `${JSON.stringify({ ...provenance, ...(summary as object), missing_fields: missingFields }, null, 2)}\n`,
+  );
+  if (!ctx.globals().json) {
+    const kept = result.kept > 0 ? ` (${result.kept} kept from an earlier run)` : '';
+    ctx.io.out(`\n${result.grades.length} graded rows${kept} → ${opts.out}\n`);
+    const unscored = Object.values(missingFields).reduce((n, count) => n + count, 0);
+    if (unscored > 0)
+      ctx.io.out(`${unscored} row(s) lacked a score-changing field (missing_fields in the summary)\n`);
+  }
+}
+
+/** The `run` input of a grades manifest: the run's identity, or the file's bytes when it has no manifest. */
+function runInput(manifest: RunManifest | null, path: string, given: string) {
+  return manifest
+    ? { sha256: sha256Hex(manifest.run_id), path: given, label: manifest.label, run_id: manifest.run_id }
+    : { sha256: sha256Hex(readInputBytes(path, { what: 'run file' })), path: given };
+}
+
+/** `grade --dry-run`: the judge calls the rows left to grade would make (the citation metrics are free). */
+function printJudgeEstimate(
+  ctx: CliContext,
+  p: Prepared,
+  target: { path: string; manifest: RunManifest },
+): void {
+  const judge = p.settings.judge ? modelId(parseModelString(p.settings.judge, '--judge')) : null;
+  const run = p.runs[0]!.rows;
+  const estimate = judge
+    ? estimateJudging(p.dataset, run, target, judge, p.settings.prices)
+    : { rows: run.length, kept: 0, calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  const result = { dry_run: true, label: target.manifest.label, judge, ...estimate };
+  if (ctx.globals().json) {
+    ctx.io.out(`${JSON.stringify(result, null, 2)}\n`);
+    return;
+  }
+  const cost = estimate.costUsd === null ? 'no price for this model' : `~$${estimate.costUsd.toFixed(4)}`;
+  ctx.io.out(
+    judge
+      ? `dry run, nothing called or written: ${estimate.rows} rows to grade as "${target.manifest.label}" (${estimate.kept} kept); judge ${judge}: ${estimate.calls} calls, ~${estimate.inputTokens} input + ~${estimate.outputTokens} output tokens, ${cost}\n`
+      : `dry run: no judge, so no model calls (the citation metrics are computed locally)\n`,
+  );
+}
+
+/** Output and errors of a subcommand go where the program's go (tests capture them). */
+function sameOutput(ctx: CliContext, command: Command): Command {
+  return command
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => ctx.io.out(s), writeErr: (s) => ctx.io.err(s) });
+}
+
+/**
+ * `grade` is a command group: `grade researchqa` (the default, so `grade --dataset … --run …` works
+ * as it always did) and `grade faithfulness` beside it. The group has no options of its own, so an
+ * option given before a subcommand name (`grade --dataset X faithfulness`) is an error, not a flag
+ * silently ignored.
+ */
+export function gradeGroup(program: Command, ctx: CliContext): Command {
+  const existing = program.commands.find((c) => c.name() === 'grade');
+  if (existing) return existing;
+  const group = program
+    .command('grade')
+    .description(
+      'grade answers: ResearchQA metrics (`grade researchqa`, the default) or VETSCORE (`grade faithfulness`)',
+    );
+  // Options before a subcommand name send everything to the default subcommand, which would then
+  // complain about its own options: say what went wrong instead.
+  group.hook('preSubcommand', (self, sub) => {
+    const named = self.commands.find((c) => c.name() !== sub.name() && self.args.includes(c.name()));
+    if (named && self.args[0] !== sub.name()) {
+      throw new CitegeistError(
+        'BAD_OPTION',
+        `\`grade ${self.args.join(' ')}\`: options were given before the subcommand "${named.name()}".`,
+        `Put them after it: \`citegeist grade ${named.name()} --…\` (see \`citegeist grade ${named.name()} --help\`).`,
+      );
+    }
+  });
+  return sameOutput(ctx, group);
+}
+
+export const registerGrade: RegisterCommand = (program, ctx) => {
+  const command = sameOutput(
+    ctx,
+    gradeGroup(program, ctx)
+      .command('researchqa', { isDefault: true })
+      .description(
+        'grade a run against a dataset: ResearchQA citation metrics, and the rubric judge with --judge (the default of `grade`)',
+      ),
+  )
+    .requiredOption(
+      '--dataset <file>',
+      'dataset (eval_dataset.json, JSONL, or the hub export as JSON, JSONL or .parquet)',
+    )
+    .requiredOption(
+      '--run <file>',
+      'run (citegeist run JSONL, or the published harness results eval_<model>[_baseline].json or its rows as a JSON list)',
+    )
+    .option(
+      '--match <mode>',
+      'quote ↔ evidence alternative match: researchqa (difflib ≥ 0.5) | span',
+      'researchqa',
+    )
+    .option(
+      '--quote-mode <mode>',
+      'quote matcher for citation accuracy: researchqa | strict (default: quoteMode in the config file, else researchqa)',
+    )
+    .option(
+      '--threads <n>',
+      'threads for the citation metrics (default: all available cores, at most one per 500 rows)',
+      parseIntOption('--threads', 1),
+    )
+    .option('--model <name>', 'model name for runs that do not record one (published layout)')
+    .option('--seed <n>', 'bootstrap seed (summary only)', seedOption('--seed'), 0)
+    .option(
+      '--label <name>',
+      "the grading's name in leaderboards (default: the run's label, plus grading settings that differ from the defaults)",
+    )
+    .option(
+      '--trust-unlocated-evidence',
+      "count the judge's claims of support whose quotes are not found as support (default: they count as errors)",
+    )
+    .requiredOption(
+      '--out <file>',
+      'grades JSONL, written as rows complete and resumed if it exists (a summary JSON is written beside it)',
+    );
+  addPaperSourceOptions(command);
+  addCheckOption(command);
+  addLlmOptions(command, { model: false, judge: true }).action(
+    (opts: GradeOptions & { run: string; out: string }) => gradeToFile(ctx, opts),
+  );
+};

@@ -1,0 +1,220 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { basename, join, relative, resolve } from 'node:path';
+import {
+  type DatasetRow,
+  type Document,
+  parseJsonl,
+  readJsonFile,
+  readMaybeGzip,
+  readTextFile,
+  sha256OfFile,
+} from '../core/index.js';
+import { loadDatasetStrict } from '../generate/index.js';
+import { readRun } from '../grade/index.js';
+import {
+  type BankNuggets,
+  bankNuggets,
+  type FaithfulnessSource,
+  type GradesSource,
+  type InputInfo,
+  type LooseGrade,
+  looseGradeRow,
+  type ManifestInfo,
+  manifestOf,
+  type RunSource,
+  type SplitRecords,
+  splitRecords,
+} from '../report/index.js';
+import { paperSource } from './commands/paper-source.js';
+import { openCorpus } from './corpus-option.js';
+
+/** What reading the inputs of a report gives: the sources, their provenance, and the notes. */
+export interface ReportSources {
+  inputs: InputInfo[];
+  notes: string[];
+  /** Every file or folder read, as absolute paths (for the recipe `serve` checks). */
+  read: string[];
+}
+
+/** Reads files relative to `cwd`, names them as given, and records provenance and problems. */
+export class ReportReader {
+  readonly sources: ReportSources = { inputs: [], notes: [], read: [] };
+
+  constructor(private readonly cwd: string) {}
+
+  private text(path: string, kind: InputInfo['kind']): { abs: string; text: string; sha256: string } {
+    const abs = this.resolve(path);
+    const text = readTextFile(abs, `${kind} file`);
+    this.sources.read.push(abs);
+    return { abs, text, sha256: createHash('sha256').update(text, 'utf8').digest('hex') };
+  }
+
+  resolve(path: string): string {
+    return resolve(this.cwd, path);
+  }
+
+  private record(
+    kind: InputInfo['kind'],
+    name: string,
+    sha256: string | null,
+    split: SplitRecords,
+    rows: number,
+  ) {
+    const m = split.manifest;
+    this.sources.inputs.push({
+      kind,
+      name,
+      sha256,
+      rows,
+      skipped: split.skipped.length,
+      label: m?.label ?? null,
+      settings: m?.settings ?? null,
+      version: m?.version ?? null,
+    });
+    for (const s of split.skipped.slice(0, 3))
+      this.sources.notes.push(`${name} line ${s.line} skipped: ${s.reason}.`);
+    if (split.skipped.length > 3)
+      this.sources.notes.push(`${name}: ${split.skipped.length - 3} more line(s) skipped.`);
+  }
+
+  /** A JSONL file's records with its manifest split off (a JSON summary file is refused by name). */
+  private records(
+    path: string,
+    kind: InputInfo['kind'],
+  ): { split: SplitRecords; sha256: string; abs: string } {
+    const { abs, text, sha256 } = this.text(path, kind);
+    const split = splitRecords(parseJsonl(text));
+    return { split, sha256, abs };
+  }
+
+  grades(path: string): GradesSource {
+    const { split, sha256 } = this.records(path, 'grades');
+    const rows: LooseGrade[] = [];
+    for (const { line, value } of split.rows) {
+      const g = looseGradeRow(value);
+      if (typeof g === 'string') split.skipped.push({ line, reason: g });
+      else rows.push(g);
+    }
+    if (rows.length === 0 && /\.json$/i.test(path)) {
+      this.sources.notes.push(`${path} holds no grades rows (a summary file? give the .jsonl grades).`);
+    }
+    this.record('grades', path, sha256, split, rows.length);
+    return { name: path, manifest: split.manifest, rows };
+  }
+
+  run(path: string): RunSource {
+    const abs = this.resolve(path);
+    const text = readTextFile(abs, 'run file');
+    this.sources.read.push(abs);
+    const first = parseJsonl(text.slice(0, 1_000_000).split('\n', 1)[0] ?? '')[0];
+    const manifest: ManifestInfo | null = first?.ok ? manifestOf(first.value) : null;
+    const read = readRun(abs);
+    // A manifest line is not a run row: older readers report it as one, the report does not.
+    const errors = read.errors.filter((e) => !(manifest && /line 1$/.test(e.where)));
+    const split: SplitRecords = {
+      manifest,
+      rows: [],
+      skipped: errors.map((e) => ({ line: Number(/line (\d+)/.exec(e.where)?.[1] ?? 0), reason: e.message })),
+    };
+    this.record(
+      'run',
+      path,
+      createHash('sha256').update(text, 'utf8').digest('hex'),
+      split,
+      read.rows.length,
+    );
+    return { name: path, manifest, rows: read.rows };
+  }
+
+  async dataset(path: string): Promise<DatasetRow[]> {
+    const abs = this.resolve(path);
+    const read = await loadDatasetStrict(abs);
+    this.sources.read.push(abs);
+    for (const w of read.warnings) this.sources.notes.push(`${path}: ${w}`);
+    const { sha256 } = sha256OfFile(abs, 'dataset');
+    this.record('dataset', path, sha256, { manifest: null, rows: [], skipped: [] }, read.rows.length);
+    return read.rows;
+  }
+
+  faithfulness(path: string): FaithfulnessSource {
+    const { split, sha256, abs } = this.records(path, 'faithfulness');
+    const metaPath = `${abs}.meta.json`;
+    let meta: Record<string, unknown> | null = null;
+    if (existsSync(metaPath)) {
+      try {
+        meta = readJsonFile(metaPath, 'settings file') as Record<string, unknown>;
+        this.sources.read.push(metaPath);
+      } catch (error) {
+        this.sources.notes.push(`${path}.meta.json is not JSON (${(error as Error).message}); ignored.`);
+      }
+    }
+    this.record('faithfulness', path, sha256, split, split.rows.length);
+    return { name: path, manifest: split.manifest, meta, rows: split.rows.map((r) => r.value) };
+  }
+
+  judgments(path: string): Record<string, unknown>[] {
+    const { split, sha256 } = this.records(path, 'judgments');
+    this.record('judgments', path, sha256, split, split.rows.length);
+    return split.rows.map((r) => r.value);
+  }
+
+  /** Nugget banks: a folder of v3 or v1 JSON files (`.json`, `.json.gz`), or one such file. */
+  nuggets(path: string): BankNuggets[] {
+    const abs = this.resolve(path);
+    const files = statSync(abs).isDirectory()
+      ? readdirSync(abs)
+          .filter((n) => /\.json(\.gz)?$/i.test(n) && !n.startsWith('.'))
+          .sort()
+          .map((n) => join(abs, n))
+      : [abs];
+    this.sources.read.push(abs);
+    const banks: BankNuggets[] = [];
+    const skipped: SplitRecords['skipped'] = [];
+    for (const file of files) {
+      const name = relative(this.resolve('.'), file) || basename(file);
+      try {
+        const bank = bankNuggets(JSON.parse(readMaybeGzip(file, 'nugget bank')));
+        if (bank) banks.push(bank);
+        else skipped.push({ line: 0, reason: `${name} is not a v3 or v1 nugget bank` });
+      } catch (error) {
+        skipped.push({ line: 0, reason: `${name}: ${(error as Error).message}` });
+      }
+    }
+    for (const s of skipped) this.sources.notes.push(`nuggets: ${s.reason}.`);
+    this.record('nuggets', path, null, { manifest: null, rows: [], skipped: [] }, banks.length);
+    return banks;
+  }
+
+  /** The papers by id, from a corpus file or a papers folder (missing ids are simply absent). */
+  async papers(
+    ids: Iterable<string>,
+    source: { corpus?: string; papers?: string },
+  ): Promise<Map<string, Document>> {
+    const out = new Map<string, Document>();
+    const wanted = [...new Set(ids)].filter(Boolean);
+    if (source.corpus) {
+      const abs = this.resolve(source.corpus);
+      const store = openCorpus(abs);
+      try {
+        for (const id of wanted) {
+          const doc = store.get(id);
+          if (doc) out.set(id, doc);
+        }
+      } finally {
+        store.close();
+      }
+      this.sources.read.push(abs);
+      this.record('corpus', source.corpus, null, { manifest: null, rows: [], skipped: [] }, out.size);
+    } else if (source.papers) {
+      const load = paperSource({ papers: source.papers }, this.cwd);
+      for (const id of wanted) {
+        const doc = await load(id);
+        if (doc) out.set(id, doc);
+      }
+      this.sources.read.push(this.resolve(source.papers));
+      this.record('papers', source.papers, null, { manifest: null, rows: [], skipped: [] }, out.size);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,177 @@
+import type { DatasetRow, Document } from '../core/index.js';
+import { matchQuote, type PreparedPaper, preparePaper } from '../text/index.js';
+import type { DatasetReadResult } from './dataset-io.js';
+
+/**
+ * What `citegeist dataset check` looks for before any money is spent. Errors make a dataset unfit
+ * to answer or grade (the row could only fail or be counted wrongly); warnings are worth reading
+ * but leave the row usable.
+ */
+export type DatasetProblemKind =
+  | 'no_rows'
+  | 'invalid_row'
+  | 'duplicate_row_id'
+  | 'empty_question'
+  | 'unknown_paper'
+  | 'unlocated_evidence'
+  | 'missing_field';
+
+export interface DatasetProblem {
+  kind: DatasetProblemKind;
+  severity: 'error' | 'warning';
+  /** File and line (or index) for read problems; the row id otherwise. */
+  where: string;
+  message: string;
+  row_id?: string;
+  paper_id?: string;
+  /** unlocated_evidence: the evidence text (first alternative of the group). */
+  evidence?: string;
+  /** unlocated_evidence: the paper passage nearest to it and how close (sequence ratio). */
+  nearest?: { text: string; similarity: number };
+}
+
+export interface DatasetCheck {
+  rows: number;
+  papers: number;
+  evidence: { groups: number; located: number };
+  errors: DatasetProblem[];
+  warnings: DatasetProblem[];
+}
+
+export interface CheckOptions {
+  /** Loads a paper by id; null when the source has none. Without it paper ids and evidence are not checked. */
+  loadPaper?: (id: string) => Promise<Document | null>;
+}
+
+const NEAREST_CHARS = 240;
+
+/**
+ * Checks a dataset as read by `readDataset`: rows that did not parse, duplicate row ids, empty
+ * questions, a file that yielded no rows; with a paper source also paper ids the source does not
+ * hold and gold evidence that the strict quote matcher cannot find in its paper (listed with the
+ * nearest passage, so a typo or an extraction difference is visible at once).
+ */
+export async function checkDataset(
+  read: DatasetReadResult,
+  options: CheckOptions = {},
+): Promise<DatasetCheck> {
+  const problems: DatasetProblem[] = read.errors.map((e) => ({
+    kind: e.duplicate ? 'duplicate_row_id' : 'invalid_row',
+    severity: 'error',
+    where: e.where,
+    message: e.message,
+  }));
+  if (read.rows.length === 0) {
+    problems.unshift({
+      kind: 'no_rows',
+      severity: 'error',
+      where: 'dataset',
+      message: `no usable rows${read.errors.length > 0 ? ` (${read.errors.length} line(s) could not be read)` : ''}`,
+    });
+  }
+  for (const [field, ids] of Object.entries(read.missingFields)) {
+    for (const id of ids) {
+      problems.push({
+        kind: 'missing_field',
+        severity: 'warning',
+        where: `row ${id}`,
+        row_id: id,
+        message: `has no "${field}" field: it is scored as an empty list (write [] to say so)`,
+      });
+    }
+  }
+  for (const row of read.rows) {
+    if (row.question.trim() === '') {
+      problems.push(rowProblem(row, 'empty_question', 'error', 'the question is empty (only white space)'));
+    }
+  }
+  const evidence = { groups: 0, located: 0 };
+  if (options.loadPaper) {
+    const papers = new Map<string, PreparedPaper | null>();
+    for (const row of read.rows) {
+      if (!papers.has(row.paper_id)) {
+        const doc = await options.loadPaper(row.paper_id);
+        papers.set(row.paper_id, doc ? preparePaper(doc.text) : null);
+      }
+      const paper = papers.get(row.paper_id) ?? null;
+      if (paper === null) {
+        problems.push(
+          rowProblem(row, 'unknown_paper', 'error', `paper "${row.paper_id}" is not in the paper source`),
+        );
+        continue;
+      }
+      checkEvidence(row, paper, evidence, problems);
+    }
+  }
+  return {
+    rows: read.rows.length,
+    papers: new Set(read.rows.map((r) => r.paper_id)).size,
+    evidence,
+    errors: problems.filter((p) => p.severity === 'error'),
+    warnings: problems.filter((p) => p.severity === 'warning'),
+  };
+}
+
+function checkEvidence(
+  row: DatasetRow,
+  paper: PreparedPaper,
+  tally: { groups: number; located: number },
+  problems: DatasetProblem[],
+): void {
+  for (const [g, group] of row.expected_references.entries()) {
+    const alternatives = group.alternatives.filter((a) => a.trim() !== '');
+    if (alternatives.length === 0) continue;
+    tally.groups++;
+    let best: { text: string; similarity: number } | undefined;
+    let located = false;
+    for (const alternative of alternatives) {
+      const match = matchQuote(paper, alternative, { mode: 'strict' });
+      if (match.matched) {
+        located = true;
+        break;
+      }
+      if (match.nearest && (best === undefined || (match.similarity ?? 0) > best.similarity)) {
+        best = { text: clip(match.nearest.text), similarity: match.similarity ?? 0 };
+      }
+    }
+    if (located) {
+      tally.located++;
+      continue;
+    }
+    const problem = rowProblem(
+      row,
+      'unlocated_evidence',
+      'warning',
+      `evidence group ${g + 1} is not found in paper "${row.paper_id}" by the strict matcher`,
+    );
+    problem.evidence = clip(alternatives[0] ?? '');
+    if (best) problem.nearest = best;
+    problems.push(problem);
+  }
+}
+
+function rowProblem(
+  row: DatasetRow,
+  kind: DatasetProblemKind,
+  severity: DatasetProblem['severity'],
+  message: string,
+): DatasetProblem {
+  return { kind, severity, where: `row ${row.row_id}`, message, row_id: row.row_id, paper_id: row.paper_id };
+}
+
+function clip(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > NEAREST_CHARS ? `${flat.slice(0, NEAREST_CHARS - 1)}…` : flat;
+}
+
+/** One line per problem, for terminals: `error  row X: message` (+ evidence and nearest passage). */
+export function formatDatasetProblems(problems: readonly DatasetProblem[], max = 20): string {
+  let text = '';
+  for (const p of problems.slice(0, max)) {
+    text += `${p.severity.padEnd(7)} ${p.where}: ${p.message}\n`;
+    if (p.evidence !== undefined) text += `          evidence: "${p.evidence}"\n`;
+    if (p.nearest) text += `          nearest (${p.nearest.similarity.toFixed(2)}): "${p.nearest.text}"\n`;
+  }
+  if (problems.length > max) text += `… and ${problems.length - max} more (see --json)\n`;
+  return text;
+}

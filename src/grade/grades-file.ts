@@ -1,0 +1,176 @@
+import {
+  canonicalJson,
+  createManifest,
+  type DatasetRow,
+  defaultLabel,
+  type InputRef,
+  inspectRunFile,
+  keepParsed,
+  RunFile,
+  type RunFileOptions,
+  type RunManifest,
+  type RunRow,
+  sha256Hex,
+} from '../core/index.js';
+import { estimateCost, type PriceTable } from '../llm/index.js';
+import { GradeRowSchema } from './grade-row.js';
+import { type GradeRunOptions, type GradeRunResult, gradeRun } from './grade-run.js';
+import { RUBRIC_SYSTEM_PROMPT, rubricUserPrompt } from './rubric-judge.js';
+
+/** The grading settings that change a grades row (the bootstrap seed only changes the summary). */
+export interface GradingSettings {
+  match: string;
+  quoteMode: string;
+  /** The judge's model id, or null for the deterministic metrics only. */
+  judge: string | null;
+  /** The judge's unverified support counted as support (`--trust-unlocated-evidence`). */
+  trustUnlocatedEvidence?: boolean;
+}
+
+/** Settings a default grades label leaves out while they have these values. */
+const LABEL_DEFAULTS = {
+  match: 'researchqa',
+  quote_mode: 'researchqa',
+  judge: null,
+  trust_unlocated_evidence: false,
+};
+
+/**
+ * The manifest of a grades file. Its label is the graded run's label, plus the grading settings
+ * that differ from the defaults (`gpt-4.1-mini (k=3) (judge=openai:gpt-4.1)`), so one run graded two
+ * ways gives two leaderboard columns.
+ */
+export function gradesManifest(o: {
+  runLabel: string;
+  label?: string | undefined;
+  settings: GradingSettings;
+  dataset: InputRef;
+  papers: InputRef;
+  run: InputRef;
+  version: string;
+}): RunManifest {
+  const settings = {
+    match: o.settings.match,
+    quote_mode: o.settings.quoteMode,
+    judge: o.settings.judge,
+    judge_prompt: o.settings.judge ? sha256Hex(RUBRIC_SYSTEM_PROMPT).slice(0, 12) : null,
+    // Only the judge's verdicts are grounded: without one the flag changes nothing.
+    trust_unlocated_evidence: o.settings.judge !== null && o.settings.trustUnlocatedEvidence === true,
+  };
+  return createManifest({
+    kind: 'grades',
+    label: o.label,
+    defaultLabel: defaultLabel(o.runLabel, settings, LABEL_DEFAULTS),
+    settings,
+    inputs: { dataset: o.dataset, papers: o.papers, run: o.run },
+    version: o.version,
+  });
+}
+
+/** The hash a grades row keeps of the run row it graded. */
+export function runRowHash(row: RunRow): string {
+  return sha256Hex(canonicalJson(row));
+}
+
+/**
+ * How a grades file is opened: a row stays when it graded the run row as it is now and none of
+ * its metrics failed (a failed judge call is retried; a failed answer's grade stays).
+ */
+export function gradesFileOptions(manifest: RunManifest, run: readonly RunRow[]): RunFileOptions {
+  const hashes = new Map(run.map((r) => [r.row_id, runRowHash(r)]));
+  return {
+    manifest,
+    idField: 'row_id',
+    what: 'grades file',
+    command: 'citegeist grade',
+    keep: keepParsed(GradeRowSchema, 'Grades row', (g) => {
+      const failed = Object.values(g.status).includes('failed') && !g.answer_failed;
+      return g.run_row_sha256 === hashes.get(g.row_id) && !failed;
+    }),
+  };
+}
+
+export interface GradeToFileResult extends GradeRunResult {
+  /** Rows kept from an earlier attempt (resume). */
+  kept: number;
+  manifest: RunManifest;
+  tookOverFrom: { pid: number; command: string; started_at: string }[];
+}
+
+/**
+ * Grades a run into a grades file, appending each row as it completes (fsynced), resumable like
+ * `answer`: rows graded earlier from the same answers are kept, the rest graded. The file holds
+ * one grading (its manifest first), is locked meanwhile, and a file of another one is refused.
+ * `grades` holds every row of the file afterwards.
+ */
+export async function gradeRunToFile(
+  dataset: readonly DatasetRow[],
+  run: readonly RunRow[],
+  paperText: (paperId: string) => string | null,
+  target: { path: string; manifest: RunManifest },
+  options: GradeRunOptions = {},
+): Promise<GradeToFileResult> {
+  const file = RunFile.open(target.path, gradesFileOptions(target.manifest, run));
+  try {
+    const kept = file.kept.map((r) => GradeRowSchema.parse(r));
+    const done = new Set(kept.map((g) => g.row_id));
+    const hashes = new Map(run.map((r) => [r.row_id, runRowHash(r)]));
+    const result = await gradeRun(
+      dataset,
+      run.filter((r) => !done.has(r.row_id)),
+      paperText,
+      {
+        ...options,
+        onRow: (g, n, total) => {
+          g.label = file.manifest.label;
+          g.run_row_sha256 = hashes.get(g.row_id) ?? null;
+          file.append(g);
+          options.onRow?.(g, n, total);
+        },
+      },
+    );
+    const missing = new Set(result.missingRows);
+    return {
+      ...result,
+      grades: [...kept, ...result.grades],
+      missingRows: [...missing].filter((id) => !done.has(id)),
+      kept: kept.length,
+      manifest: file.manifest,
+      tookOverFrom: file.tookOverFrom,
+    };
+  } finally {
+    file.close();
+  }
+}
+
+/** What `grade --judge --dry-run` reports: the judge calls the rows left to grade would make. */
+export function estimateJudging(
+  dataset: readonly DatasetRow[],
+  run: readonly RunRow[],
+  target: { path: string; manifest: RunManifest },
+  judge: string,
+  prices: PriceTable,
+) {
+  const kept = new Set(
+    inspectRunFile(target.path, gradesFileOptions(target.manifest, run)).kept.map((r) => String(r.row_id)),
+  );
+  const byId = new Map(dataset.map((r) => [r.row_id, r]));
+  const todo = run.filter((r) => !kept.has(r.row_id) && byId.has(r.row_id));
+  // Failed answers are not sent to the judge; the justification is short: 300 output tokens each.
+  const requests = todo
+    .filter((r) => r.error === null)
+    .map((r) => ({
+      messages: [
+        { role: 'system' as const, content: RUBRIC_SYSTEM_PROMPT },
+        {
+          role: 'user' as const,
+          content: rubricUserPrompt({ row: byId.get(r.row_id)!, answer: r.answer, citations: r.citations }),
+        },
+      ],
+    }));
+  return {
+    rows: todo.length,
+    kept: kept.size,
+    ...estimateCost(judge, requests, { prices, expectedOutputTokens: 300 }),
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * The PDF reader on real papers of `../shared/data/pdf-gold/` (dev split only: the validation
+ * split is for reporting, not for tests) and `../shared/data/papers/pdf/`. Skipped when the shared
+ * data is absent.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Document, sectionAt } from '../../core/index.js';
+import { sharedDataAvailable, sharedDataPath } from '../../testing/shared-data.js';
+import { readDocumentFile } from '../read-document.js';
+
+const read = async (...parts: string[]) => (await readDocumentFile(sharedDataPath(...parts)))[0]!;
+const texts = (doc: Document, kind: string) =>
+  doc.paragraphs.filter((p) => p.kind === kind).map((p) => doc.text.slice(p.start, p.end));
+
+describe.skipIf(!sharedDataAvailable('pdf-gold'))(
+  'PDF reader on pdf-gold (skipped without ../shared/data)',
+  () => {
+    describe('a JOSE paper with a first-page sidebar (jose.00180)', () => {
+      let doc: Document;
+      beforeAll(async () => {
+        doc = await read('pdf-gold', 'jose', '10.21105.jose.00180.pdf');
+      }, 60_000);
+
+      it('keeps the sidebar, running footer and page numbers out of the text', () => {
+        const sidebar = doc.furniture.filter((f) => f.kind === 'sidebar').map((f) => f.text);
+        expect(sidebar).toContain('Authors of papers retain copyright');
+        expect(doc.text).not.toContain('Authors of papers retain copyright');
+        expect(doc.text).not.toContain('Journal of Open Source Education');
+      });
+
+      it('reads the title, authors as front matter, then the sections in order', () => {
+        expect(doc.title).toBe(
+          'SNIK Graph—Visualizing Knowledge about Management of Hospital Information Systems',
+        );
+        expect(texts(doc, 'front').some((t) => t.startsWith('Konrad Höffner'))).toBe(true);
+        expect(doc.sections.map((s) => s.heading)).toEqual([
+          'Summary',
+          'Statement of need',
+          'Future work',
+          'Acknowledgements',
+          'References',
+        ]);
+        const first = texts(doc, 'body')[0]!;
+        expect(first).toMatch(
+          /^Medical and health informatics integrates knowledge of business information systems, computer science and medicine\./,
+        );
+      });
+
+      it('splits the bibliography into entries and links the citations to them', () => {
+        const refs = doc.paragraphs.filter((p) => p.kind === 'reference');
+        expect(refs.length).toBe(14);
+        expect(refs.every((p) => sectionAt(doc, p.start)?.heading === 'References')).toBe(true);
+        const linked = doc.markers.filter((m) => m.kind === 'citation' && m.targets.length > 0);
+        expect(linked.length).toBeGreaterThan(5);
+        const franz = linked.find((m) => doc.text.slice(m.start, m.end) === '(Franz et al., 2015)');
+        const entry = doc.paragraphs.find((p) => p.id === franz?.targets[0]);
+        expect(doc.text.slice(entry!.start, entry!.end)).toMatch(/^Franz, M\./);
+      });
+    });
+
+    it('keeps a table of contents out of the structure (JCAP 0807.3577)', async () => {
+      const doc = await read('pdf-gold', 'grobid', '0807.3577.pdf');
+      expect(doc.furniture.filter((f) => f.kind === 'toc').length).toBeGreaterThanOrEqual(6);
+      const headings = doc.sections.map((s) => s.heading);
+      expect(headings).not.toContain('Contents');
+      expect(headings.filter((h) => h === '1. Introduction')).toHaveLength(1);
+    }, 60_000);
+
+    it('keeps a results table as TSV and a numbered list as text (Wang-paperAVE2008)', async () => {
+      const doc = await read('pdf-gold', 'grobid', 'Wang-paperAVE2008.pdf');
+      const tables = texts(doc, 'table');
+      expect(tables.some((t) => t.split('\n').length >= 3 && t.includes('\t'))).toBe(true);
+      expect(texts(doc, 'body').some((t) => t.startsWith('1. Annotate NEs in H'))).toBe(true);
+      expect(texts(doc, 'body').some((t) => t.startsWith('2. Analyze the question'))).toBe(true);
+    }, 60_000);
+  },
+);
+
+describe.skipIf(!sharedDataAvailable('papers', 'pdf'))(
+  'PDF reader on papers/pdf (skipped without ../shared/data)',
+  () => {
+    it('joins wrapped headings and takes bold first sentences for no headings (EACL 2023)', async () => {
+      const doc = await read('papers', 'pdf', '2023.eacl-main.121.pdf');
+      const headings = doc.sections.map((s) => s.heading);
+      expect(headings).toContain('3 The LONGEVAL guidelines for faithfulness human evaluation');
+      expect(headings).toContain('A Bootstrap analysis of inter-annotator variance');
+      expect(headings.some((h) => /^Long-form summaries are rarely/.test(h))).toBe(false);
+    }, 60_000);
+
+    it('links author–year citations of a two-column ACL paper (N18-3011)', async () => {
+      const doc = await read('papers', 'pdf', 'N18-3011.pdf');
+      const refs = doc.paragraphs.filter((p) => p.kind === 'reference');
+      expect(refs.length).toBeGreaterThan(20);
+      const cited = doc.markers.filter((m) => m.kind === 'citation');
+      const linked = cited.filter((m) => m.targets.length > 0);
+      expect(linked.length / cited.length).toBeGreaterThan(0.8);
+    }, 60_000);
+  },
+);

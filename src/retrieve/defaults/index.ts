@@ -1,0 +1,2 @@
+export { PaperRetriever } from './paper-retriever.js';
+export * from './retrieval-defaults.js';

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { FakeEmbedder } from '../../testing/index.js';
+import { Bm25Retriever, DenseRetriever } from '../common/index.js';
+import { weightedFusion } from '../fusion/index.js';
+import { Bm25Index } from '../lexical/index.js';
+import { PaperRetriever } from './paper-retriever.js';
+import {
+  BM25_ALONE,
+  createRetriever,
+  defaultRetrieval,
+  describeRetrieval,
+  embedderKind,
+  hybridRetrieval,
+} from './retrieval-defaults.js';
+
+const passages = [
+  { id: 'a#0', text: 'graphene membranes filter salt from seawater' },
+  { id: 'a#1', text: 'the membrane pores are one nanometre wide' },
+  { id: 'b#0', text: 'protein folding predicted from sequence' },
+  { id: 'b#1', text: 'desalination of seawater with membranes' },
+];
+
+describe('defaultRetrieval (the measured rule, docs/retrieval.md "Defaults")', () => {
+  it.each([
+    ['corpus', 'none', 'BM25 alone'],
+    ['corpus', 'embedded', 'BM25 alone'],
+    ['paper', 'none', 'BM25 alone'],
+    ['paper', 'embedded', 'BM25 fused with dense (weighted, weights 0.3/0.7)'],
+    ['corpus', 'configured', 'BM25 fused with dense (weighted, weights 0.5/0.5)'],
+    ['paper', 'configured', 'BM25 fused with dense (weighted, weights 0.5/0.5)'],
+  ] as const)('%s scope, %s embedder: %s', (scope, embedder, described) => {
+    expect(describeRetrieval(defaultRetrieval({ scope, embedder }))).toBe(described);
+  });
+
+  it('--mode hybrid takes the tuned fusion even where the default leaves the dense side out', () => {
+    expect(describeRetrieval(hybridRetrieval({ scope: 'corpus', embedder: 'embedded' }))).toBe(
+      'BM25 fused with dense (weighted, weights 0.9/0.1)',
+    );
+  });
+
+  it.each([
+    [undefined, 'none'],
+    [null, 'none'],
+    ['default', 'embedded'],
+    ['lsa:128', 'embedded'],
+    ['lsa-bm25', 'embedded'],
+    ['hashed:64', 'embedded'],
+    ['openai:text-embedding-3-small', 'configured'],
+    ['transformers:/models/bge-small', 'configured'],
+  ] as const)('embedderKind(%s) = %s', (spec, kind) => {
+    expect(embedderKind(spec)).toBe(kind);
+  });
+});
+
+describe('createRetriever and PaperRetriever', () => {
+  it('BM25 alone when the config has no dense side, whatever is passed', async () => {
+    const bm25 = Bm25Index.build(passages);
+    const r = createRetriever(BM25_ALONE, { bm25 });
+    expect(r.id).toBe('bm25');
+    expect((await r.retrieve('seawater membranes', 2)).map((h) => h.id)).toEqual(
+      (await new Bm25Retriever(bm25).retrieve('seawater membranes', 2)).map((h) => h.id),
+    );
+  });
+
+  it('fuses min–max normalised BM25 and dense scores with the configured weights', async () => {
+    const embedder = new FakeEmbedder(16);
+    const bm25 = Bm25Index.build(passages);
+    const dense = await DenseRetriever.over(embedder, passages);
+    const config = defaultRetrieval({ scope: 'paper', embedder: 'embedded' });
+    const fused = await createRetriever(config, { bm25, dense }).retrieve('seawater membranes', 4);
+    const expected = weightedFusion(
+      [
+        await new Bm25Retriever(bm25).retrieve('seawater membranes', 100),
+        await dense.retrieve('seawater membranes', 100),
+      ],
+      [0.3, 0.7],
+    ).slice(0, 4);
+    expect(fused).toEqual(expected);
+    // Within one paper the same configuration, with the passages embedded on first use.
+    const paper = new PaperRetriever(passages, config, embedder);
+    expect(await paper.retrieve('seawater membranes', 4)).toEqual(expected);
+    expect(await new PaperRetriever([], config, embedder).retrieve('x', 3)).toEqual([]);
+  });
+});

@@ -1,0 +1,128 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+
+/**
+ * Tools for the fault campaign (`npm run test:faults`): run the built CLI as a separate process,
+ * kill it with SIGKILL at a chosen moment, and read what it left behind. Nothing here is used by
+ * citegeist itself.
+ */
+
+/** A seeded PRNG (mulberry32): the campaign's random moments are reproducible from its seed. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface CliProcess {
+  child: ChildProcess;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stdout(): string;
+  stderr(): string;
+}
+
+/** Starts `node <main> …argv` in `cwd` with exactly `env` (plus PATH). */
+export function startCli(main: string, argv: string[], cwd: string, env: Record<string, string>): CliProcess {
+  const child = spawn(process.execPath, [main, ...argv], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (d: Buffer) => {
+    out += d.toString('utf8');
+  });
+  child.stderr?.on('data', (d: Buffer) => {
+    err += d.toString('utf8');
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, exited, stdout: () => out, stderr: () => err };
+}
+
+/** When to kill: after a delay, or as soon as `ready()` holds (polled every 5 ms). */
+export type KillMoment = { afterMs: number } | { when: () => boolean; timeoutMs: number };
+
+/** Kills the process with SIGKILL at `moment`; says whether it was killed or had finished first. */
+export async function killAt(p: CliProcess, moment: KillMoment): Promise<'killed' | 'finished'> {
+  let finished = false;
+  void p.exited.then(() => {
+    finished = true;
+  });
+  const started = Date.now();
+  for (;;) {
+    if (finished) return 'finished';
+    const due =
+      'afterMs' in moment
+        ? Date.now() - started >= moment.afterMs
+        : moment.when() || Date.now() - started >= moment.timeoutMs;
+    if (due) break;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  if (finished) return 'finished';
+  p.child.kill('SIGKILL');
+  const { signal } = await p.exited;
+  return signal === 'SIGKILL' ? 'killed' : 'finished';
+}
+
+/** What a JSONL file holds: parsed lines, lines that are not JSON, and whether the last is cut short. */
+export interface JsonlState {
+  values: Record<string, unknown>[];
+  /** Lines that do not parse, the torn last line not included. */
+  corrupt: number;
+  /** The file does not end with a newline (a write cut short). */
+  torn: boolean;
+}
+
+export function readJsonlState(path: string): JsonlState {
+  if (!existsSync(path)) return { values: [], corrupt: 0, torn: false };
+  const text = readFileSync(path, 'utf8');
+  const lines = text.split('\n');
+  const torn = text.length > 0 && !text.endsWith('\n');
+  const complete = torn ? lines.slice(0, -1) : lines;
+  const values: Record<string, unknown>[] = [];
+  let corrupt = 0;
+  for (const line of complete) {
+    if (line === '') continue;
+    try {
+      values.push(JSON.parse(line) as Record<string, unknown>);
+    } catch {
+      corrupt++;
+    }
+  }
+  return { values, corrupt, torn };
+}
+
+/** Lines in a file so far (cheap progress for a kill moment). */
+export function lineCount(path: string): number {
+  if (!existsSync(path)) return 0;
+  const size = statSync(path).size;
+  if (size === 0) return 0;
+  let n = 0;
+  const text = readFileSync(path);
+  for (const byte of text) if (byte === 10) n++;
+  return n;
+}
+
+/** Rows whose id occurs more than once, and ids of `expected` that are absent. */
+export function rowAccounting(
+  rows: readonly Record<string, unknown>[],
+  idField: string,
+  expected: readonly string[],
+): { duplicated: number; lost: number; extra: number } {
+  const seen = new Map<string, number>();
+  for (const r of rows) seen.set(String(r[idField]), (seen.get(String(r[idField])) ?? 0) + 1);
+  const want = new Set(expected);
+  return {
+    duplicated: [...seen.values()].reduce((a, n) => a + (n - 1), 0),
+    lost: expected.filter((id) => !seen.has(id)).length,
+    extra: [...seen.keys()].filter((id) => !want.has(id)).length,
+  };
+}
