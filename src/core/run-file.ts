@@ -1,7 +1,7 @@
 import { closeSync, existsSync, fsyncSync, openSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { z } from 'zod';
-import { writeAll, writeFileAtomic } from './atomic-write.js';
+import { removeAtomicLeftovers, writeAll, writeFileAtomic } from './atomic-write.js';
 import { CitegeistError, location } from './errors.js';
 import { FileLock } from './file-lock.js';
 import { type JsonlLine, parseJsonl } from './jsonl.js';
@@ -234,7 +234,7 @@ export class RunFile {
  */
 function removeLeftovers(path: string): void {
   const dir = dirname(path);
-  const rewrite = new RegExp(`^\\.${escapeRegExp(basename(path))}\\.[0-9a-f]{8}\\.tmp$`);
+  removeAtomicLeftovers(dir, (target) => target === basename(path));
   const lock = new RegExp(`^${escapeRegExp(basename(path))}\\.lock\\.[0-9a-f-]{36}\\.tmp$`);
   let names: string[];
   try {
@@ -245,8 +245,7 @@ function removeLeftovers(path: string): void {
   for (const name of names) {
     const full = join(dir, name);
     try {
-      if (rewrite.test(name) || (lock.test(name) && Date.now() - statSync(full).mtimeMs > 60_000))
-        unlinkSync(full);
+      if (lock.test(name) && Date.now() - statSync(full).mtimeMs > 60_000) unlinkSync(full);
     } catch {
       // gone meanwhile
     }

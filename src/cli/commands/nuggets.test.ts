@@ -1,11 +1,28 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  addNuggets,
+  createNuggetBank,
+  FileLock,
+  nuggetQuestion,
+  writeNuggetBankFile,
+} from '../../core/index.js';
+import {
   GET_CANONICAL_QUESTION_SYSTEM,
   IDENTIFY_PARAPHRASE_SYSTEM,
+  PERSONALIZATION_SYSTEM,
   SUMMARIZE_SYSTEM,
+  VITALITY_SYSTEM,
   WRITE_QA_PAIRS_SYSTEM,
 } from '../../generate/nuggets/prompts/index.js';
 import { corpusDocuments } from '../../grade/argue/index.js';
@@ -243,6 +260,169 @@ describe('citegeist nuggets generate over TREC-style documents', () => {
       expect(bank.nugget_bank['Why did Hinton leave Google?'].metadata.num_paraphrases_total).toBe(2);
       const qa = server.requests.find((q) => q.messages[0]!.content === WRITE_QA_PAIRS_SYSTEM)!;
       expect(qa.messages[1]!.content).toContain('I read news.\nWhy did Hinton leave Google?');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('nuggets generate: run manifest, resume checks and the folder lock', () => {
+  it('a resume with other settings or inputs is refused naming what differs; one writer per folder; banks it did not write are not replaced', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'nuggets-manifest-'));
+    writeFileSync(
+      join(cwd, 'requests.jsonl'),
+      '{"request_id": "r1", "title": "Hinton", "background": "I read news.", "problem_statement": "Why did Hinton leave Google?"}\n',
+    );
+    const docs = (text: string) =>
+      writeFileSync(join(cwd, 'docs.jsonl'), `${JSON.stringify({ request_id: 'r1', doc_id: 'd1', text })}\n`);
+    docs('Hinton left Google in 2023 to speak freely.');
+    const server = await new FakeOpenAiServer({
+      replies: (request) =>
+        request.messages[0]!.content === WRITE_QA_PAIRS_SYSTEM
+          ? { text: '[{"answer": "to speak freely", "question": "Why did Hinton leave Google?"}]' }
+          : { text: 'YES' },
+    }).start();
+    const model = `openai-compatible:${server.url}/v1#m`;
+    try {
+      const args = (...extra: string[]) => [
+        'nuggets',
+        'generate',
+        '--requests',
+        'requests.jsonl',
+        '--docs',
+        'docs.jsonl',
+        '--model',
+        model,
+        '--out',
+        'out',
+        ...extra,
+      ];
+      const first = await cli(cwd, args());
+      expect(first.code, first.err).toBe(0);
+      const bankPath = join(cwd, 'out', 'nuggets_r1.v3.json');
+      const bank = readFileSync(bankPath, 'utf8');
+      const meta = JSON.parse(readFileSync(join(cwd, 'out', 'generate.meta.json'), 'utf8'));
+      expect(meta).toMatchObject({
+        citegeist_manifest: 1,
+        kind: 'nuggets',
+        label: model,
+        settings: { model, threshold: 0.9, embedder: 'default', english_only: true },
+        inputs: { requests: { path: 'requests.jsonl', count: 1 }, documents: { count: 1 } },
+      });
+      expect(meta.settings.prompts).toMatch(/^[0-9a-f]{12}$/);
+      // The state file starts with the same manifest.
+      const state = readFileSync(join(cwd, 'out', '.state', 'generate.jsonl'), 'utf8').split('\n');
+      expect(JSON.parse(state[0]!)).toEqual(meta);
+      // The creator's date is the first run's, so a resume writes the same bytes.
+      expect(JSON.parse(bank).creator[0].creation_date).toBe(meta.created_at.replace('Z', '+00:00'));
+
+      const calls = server.requests.length;
+      const other = await cli(cwd, args('--threshold', '0.8'));
+      expect(other.code).toBe(1);
+      expect(other.err).toMatch(/RUN_MANIFEST_MISMATCH/);
+      expect(other.err).toMatch(/threshold: 0\.9 in the file, 0\.8 now/);
+      expect(other.err).toMatch(/label: ".+ in the file, ".+ now/);
+      const dry = await cli(cwd, args('--threshold', '0.8', '--dry-run'));
+      expect(dry.err).toMatch(/RUN_MANIFEST_MISMATCH/);
+      docs('Hinton left Google in 2023.');
+      const changed = await cli(cwd, args());
+      expect(changed.err).toMatch(/RUN_MANIFEST_MISMATCH[\s\S]*documents: content sha256/);
+      expect(server.requests.length).toBe(calls);
+      expect(readFileSync(bankPath, 'utf8')).toBe(bank);
+      docs('Hinton left Google in 2023 to speak freely.');
+
+      // A second writer of the folder is refused while the first holds it.
+      const lock = FileLock.acquire(
+        join(cwd, 'out', '.state', 'generate.jsonl'),
+        'citegeist nuggets generate',
+      );
+      try {
+        const second = await cli(cwd, args());
+        expect(second.code).toBe(1);
+        expect(second.err).toMatch(/LOCK_HELD/);
+      } finally {
+        lock.release();
+      }
+      // Without its state, the folder's meta file still says which run made the banks.
+      rmSync(join(cwd, 'out', '.state'), { recursive: true });
+      const gone = await cli(cwd, args('--embedder', 'hashed'));
+      expect(gone.err).toMatch(
+        /RUN_MANIFEST_MISMATCH[\s\S]*generate\.meta\.json[\s\S]*embedder: "default" in the file, "hashed" now/,
+      );
+      const redo = await cli(cwd, args());
+      expect(redo.code, redo.err).toBe(0);
+      expect(readFileSync(bankPath, 'utf8')).toBe(bank);
+      expect(server.requests.length).toBe(calls);
+
+      // A folder of banks no generate run wrote is not written into.
+      mkdirSync(join(cwd, 'released'));
+      writeFileSync(join(cwd, 'released', 'nuggets_r1.v3.json'), bank);
+      const foreign = await cli(cwd, [...args().slice(0, -1), 'released']);
+      expect(foreign.err).toMatch(/RUN_FILE_FOREIGN/);
+      expect(readFileSync(join(cwd, 'released', 'nuggets_r1.v3.json'), 'utf8')).toBe(bank);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('nuggets score-quality: run manifest in place', () => {
+  it('scores banks in place, resumes without a call to the same bytes, refuses other settings', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'nuggets-quality-cli-'));
+    mkdirSync(join(cwd, 'banks'));
+    const bank = createNuggetBank({
+      query_id: 'r1',
+      title_query: 'crows',
+      full_query: { background: 'I study birds.', problem_statement: 'Where do crows live?' },
+    });
+    addNuggets(bank, [
+      nuggetQuestion({ query_id: 'r1', question: 'Where do the crows live?', answers: ['Vienna'] }),
+      nuggetQuestion({ query_id: 'r1', question: 'How large are the flocks?', answers: ['40'] }),
+    ]);
+    writeNuggetBankFile(join(cwd, 'banks', 'nuggets_r1.v3.json'), bank);
+    const server = await new FakeOpenAiServer({
+      replies: (request) => {
+        const system = request.messages[0]!.content;
+        if (system === VITALITY_SYSTEM) return { text: '{"vitality": "VITAL"}' };
+        if (system === PERSONALIZATION_SYSTEM)
+          return {
+            text: '{"goal_match": 1, "background_match": 0.8, "role_match": 0, "communication_match": 1, "scope_match": 1, "overall": 4}',
+          };
+        return {
+          text: '{"fluency": 5, "clarity": 4, "ambiguity": 1, "relevance": 5, "incompleteness": 1, "assumptiveness": 1, "multifaceted": 2, "knowledge_intensiveness": 3, "subjectiveness": 1, "reasoning_intensiveness": 2}',
+        };
+      },
+    }).start();
+    try {
+      const args = (...extra: string[]) => [
+        'nuggets',
+        'score-quality',
+        '--bank',
+        'banks',
+        '--model',
+        `openai-compatible:${server.url}/v1#judge`,
+        ...extra,
+      ];
+      const first = await cli(cwd, args());
+      expect(first.code, first.err).toBe(0);
+      expect(server.requests).toHaveLength(6);
+      const scored = readFileSync(join(cwd, 'banks', 'nuggets_r1.v3.json'), 'utf8');
+      expect(JSON.parse(scored).nugget_bank['Where do the crows live?'].metadata.quality.vitality).toBe(
+        'VITAL',
+      );
+      const meta = JSON.parse(readFileSync(join(cwd, 'banks', 'score-quality.meta.json'), 'utf8'));
+      expect(meta).toMatchObject({ kind: 'nugget-quality', settings: { coverage_cosine: 0.8 } });
+      // The banks now hold scores; what is judged did not change, so the run resumes.
+      const again = await cli(cwd, args());
+      expect(again.code, again.err).toBe(0);
+      expect(server.requests).toHaveLength(6);
+      expect(readFileSync(join(cwd, 'banks', 'nuggets_r1.v3.json'), 'utf8')).toBe(scored);
+      const other = await cli(cwd, args('--coverage-cosine', '0.7'));
+      expect(other.code).toBe(1);
+      expect(other.err).toMatch(/RUN_MANIFEST_MISMATCH[\s\S]*coverage_cosine: 0\.8 in the file, 0\.7 now/);
+      const out = await cli(cwd, args('--coverage-cosine', '0.7', '--out', 'rescored'));
+      expect(out.code, out.err).toBe(0);
+      expect(server.requests).toHaveLength(6);
     } finally {
       await server.close();
     }

@@ -20,6 +20,7 @@ import {
   type RunFileOptions,
   type RunManifest,
   readJsonFile,
+  removeAtomicLeftovers,
   sha256Hex,
   writeFileAtomic,
 } from '../../core/index.js';
@@ -65,10 +66,11 @@ export class StepState {
 
   /** Opens the folder's state for writing: takes the lock, checks the manifest, writes the meta file. */
   static open(options: StepStateOptions): StepState {
-    checkFolder(options);
+    const manifest = checkFolder(options);
     mkdirSync(join(options.dir, '.state'), { recursive: true });
-    const file = RunFile.open(statePath(options), runFileOptions(options));
+    const file = RunFile.open(statePath(options), runFileOptions({ ...options, manifest }));
     try {
+      removeOutputLeftovers(options.dir);
       writeFileAtomic(metaPath(options), `${JSON.stringify(file.manifest, null, 2)}\n`);
       return new StepState(file.manifest, file.kept, file);
     } catch (error) {
@@ -79,9 +81,9 @@ export class StepState {
 
   /** The same checks, read-only (`--dry-run`): what a run would keep; nothing is written or locked. */
   static inspect(options: StepStateOptions): StepState {
-    checkFolder(options);
+    const manifest = checkFolder(options);
     const state = inspectRunFile(statePath(options), runFileOptions(options));
-    return new StepState(state.manifest ?? options.manifest, state.kept, null);
+    return new StepState(state.manifest ?? manifest, state.kept, null);
   }
 
   /** Stale locks of killed runs taken over on the way in, for a notice. */
@@ -154,10 +156,12 @@ function runFileOptions(o: StepStateOptions): RunFileOptions {
 
 /**
  * Before a state file exists: the folder's meta file (when the state was deleted) must name this
- * run, and a folder of banks this command did not write is not taken over.
+ * run, and a folder of banks this command did not write is not taken over. Returns the manifest to
+ * start the state with: the recorded one when there is one (its first-run date keeps the banks'
+ * bytes), else the command's.
  */
-function checkFolder(o: StepStateOptions): void {
-  if (existsSync(statePath(o))) return;
+function checkFolder(o: StepStateOptions): RunManifest {
+  if (existsSync(statePath(o))) return o.manifest;
   if (existsSync(metaPath(o))) {
     const recorded = parseManifest(readJsonFile(metaPath(o), 'run manifest', { output: true }), metaPath(o));
     const differences = manifestDifferences(recorded, o.manifest);
@@ -168,9 +172,9 @@ function checkFolder(o: StepStateOptions): void {
         'Write to a new folder (another --out), or run with the settings and inputs recorded in the folder.',
       );
     }
-    return;
+    return recorded;
   }
-  if (!o.ownsBanks || !existsSync(o.dir)) return;
+  if (!o.ownsBanks || !existsSync(o.dir)) return o.manifest;
   const banks = readdirSync(o.dir).filter((f) => /\.json(\.gz)?$/i.test(f) && !f.endsWith('.meta.json'));
   if (banks.length > 0) {
     throw new CitegeistError(
@@ -179,4 +183,17 @@ function checkFolder(o: StepStateOptions): void {
       'Write to a new folder (another --out), or move those files away.',
     );
   }
+  return o.manifest;
+}
+
+/**
+ * The temporary files of bank, judgment and meta writes a killed run left in the folder and its
+ * subfolders (judgments/, potentially_unanswerable/): removed once this run holds the folder's lock.
+ */
+function removeOutputLeftovers(dir: string): void {
+  const isOutput = (target: string) => /\.json(\.gz)?$/i.test(target);
+  removeAtomicLeftovers(dir, isOutput);
+  for (const entry of readdirSync(dir, { withFileTypes: true }))
+    if (entry.isDirectory() && entry.name !== '.state')
+      removeAtomicLeftovers(join(dir, entry.name), isOutput);
 }
