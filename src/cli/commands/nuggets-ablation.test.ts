@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -115,7 +115,7 @@ describe("DoGMaTiQ's ablation on a user's data: banks compared by the system ran
           ])
         ).code,
       ).toBe(0);
-      const ginger = await cli(cwd, [
+      const gingerArgs = [
         'nuggets',
         'ginger',
         '--bank',
@@ -126,8 +126,17 @@ describe("DoGMaTiQ's ablation on a user's data: banks compared by the system ran
         '3',
         '--out',
         'ginger',
-      ]);
+      ];
+      const plan = await cli(cwd, [...gingerArgs, '--dry-run']);
+      const ginger = await cli(cwd, gingerArgs);
       expect(ginger.code, ginger.err).toBe(0);
+      // The dry run counts the summaries the run wrote; after it, none is left to write.
+      const written = readdirSync(join(cwd, 'ginger'))
+        .filter((f) => f.startsWith('nuggets_'))
+        .flatMap((f) => Object.keys(JSON.parse(readFileSync(join(cwd, 'ginger', f), 'utf8')).nugget_bank));
+      expect(written.length).toBeGreaterThan(0);
+      expect(plan.out).toMatch(new RegExp(`^dry run: ${written.length} summaries to write`));
+      expect((await cli(cwd, [...gingerArgs, '--dry-run'])).out).toMatch(/^dry run: 0 summaries to write/);
     } finally {
       await server.close();
     }

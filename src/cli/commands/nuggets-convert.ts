@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import {
   answerEntries,
+  CitegeistError,
   type Creator,
   isQuestion,
   type NuggetBank,
@@ -16,10 +17,13 @@ import {
   writeFileAtomic,
   writeNuggetBankFile,
 } from '../../core/index.js';
+import { ResultFolder } from '../../generate/index.js';
 import { mean, median } from '../../stats/index.js';
+import { VERSION } from '../../version.js';
 import type { RegisterCommand } from '../context.js';
 import { nuggetsCommand } from './nuggets-inputs.js';
 import { choiceOption } from './option-parsers.js';
+import { hashInputs } from './reports-inputs.js';
 
 const TARGETS = ['v3', 'nuggetizer', 'neuclir', 'v1'] as const;
 type Target = (typeof TARGETS)[number];
@@ -37,10 +41,39 @@ export const registerNuggetsConvert: RegisterCommand = (program, ctx) => {
       'a folder for v3 (one bank per request), else a JSONL file (one request per line)',
     )
     .action((flags: { in: string; to: Target; out: string }) => {
-      const banks = [...readNuggetBanks(resolve(ctx.io.cwd, flags.in)).values()].map((l) => l.bank);
+      const input = resolve(ctx.io.cwd, flags.in);
+      const loaded = [...readNuggetBanks(input).values()];
+      const banks = loaded.map((l) => l.bank);
       const out = resolve(ctx.io.cwd, flags.out);
+      const inputFolder = statSync(input).isDirectory() ? input : dirname(input);
+      if (out === input || (flags.to === 'v3' && out === inputFolder)) {
+        throw new CitegeistError(
+          'CONFLICTING_OPTIONS',
+          `--out ${flags.out} is where the nugget files are read from.`,
+          'Write the converted files somewhere else.',
+        );
+      }
+      // How the files were made: the source, its formats and hash, the target format.
+      const meta = {
+        tool: 'citegeist',
+        version: VERSION,
+        created_at: new Date().toISOString(),
+        command: 'nuggets convert',
+        to: flags.to,
+        from: [...new Set(loaded.map((l) => l.format))].sort(),
+        inputs_sha256: hashInputs(ctx.io.cwd, [flags.in]),
+        requests: banks.length,
+      };
       if (flags.to === 'v3') {
-        for (const bank of banks) writeNuggetBankFile(join(out, nuggetBankFileName(bank)), bank);
+        const files = banks.map((b) => nuggetBankFileName(b));
+        const folder = ResultFolder.open(out, 'convert', 'citegeist nuggets convert');
+        try {
+          folder.begin(files);
+          banks.forEach((bank, i) => void writeNuggetBankFile(join(out, files[i]!), bank));
+          folder.finish(meta, files);
+        } finally {
+          folder.close();
+        }
       } else {
         const convert: (b: NuggetBank) => unknown =
           flags.to === 'nuggetizer'
@@ -50,8 +83,10 @@ export const registerNuggetsConvert: RegisterCommand = (program, ctx) => {
               : toLegacyV1;
         const lines = banks.map((b) => stringifyPythonJson(convert(b), { ensureAscii: false }));
         writeFileAtomic(out, `${lines.join('\n')}\n`);
+        writeFileAtomic(`${out}.meta.json`, `${JSON.stringify(meta, null, 2)}\n`);
       }
-      ctx.io.out(`converted ${banks.length} banks to ${flags.to}: ${flags.out}\n`);
+      const how = flags.to === 'v3' ? join(flags.out, 'convert.meta.json') : `${flags.out}.meta.json`;
+      ctx.io.out(`converted ${banks.length} banks to ${flags.to}: ${flags.out} (how: ${how})\n`);
     });
 };
 

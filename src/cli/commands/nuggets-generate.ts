@@ -230,8 +230,19 @@ async function runGenerate(flags: GenerateFlags, settings: LlmSettings, ctx: Cli
       io.err(
         `note: resuming after ${t.command} (pid ${t.pid}, started ${t.started_at}) stopped without finishing\n`,
       );
+    let priced = false;
+    runtime.onCall((call) => {
+      if (typeof call.costUsd === 'number') priced = true;
+    });
     const outcomes = await new NuggetPipeline({ ...pipelineOptions, llm }).run(loaded.inputs);
-    printOutcomes(outcomes, loaded.missing, runtime.totals, manifest.label, flags.out, ctx);
+    printOutcomes(
+      outcomes,
+      loaded.missing,
+      { ...runtime.totals, priced },
+      state.manifest.label,
+      flags.out,
+      ctx,
+    );
     if (outcomes.some((o) => o.blockedAt !== null) || loaded.missing.length > 0) ctx.setExitCode(1);
   } finally {
     state?.close();
@@ -308,7 +319,14 @@ function printPlan(
 function printOutcomes(
   outcomes: RequestOutcome[],
   missing: string[],
-  totals: { calls: number; failed: number; inputTokens: number; outputTokens: number; costUsd: number },
+  totals: {
+    calls: number;
+    failed: number;
+    inputTokens: number;
+    outputTokens: number;
+    costUsd: number;
+    priced: boolean;
+  },
   label: string,
   out: string,
   ctx: CliContext,
@@ -332,6 +350,6 @@ function printOutcomes(
     );
   }
   ctx.io.out(
-    `${totals.calls} model calls (${totals.failed} failed), ${totals.inputTokens.toLocaleString('en-US')} input + ${totals.outputTokens.toLocaleString('en-US')} output tokens, $${totals.costUsd.toFixed(4)}\nbanks of "${label}": ${out}/nuggets_<request>.v3.json (how they were made: ${out}/generate.meta.json; select with \`citegeist nuggets select\`)\n`,
+    `${totals.calls} model calls (${totals.failed} failed), ${totals.inputTokens.toLocaleString('en-US')} input + ${totals.outputTokens.toLocaleString('en-US')} output tokens, ${totals.priced || totals.calls === 0 ? `$${totals.costUsd.toFixed(4)}` : 'no price for this model'}\nbanks of "${label}": ${out}/nuggets_<request>.v3.json (how they were made: ${out}/generate.meta.json; select with \`citegeist nuggets select\`)\n`,
   );
 }

@@ -6,6 +6,7 @@ import {
   gingerBank,
   gingerManifest,
   itemsInput,
+  pendingGingerSummaries,
   StepState,
   stepKey,
 } from '../../generate/index.js';
@@ -85,19 +86,16 @@ export const registerNuggetsGinger: RegisterCommand = (program, ctx) => {
         stepKey(r.request_id, r.question, ...r.answers),
       );
       if (settings.dryRun) {
+        // Only the summaries a run would still make (a resume skips the logged ones).
         const calls = banks.flatMap(({ loaded }) =>
-          Object.values(loaded.bank.nugget_bank ?? {})
-            .slice(0, flags.topK)
-            .map((n) => ({
-              messages: clusterSummaryPrompt(String((n as { question?: unknown }).question ?? ''), [
-                'an answer',
-              ]),
-              maxTokens: 60,
-            })),
+          pendingGingerSummaries(loaded.bank, flags.topK, log).map((c) => ({
+            messages: clusterSummaryPrompt(c.question, c.answers),
+            maxTokens: 60,
+          })),
         );
         const est = estimateCalls(model, calls, settings.prices);
         io.out(
-          `dry run: at most ${est.calls} summaries, ${est.inputTokens} input + ${est.outputTokens} output tokens, ${est.cost}\n`,
+          `dry run: ${est.calls} summaries to write, ${est.inputTokens} input + ${est.outputTokens} output tokens, ${est.cost}\n`,
         );
         return;
       }

@@ -1,4 +1,4 @@
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import {
   bankQueryId,
   CitegeistError,
@@ -145,7 +145,9 @@ export const registerNuggetsScoreQuality: RegisterCommand = (program, ctx) => {
         banks: banksInput,
       }),
       command: 'citegeist nuggets score-quality',
-      ownsBanks: false,
+      // In place the banks are the inputs; in another folder they are this command's outputs, and
+      // a folder holding banks it did not write is refused.
+      ownsBanks: banks.every((b) => dirname(b.file) !== outDir),
     };
     const state = settings.dryRun ? StepState.inspect(stateOptions) : StepState.open(stateOptions);
     const log = state.log<QualityRecord>('quality', (r) => stepKey(r.request_id, r.question));

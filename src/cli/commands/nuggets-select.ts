@@ -1,6 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import {
   bankQueryId,
   CitegeistError,
@@ -15,8 +14,8 @@ import {
   loadSelector,
   QUALITY_FEATURES,
   qualityFeatures,
+  ResultFolder,
   SELECT_METHODS,
-  type SelectionReport,
   type SelectMethod,
   selectNuggets,
   type TrainingGroup,
@@ -27,13 +26,6 @@ import type { RegisterCommand } from '../context.js';
 import { nuggetsCommand, refuseOutputIsInput } from './nuggets-inputs.js';
 import { choiceOption, countOption, numberOption } from './option-parsers.js';
 import { hashInputs } from './reports-inputs.js';
-
-/** The selector that ships with citegeist (see docs/nuggets.md for how it was trained). */
-export function shippedSelector(): string {
-  // src/cli/commands → repo root, and dist/cli/commands → package root: both three levels up.
-  const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-  return join(root, 'assets', 'selectors', 'dogmatiq-selector.json');
-}
 
 const BANK_FILE = /\.json(\.gz)?$/i;
 
@@ -112,55 +104,70 @@ export const registerNuggetsSelect: RegisterCommand = (program, ctx) => {
       0.75,
     )
     .option('--seed <n>', "sample: seed of Python's random", numberOption('--seed', { integer: true }), 1234)
-    .option('--selector <file>', 'criteria/hybrid: trained selector (default: the shipped one)')
+    .option(
+      '--selector <file>',
+      'criteria/hybrid (required): a selector written by `nuggets train-selector` (none ships with citegeist)',
+    )
     .option('--keep-sub-nuggets', 'keep sub-nuggets (deleted by default, as the released step does)', false)
     .action((flags: SelectFlags) => {
       const { io } = ctx;
       const banks = readBankFiles(resolve(io.cwd, flags.bank));
       const needsSelector = flags.method === 'criteria' || flags.method === 'hybrid';
-      const selectorPath = needsSelector ? resolve(io.cwd, flags.selector ?? shippedSelector()) : null;
-      if (selectorPath && !flags.selector && !existsSync(selectorPath)) {
+      if (needsSelector && !flags.selector) {
         throw new CitegeistError(
           'OPTION_REQUIRED',
-          `--method ${flags.method} ranks nuggets with a trained selector; none was given and this installation ships none (${selectorPath}).`,
+          `--method ${flags.method} ranks nuggets with a trained selector, and no --selector was given (none ships with citegeist).`,
           'Train one with `citegeist nuggets train-selector --positive <human banks> --negative <generated banks> --out selector.json` (docs/nuggets.md) and pass --selector selector.json.',
         );
       }
-      const selector = selectorPath ? loadSelector(selectorPath) : undefined;
+      const selector = needsSelector ? loadSelector(resolve(io.cwd, flags.selector!)) : undefined;
       const outDir = resolve(io.cwd, flags.out);
       refuseOutputIsInput(
         banks.map((b) => b.file),
         outDir,
         flags.out,
       );
-      mkdirSync(outDir, { recursive: true });
-      const reports: (SelectionReport & { request: string; file: string })[] = [];
-      for (const { file, loaded } of banks) {
-        const report = selectNuggets(loaded.bank, {
+      // Every bank is selected before any is written: a bank that cannot be ranked stops the command
+      // with the folder as it was.
+      const reports = banks.map(({ file, loaded }) => ({
+        request: bankQueryId(loaded.bank),
+        file: basename(file),
+        ...selectNuggets(loaded.bank, {
           method: flags.method,
           topK: flags.topK,
           maxMostCommon: flags.maxMostCommon,
           seed: flags.seed,
           keepSubNuggets: flags.keepSubNuggets,
           ...(selector ? { selector } : {}),
-        });
-        writeNuggetBankFile(join(outDir, basename(file)), loaded.bank);
-        reports.push({ request: bankQueryId(loaded.bank), file: basename(file), ...report });
-      }
+        }),
+      }));
+      const files = banks.map((b) => basename(b.file));
       const meta = {
         tool: 'citegeist',
         version: VERSION,
+        created_at: new Date().toISOString(),
         method: `dogmatiq-select-${flags.method}`,
         top_k: flags.topK,
         ...(flags.method === 'hybrid' ? { max_most_common: flags.maxMostCommon } : {}),
         ...(flags.method === 'sample' ? { seed: flags.seed } : {}),
-        ...(selectorPath
-          ? { selector: selectorPath, selector_sha256: hashInputs(io.cwd, [selectorPath])[selectorPath] }
+        keep_sub_nuggets: flags.keepSubNuggets,
+        ...(flags.selector
+          ? {
+              selector: flags.selector,
+              selector_sha256: hashInputs(io.cwd, [flags.selector])[flags.selector],
+            }
           : {}),
         inputs_sha256: hashInputs(io.cwd, [flags.bank]),
         banks: reports,
       };
-      writeFileAtomic(join(outDir, 'select.meta.json'), `${JSON.stringify(meta, null, 2)}\n`);
+      const folder = ResultFolder.open(outDir, 'select', 'citegeist nuggets select');
+      try {
+        folder.begin(files);
+        for (const { file, loaded } of banks) writeNuggetBankFile(join(outDir, basename(file)), loaded.bank);
+        folder.finish(meta, files);
+      } finally {
+        folder.close();
+      }
       if (ctx.globals().json) return void io.out(`${JSON.stringify(meta, null, 2)}\n`);
       for (const r of reports) {
         const how = r.keptAll
@@ -170,7 +177,7 @@ export const registerNuggetsSelect: RegisterCommand = (program, ctx) => {
           `${r.request}: ${how}${r.unscored.length ? `; ${r.unscored.length} without quality features not rankable` : ''}\n`,
         );
       }
-      io.out(`selected banks: ${flags.out}\n`);
+      io.out(`selected banks: ${flags.out} (how: ${join(flags.out, 'select.meta.json')})\n`);
     });
 };
 

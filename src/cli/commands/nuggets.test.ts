@@ -423,6 +423,12 @@ describe('nuggets score-quality: run manifest in place', () => {
       const out = await cli(cwd, args('--coverage-cosine', '0.7', '--out', 'rescored'));
       expect(out.code, out.err).toBe(0);
       expect(server.requests).toHaveLength(6);
+      // Another folder's banks are not overwritten by scored copies.
+      mkdirSync(join(cwd, 'other'));
+      writeFileSync(join(cwd, 'other', 'nuggets_r1.v3.json'), scored);
+      const foreign = await cli(cwd, args('--out', 'other'));
+      expect(foreign.err).toMatch(/RUN_FILE_FOREIGN[\s\S]*nuggets_r1\.v3\.json/);
+      expect(readdirSync(join(cwd, 'other'))).toEqual(['nuggets_r1.v3.json']);
     } finally {
       await server.close();
     }
@@ -570,6 +576,103 @@ describe('citegeist nuggets select, train-selector, convert, stats', () => {
     const stats = await cli(cwd, ['nuggets', 'stats', '--bank', 'smp']);
     expect(stats.out).toMatch(/nuggets_r1.v3.json \(r1\): 3 nuggets \(3 questions, 0 claims\), 3 answers/);
     expect(readdirSync(join(cwd, 'smp'))).toContain('select.meta.json');
+  });
+
+  it('select and convert write one result per folder, say how it was made, and replace only their own files', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'nuggets-result-'));
+    for (const id of ['r1', 'r2']) writeBank(join(cwd, 'generated'), id, 30, false);
+    writeBank(join(cwd, 'only-r1'), 'r1', 30, false);
+    writeBank(join(cwd, 'unscored'), 'r1', 30, false);
+    const plain = join(cwd, 'unscored', 'nuggets_r1.v3.json');
+    const bank = JSON.parse(readFileSync(plain, 'utf8'));
+    for (const n of Object.values(bank.nugget_bank))
+      delete (n as { metadata: { quality?: unknown } }).metadata.quality;
+    writeFileSync(plain, JSON.stringify(bank));
+    const select = (bank: string, out: string, ...extra: string[]) =>
+      cli(cwd, [
+        'nuggets',
+        'select',
+        '--bank',
+        bank,
+        '--method',
+        'sample',
+        '--top-k',
+        '3',
+        '--out',
+        out,
+        ...extra,
+      ]);
+
+    const first = await select('generated', 'smp');
+    expect(first.code, first.err).toBe(0);
+    expect(first.out).toMatch(/how: smp\/select\.meta\.json/);
+    const meta = JSON.parse(readFileSync(join(cwd, 'smp', 'select.meta.json'), 'utf8'));
+    expect(meta).toMatchObject({
+      method: 'dogmatiq-select-sample',
+      keep_sub_nuggets: false,
+      files: ['nuggets_r1.v3.json', 'nuggets_r2.v3.json'],
+    });
+    expect(meta.inputs_sha256.generated).toMatch(/^[0-9a-f]{64}$/);
+    // A new selection replaces the folder's previous one whole: r2 of the first is not left behind.
+    expect((await select('only-r1', 'smp')).code).toBe(0);
+    expect(readdirSync(join(cwd, 'smp')).sort()).toEqual(['nuggets_r1.v3.json', 'select.meta.json']);
+    // Banks select did not write are neither replaced nor mixed with a selection.
+    writeBank(join(cwd, 'smp'), 'r9', 2, true);
+    const before = readFileSync(join(cwd, 'smp', 'nuggets_r1.v3.json'), 'utf8');
+    const foreign = await select('generated', 'smp');
+    expect(foreign.code).toBe(1);
+    expect(foreign.err).toMatch(/RUN_FILE_FOREIGN[\s\S]*nuggets_r9\.v3\.json/);
+    expect(readFileSync(join(cwd, 'smp', 'nuggets_r1.v3.json'), 'utf8')).toBe(before);
+    expect((await select('generated', 'generated')).err).toMatch(/CONFLICTING_OPTIONS/);
+    // Nothing is written when a bank cannot be ranked.
+    const trained = await cli(cwd, [
+      'nuggets',
+      'train-selector',
+      '--positive',
+      'generated',
+      '--negative',
+      'only-r1',
+      '--out',
+      'sel.json',
+    ]);
+    expect(trained.code, trained.err).toBe(0);
+    const unranked = await cli(cwd, [
+      'nuggets',
+      'select',
+      '--bank',
+      'unscored',
+      '--method',
+      'criteria',
+      '--selector',
+      'sel.json',
+      '--out',
+      'crit',
+    ]);
+    expect(unranked.err).toMatch(/NUGGETS_NOT_SCORED[\s\S]*request "r1"/);
+    expect(existsSync(join(cwd, 'crit'))).toBe(false);
+    expect(
+      (await cli(cwd, ['nuggets', 'select', '--bank', 'generated', '--method', 'hybrid', '--out', 'h'])).err,
+    ).toMatch(/OPTION_REQUIRED[\s\S]*no --selector/);
+
+    const convert = (input: string, to: string, out: string) =>
+      cli(cwd, ['nuggets', 'convert', '--in', input, '--to', to, '--out', out]);
+    const v3 = await convert('generated', 'v3', 'conv');
+    expect(v3.code, v3.err).toBe(0);
+    expect(JSON.parse(readFileSync(join(cwd, 'conv', 'convert.meta.json'), 'utf8'))).toMatchObject({
+      command: 'nuggets convert',
+      to: 'v3',
+      from: ['v3'],
+      requests: 2,
+      files: ['nuggets_r1.v3.json', 'nuggets_r2.v3.json'],
+    });
+    expect((await convert('generated', 'v3', 'generated')).err).toMatch(/CONFLICTING_OPTIONS/);
+    expect((await convert('generated', 'v3', 'smp')).err).toMatch(/RUN_FILE_FOREIGN/);
+    const jsonl = await convert('generated', 'neuclir', 'n.jsonl');
+    expect(jsonl.out).toMatch(/how: n\.jsonl\.meta\.json/);
+    expect(JSON.parse(readFileSync(join(cwd, 'n.jsonl.meta.json'), 'utf8'))).toMatchObject({ to: 'neuclir' });
+    const again = readFileSync(join(cwd, 'n.jsonl'), 'utf8');
+    expect((await convert('n.jsonl', 'neuclir', 'n.jsonl')).err).toMatch(/CONFLICTING_OPTIONS/);
+    expect(readFileSync(join(cwd, 'n.jsonl'), 'utf8')).toBe(again);
   });
 
   it('refuses criteria selection with a selector file that is not one', async () => {

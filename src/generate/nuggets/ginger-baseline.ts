@@ -39,22 +39,40 @@ export interface GingerContext {
   onCall?: (outcome: CallOutcome) => void;
 }
 
+const gingerRequestId = (bank: NuggetBank): string => bank.query_id ?? bank.title_query;
+
+/** The clusters a bank's GINGER-style bank summarises: its top-k answered nuggets, most-common first. */
+export function gingerClusters(bank: NuggetBank, topK: number): NuggetQuestion[] {
+  return byCounts(nuggetEntries(bank))
+    .map((c) => c.nugget)
+    .filter((n): n is NuggetQuestion => isQuestion(n) && answerEntries(n).length > 0)
+    .slice(0, topK);
+}
+
+/** The summary calls a run would still make for a bank: the top clusters not yet logged. */
+export function pendingGingerSummaries(
+  bank: NuggetBank,
+  topK: number,
+  log: StepLog<ClusterSummary>,
+): { question: string; answers: string[] }[] {
+  const id = gingerRequestId(bank);
+  return gingerClusters(bank, topK)
+    .map((n) => ({ question: n.question, answers: answerEntries(n).map(([t]) => t) }))
+    .filter((c) => !log.get(stepKey(id, c.question, ...c.answers)));
+}
+
 /** The GINGER-style bank of a bank, or the failed calls (rerun to retry). */
 export async function gingerBank(
   bank: NuggetBank,
   ctx: GingerContext,
 ): Promise<{ bank: NuggetBank } | { failed: string[] }> {
-  const id = bank.query_id ?? bank.title_query;
-  const top = byCounts(nuggetEntries(bank))
-    .map((c) => c.nugget)
-    .filter((n): n is NuggetQuestion => isQuestion(n) && answerEntries(n).length > 0)
-    .slice(0, ctx.topK);
+  const id = gingerRequestId(bank);
+  const top = gingerClusters(bank, ctx.topK);
   const failed: string[] = [];
   const summaries = await Promise.all(
     top.map(async (n) => {
       const answers = answerEntries(n).map(([t]) => t);
-      const key = stepKey(id, n.question, ...answers);
-      const logged = ctx.log.get(key);
+      const logged = ctx.log.get(stepKey(id, n.question, ...answers));
       if (logged) return logged.summary;
       const r = await callText(ctx.llm, clusterSummaryPrompt(n.question, answers), 200);
       ctx.onCall?.(r);

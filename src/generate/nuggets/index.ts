@@ -8,7 +8,13 @@ export {
 } from './answer-validation.js';
 export { type CandidatePair, candidatePairs, DEFAULT_EXACT_LIMIT } from './candidate-pairs.js';
 export { isEnglish } from './english-filter.js';
-export { type ClusterSummary, type GingerContext, gingerBank } from './ginger-baseline.js';
+export {
+  type ClusterSummary,
+  type GingerContext,
+  gingerBank,
+  gingerClusters,
+  pendingGingerSummaries,
+} from './ginger-baseline.js';
 export {
   type DocumentQa,
   groundedQa,
@@ -60,6 +66,7 @@ export {
   scoreBankQuality,
 } from './quality/score-quality.js';
 export { QUALITY_FEATURES, qualityFeatures } from './quality-features.js';
+export { bankFilesIn, ResultFolder } from './result-folder.js';
 export {
   byCounts,
   SELECT_METHODS,

@@ -97,6 +97,7 @@ function rankByCriteria(
   selector: Selector,
   topK: number,
   unscored: SelectionReport['unscored'],
+  request: string,
 ): [string, Nugget][] {
   const rows: number[][] = [];
   const scored: [string, Nugget][] = [];
@@ -117,7 +118,7 @@ function rankByCriteria(
   if (rows.length === 0 && entries.length > 0) {
     throw new CitegeistError(
       'NUGGETS_NOT_SCORED',
-      `None of the ${entries.length} nuggets to rank has the selector's features (first: ${quoteValue(unscored.at(-1)?.question)}, ${unscored.at(-1)?.reason}).`,
+      `None of the ${entries.length} nuggets of request ${quoteValue(request)} to rank has the selector's features (the first, ${quoteValue(unscored[0]?.question, 60)}, has ${unscored[0]?.reason}).`,
       'Score the bank first: `citegeist nuggets score-quality --bank <dir> --model <spec>`.',
     );
   }
@@ -140,7 +141,7 @@ function requireSelector(options: SelectOptions): Selector {
     throw new CitegeistError(
       'OPTION_REQUIRED',
       `Selection method ${quoteValue(options.method)} ranks nuggets with a trained selector, and none was given.`,
-      'Pass --selector <file> (a file written by `citegeist nuggets train-selector`, or the shipped one).',
+      'Pass --selector <file>, a file written by `citegeist nuggets train-selector`.',
     );
   }
   return options.selector;
@@ -159,7 +160,7 @@ export function selectNuggets(bank: NuggetBank, options: SelectOptions): Selecti
     unscored: [],
   };
   let chosen: [string, Nugget][] = entries;
-  if (!report.keptAll) chosen = choose(entries, topK, options, report);
+  if (!report.keptAll) chosen = choose(entries, topK, options, report, String(bank.query_id ?? '?'));
   if (!options.keepSubNuggets) for (const [, n] of chosen) delete n.sub_nuggets;
   // Keys are distinct, so `add_nuggets` merges nothing: the chosen nuggets in selection order.
   bank.nugget_bank = orderedObject(chosen);
@@ -172,6 +173,7 @@ function choose(
   topK: number,
   options: SelectOptions,
   report: SelectionReport,
+  request: string,
 ): [string, Nugget][] {
   switch (options.method) {
     case 'most-common': {
@@ -182,7 +184,7 @@ function choose(
     case 'sample':
       return new PythonRandom(options.seed ?? 1234).sample(entries, topK);
     case 'criteria': {
-      const top = rankByCriteria(entries, requireSelector(options), topK, report.unscored);
+      const top = rankByCriteria(entries, requireSelector(options), topK, report.unscored, request);
       report.byCriteria = top.length;
       return top;
     }
@@ -198,7 +200,8 @@ function choose(
       const taken = new Set(first.map(([, n]) => idOf(n)).filter((id) => id));
       const rest = entries.filter(([, n]) => !idOf(n) || !taken.has(idOf(n)!));
       const slots = topK - first.length;
-      const more = slots > 0 && rest.length > 0 ? rankByCriteria(rest, selector, slots, report.unscored) : [];
+      const more =
+        slots > 0 && rest.length > 0 ? rankByCriteria(rest, selector, slots, report.unscored, request) : [];
       report.byMostCommon = first.length;
       report.byCriteria = more.length;
       return [...first, ...more];

@@ -24,6 +24,7 @@ import {
   sha256Hex,
   writeFileAtomic,
 } from '../../core/index.js';
+import { bankFilesIn } from './result-folder.js';
 
 /** One unit as logged: its id (over step and key), the step, the record. */
 interface LoggedUnit {
@@ -174,8 +175,8 @@ function checkFolder(o: StepStateOptions): RunManifest {
     }
     return recorded;
   }
-  if (!o.ownsBanks || !existsSync(o.dir)) return o.manifest;
-  const banks = readdirSync(o.dir).filter((f) => /\.json(\.gz)?$/i.test(f) && !f.endsWith('.meta.json'));
+  if (!o.ownsBanks) return o.manifest;
+  const banks = bankFilesIn(o.dir);
   if (banks.length > 0) {
     throw new CitegeistError(
       'RUN_FILE_FOREIGN',
