@@ -142,7 +142,7 @@ export function readNuggetBanks(path: string): Map<string, LoadedBank> {
         throw new CitegeistError(
           'INVALID_INPUT',
           `Request ${quoteValue(id)} has nuggets in both ${seen.where} and ${loaded.where}.`,
-          'Keep one bank per request (merge them with the nugget tools first if both are wanted).',
+          'Keep one bank per request: give one of the files, or move the other out of the folder.',
         );
       }
       banks.set(id, loaded);

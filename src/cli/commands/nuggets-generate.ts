@@ -348,8 +348,18 @@ function printOutcomes(
     ctx.io.out(
       `${o.requestId}: ${o.documents} documents (${o.documentsMalformed} without usable QA pairs), ${m.qa_pairs} QA pairs, ${m.unique_questions} questions, ${m.candidate_pairs} candidate pairs (${m.candidate_method}), ${m.verified_pairs} paraphrases → ${m.clusters} nuggets; ${o.nuggets} kept after answer validation, ${o.unanswerable} possibly unanswerable, ${o.droppedByModel} dropped\n`,
     );
+    if (o.kept)
+      ctx.io.out(
+        `  kept as they are: ${o.kept.join(', ')} (changed since this run wrote them, e.g. scored in place by \`nuggets score-quality\`; delete a file to have it written again)\n`,
+      );
   }
   ctx.io.out(
-    `${totals.calls} model calls (${totals.failed} failed), ${totals.inputTokens.toLocaleString('en-US')} input + ${totals.outputTokens.toLocaleString('en-US')} output tokens, ${totals.priced || totals.calls === 0 ? `$${totals.costUsd.toFixed(4)}` : 'no price for this model'}\nbanks of "${label}": ${out}/nuggets_<request>.v3.json (how they were made: ${out}/generate.meta.json; select with \`citegeist nuggets select\`)\n`,
+    `${totals.calls} model calls (${totals.failed} failed), ${totals.inputTokens.toLocaleString('en-US')} input + ${totals.outputTokens.toLocaleString('en-US')} output tokens, ${totals.priced || totals.calls === 0 ? `$${totals.costUsd.toFixed(4)}` : 'no price for this model'}\n`,
+  );
+  const written = outcomes.filter((o) => o.blockedAt === null).length;
+  ctx.io.out(
+    written === 0
+      ? `no bank written: every request stopped (rerun the same command to retry; what finished is kept in ${out}/.state)\n`
+      : `${written === outcomes.length ? '' : `${written} of ${outcomes.length} `}banks of "${label}": ${out}/nuggets_<request>.v3.json (how they were made: ${out}/generate.meta.json; select with \`citegeist nuggets select\`)\n`,
   );
 }

@@ -331,6 +331,17 @@ describe('nuggets generate: run manifest, resume checks and the folder lock', ()
       expect(readFileSync(bankPath, 'utf8')).toBe(bank);
       docs('Hinton left Google in 2023 to speak freely.');
 
+      // A bank changed since this run wrote it (scored in place, edited) is kept, not overwritten.
+      const edited = bank.replace('"format_version"', '"edited": true,\n  "format_version"');
+      expect(edited).not.toBe(bank);
+      writeFileSync(bankPath, edited);
+      const keep = await cli(cwd, args());
+      expect(keep.code, keep.err).toBe(0);
+      expect(keep.out).toMatch(/kept as they are: nuggets_r1\.v3\.json/);
+      expect(readFileSync(bankPath, 'utf8')).toBe(edited);
+      expect(server.requests.length).toBe(calls);
+      writeFileSync(bankPath, bank);
+
       // A second writer of the folder is refused while the first holds it.
       const lock = FileLock.acquire(
         join(cwd, 'out', '.state', 'generate.jsonl'),

@@ -2,8 +2,8 @@
  * `nuggets generate`: the DoGMaTiQ pipeline per request (METHODS §5 steps 1–3, 5), resumable per
  * document and per step. Everything a step finishes is logged in the folder's state file, after
  * the run's manifest (see `step-log.ts`); a request's files are written (atomically) once all its
- * steps completed without a failed call, and rewritten on every run from the logs (so a resumed
- * run writes the same bytes):
+ * steps completed without a failed call, from the logs (so a resumed run writes the same bytes;
+ * a file already holding other bytes was changed since, and is kept: `RequestOutcome.kept`):
  *
  *   <out>/nuggets_<request>.v3.json                         the nugget bank (v3)
  *   <out>/merged/nuggets_<request>.v3.json                  after paraphrase clustering
@@ -14,7 +14,7 @@
  * so that `<out>` holds only banks (and `generate.meta.json`, the run's manifest) and can be passed
  * to `reports judge`.
  */
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   addNuggets,
@@ -23,11 +23,11 @@ import {
   type NuggetBank,
   type NuggetQuestion,
   nuggetBankFileName,
+  nuggetBankText,
   type ReportRequest,
   readJsonFile,
   stringifyPythonJson,
   writeFileAtomic,
-  writeNuggetBankFile,
 } from '../../core/index.js';
 import type { LlmProvider } from '../../llm/index.js';
 import { type AnswerVerdict, applyVerdict, cleanAnswers, judgeAnswers } from './answer-validation.js';
@@ -92,6 +92,12 @@ export interface RequestOutcome {
   unanswerable?: number;
   droppedByModel?: number;
   bank?: string;
+  /**
+   * Files of the request kept as they are: they hold other bytes than this run writes (under one
+   * manifest a request's files are the same on every run), so something changed them since — a
+   * bank scored in place by `score-quality`, an edit — and rewriting them would drop that.
+   */
+  kept?: string[];
 }
 
 function noProgress(): StepProgress {
@@ -253,7 +259,11 @@ export class NuggetPipeline {
       if (nuggets.length > 0) addNuggets(bank, nuggets);
       return bank;
     };
-    this.write(join('merged', nuggetBankFileName(bankOf([]))), bankOf(merged.nuggets));
+    const kept: string[] = [];
+    const write = (relative: string, bank: NuggetBank) => {
+      if (!this.write(relative, bank)) kept.push(relative);
+    };
+    write(join('merged', nuggetBankFileName(bankOf([]))), bankOf(merged.nuggets));
     const cleaned = merged.nuggets.map((n) => cleanAnswers(n).nugget);
     const answered = cleaned.filter((n) => Object.keys(n.answers ?? {}).length > 0);
     const unanswered = cleaned.filter((n) => Object.keys(n.answers ?? {}).length === 0);
@@ -284,15 +294,16 @@ export class NuggetPipeline {
       .map((n, k) => applyVerdict(n, verdicts[k]!))
       .filter((n): n is NuggetQuestion => n !== null);
     const name = nuggetBankFileName(bankOf([]));
-    this.write(name, bankOf(final));
+    write(name, bankOf(final));
     const sidePath = join('potentially_unanswerable', name);
-    if (unanswered.length > 0) this.write(sidePath, bankOf(unanswered));
+    if (unanswered.length > 0) write(sidePath, bankOf(unanswered));
     else rmSync(join(this.options.outDir, sidePath), { force: true });
     Object.assign(outcome, {
       nuggets: final.length,
       unanswerable: unanswered.length,
       droppedByModel: answered.length - final.length,
       bank: join(this.options.outDir, name),
+      ...(kept.length > 0 ? { kept } : {}),
     });
   }
 
@@ -310,8 +321,13 @@ export class NuggetPipeline {
     });
   }
 
-  private write(relative: string, bank: NuggetBank): void {
-    writeNuggetBankFile(join(this.options.outDir, relative), bank);
+  /** Writes one of a request's files, unless it holds other bytes already (false: kept, see `kept`). */
+  private write(relative: string, bank: NuggetBank): boolean {
+    const path = join(this.options.outDir, relative);
+    const text = nuggetBankText(bank);
+    if (existsSync(path)) return readFileSync(path, 'utf8') === text;
+    writeFileAtomic(path, text);
+    return true;
   }
 
   /** This run's judgments per request, merged into the files on disk (other requests kept). */
