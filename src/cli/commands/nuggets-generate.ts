@@ -17,6 +17,7 @@ import {
   readRequestDocuments,
   StepState,
 } from '../../generate/index.js';
+import { type LlmProvider, modelId, parseModelString } from '../../llm/index.js';
 import { chunkDocument, loadIndex, type Passage } from '../../retrieve/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';
@@ -159,9 +160,13 @@ async function runGenerate(flags: GenerateFlags, settings: LlmSettings, ctx: Cli
   const requestsPath = resolve(io.cwd, flags.requests);
   const requests = [...readRequests(io.cwd, flags.requests).values()];
   const outDir = resolve(io.cwd, flags.out);
-  // Built for a dry run too (no call is made): the provider knows the model's context window.
-  const runtime = createLlmRuntime(settings, io.env);
-  const llm = runtime.provider(model);
+  // A dry run plans from the model's id and context window only: no provider, no key, no cache.
+  const runtime = settings.dryRun ? null : createLlmRuntime(settings, io.env);
+  const provider = runtime?.provider(model) ?? null;
+  const llm: Pick<LlmProvider, 'id' | 'contextWindow'> = provider ?? {
+    id: modelId(parseModelString(model)),
+    contextWindow: null,
+  };
   const loaded = loadInputs(flags, requests, ctx, llm.contextWindow ?? 16_000);
   let state: StepState | null = null;
   try {
@@ -205,9 +210,9 @@ async function runGenerate(flags: GenerateFlags, settings: LlmSettings, ctx: Cli
       exactLimit: flags.exactLimit,
       ...(loaded.locate ? { locate: loaded.locate } : {}),
       embed: fittedEmbed(flags.embedder, io.env),
-      progress: stepProgress(io, runtime),
+      ...(runtime ? { progress: stepProgress(io, runtime) } : {}),
     };
-    if (settings.dryRun) {
+    if (!runtime || !provider) {
       const planner = new NuggetPipeline({
         ...pipelineOptions,
         llm: { id: 'dry-run', family: 'none', contextWindow: null, generate: refuse, generateObject: refuse },
@@ -234,7 +239,7 @@ async function runGenerate(flags: GenerateFlags, settings: LlmSettings, ctx: Cli
     runtime.onCall((call) => {
       if (typeof call.costUsd === 'number') priced = true;
     });
-    const outcomes = await new NuggetPipeline({ ...pipelineOptions, llm }).run(loaded.inputs);
+    const outcomes = await new NuggetPipeline({ ...pipelineOptions, llm: provider }).run(loaded.inputs);
     printOutcomes(
       outcomes,
       loaded.missing,
@@ -247,7 +252,7 @@ async function runGenerate(flags: GenerateFlags, settings: LlmSettings, ctx: Cli
   } finally {
     state?.close();
     loaded.close();
-    runtime.close();
+    runtime?.close();
   }
 }
 

@@ -297,6 +297,18 @@ describe('nuggets generate: run manifest, resume checks and the folder lock', ()
         'out',
         ...extra,
       ];
+      // A dry run needs no API key and writes nothing (not even the response cache).
+      const priced = await cli(cwd, [
+        ...args('--dry-run').slice(0, 6),
+        '--model',
+        'openai:gpt-4.1-mini',
+        '--out',
+        'dry',
+        '--dry-run',
+      ]);
+      expect(priced.code, priced.err).toBe(0);
+      expect(priced.out).toMatch(/total +\d+ calls .*\$0\.\d{4}/);
+      expect(readdirSync(cwd).sort()).toEqual(['docs.jsonl', 'requests.jsonl']);
       const first = await cli(cwd, args());
       expect(first.code, first.err).toBe(0);
       const bankPath = join(cwd, 'out', 'nuggets_r1.v3.json');
