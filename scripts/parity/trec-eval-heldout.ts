@@ -7,20 +7,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Bm25Index, chunkDocument } from '../../src/retrieve/index.js';
+import { createRandom } from '../../src/stats/index.js';
 import { sharedDataPath } from '../../src/testing/index.js';
 import { loadQasperDev } from '../qasper-corpus.js';
-
-/** mulberry32: a small seeded generator, so every run of the script writes the same files. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface HeldOutCase {
   name: string;
@@ -42,7 +31,7 @@ interface Judged {
 
 /** Synthetic qrels, runs, prefs and judgment groups; returns the command lines to compare. */
 function synthetic(dir: string): HeldOutCase[] {
-  const rnd = random(20261201);
+  const rnd = createRandom(20261201);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)] as T;
   const judged: Judged[] = [];
   const runLines: string[] = [];

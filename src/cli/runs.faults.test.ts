@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -24,6 +23,7 @@ import {
 import { FakeOpenAiServer } from '../testing/index.js';
 import { nuggetBanks, nuggetCampaignReply, nuggetWorkspace } from '../testing/nugget-fault-workspace.js';
 import {
+  builtCli,
   type CliProcess,
   type KillMoment,
   killAt,
@@ -36,7 +36,7 @@ import {
 
 /**
  * The run-integrity part of the fault campaign (issue 12): kill -9 at random moments of `answer`,
- * `grade`, `ingest` and `generate questions`, resuming each time; two processes writing one file
+ * `grade`, `ingest`, `generate questions` and `nuggets generate`, resuming each time; two processes writing one file
  * or one corpus at once; a sentinel API key that must never be written anywhere. The suite prints
  * its figures, and writes them into docs/reliability.md with CITEGEIST_WRITE_RELIABILITY=1.
  */
@@ -51,24 +51,11 @@ const SENTINEL = 'sk-citegeist-SENTINEL-4c0ffee-never-write-me';
 const report = new FaultReport();
 const killRows: (string | number)[][] = [];
 
-/** The newest modification time under a folder (is dist/ older than src/?). */
-function newest(dir: string): number {
-  let t = 0;
-  for (const name of readdirSync(dir)) {
-    const info = statSync(join(dir, name));
-    t = Math.max(t, info.isDirectory() ? newest(join(dir, name)) : info.mtimeMs);
-  }
-  return t;
-}
-
 let server: FakeOpenAiServer;
 let model: string;
 beforeAll(async () => {
   // The campaign runs the built CLI as a user would: rebuild when src/ changed since the last build.
-  if (!existsSync(MAIN) || statSync(MAIN).mtimeMs < newest(join(ROOT, 'src'))) {
-    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
-  }
+  builtCli(ROOT);
   server = await new FakeOpenAiServer({
     replies: (request) => nuggetCampaignReply(request) ?? campaignReply(request),
     latencyMs: 2,

@@ -255,3 +255,71 @@ function removeLeftovers(path: string): void {
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+/** The unit a row of a JSONL output belongs to (its id), or undefined for a line that names none. */
+export type RowKey = (row: Record<string, unknown>) => string | undefined;
+
+/** A row's unit by one of its fields (`row_id`, `paper_id`). */
+export const byField =
+  (field: string): RowKey =>
+  (row) => {
+    const id = row[field];
+    return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+  };
+
+/**
+ * Puts the rows of a finished output in the order of its units (`order`: keys), under the file's
+ * lock, by an atomic rewrite: they are sorted among the places they hold, so a manifest and rows
+ * of keys not in `order` stay where they are, rows of one unit keep their own order, and a file
+ * already in order is left alone. A queue run
+ * appends rows as workers finish them; this gives it the layout of a local run. `companions` (a
+ * generated dataset beside its progress file) are reordered under the same lock. Returns whether
+ * anything was rewritten.
+ */
+export function reorderRunFile(
+  path: string,
+  o: { command: string; key: RowKey; order: readonly string[]; companions?: { path: string; key: RowKey }[] },
+): boolean {
+  const rank = new Map(o.order.map((id, i) => [id, i]));
+  const lock = FileLock.acquire(path, o.command);
+  try {
+    let changed = false;
+    for (const file of [{ path, key: o.key }, ...(o.companions ?? [])]) {
+      if (!existsSync(file.path)) continue;
+      const sorted = sortLines(readTextFile(file.path, 'output', { output: true }), file.key, rank);
+      if (sorted === null) continue;
+      writeFileAtomic(file.path, sorted);
+      changed = true;
+    }
+    return changed;
+  } finally {
+    lock.release();
+  }
+}
+
+/**
+ * The text with the rows of ranked keys sorted among the places they hold (stable); the manifest,
+ * and rows of other keys, stay where they are. Null when already sorted.
+ */
+function sortLines(text: string, key: RowKey, rank: Map<string, number>): string | null {
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  const ranked: { line: string; at: number; r: number }[] = [];
+  lines.forEach((line, at) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      return;
+    }
+    if (!value || typeof value !== 'object' || (at === 0 && isManifestRecord(value))) return;
+    const r = rank.get(key(value as Row) ?? '');
+    if (r !== undefined) ranked.push({ line, at, r });
+  });
+  const sorted = [...ranked].sort((a, b) => a.r - b.r || a.at - b.at);
+  if (sorted.every((k, i) => k === ranked[i])) return null;
+  const out = [...lines];
+  sorted.forEach((k, i) => {
+    out[ranked[i]!.at] = k.line;
+  });
+  return out.map((l) => `${l}\n`).join('');
+}

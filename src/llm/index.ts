@@ -1,3 +1,4 @@
+export { BalancedTransport } from './balanced-transport.js';
 export {
   Budget,
   type BudgetHold,
@@ -8,7 +9,7 @@ export {
   estimateInputTokens,
   projectCost,
 } from './budget.js';
-export { type CachedReply, type CacheMode, cacheKey, ResponseCache } from './cache.js';
+export { type CachedReply, type CacheMode, cacheKey, type ReplyCache, ResponseCache } from './cache.js';
 export {
   type CallEvent,
   type CallPolicyOptions,

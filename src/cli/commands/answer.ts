@@ -12,6 +12,7 @@ import {
   runAnswers,
 } from '../../answer/index.js';
 import {
+  byField,
   CitegeistError,
   type DatasetRow,
   type Document,
@@ -33,6 +34,7 @@ import {
   resolveLlmSettings,
 } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
+import { putInInputOrder } from '../queue-runtime.js';
 import { openPaperRetrieval } from '../retrieval-setup.js';
 import { addCheckOption, readCheckedDataset } from './dataset-preflight.js';
 import { countOption } from './option-parsers.js';
@@ -188,6 +190,7 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
         ctx.config().concurrency === undefined
           ? 1
           : settings.concurrency;
+      await runtime?.useRun(manifest);
       const progress = createLazyProgress({ io: ctx.io, label: 'answered' });
       // Tokens and cost as the server reported them, per call (none for the extractive answerer;
       // a cached reply counts as cached, at no cost).
@@ -202,6 +205,11 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
           onProgress: (p, row) => progress.tick({ ok: row.error === null }, p.total),
         },
       ).finally(() => progress.stop());
+      putInInputOrder(settings, out, {
+        key: byField('row_id'),
+        command: 'citegeist answer',
+        order: all.map((r) => r.row_id),
+      });
       for (const t of result.tookOverFrom)
         ctx.io.err(
           `note: resuming after ${t.command} (pid ${t.pid}, started ${t.started_at}) stopped without finishing\n`,

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import {
+  byField,
   CitegeistError,
   inspectRunFile,
   location,
@@ -30,6 +31,7 @@ import {
   resolveLlmSettings,
 } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
+import { putInInputOrder } from '../queue-runtime.js';
 import { countOption } from './option-parsers.js';
 import { addPaperSourceOptions, paperSource } from './paper-source.js';
 
@@ -133,12 +135,17 @@ export const registerGenerate: RegisterCommand = (program, ctx) => {
     const runtime = createLlmRuntime(settings, ctx.io.env);
     const llm = runtime.provider(model);
     const manifest = manifestOf(llm);
+    await runtime.useRun(manifest).catch((error: unknown) => {
+      runtime.close();
+      throw error;
+    });
     const progress = createLazyProgress({ io: ctx.io, label: 'papers' });
     runtime.onCall((call) => progress.call(call));
     const result = await generateDataset(llm, papers, list.load, out, {
       manifest,
       // Papers at once (each makes several calls; the runtime caps calls in flight at --concurrency).
-      concurrency: opts.concurrency === undefined ? 2 : settings.concurrency,
+      // On a queue, as many as there may be calls in flight, so that every worker has work.
+      concurrency: opts.concurrency === undefined && !settings.queue ? 2 : settings.concurrency,
       onPaper: (g, _done, total) =>
         progress.tick(
           {
@@ -151,6 +158,12 @@ export const registerGenerate: RegisterCommand = (program, ctx) => {
     }).finally(() => {
       progress.stop();
       runtime.close();
+    });
+    putInInputOrder(settings, progressPath(out), {
+      key: byField('paper_id'),
+      command: 'citegeist generate questions',
+      order: papers.map((p) => p.id),
+      companions: [{ path: out, key: byField('paper_id') }],
     });
     const dropped =
       Object.entries(result.dropped)

@@ -15,7 +15,13 @@ import {
 import { circularityWarnings } from '../../llm/index.js';
 import { renderBreakdown, renderLeaderboard } from '../../report/index.js';
 import type { CliContext } from '../context.js';
-import { createLlmRuntime, type LlmFlags, type LlmSettings, resolveLlmSettings } from '../llm-options.js';
+import {
+  createLlmRuntime,
+  type LlmFlags,
+  type LlmSettings,
+  type RunName,
+  resolveLlmSettings,
+} from '../llm-options.js';
 import { createLazyProgress, type ModelCall } from '../progress.js';
 import { readCheckedDataset, warnMissingFields } from './dataset-preflight.js';
 import { loadPaperTexts, paperSource, paperSourceOf } from './paper-source.js';
@@ -133,24 +139,30 @@ export type OnJudgeCall = (listener: (call: ModelCall) => void) => void;
 
 /**
  * Builds the run's judge (and warns when judge and answerer share a model family), or none; `work`
- * also gets a way to watch the judge's calls.
+ * also gets a way to watch the judge's calls. `run` names the grading's calls on a queue (`--queue`).
  */
-export function withJudge<T>(
+export async function withJudge<T>(
   ctx: CliContext,
   p: Prepared,
   work: (judge: AnchoredRubricJudge | undefined, onCall?: OnJudgeCall) => Promise<T>,
+  run?: RunName,
 ): Promise<T> {
   if (!p.settings.judge) return work(undefined);
   const runtime = createLlmRuntime(p.settings, ctx.io.env);
-  const judge = new AnchoredRubricJudge(runtime.provider(p.settings.judge), {
-    trustUnlocatedEvidence: p.trustUnlocatedEvidence,
-  });
-  for (const w of circularityWarnings(
-    [judge],
-    p.runs.flatMap((r) => r.models),
-  ))
-    ctx.io.err(`warning: ${w}\n`);
-  return work(judge, (listener) => runtime.onCall(listener)).finally(() => runtime.close());
+  try {
+    const judge = new AnchoredRubricJudge(runtime.provider(p.settings.judge), {
+      trustUnlocatedEvidence: p.trustUnlocatedEvidence,
+    });
+    for (const w of circularityWarnings(
+      [judge],
+      p.runs.flatMap((r) => r.models),
+    ))
+      ctx.io.err(`warning: ${w}\n`);
+    if (run) await runtime.useRun(run);
+    return await work(judge, (listener) => runtime.onCall(listener));
+  } finally {
+    runtime.close();
+  }
 }
 
 /** Grades run files against a dataset in memory (for `leaderboard`): rows carry their run's label. */

@@ -23,6 +23,7 @@ import { registerNuggetsSelect, registerNuggetsTrainSelector } from './nuggets-s
 import { registerQaEval } from './qa-eval.js';
 import { registerQaGrid } from './qa-grid.js';
 import { registerQasperEval } from './qasper-eval.js';
+import { registerQueue } from './queue.js';
 import { registerQuote } from './quote.js';
 import { registerRecipes } from './recipes.js';
 import { registerReport } from './report.js';
@@ -36,6 +37,7 @@ import { registerSearch } from './search.js';
 import { registerServe } from './serve.js';
 import { registerShow } from './show.js';
 import { registerTrecEval } from './trec-eval.js';
+import { registerWorker } from './worker.js';
 
 /**
  * Every CLI command, in the order `citegeist --help` lists them (roughly the pipeline's order).
@@ -81,5 +83,7 @@ export const COMMANDS: RegisterCommand[] = [
   registerTrecEval,
   registerCompare,
   registerLlm,
+  registerWorker,
+  registerQueue,
   registerErrors,
 ];

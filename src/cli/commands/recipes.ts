@@ -1,4 +1,5 @@
-import { CitegeistError } from '../../core/index.js';
+import { CitegeistError, canonicalJson, sha256Hex } from '../../core/index.js';
+import { modelId, parseModelString } from '../../llm/index.js';
 import { extractRecipes, JsonlRecipeStore } from '../../retrieve/index.js';
 import { CorpusStore } from '../../store/index.js';
 import type { RegisterCommand } from '../context.js';
@@ -39,10 +40,17 @@ export const registerRecipes: RegisterCommand = (program, ctx) => {
       const docs = store.ids().flatMap((id) => store.get(id) ?? []);
       const out = recipesPathOf(indexDirOf(ctx, flags.corpus));
       const recipeStore = new JsonlRecipeStore(out);
+      // Recipes have no run manifest: the model and the store name the run on a queue.
+      const model = modelId(parseModelString(settings.model));
+      await runtime.useRun({
+        run_id: sha256Hex(canonicalJson(['recipes', model, out])).slice(0, 16),
+        label: `recipes ${model}`,
+        kind: 'recipes',
+      });
       // Counts only the documents extracted now (stored ones are skipped), failures as failed.
       const progress = createLazyProgress({ io: ctx.io, label: 'recipes' });
       runtime.onCall((call) => progress.call(call));
-      const summary = await extractRecipes(docs, runtime.provider(settings.model), recipeStore, {
+      const summary = await extractRecipes(docs, runtime.provider(model), recipeStore, {
         retryFailed: flags.retryFailed,
         concurrency: settings.concurrency,
         onProgress: (outcome, _done, total) =>

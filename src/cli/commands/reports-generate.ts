@@ -10,9 +10,11 @@ import {
 } from '../../answer/index.js';
 import {
   CitegeistError,
+  canonicalJson,
   JsonlAppender,
   parseReportRun,
   readTextFile,
+  sha256Hex,
   stringifyPythonJson,
 } from '../../core/index.js';
 import { CHARS_PER_TOKEN, estimateCost, modelId, parseModelString } from '../../llm/index.js';
@@ -21,6 +23,7 @@ import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION } from '../corpus-option.js';
 import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } from '../llm-options.js';
 import { createProgress } from '../progress.js';
+import { putInInputOrder } from '../queue-runtime.js';
 import { checkResumeMeta } from '../resume-meta.js';
 import { MODES, openRetriever, parseMode } from '../retrieval-setup.js';
 import { countOption } from './option-parsers.js';
@@ -45,6 +48,12 @@ function writtenTopics(path: string, runId: string): Set<string> {
   if (!existsSync(path)) return new Set();
   const read = parseReportRun(readTextFile(path, 'run file'), path);
   return new Set(read.reports.filter((r) => r.runId === runId).map((r) => r.topicId));
+}
+
+/** The topic of a run line of this run (lines of other runs in the file keep their place after). */
+function reportTopic(line: Record<string, unknown>, runId: string): string | undefined {
+  const meta = line.metadata as { run_id?: unknown; topic_id?: unknown } | undefined;
+  return meta?.run_id === runId && meta.topic_id !== undefined ? String(meta.topic_id) : undefined;
 }
 
 /** `citegeist reports generate`: a RAGTIME-format run over a citegeist corpus. */
@@ -138,6 +147,14 @@ export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
         length_mode: lengthMode,
         requests: flags.requests,
       });
+      await runtime?.useRun({
+        run_id: sha256Hex(canonicalJson([runId, writer.id, opened.retriever.id, flags.k, lengthMode])).slice(
+          0,
+          16,
+        ),
+        label: runId,
+        kind: 'reports',
+      });
       const appender = new JsonlAppender(outPath);
       const progress = createProgress({
         io,
@@ -148,8 +165,12 @@ export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
       // The writer's calls, with the tokens the server reported (none for the extractive writer).
       runtime?.onCall((call) => progress.call(call));
       let failed = 0;
-      try {
-        for (const request of todo) {
+      // One request at a time locally; on a queue, as many as there may be calls in flight.
+      const lanes = settings.queue ? settings.concurrency : 1;
+      let next = 0;
+      const lane = async () => {
+        while (next < todo.length) {
+          const request = todo[next++]!;
           const draft = await writer.write({ request, limit: request.limit ?? flags.limit, lengthMode });
           if (!draft.ok) {
             failed++;
@@ -160,10 +181,18 @@ export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
           appender.appendText(stringifyPythonJson(line, { ensureAscii: false }));
           progress.tick({ ok: true, note: request.id });
         }
+      };
+      try {
+        await Promise.all(Array.from({ length: Math.min(lanes, Math.max(1, todo.length)) }, lane));
       } finally {
         progress.stop();
         appender.close();
       }
+      putInInputOrder(settings, outPath, {
+        command: 'citegeist reports generate',
+        key: (line) => reportTopic(line, runId),
+        order: requests.map((r) => r.id),
+      });
       const summary = {
         run_id: runId,
         model: writer.id,

@@ -73,13 +73,18 @@ describe.skipIf(!sharedDataAvailable('papers', 'pdf'))(
       });
     });
 
-    it('keeps printed ligatures in the text (EACL 2023 paper)', async () => {
-      const doc = await pdf('2023.eacl-main.121.pdf');
-      expect(doc.text).toMatch(/\uFB01ne-grained/);
-      expect(doc.sections.map((s) => s.heading)).toContain(
-        '3.1 RQ1: Does inter-annotator agreement improve using fine-grained annotations?',
-      );
-      expect(doc.furniture.filter((f) => f.kind === 'page-number')).toHaveLength(20);
-    }, 60_000);
+    // The 20-page EACL paper is not bundled: a bare checkout has only the PDFs the demo ships.
+    it.skipIf(!sharedDataAvailable('papers', 'pdf', '2023.eacl-main.121.pdf'))(
+      'keeps printed ligatures in the text (EACL 2023 paper)',
+      async () => {
+        const doc = await pdf('2023.eacl-main.121.pdf');
+        expect(doc.text).toMatch(/\uFB01ne-grained/);
+        expect(doc.sections.map((s) => s.heading)).toContain(
+          '3.1 RQ1: Does inter-annotator agreement improve using fine-grained annotations?',
+        );
+        expect(doc.furniture.filter((f) => f.kind === 'page-number')).toHaveLength(20);
+      },
+      60_000,
+    );
   },
 );

@@ -79,13 +79,17 @@ describe.skipIf(!sharedDataAvailable('pdf-gold'))(
 describe.skipIf(!sharedDataAvailable('papers', 'pdf'))(
   'PDF reader on papers/pdf (skipped without ../shared/data)',
   () => {
-    it('joins wrapped headings and takes bold first sentences for no headings (EACL 2023)', async () => {
-      const doc = await read('papers', 'pdf', '2023.eacl-main.121.pdf');
-      const headings = doc.sections.map((s) => s.heading);
-      expect(headings).toContain('3 The LONGEVAL guidelines for faithfulness human evaluation');
-      expect(headings).toContain('A Bootstrap analysis of inter-annotator variance');
-      expect(headings.some((h) => /^Long-form summaries are rarely/.test(h))).toBe(false);
-    }, 60_000);
+    it.skipIf(!sharedDataAvailable('papers', 'pdf', '2023.eacl-main.121.pdf'))(
+      'joins wrapped headings and takes bold first sentences for no headings (EACL 2023)',
+      async () => {
+        const doc = await read('papers', 'pdf', '2023.eacl-main.121.pdf');
+        const headings = doc.sections.map((s) => s.heading);
+        expect(headings).toContain('3 The LONGEVAL guidelines for faithfulness human evaluation');
+        expect(headings).toContain('A Bootstrap analysis of inter-annotator variance');
+        expect(headings.some((h) => /^Long-form summaries are rarely/.test(h))).toBe(false);
+      },
+      60_000,
+    );
 
     it('links author–year citations of a two-column ACL paper (N18-3011)', async () => {
       const doc = await read('papers', 'pdf', 'N18-3011.pdf');
