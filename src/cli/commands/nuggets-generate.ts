@@ -75,7 +75,7 @@ export const registerNuggetsGenerate: RegisterCommand = (program, ctx) => {
     )
     .option(
       '--embedder <spec>',
-      'embedder for question similarity ("default": LSA fitted on the questions of each request)',
+      'embedder for question similarity (the built-in one is LSA fitted on the questions of each request)',
       'default',
     )
     .option(

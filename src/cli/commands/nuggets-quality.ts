@@ -85,7 +85,7 @@ export const registerNuggetsScoreQuality: RegisterCommand = (program, ctx) => {
     .option('--requests <file>', 'requests JSONL (default: the full_query in each bank)')
     .option(
       '--embedder <spec>',
-      'embedder for the coverage figure ("default": LSA fitted on the questions of each bank)',
+      'embedder for the coverage figure (the built-in one is LSA fitted on the questions of each bank)',
       'default',
     )
     .option(

@@ -108,7 +108,7 @@ export const registerNuggetsSelect: RegisterCommand = (program, ctx) => {
       '--selector <file>',
       'criteria/hybrid (required): a selector written by `nuggets train-selector` (none ships with citegeist)',
     )
-    .option('--keep-sub-nuggets', 'keep sub-nuggets (deleted by default, as the released step does)', false)
+    .option('--keep-sub-nuggets', 'keep sub-nuggets (the released step deletes them)', false)
     .action((flags: SelectFlags) => {
       const { io } = ctx;
       const banks = readBankFiles(resolve(io.cwd, flags.bank));
