@@ -59,6 +59,14 @@ const LEFTOVER = /^\.(.+)\.[0-9a-f]{8}\.tmp$/;
  * targets: another writer's temporary file is about to be renamed.
  */
 export function removeAtomicLeftovers(dir: string, owns: (target: string) => boolean): void {
+  removeFilesIn(dir, (name) => {
+    const target = LEFTOVER.exec(name)?.[1];
+    return target !== undefined && owns(target);
+  });
+}
+
+/** Removes the files of `dir` that `pick` selects by name and path; a missing folder or file is no error. */
+export function removeFilesIn(dir: string, pick: (name: string, path: string) => boolean): void {
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -66,10 +74,9 @@ export function removeAtomicLeftovers(dir: string, owns: (target: string) => boo
     return;
   }
   for (const name of names) {
-    const target = LEFTOVER.exec(name)?.[1];
-    if (target === undefined || !owns(target)) continue;
+    const path = join(dir, name);
     try {
-      unlinkSync(join(dir, name));
+      if (pick(name, path)) unlinkSync(path);
     } catch {
       // gone meanwhile
     }
