@@ -16,6 +16,7 @@ function argueListView(params) {
       select('run', [['', 'all'], ...runs.map((r) => [r, r])], run, setHashParam('run')),
       h('label', { class: 'check' }, failed, ' failed judgments only'),
     ),
+    h('p', { class: 'count' }, `${list.length} of ${D.argue.reports.length} reports`),
     h(
       'table',
       { class: 'rows' },
