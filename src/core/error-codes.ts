@@ -100,6 +100,7 @@ export const ERROR_CODES = {
   TREC_DUPLICATE_DOC: { area: 'evaluation', meaning: 'A run or qrels lists one document twice for a topic (trec_eval stops there too).', fix: 'Remove the duplicate line.' },
   NUGGET_UNSUPPORTED: { area: 'evaluation', meaning: 'A nugget bank holds a nugget of a kind the operation cannot take: claims where question nuggets are needed (ARGUE scoring, question-only formats) or the reverse, or a claim merged with a nugget of the same text.', fix: 'Use a bank of the kind the message names; nugget bank v3 holds both kinds.' },
   NUGGETS_MISSING: { area: 'evaluation', meaning: 'A topic has no nugget bank, so a report missing for it cannot be scored 0 (--penalize-missing-topics).', fix: 'Add its bank, or leave out --penalize-missing-topics.' },
+  NUGGETS_NOT_SCORED: { area: 'evaluation', meaning: 'Nuggets are to be ranked by their quality criteria (`nuggets select --method criteria|hybrid`, `train-selector`) and none of them carries the scores.', fix: 'Score the bank first: `citegeist nuggets score-quality --bank <dir> --model <spec>`.' },
   DEMO_STEP_FAILED: { area: 'internal', meaning: 'A step of `citegeist demo` failed.', fix: 'Read the messages above; run that step yourself with --debug.' },
   INTERNAL: { area: 'internal', meaning: 'citegeist hit an unexpected state (a bug).', fix: 'Run again with --debug and report the stack trace.' },
 } as const satisfies Record<string, ErrorCodeInfo>;

@@ -1,7 +1,7 @@
-import { closeSync, existsSync, fsyncSync, openSync, readdirSync, statSync, unlinkSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { closeSync, existsSync, fsyncSync, openSync, statSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import type { z } from 'zod';
-import { writeAll, writeFileAtomic } from './atomic-write.js';
+import { removeAtomicLeftovers, removeFilesIn, writeAll, writeFileAtomic } from './atomic-write.js';
 import { CitegeistError, location } from './errors.js';
 import { FileLock } from './file-lock.js';
 import { type JsonlLine, parseJsonl } from './jsonl.js';
@@ -235,23 +235,9 @@ export class RunFile {
  */
 function removeLeftovers(path: string): void {
   const dir = dirname(path);
-  const rewrite = new RegExp(`^\\.${escapeRegExp(basename(path))}\\.[0-9a-f]{8}\\.tmp$`);
   const lock = new RegExp(`^${escapeRegExp(basename(path))}\\.lock\\.[0-9a-f-]{36}\\.tmp$`);
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const full = join(dir, name);
-    try {
-      if (rewrite.test(name) || (lock.test(name) && Date.now() - statSync(full).mtimeMs > 60_000))
-        unlinkSync(full);
-    } catch {
-      // gone meanwhile
-    }
-  }
+  removeAtomicLeftovers(dir, (target) => target === basename(path));
+  removeFilesIn(dir, (name, full) => lock.test(name) && Date.now() - statSync(full).mtimeMs > 60_000);
 }
 
 function escapeRegExp(text: string): string {

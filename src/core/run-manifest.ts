@@ -12,9 +12,19 @@ export const MANIFEST_FORMAT = 1;
 
 /**
  * What a manifest heads: answers (`run`), ResearchQA grades, VETSCORE results, generated questions,
- * RECIPER recipes.
+ * RECIPER recipes, and the state files of nugget folders (`nuggets generate`, `score-quality`,
+ * `ginger`).
  */
-export const MANIFEST_KINDS = ['run', 'grades', 'faithfulness', 'questions', 'recipes'] as const;
+export const MANIFEST_KINDS = [
+  'run',
+  'grades',
+  'faithfulness',
+  'questions',
+  'recipes',
+  'nuggets',
+  'nugget-quality',
+  'ginger',
+] as const;
 export type ManifestKind = (typeof MANIFEST_KINDS)[number];
 
 const Setting = z.union([z.string(), z.number(), z.boolean(), z.null()]);

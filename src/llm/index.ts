@@ -32,6 +32,7 @@ export {
   OPENAI_BASE_URL,
   type ProviderEnv,
 } from './create-provider.js';
+export { delimit, UNTRUSTED_NOTE } from './delimit.js';
 export type { Embedder, EmbedRole } from './embedder.js';
 export { HashedEmbedder, type HashedOptions } from './embedders/hashed.js';
 export { LsaEmbedder, type LsaModelJson, type LsaOptions } from './embedders/lsa.js';

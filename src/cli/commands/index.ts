@@ -15,6 +15,11 @@ import { registerList } from './list.js';
 import { registerLlm } from './llm.js';
 import { registerMetaEvalFaithfulness } from './meta-eval-faithfulness.js';
 import { registerMetaEvalRanking } from './meta-eval-ranking.js';
+import { registerNuggetsConvert, registerNuggetsStats } from './nuggets-convert.js';
+import { registerNuggetsGenerate } from './nuggets-generate.js';
+import { registerNuggetsGinger } from './nuggets-ginger.js';
+import { registerNuggetsScoreQuality } from './nuggets-quality.js';
+import { registerNuggetsSelect, registerNuggetsTrainSelector } from './nuggets-select.js';
 import { registerQaEval } from './qa-eval.js';
 import { registerQaGrid } from './qa-grid.js';
 import { registerQasperEval } from './qasper-eval.js';
@@ -56,6 +61,13 @@ export const COMMANDS: RegisterCommand[] = [
   registerGrade,
   registerGradeFaithfulness,
   registerMetaEvalFaithfulness,
+  registerNuggetsGenerate,
+  registerNuggetsScoreQuality,
+  registerNuggetsSelect,
+  registerNuggetsTrainSelector,
+  registerNuggetsGinger,
+  registerNuggetsConvert,
+  registerNuggetsStats,
   registerReportsValidate,
   registerReportsGenerate,
   registerReportsJudge,
