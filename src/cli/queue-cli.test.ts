@@ -5,13 +5,14 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaignReply, faultWorkspace } from '../testing/fault-workspace.js';
 import { FakeOpenAiServer, findRedisServer, REDIS_MISSING, RedisTestServer } from '../testing/index.js';
+import { nuggetBanks, nuggetCampaignReply, nuggetWorkspace } from '../testing/nugget-fault-workspace.js';
 import { builtCli, type CliProcess, startWorker } from '../testing/process-faults.js';
 import { memoryIo } from './io.js';
 import { runCli } from './program.js';
 
 /**
  * `--queue` as a user runs it: three `citegeist worker` processes and a coordinating command
- * (answer, grade --judge, generate questions), against the fake model server and a real
+ * (answer, grade --judge, generate questions, nuggets generate), against the fake model server and a real
  * redis-server. A queue run must write what a local run writes, in the same order.
  */
 
@@ -30,7 +31,10 @@ beforeAll(async () => {
   if (!installed) return;
   const main = builtCli(ROOT);
   redis = await new RedisTestServer().start();
-  server = await new FakeOpenAiServer({ replies: campaignReply, latencyMs: 2 }).start();
+  server = await new FakeOpenAiServer({
+    replies: (request) => nuggetCampaignReply(request) ?? campaignReply(request),
+    latencyMs: 2,
+  }).start();
   model = `openai-compatible:${server.url}/v1#fake-model`;
   dir = faultWorkspace(60, 6);
   const env = { OPENAI_COMPATIBLE_API_KEY: SENTINEL };
@@ -107,6 +111,29 @@ describe.skipIf(!installed)('--queue with three worker processes', () => {
     for (const w of workers) expect(w.stderr()).not.toMatch(/error/i);
   });
 
+  it('nuggets generate: the same banks and judgments as a local run', async () => {
+    const ws = nuggetWorkspace(3, 6);
+    const args = ['nuggets', 'generate', '--requests', join(ws, 'requests.jsonl')];
+    args.push('--docs', join(ws, 'docs.jsonl'), '--model', model, '--no-cache');
+    const local = await cli(...args, '--out', join(ws, 'local'), '--concurrency', '1');
+    const queued = await cli(...args, '--out', join(ws, 'queued'), '--queue', redis.url);
+    expect([local.code, queued.code], queued.stderr).toEqual([0, 0]);
+    expect(Object.keys(nuggetBanks(join(ws, 'queued')))).toHaveLength(3);
+    expect(nuggetBanks(join(ws, 'queued'))).toEqual(nuggetBanks(join(ws, 'local')));
+    for (const f of ['paraphrase_judgments.json', 'answer_judgments.json'])
+      expect(readFileSync(join(ws, 'queued', 'judgments', f), 'utf8')).toBe(
+        readFileSync(join(ws, 'local', 'judgments', f), 'utf8'),
+      );
+    // The calls were the run's own on the queue (named by its manifest), not an unnamed session's.
+    const manifest = JSON.parse(readFileSync(join(ws, 'queued', 'generate.meta.json'), 'utf8'));
+    const status = JSON.parse((await cli('--json', 'queue', 'status', '--queue', redis.url)).stdout);
+    expect(status.runs.find((r: { run_id: string }) => r.run_id === manifest.run_id)).toMatchObject({
+      kind: 'nuggets',
+      state: 'finished',
+      failed: 0,
+    });
+  });
+
   it('grade --judge and generate questions: the same rows as a local run', async () => {
     const grade = [
       'grade',
@@ -162,7 +189,12 @@ describe.skipIf(!installed)('--queue with three worker processes', () => {
     expect(status.models[0].workers).toHaveLength(3);
     const answer = status.runs.find((r: { kind: string }) => r.kind === 'run');
     expect(answer).toMatchObject({ label: model, state: 'finished', completed: 60, failed: 0, waiting: 0 });
-    expect(status.runs.map((r: { kind: string }) => r.kind).sort()).toEqual(['grades', 'questions', 'run']);
+    expect(status.runs.map((r: { kind: string }) => r.kind).sort()).toEqual([
+      'grades',
+      'nuggets',
+      'questions',
+      'run',
+    ]);
     const text = await cli('queue', 'status', '--queue', redis.url);
     expect(text.stdout).toMatch(/workers connected: .*,.*,/);
   });

@@ -35,6 +35,7 @@ import {
 import { createLazyProgress } from '../progress.js';
 import { putInInputOrder } from '../queue-runtime.js';
 import { openPaperRetrieval } from '../retrieval-setup.js';
+import { noteTakeovers } from '../takeover-note.js';
 import { addCheckOption, readCheckedDataset } from './dataset-preflight.js';
 import { countOption } from './option-parsers.js';
 import { addPaperSourceOptions, describeSource, paperSource, paperSourceOf } from './paper-source.js';
@@ -209,10 +210,7 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
         command: 'citegeist answer',
         order: all.map((r) => r.row_id),
       });
-      for (const t of result.tookOverFrom)
-        ctx.io.err(
-          `note: resuming after ${t.command} (pid ${t.pid}, started ${t.started_at}) stopped without finishing\n`,
-        );
+      noteTakeovers(ctx.io, result.tookOverFrom);
       if (opts.qasperPredictions) {
         const byId = new Map(rows.map((r) => [r.row_id, r]));
         const prepared = new Map<string, ReturnType<typeof preparePaper>>();

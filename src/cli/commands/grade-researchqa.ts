@@ -15,6 +15,7 @@ import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { addLlmOptions } from '../llm-options.js';
 import { putInInputOrder } from '../queue-runtime.js';
+import { noteTakeovers } from '../takeover-note.js';
 import { addCheckOption } from './dataset-preflight.js';
 import {
   type GradeOptions,
@@ -86,10 +87,7 @@ async function gradeToFile(
     command: 'citegeist grade',
     order: run.rows.map((r) => r.row_id),
   });
-  for (const t of result.tookOverFrom)
-    ctx.io.err(
-      `note: resuming after ${t.command} (pid ${t.pid}, started ${t.started_at}) stopped without finishing\n`,
-    );
+  noteTakeovers(ctx.io, result.tookOverFrom);
   reportOutcome(ctx, run.models, result);
   const summary = printSummary(ctx, result.grades, opts.seed);
   const summaryFile = `${out.replace(/\.jsonl?$/i, '')}.summary.json`;

@@ -29,6 +29,7 @@ import {
   type LlmSettings,
   resolveLlmSettings,
 } from '../llm-options.js';
+import { noteTakeovers } from '../takeover-note.js';
 import {
   estimateCalls,
   fittedEmbed,
@@ -231,10 +232,9 @@ async function runGenerate(flags: GenerateFlags, settings: LlmSettings, ctx: Cli
         ctx,
       );
     }
-    for (const t of state.tookOverFrom)
-      io.err(
-        `note: resuming after ${t.command} (pid ${t.pid}, started ${t.started_at}) stopped without finishing\n`,
-      );
+    noteTakeovers(io, state.tookOverFrom);
+    // On a queue, the calls belong to this run (its jobs are found again by a restarted command).
+    await runtime.useRun(state.manifest);
     let priced = false;
     runtime.onCall((call) => {
       if (typeof call.costUsd === 'number') priced = true;

@@ -20,6 +20,7 @@ import {
   type LlmRuntime,
   resolveLlmSettings,
 } from '../llm-options.js';
+import { noteTakeovers } from '../takeover-note.js';
 import {
   estimateCalls,
   modelCreator,
@@ -99,11 +100,9 @@ export const registerNuggetsGinger: RegisterCommand = (program, ctx) => {
         );
         return;
       }
-      for (const t of state.tookOverFrom)
-        io.err(
-          `note: resuming after ${t.command} (pid ${t.pid}, started ${t.started_at}) stopped without finishing\n`,
-        );
+      noteTakeovers(io, state.tookOverFrom);
       runtime = createLlmRuntime(settings, io.env);
+      await runtime.useRun(state.manifest);
       // The first run's date, so a resumed run writes the same bytes.
       const creator = modelCreator(
         model,

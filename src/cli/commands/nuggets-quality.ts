@@ -29,6 +29,7 @@ import {
   type LlmRuntime,
   resolveLlmSettings,
 } from '../llm-options.js';
+import { noteTakeovers } from '../takeover-note.js';
 import {
   callTick,
   estimateCalls,
@@ -171,10 +172,8 @@ export const registerNuggetsScoreQuality: RegisterCommand = (program, ctx) => {
     try {
       runtime = createLlmRuntime(settings, io.env);
       const llm = runtime.provider(model);
-      for (const t of state.tookOverFrom)
-        io.err(
-          `note: resuming after ${t.command} (pid ${t.pid}, started ${t.started_at}) stopped without finishing\n`,
-        );
+      noteTakeovers(io, state.tookOverFrom);
+      await runtime.useRun(state.manifest);
       // The first run's date, so a resumed run writes the same bytes.
       const creator = modelCreator(model, undefined, new Date(state.manifest.created_at));
       const progress = stepProgress(io, runtime)('quality', todo.length * 3, 'calls');

@@ -29,6 +29,7 @@ import {
 import { createLazyProgress } from '../progress.js';
 import { putInInputOrder } from '../queue-runtime.js';
 import { indexDirOf, recipesPathOf } from '../retrieval-setup.js';
+import { noteTakeovers } from '../takeover-note.js';
 
 interface RecipesFlags extends LlmFlags {
   corpus?: string;
@@ -111,10 +112,7 @@ async function extractRecipes(ctx: CliContext, flags: RecipesFlags): Promise<voi
       command: 'citegeist recipes extract',
       order: docs.map((d) => d.id),
     });
-    for (const t of summary.tookOverFrom)
-      ctx.io.err(
-        `note: resuming after ${t.command} (pid ${t.pid}, started ${t.started_at}) stopped without finishing\n`,
-      );
+    noteTakeovers(ctx.io, summary.tookOverFrom);
     printSummary(ctx, manifest, summary, out);
     if (summary.failed.length > 0) ctx.setExitCode(1);
   } finally {
