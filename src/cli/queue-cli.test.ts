@@ -181,8 +181,15 @@ describe.skipIf(!installed)('--queue with three worker processes', () => {
   });
 
   it('queue status lists the model queue, its three workers and each run with its counts', async () => {
-    const json = await cli('--json', 'queue', 'status', '--queue', redis.url);
-    const status = JSON.parse(json.stdout);
+    // Workers find a model's queue by polling the registry (every 2 s): on a loaded machine one may
+    // not have joined yet when the status is first read, so it is read until all three are there.
+    const read = async () =>
+      JSON.parse((await cli('--json', 'queue', 'status', '--queue', redis.url)).stdout);
+    let status = await read();
+    for (let i = 0; i < 30 && status.models[0]?.workers.length < 3; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      status = await read();
+    }
     expect(status.models).toEqual([
       expect.objectContaining({ model, waiting: 0, active: 0, failed: 0, workers: expect.any(Array) }),
     ]);
