@@ -36,7 +36,7 @@ import {
 
 /**
  * The run-integrity part of the fault campaign (issue 12): kill -9 at random moments of `answer`,
- * `grade`, `ingest`, `generate questions` and `nuggets generate`, resuming each time; two processes writing one file
+ * `grade`, `ingest`, `generate questions`, `recipes extract` and `nuggets generate`, resuming each time; two processes writing one file
  * or one corpus at once; a sentinel API key that must never be written anywhere. The suite prints
  * its figures, and writes them into docs/reliability.md with CITEGEIST_WRITE_RELIABILITY=1.
  */
@@ -277,6 +277,50 @@ describe('kill -9 and resume', () => {
       extra: 0,
     });
     expect(figures.corruptSeen).toBe(0);
+  });
+
+  it(`recipes extract: ${KILLS} kills, resumed each time: each paper's recipe exactly once`, async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'citegeist-faults-recipes-'));
+    const papers = 200;
+    mkdirSync(join(cwd, 'in'));
+    for (let i = 0; i < papers; i++) writeFileSync(join(cwd, 'in', `${paperId(i)}.md`), paperText(i));
+    const ingest = startCli(MAIN, ['ingest', 'in', '--corpus', 'corpus.sqlite'], cwd, {});
+    expect(await ingest.exited).toMatchObject({ code: 0 });
+    const path = join(cwd, 'recipes.jsonl');
+    const argv = `recipes extract --corpus corpus.sqlite --model ${model} --out recipes.jsonl --concurrency 4 --no-cache`;
+    const { figures, last } = await killAndResume({
+      argv: argv.split(' '),
+      cwd,
+      progress: () => lineCount(path),
+      total: papers + 1,
+      inspect: () => readJsonlState(path),
+      random,
+      tearFile: path,
+    });
+    expect(await last.exited).toMatchObject({ code: 0 });
+    const state = readJsonlState(path);
+    const [manifest, ...rows] = state.values;
+    const ids = Array.from({ length: papers }, (_, i) => paperId(i));
+    const a = rowAccounting(rows, 'doc_id', ids);
+    recordKills(
+      'recipes extract',
+      figures,
+      rows.length,
+      a.lost,
+      a.duplicated,
+      state.corrupt + Number(state.torn),
+    );
+    expect(manifest).toMatchObject({ citegeist_manifest: 1, kind: 'recipes' });
+    expect(rows.every((r) => r.error === null && r.recipe !== null)).toBe(true);
+    expect({ ...a, corrupt: state.corrupt, torn: state.torn, corruptSeen: figures.corruptSeen }).toEqual({
+      duplicated: 0,
+      lost: 0,
+      extra: 0,
+      corrupt: 0,
+      torn: false,
+      corruptSeen: 0,
+    });
+    expect(existsSync(`${path}.lock`)).toBe(false);
   });
 
   it(`nuggets generate: ${KILLS} kills of a folder run, resumed each time: a clean run's banks, each unit logged once`, async () => {
