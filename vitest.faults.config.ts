@@ -7,6 +7,7 @@ export default defineConfig({
   test: {
     include: ['src/**/*.faults.test.ts', 'scripts/**/*.faults.test.ts'],
     reporters: ['default', './scripts/summary-reporter.ts'],
+    globalSetup: ['./scripts/test-tmpdir.ts'],
     passWithNoTests: true,
     testTimeout: 300_000,
     hookTimeout: 120_000,

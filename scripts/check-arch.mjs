@@ -13,6 +13,7 @@ export const STAGES = [
   'text',
   'stats',
   'llm',
+  'queue',
   'ingest',
   'store',
   'retrieve',

@@ -23,7 +23,9 @@ import {
   createProvider,
   type Embedder,
   LsaEmbedder,
+  modelId,
   needsFitting,
+  parseModelString,
 } from '../src/llm/index.js';
 import {
   BM25_ALONE,
@@ -36,11 +38,10 @@ import {
   defaultRetrieval,
   describeRetrieval,
   type EmbedderKind,
-  extractRecipes,
+  extractRecipesInto,
   FUSION_DEPTH,
   type FusionConfig,
   fuseLists,
-  JsonlRecipeStore,
   PaperRetriever,
   type Passage,
   parseQrels,
@@ -50,12 +51,15 @@ import {
   type RetrievalScope,
   type Retriever,
   RM3_DEFAULTS,
-  recipeTexts,
+  readRecipes,
+  recipesManifest,
+  renderRecipe,
   type ScoredPassage,
   trecEval,
 } from '../src/retrieve/index.js';
 import { bootstrapCI, createRandom, pairedRandomizationTest } from '../src/stats/index.js';
 import { sharedDataPath } from '../src/testing/index.js';
+import { VERSION } from '../src/version.js';
 import { loadQasperDev, type QasperQuestion } from './qasper-corpus.js';
 
 const MEASURES = ['ndcg_cut.10', 'recall.1,5,10', 'recip_rank'];
@@ -357,16 +361,22 @@ async function reciperRows(
   }
   const dir = join('.citegeist', 'measure-retrieval');
   mkdirSync(dir, { recursive: true });
-  const store = new JsonlRecipeStore(join(dir, `recipes-${model.replace(/[^\w.-]+/g, '_')}.jsonl`));
-  const summary = await extractRecipes(documents, createProvider(model, { env: process.env }), store);
+  const path = join(dir, `recipes-${model.replace(/[^\w.-]+/g, '_')}.jsonl`);
+  const manifest = recipesManifest({
+    model: modelId(parseModelString(model)),
+    corpus: 'qasper-dev',
+    version: VERSION,
+  });
+  const llm = createProvider(model, { env: process.env });
+  const summary = await extractRecipesInto(path, documents, llm, { manifest });
   console.log(
-    `recipes: ${summary.extracted} extracted, ${summary.skipped} already stored, ${summary.failed.length} failed`,
+    `recipes: ${summary.extracted} extracted, ${summary.kept} kept from an earlier run, ${summary.failed.length} failed`,
   );
   const titles = new Map(documents.map((d) => [d.id, d.title]));
-  const recipes = [...recipeTexts(store)].map(([docId, text]) => ({
+  const recipes = [...readRecipes(path).recipes].map(([docId, r]) => ({
     docId,
     title: titles.get(docId) ?? '',
-    text,
+    text: renderRecipe(r.recipe),
   }));
   for (const method of ['reciper', 'reciper-public'] as const) {
     // As in the paper (paragraph candidates from the dense index), and as `search` runs it

@@ -1,4 +1,4 @@
-export { type AnswerEstimate, answerManifest, estimateAnswers } from './answer-manifest.js';
+export { answerManifest } from './answer-manifest.js';
 export {
   type Answerer,
   type AnswerInput,
@@ -13,6 +13,7 @@ export {
   FREE_TEXT_PROMPT,
   freeTextUserPrompt,
 } from './contract-prompt.js';
+export { type AnswerEstimate, estimateAnswers, estimateRunFile } from './estimate.js';
 export {
   markerKeys,
   type ParsedReply,

@@ -17,6 +17,8 @@ export const ConfigSchema = z
     concurrency: z.number().int().positive().optional(),
     budget: z.number().nonnegative().optional(),
     cache: z.string().optional(),
+    /** A Redis URL: model calls run on queue workers (`--queue`). */
+    queue: z.string().optional(),
     quoteMode: z.enum(['researchqa', 'strict']).optional(),
     prices: z
       .record(z.string(), z.object({ input: z.number().nonnegative(), output: z.number().nonnegative() }))

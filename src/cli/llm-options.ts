@@ -7,13 +7,16 @@ import {
   type CacheMode,
   type CallEvent,
   createProvider,
+  type LlmProvider,
   type PriceTable,
   type ProviderEnv,
+  type ReplyCache,
   ResponseCache,
-  type TransportProvider,
 } from '../llm/index.js';
+import { isRedisUrl, parseRedisUrl, RedisReplyCache, type RedisTarget } from '../queue/index.js';
 import { parseNumberFlag } from './commands/option-parsers.js';
 import type { Config } from './config.js';
+import { createQueuedRuntime } from './queue-runtime.js';
 
 /** Flags every LLM-using command accepts (`addLlmOptions`), as commander parses them. */
 export interface LlmFlags {
@@ -22,8 +25,11 @@ export interface LlmFlags {
   concurrency?: string;
   budget?: string;
   dryRun?: boolean;
-  cache?: boolean;
+  /** A SQLite file or a redis:// URL (`--cache`), or false (`--no-cache`). */
+  cache?: boolean | string;
   cacheOnly?: boolean;
+  queue?: string;
+  rpm?: string;
 }
 
 /** Flags + config resolved once: plain values for the provider factory. */
@@ -35,34 +41,60 @@ export interface LlmSettings {
   budgetUsd: number | null;
   dryRun: boolean;
   cacheMode: CacheMode;
-  /** The SQLite cache file, or null when caching is off. */
+  /** The SQLite cache file, or null when caching is off or in Redis. */
   cachePath: string | null;
+  /** A response cache shared through Redis (`--cache redis://…`). */
+  cacheRedis: RedisTarget | null;
+  /** `--queue`: model calls go to queue workers; this command coordinates. */
+  queue: RedisTarget | null;
+  /** `--rpm`: requests per minute per model, enforced queue-wide (0 removes a limit). */
+  rpm: number | null;
   prices: PriceTable;
 }
 
+/** Calls in flight across the workers when a queue run gives no --concurrency. */
+export const QUEUE_DEFAULT_CONCURRENCY = 64;
+
 export const DEFAULT_CACHE_FILE = join('.citegeist', 'cache.sqlite');
 
-/** Adds --model, --judge, --concurrency, --budget, --dry-run, --no-cache and --cache-only. */
+/** Adds --model, --judge, --concurrency, --budget, --dry-run, --cache/--no-cache, --cache-only, --queue and --rpm. */
 export function addLlmOptions(command: Command, which: { model?: boolean; judge?: boolean } = {}): Command {
   if (which.model !== false)
     command.option('--model <spec>', 'model, e.g. openai:gpt-4.1-mini, ollama:qwen2.5:7b, gguf:<path>');
   if (which.judge) command.option('--judge <spec>', 'judge model (same forms as --model)');
   return command
-    .option('--concurrency <n>', 'calls in flight at once (default 4)')
+    .option(
+      '--concurrency <n>',
+      `calls in flight at once (default 4; with --queue, across the workers: ${QUEUE_DEFAULT_CONCURRENCY})`,
+    )
     .option(
       '--budget <usd>',
       'hard cap on spend in USD: no call starts once the projected spend would pass it',
     )
     .option('--dry-run', 'estimate calls, tokens and cost, then stop without calling a model', false)
+    .option(
+      '--cache <file|url>',
+      'response cache: a SQLite file (default .citegeist/cache.sqlite) or redis://host:port/db shared by several machines',
+    )
     .option('--no-cache', 'neither read nor write the response cache')
-    .option('--cache-only', 'only replay cached replies; a miss fails that call', false);
+    .option('--cache-only', 'only replay cached replies; a miss fails that call', false)
+    .option(
+      '--queue <url>',
+      'run the model calls on queue workers (`citegeist worker`) through Redis: redis://host:port[/db] (docs/scale-out.md)',
+    )
+    .option(
+      '--rpm <n>',
+      'with --queue: requests per minute per model, enforced across all workers (0 removes a limit)',
+    );
 }
 
 /** Resolves flags over the config file; throws a CitegeistError naming a bad flag value. */
 export function resolveLlmSettings(flags: LlmFlags, config: Config, cwd: string): LlmSettings {
+  const queueUrl = flags.queue ?? config.queue;
+  const queue = queueUrl ? parseRedisUrl(queueUrl, flags.queue ? '--queue' : 'queue (config)') : null;
   const concurrency =
     flags.concurrency === undefined
-      ? (config.concurrency ?? 4)
+      ? (config.concurrency ?? (queue ? QUEUE_DEFAULT_CONCURRENCY : 4))
       : parseNumberFlag('--concurrency', flags.concurrency, { integer: true, min: 1 });
   const budgetUsd =
     flags.budget === undefined
@@ -76,6 +108,18 @@ export function resolveLlmSettings(flags: LlmFlags, config: Config, cwd: string)
     );
   }
   const cacheMode: CacheMode = flags.cacheOnly ? 'cache-only' : flags.cache === false ? 'no-cache' : 'normal';
+  const cacheTarget = typeof flags.cache === 'string' ? flags.cache : (config.cache ?? DEFAULT_CACHE_FILE);
+  const cacheRedis =
+    cacheMode !== 'no-cache' && isRedisUrl(cacheTarget)
+      ? parseRedisUrl(cacheTarget, typeof flags.cache === 'string' ? '--cache' : 'cache (config)')
+      : null;
+  if (flags.rpm !== undefined && !queue) {
+    throw new CitegeistError(
+      'OPTION_REQUIRED',
+      '--rpm is enforced across queue workers, and no --queue was given.',
+      'Add --queue redis://host:port/db, or drop --rpm (a local run caps calls with --concurrency and backs off on 429s).',
+    );
+  }
   return {
     model: flags.model ?? config.model,
     judge: flags.judge ?? config.judge,
@@ -83,34 +127,61 @@ export function resolveLlmSettings(flags: LlmFlags, config: Config, cwd: string)
     budgetUsd,
     dryRun: flags.dryRun ?? false,
     cacheMode,
-    cachePath: cacheMode === 'no-cache' ? null : resolve(cwd, config.cache ?? DEFAULT_CACHE_FILE),
+    cachePath: cacheMode === 'no-cache' || cacheRedis ? null : resolve(cwd, cacheTarget),
+    cacheRedis,
+    queue,
+    rpm: flags.rpm === undefined ? null : parseNumberFlag('--rpm', flags.rpm, { integer: true, min: 0 }),
     prices: config.prices ?? {},
   };
+}
+
+/** A model as a run's runtime hands it out: local, or running on queue workers. */
+export type RuntimeProvider = LlmProvider & {
+  /** How structured output is obtained ("json_schema", "tool call", …; decided by workers in a queue run). */
+  readonly structuredOutput: string;
+};
+
+/** What names a run's calls on a queue: a run manifest, or an id, label and kind of one's own. */
+export interface RunName {
+  run_id: string;
+  label: string;
+  kind: string;
 }
 
 /** Shared by every provider of one run: one cache, one limiter, one budget, one usage tally. */
 export interface LlmRuntime {
   readonly settings: LlmSettings;
   readonly budget: Budget | null;
-  readonly cache: ResponseCache | null;
-  readonly totals: {
-    calls: number;
-    failed: number;
-    inputTokens: number;
-    outputTokens: number;
-    costUsd: number;
-  };
+  readonly cache: ReplyCache | null;
+  readonly totals: CallTotals;
   /** Builds the provider a model string names, with the run's policies. */
-  provider(spec: string): TransportProvider;
+  provider(spec: string): RuntimeProvider;
   /** Called for every finished call (progress bars subscribe here). */
   onCall(listener: (event: CallEvent) => void): void;
+  /**
+   * Names the run the calls belong to (queue job ids and `queue status` use it) and connects to
+   * Redis when there is a queue or a Redis cache, so an unreachable server stops the command
+   * (QUEUE_UNREACHABLE) before any row is written. A local run with a file cache has nothing to do.
+   * Every command that can run on a queue calls it once, before its first model call.
+   */
+  useRun(run: RunName): Promise<void>;
   close(): void;
 }
 
-export function createLlmRuntime(settings: LlmSettings, env: ProviderEnv): LlmRuntime {
-  const cache = settings.cachePath ? new ResponseCache(settings.cachePath) : null;
-  const budget = settings.budgetUsd === null ? null : new Budget(settings.budgetUsd);
-  const limiter = new AdaptiveLimiter({ max: settings.concurrency });
+export interface CallTotals {
+  calls: number;
+  failed: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+}
+
+/** The run's call tally, and the listener list behind `onCall`. */
+export function callTally(): {
+  totals: CallTotals;
+  onCall: (event: CallEvent) => void;
+  listen: (listener: (event: CallEvent) => void) => void;
+} {
   const listeners: ((event: CallEvent) => void)[] = [];
   const totals = { calls: 0, failed: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
   const onCall = (event: CallEvent) => {
@@ -121,6 +192,27 @@ export function createLlmRuntime(settings: LlmSettings, env: ProviderEnv): LlmRu
     totals.costUsd += event.costUsd ?? 0;
     for (const l of listeners) l(event);
   };
+  return { totals, onCall, listen: (listener) => void listeners.push(listener) };
+}
+
+/**
+ * The runtime of one command: local providers sharing one cache, limiter and budget, or — with
+ * `--queue` — providers whose calls run on queue workers (`queue-runtime.ts`).
+ */
+export function createLlmRuntime(
+  settings: LlmSettings,
+  env: ProviderEnv,
+  warn: (message: string) => void = (m) => process.stderr.write(`warning: ${m}\n`),
+): LlmRuntime {
+  if (settings.queue) return createQueuedRuntime(settings, env, warn);
+  const redis = settings.cacheRedis
+    ? new RedisReplyCache(withEnvPassword(settings.cacheRedis, env), warn)
+    : null;
+  const file = settings.cachePath ? new ResponseCache(settings.cachePath) : null;
+  const cache: ReplyCache | null = redis ?? file;
+  const budget = settings.budgetUsd === null ? null : new Budget(settings.budgetUsd);
+  const limiter = new AdaptiveLimiter({ max: settings.concurrency });
+  const { totals, onCall, listen } = callTally();
   return {
     settings,
     budget,
@@ -136,20 +228,19 @@ export function createLlmRuntime(settings: LlmSettings, env: ProviderEnv): LlmRu
         prices: settings.prices,
         onCall,
       }),
-    onCall: (listener) => void listeners.push(listener),
-    close: () => cache?.close(),
+    onCall: listen,
+    useRun: async () => {
+      await redis?.open();
+    },
+    close: () => {
+      file?.close();
+      redis?.close();
+    },
   };
 }
 
-/**
- * For commands that cannot estimate their calls without making them: `--dry-run` stops with this
- * error instead of silently running (nothing is called).
- */
-export function refuseDryRun(settings: LlmSettings, command: string): void {
-  if (!settings.dryRun) return;
-  throw new CitegeistError(
-    'DRY_RUN_UNSUPPORTED',
-    `${command} cannot estimate its model calls ahead of a run, so --dry-run is not supported there; nothing was run.`,
-    'Drop --dry-run; cap the spend with --budget <usd> instead.',
-  );
+/** A Redis target with the password from CITEGEIST_REDIS_PASSWORD when its URL has none. */
+export function withEnvPassword(target: RedisTarget, env: ProviderEnv): RedisTarget {
+  const password = env.CITEGEIST_REDIS_PASSWORD?.trim();
+  return target.password || !password ? target : { ...target, password };
 }

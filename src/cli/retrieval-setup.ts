@@ -14,20 +14,21 @@ import {
   hybridRetrieval,
   indexExists,
   indexStaleness,
-  JsonlRecipeStore,
   loadEmbedderModel,
   loadIndex,
   openDense,
   type Passage,
+  paperSha256,
   ReciperRetriever,
   type RetrievalConfig,
   type Retriever,
   readManifest,
-  recipeTexts,
+  readRecipes,
+  renderRecipe,
   type SavedIndex,
 } from '../retrieve/index.js';
 import type { CliContext } from './context.js';
-import { corpusPath, openCorpus } from './corpus-option.js';
+import { corpusPath, displayPath, openCorpus } from './corpus-option.js';
 
 export const MODES = ['auto', 'bm25', 'dense', 'hybrid', 'reciper', 'reciper-public'] as const;
 export type Mode = (typeof MODES)[number];
@@ -40,6 +41,11 @@ export function indexDirOf(ctx: CliContext, corpusFlag: string | undefined): str
 export function recipesPathOf(indexDir: string): string {
   return join(indexDir, 'recipes.jsonl');
 }
+
+export const RECIPES_OPTION = [
+  '--recipes <file>',
+  'recipes for --mode reciper (default: index/recipes.jsonl beside the corpus; `recipes extract --out` writes another)',
+] as const;
 
 export function parseMode(value: string): Mode {
   if (!(MODES as readonly string[]).includes(value)) {
@@ -90,6 +96,20 @@ export interface OpenedIndex {
   embedderId: string | null;
   /** Set when the run is known to rank worse than BM25 alone (dense/hybrid on the embedded embedder). */
   warning: string | null;
+  /** RECIPER modes: the recipes the recipe view ranks and where they came from; else null. */
+  recipes: UsedRecipes | null;
+}
+
+/** The recipes a RECIPER mode uses, and how they were made (for run records). */
+export interface UsedRecipes {
+  /** Document id → rendered recipe text. */
+  texts: ReadonlyMap<string, string>;
+  file: string;
+  /** From the file's manifest; null for a file of an older citegeist. */
+  model: string | null;
+  runId: string | null;
+  /** Recipes left out because their paper changed since they were extracted. */
+  stale: number;
 }
 
 /** The corpus's content digests, to check the index against (`INDEX_STALE`). */
@@ -109,7 +129,13 @@ function corpusDigests(ctx: CliContext, corpusFlag: string | undefined): Map<str
  */
 export async function openRetriever(
   ctx: CliContext,
-  options: { corpus?: string | undefined; mode: Mode; embedder?: string | undefined },
+  options: {
+    corpus?: string | undefined;
+    mode: Mode;
+    embedder?: string | undefined;
+    /** `--recipes`: the recipes file of a RECIPER mode (default `recipesPathOf(dir)`). */
+    recipes?: string | undefined;
+  },
 ): Promise<OpenedIndex> {
   const dir = indexDirOf(ctx, options.corpus);
   const saved = loadIndex(dir);
@@ -120,7 +146,7 @@ export async function openRetriever(
     scope: 'corpus' as const,
     embedder: embedderKind(requested ?? saved.manifest.embedderSpec),
   };
-  const base = { dir, saved, passages };
+  const base = { dir, saved, passages, recipes: null };
   let mode = options.mode;
   let config: RetrievalConfig | null = null;
   if (mode === 'auto') {
@@ -161,12 +187,24 @@ export async function openRetriever(
     bm25: saved.bm25,
     dense: denseRetriever,
   });
-  const retriever = await ReciperRetriever.build(embedder, saved.passages, recipesOf(dir, saved), {
+  const recipes = recipesOf(
+    ctx,
+    saved,
+    options.recipes ? resolve(ctx.io.cwd, options.recipes) : recipesPathOf(dir),
+    options.corpus,
+  );
+  const retriever = await ReciperRetriever.build(embedder, saved.passages, recipes.list, {
     method: mode,
     paragraphIndex: dense,
     paragraphCandidates: candidates,
   });
-  return { ...common, retriever, mode, description: `${mode} (paragraph candidates: ${candidates.id})` };
+  return {
+    ...common,
+    retriever,
+    mode,
+    description: `${mode} (paragraph candidates: ${candidates.id}; ${recipes.description})`,
+    recipes: recipes.used,
+  };
 }
 
 /** The warning for dense or hybrid retrieval corpus-wide on an embedded embedder (measured figures). */
@@ -181,23 +219,94 @@ function embeddedWarning(mode: Mode, embedderId: string): string | null {
   return null;
 }
 
-/** RECIPER's recipe view: the stored recipes with their papers' titles (refused when there are none). */
-function recipesOf(dir: string, saved: SavedIndex): { docId: string; title: string; text: string }[] {
-  const store = new JsonlRecipeStore(recipesPathOf(dir));
+/**
+ * RECIPER's recipe view: the stored recipes of indexed papers with their titles. A recipe made from
+ * an earlier version of its paper is left out with a warning (the paper is then ranked by its
+ * paragraphs alone); a file from an older citegeist, which records no paper versions, is used as it
+ * is with a note. Refused (RECIPES_MISSING) when no recipe is left.
+ */
+function recipesOf(
+  ctx: CliContext,
+  saved: SavedIndex,
+  path: string,
+  corpusFlag: string | undefined,
+): { list: { docId: string; title: string; text: string }[]; description: string; used: UsedRecipes } {
+  const stored = readRecipes(path);
+  const shown = displayPath(ctx, path);
   const titles = new Map(saved.passages.map((p) => [p.docId, p.title]));
-  const recipes = [...recipeTexts(store)].map(([docId, text]) => ({
-    docId,
-    title: titles.get(docId) ?? '',
-    text,
-  }));
-  if (recipes.length === 0) {
+  const indexed = [...stored.recipes].filter(([docId]) => titles.has(docId));
+  const current = stored.manifest
+    ? paperHashes(
+        ctx,
+        corpusFlag,
+        indexed.map(([docId]) => docId),
+      )
+    : null;
+  const stale = current ? indexed.filter(([docId, r]) => current.get(docId) !== r.paperSha256) : [];
+  const list = indexed
+    .filter((entry) => !stale.includes(entry))
+    .map(([docId, r]) => ({ docId, title: titles.get(docId) ?? '', text: renderRecipe(r.recipe) }));
+  if (stored.torn)
+    ctx.io.err(
+      `note: the last line of ${shown} is cut short (an extraction was killed or is still running); it is skipped\n`,
+    );
+  if (!stored.manifest && stored.recipes.size > 0) {
+    ctx.io.err(
+      `note: ${shown} has no manifest (an older citegeist wrote it): the model and the paper versions its recipes were made from are not recorded, so they are used as they are; to record them, move it away and run \`citegeist recipes extract\` again\n`,
+    );
+  }
+  if (stale.length > 0) {
+    const ids = stale
+      .slice(0, 5)
+      .map(([docId]) => docId)
+      .join(', ');
+    ctx.io.err(
+      `warning: ${stale.length} recipe(s) in ${shown} were extracted from an earlier version of their paper (${ids}${stale.length > 5 ? ', …' : ''}); they are left out until \`citegeist recipes extract\` redoes them\n`,
+    );
+  }
+  if (list.length === 0) {
+    const why =
+      stored.recipes.size === 0
+        ? `No recipes are stored in ${shown}`
+        : `None of the ${stored.recipes.size} recipes in ${shown} is of a paper as it is indexed now (${stale.length} stale, ${stored.recipes.size - indexed.length} of papers not in the index)`;
     throw new CitegeistError(
       'RECIPES_MISSING',
-      `No recipes are stored in ${recipesPathOf(dir)}; RECIPER needs them for its second view.`,
+      `${why}; RECIPER needs them for its second view.`,
       'Extract them first: `citegeist recipes extract --model <spec>` (needs a model).',
     );
   }
-  return recipes;
+  const papers = new Set(saved.passages.map((p) => p.docId)).size;
+  const model = stored.manifest ? String(stored.manifest.settings.model) : null;
+  return {
+    list,
+    description: `recipes of ${list.length}/${papers} papers${model ? ` by ${model}` : ''}`,
+    used: {
+      texts: new Map(list.map((r) => [r.docId, r.text])),
+      file: shown,
+      model,
+      runId: stored.manifest?.run_id ?? null,
+      stale: stale.length,
+    },
+  };
+}
+
+/** The hash of each named document as it is in the corpus now (`paperSha256`; absent: not there). */
+function paperHashes(
+  ctx: CliContext,
+  corpusFlag: string | undefined,
+  ids: readonly string[],
+): Map<string, string> {
+  const store = openCorpus(corpusPath(ctx, corpusFlag));
+  try {
+    const out = new Map<string, string>();
+    for (const id of ids) {
+      const doc = store.get(id);
+      if (doc) out.set(id, paperSha256(doc));
+    }
+    return out;
+  } finally {
+    store.close();
+  }
 }
 
 /** How `answer` ranks passages within a paper, and what it says about it. */

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -22,7 +21,9 @@ import {
   paperText,
 } from '../testing/fault-workspace.js';
 import { FakeOpenAiServer } from '../testing/index.js';
+import { nuggetBanks, nuggetCampaignReply, nuggetWorkspace } from '../testing/nugget-fault-workspace.js';
 import {
+  builtCli,
   type CliProcess,
   type KillMoment,
   killAt,
@@ -35,7 +36,7 @@ import {
 
 /**
  * The run-integrity part of the fault campaign (issue 12): kill -9 at random moments of `answer`,
- * `grade`, `ingest` and `generate questions`, resuming each time; two processes writing one file
+ * `grade`, `ingest`, `generate questions`, `recipes extract` and `nuggets generate`, resuming each time; two processes writing one file
  * or one corpus at once; a sentinel API key that must never be written anywhere. The suite prints
  * its figures, and writes them into docs/reliability.md with CITEGEIST_WRITE_RELIABILITY=1.
  */
@@ -50,25 +51,15 @@ const SENTINEL = 'sk-citegeist-SENTINEL-4c0ffee-never-write-me';
 const report = new FaultReport();
 const killRows: (string | number)[][] = [];
 
-/** The newest modification time under a folder (is dist/ older than src/?). */
-function newest(dir: string): number {
-  let t = 0;
-  for (const name of readdirSync(dir)) {
-    const info = statSync(join(dir, name));
-    t = Math.max(t, info.isDirectory() ? newest(join(dir, name)) : info.mtimeMs);
-  }
-  return t;
-}
-
 let server: FakeOpenAiServer;
 let model: string;
 beforeAll(async () => {
   // The campaign runs the built CLI as a user would: rebuild when src/ changed since the last build.
-  if (!existsSync(MAIN) || statSync(MAIN).mtimeMs < newest(join(ROOT, 'src'))) {
-    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
-  }
-  server = await new FakeOpenAiServer({ replies: campaignReply, latencyMs: 2 }).start();
+  builtCli(ROOT);
+  server = await new FakeOpenAiServer({
+    replies: (request) => nuggetCampaignReply(request) ?? campaignReply(request),
+    latencyMs: 2,
+  }).start();
   model = `openai-compatible:${server.url}/v1#fake-model`;
 }, 180_000);
 
@@ -76,7 +67,7 @@ afterAll(async () => {
   await server?.close();
   report.add(
     'Kill and resume',
-    `Each command is killed with SIGKILL ${KILLS} times at random moments (seed ${SEED}; every fourth kill in the first 600 ms — lock, manifest check, resume — the others after a random share of the remaining work), resumed each time, then run to the end. "Torn" counts kills that left a half-written last line, which the next resume removed; for the run and grades files the campaign also cuts the last line short itself after every fifth kill (+ injected: the damage a power cut can leave), and the resume must repair it too. Seconds are wall time on 2 cores at a load average of ${loadavg()[0]?.toFixed(1)}: they vary, the counts must not.\n\n${markdownTable(
+    `Each command is killed with SIGKILL ${KILLS} times at random moments (seed ${SEED}; every fourth kill in the first 600 ms — lock, manifest check, resume — the others after a random share of the remaining work), resumed each time, then run to the end. "Torn" counts kills that left a half-written last line, which the next resume removed; for the run, grades and nugget state files the campaign also cuts the last line short itself after every fifth kill (+ injected: the damage a power cut can leave), and the resume must repair it too. Seconds are wall time on 2 cores at a load average of ${loadavg()[0]?.toFixed(1)}: they vary, the counts must not.\n\n${markdownTable(
       [
         'command',
         'kills (landed)',
@@ -287,6 +278,107 @@ describe('kill -9 and resume', () => {
     });
     expect(figures.corruptSeen).toBe(0);
   });
+
+  it(`recipes extract: ${KILLS} kills, resumed each time: each paper's recipe exactly once`, async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'citegeist-faults-recipes-'));
+    const papers = 200;
+    mkdirSync(join(cwd, 'in'));
+    for (let i = 0; i < papers; i++) writeFileSync(join(cwd, 'in', `${paperId(i)}.md`), paperText(i));
+    const ingest = startCli(MAIN, ['ingest', 'in', '--corpus', 'corpus.sqlite'], cwd, {});
+    expect(await ingest.exited).toMatchObject({ code: 0 });
+    const path = join(cwd, 'recipes.jsonl');
+    const argv = `recipes extract --corpus corpus.sqlite --model ${model} --out recipes.jsonl --concurrency 4 --no-cache`;
+    const { figures, last } = await killAndResume({
+      argv: argv.split(' '),
+      cwd,
+      progress: () => lineCount(path),
+      total: papers + 1,
+      inspect: () => readJsonlState(path),
+      random,
+      tearFile: path,
+    });
+    expect(await last.exited).toMatchObject({ code: 0 });
+    const state = readJsonlState(path);
+    const [manifest, ...rows] = state.values;
+    const ids = Array.from({ length: papers }, (_, i) => paperId(i));
+    const a = rowAccounting(rows, 'doc_id', ids);
+    recordKills(
+      'recipes extract',
+      figures,
+      rows.length,
+      a.lost,
+      a.duplicated,
+      state.corrupt + Number(state.torn),
+    );
+    expect(manifest).toMatchObject({ citegeist_manifest: 1, kind: 'recipes' });
+    expect(rows.every((r) => r.error === null && r.recipe !== null)).toBe(true);
+    expect({ ...a, corrupt: state.corrupt, torn: state.torn, corruptSeen: figures.corruptSeen }).toEqual({
+      duplicated: 0,
+      lost: 0,
+      extra: 0,
+      corrupt: 0,
+      torn: false,
+      corruptSeen: 0,
+    });
+    expect(existsSync(`${path}.lock`)).toBe(false);
+  });
+
+  it(`nuggets generate: ${KILLS} kills of a folder run, resumed each time: a clean run's banks, each unit logged once`, async () => {
+    const cwd = nuggetWorkspace(4, 12);
+    const argv = (out: string, ...extra: string[]) => [
+      ...`nuggets generate --requests requests.jsonl --docs docs.jsonl --model ${model} --out ${out} --concurrency 8`.split(
+        ' ',
+      ),
+      ...extra,
+    ];
+    const clean = startCli(MAIN, argv('clean', '--no-cache'), cwd, {});
+    expect(await clean.exited).toMatchObject({ code: 0 });
+    const cleanUnits = readJsonlState(join(cwd, 'clean', '.state', 'generate.jsonl')).values.slice(1);
+    const path = join(cwd, 'out', '.state', 'generate.jsonl');
+    const { figures, last } = await killAndResume({
+      argv: argv('out'),
+      cwd,
+      progress: () => lineCount(path),
+      total: cleanUnits.length + 1,
+      inspect: () => readJsonlState(path),
+      random,
+      tearFile: path,
+    });
+    expect(await last.exited).toMatchObject({ code: 0 });
+    const state = readJsonlState(path);
+    const [manifest, ...units] = state.values;
+    const a = rowAccounting(
+      units,
+      'unit',
+      cleanUnits.map((u) => String(u.unit)),
+    );
+    recordKills(
+      'nuggets generate',
+      figures,
+      units.length,
+      a.lost,
+      a.duplicated,
+      state.corrupt + Number(state.torn),
+    );
+    expect(manifest).toMatchObject({ citegeist_manifest: 1, kind: 'nuggets' });
+    expect({ ...a, corrupt: state.corrupt, torn: state.torn, corruptSeen: figures.corruptSeen }).toEqual({
+      duplicated: 0,
+      lost: 0,
+      extra: 0,
+      corrupt: 0,
+      torn: false,
+      corruptSeen: 0,
+    });
+    expect(Object.keys(nuggetBanks(join(cwd, 'out')))).toHaveLength(4);
+    expect(nuggetBanks(join(cwd, 'out'))).toEqual(nuggetBanks(join(cwd, 'clean')));
+    for (const f of ['paraphrase_judgments.json', 'answer_judgments.json'])
+      expect(readFileSync(join(cwd, 'out', 'judgments', f), 'utf8')).toBe(
+        readFileSync(join(cwd, 'clean', 'judgments', f), 'utf8'),
+      );
+    expect(existsSync(`${path}.lock`)).toBe(false);
+    for (const d of ['out', join('out', '.state'), join('out', 'judgments')])
+      expect(readdirSync(join(cwd, d)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
 });
 
 describe('two processes writing one file or one corpus at once', () => {
@@ -294,7 +386,7 @@ describe('two processes writing one file or one corpus at once', () => {
   afterAll(() => {
     report.add(
       'Concurrent writers',
-      `Two processes are started on the same output (the second 0, 150 or 400 ms after the first) and both run to their end. A run, grades or questions file admits one writer: the second refuses with \`LOCK_HELD\` (exit 1) naming the first, and the first's output is complete. The corpus (SQLite, one transaction per file) admits both: each succeeds and the corpus holds every file once.\n\n${markdownTable(
+      `Two processes are started on the same output (the second 0, 150 or 400 ms after the first) and both run to their end. A run, grades or questions file, and a nugget folder, admits one writer: the second refuses with \`LOCK_HELD\` (exit 1) naming the first, and the first's output is complete. The corpus (SQLite, one transaction per file) admits both: each succeeds and the corpus holds every file once.\n\n${markdownTable(
         [
           'output',
           'trials',
@@ -399,6 +491,41 @@ describe('two processes writing one file or one corpus at once', () => {
     }
     trials.push([label, 3, both, refused, other, lost, duplicated, corrupt]);
     expect({ other, lost, duplicated, corrupt }).toEqual({ other: 0, lost: 0, duplicated: 0, corrupt: 0 });
+  });
+
+  it('nugget folder (nuggets generate): the second writer is refused, the first completes', async () => {
+    const f = { both: 0, refused: 0, other: 0, lost: 0, duplicated: 0, corrupt: 0 };
+    for (const offset of [0, 150, 400]) {
+      const cwd = nuggetWorkspace(4, 12);
+      const argv = `nuggets generate --requests requests.jsonl --docs docs.jsonl --model ${model} --out out`;
+      const results = await race(argv.split(' '), cwd, offset);
+      const ok = results.filter((r) => r.code === 0).length;
+      const locked = results.filter((r) => r.code !== 0 && /LOCK_HELD/.test(r.err)).length;
+      if (ok === 2) f.both++;
+      else if (ok === 1 && locked === 1) f.refused++;
+      else f.other++;
+      const state = readJsonlState(join(cwd, 'out', '.state', 'generate.jsonl'));
+      const units = state.values.slice(1).map((u) => String(u.unit));
+      f.lost += 4 - Object.keys(nuggetBanks(join(cwd, 'out'))).length;
+      f.duplicated += units.length - new Set(units).size;
+      f.corrupt += state.corrupt + Number(state.torn);
+    }
+    trials.push([
+      'nugget folder (nuggets generate)',
+      3,
+      f.both,
+      f.refused,
+      f.other,
+      f.lost,
+      f.duplicated,
+      f.corrupt,
+    ]);
+    expect({ other: f.other, lost: f.lost, duplicated: f.duplicated, corrupt: f.corrupt }).toEqual({
+      other: 0,
+      lost: 0,
+      duplicated: 0,
+      corrupt: 0,
+    });
   });
 
   it('corpus (ingest): both writers succeed and every file is stored once', async () => {

@@ -1,6 +1,5 @@
-import { renameSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
-import { CitegeistError } from '../core/index.js';
+import { CitegeistError, writeFileAtomic } from '../core/index.js';
 import {
   buildReportData,
   type PaperTextMode,
@@ -143,9 +142,7 @@ export async function writeReport(
   const hashes = new Map(recipe.inputs.map((i) => [resolve(dirname(path), i.path), i.sha256]));
   for (const input of data.inputs) input.sha256 ??= hashes.get(resolve(cwd, input.name)) ?? null;
   const html = renderReportPage(data, reportAssets(), recipe);
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, html);
-  renameSync(tmp, path);
+  writeFileAtomic(path, html);
   return { path, bytes: Buffer.byteLength(html), data };
 }
 

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeFileAtomic } from './atomic-write.js';
+import { removeAtomicLeftovers, writeFileAtomic } from './atomic-write.js';
 
 describe('writeFileAtomic', () => {
   it('replaces a file whole and leaves no temporary file behind', () => {
@@ -23,5 +23,14 @@ describe('writeFileAtomic', () => {
       expect.objectContaining({ code: 'OUTPUT_UNWRITABLE', fix: expect.stringMatching(/folder/) }),
     );
     expect(readdirSync(dir)).toEqual(['taken']);
+  });
+
+  it('removes the temporary files a killed writer left, for the targets named only', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'citegeist-atomic-'));
+    for (const name of ['.a.json.0123abcd.tmp', '.b.txt.89abcdef.tmp', 'c.json', '.d.json.tmp'])
+      writeFileSync(join(dir, name), 'x');
+    removeAtomicLeftovers(dir, (target) => target.endsWith('.json'));
+    expect(readdirSync(dir).sort()).toEqual(['.b.txt.89abcdef.tmp', '.d.json.tmp', 'c.json']);
+    removeAtomicLeftovers(join(dir, 'absent'), () => true);
   });
 });

@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CitegeistError } from './errors.js';
 
@@ -39,6 +48,39 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
     );
   }
   fsyncDir(dir);
+}
+
+/** The temporary file name writeFileAtomic uses, with the target's name as group 1. */
+const LEFTOVER = /^\.(.+)\.[0-9a-f]{8}\.tmp$/;
+
+/**
+ * Removes the temporary files writeFileAtomic left in `dir` when its process was killed before the
+ * rename, for the targets `owns` accepts. Call it only while holding the lock that guards those
+ * targets: another writer's temporary file is about to be renamed.
+ */
+export function removeAtomicLeftovers(dir: string, owns: (target: string) => boolean): void {
+  removeFilesIn(dir, (name) => {
+    const target = LEFTOVER.exec(name)?.[1];
+    return target !== undefined && owns(target);
+  });
+}
+
+/** Removes the files of `dir` that `pick` selects by name and path; a missing folder or file is no error. */
+export function removeFilesIn(dir: string, pick: (name: string, path: string) => boolean): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const path = join(dir, name);
+    try {
+      if (pick(name, path)) unlinkSync(path);
+    } catch {
+      // gone meanwhile
+    }
+  }
 }
 
 /** Writes all of `data` at the file's position (writeSync may write less than asked). */

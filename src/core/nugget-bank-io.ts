@@ -4,9 +4,10 @@
  * files with one request per line (NeuCLIR 2024 evaluation, nuggetizer, legacy v1). A folder is
  * read file by file; every request must appear once.
  */
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { writeFileAtomic } from './atomic-write.js';
 import { CitegeistError, location, quoteValue } from './errors.js';
 import { asNuggetBank, bankQueryId, type NuggetBank } from './nugget-bank.js';
 import { asNuggetizerRecord, fromLegacyV1, fromNeuclirEvaluation, fromNuggetizer } from './nugget-formats.js';
@@ -109,7 +110,8 @@ function isMultiline(text: string): boolean {
 const NUGGET_FILE = /\.(json|jsonl)(\.gz)?$/i;
 
 /**
- * The banks in a file or folder (`*.json`, `*.json.gz`, `*.jsonl`), keyed by query id. A request
+ * The banks in a file or folder (`*.json`, `*.json.gz`, `*.jsonl`; `*.meta.json` files, which say
+ * how a folder was made, are not banks), keyed by query id. A request
  * found twice is an error naming both files (merging two banks silently would change the scores).
  */
 export function readNuggetBanks(path: string): Map<string, LoadedBank> {
@@ -117,7 +119,7 @@ export function readNuggetBanks(path: string): Map<string, LoadedBank> {
   try {
     files = statSync(path).isDirectory()
       ? readdirSync(path)
-          .filter((f) => NUGGET_FILE.test(f) && !f.startsWith('.'))
+          .filter((f) => NUGGET_FILE.test(f) && !f.startsWith('.') && !f.endsWith('.meta.json'))
           .sort()
           .map((f) => join(path, f))
       : [path];
@@ -140,7 +142,7 @@ export function readNuggetBanks(path: string): Map<string, LoadedBank> {
         throw new CitegeistError(
           'INVALID_INPUT',
           `Request ${quoteValue(id)} has nuggets in both ${seen.where} and ${loaded.where}.`,
-          'Keep one bank per request (merge them with the nugget tools first if both are wanted).',
+          'Keep one bank per request: give one of the files, or move the other out of the folder.',
         );
       }
       banks.set(id, loaded);
@@ -154,10 +156,13 @@ export function nuggetBankText(bank: NuggetBank): string {
   return stringifyPythonJson(bank, { indent: 2 });
 }
 
-/** Writes a bank to `.json`, or gzip-compressed when the name ends in `.gz`. */
+/**
+ * Writes a bank to `.json`, or gzip-compressed when the name ends in `.gz`; atomically (a reader
+ * or a crash sees the old bank or the new one), creating the folder.
+ */
 export function writeNuggetBankFile(path: string, bank: NuggetBank): void {
   const text = nuggetBankText(bank);
-  writeFileSync(path, path.endsWith('.gz') ? gzipSync(Buffer.from(text, 'utf8')) : text);
+  writeFileAtomic(path, path.endsWith('.gz') ? gzipSync(Buffer.from(text, 'utf8')) : text);
 }
 
 /** The file name the reference tools use for a request's bank: `nuggets_<id>.v3.json`. */

@@ -225,3 +225,8 @@ export function nuggetQuestion(init: {
   };
   return inOrder(QUESTION_FIELDS, known, {}) as NuggetQuestion;
 }
+
+/** A copy of a question with its fields in the reference's order (after fields were set in code). */
+export function inQuestionOrder(nugget: NuggetQuestion): NuggetQuestion {
+  return inOrder(QUESTION_FIELDS, nugget as Record<string, unknown>, nugget) as NuggetQuestion;
+}

@@ -62,7 +62,8 @@ export function markFloat(target: object, key: string | number): void {
   note.floats.add(String(key));
 }
 
-function isFloatAt(target: object, key: string | number): boolean {
+/** True when `target[key]` was read (or marked) as a Python float (`8.0`), not an int. */
+export function isFloatAt(target: object, key: string | number): boolean {
   return noteOf(target)?.floats?.has(String(key)) ?? false;
 }
 

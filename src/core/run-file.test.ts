@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lockPathOf } from './file-lock.js';
-import { inspectRunFile, RunFile, type RunFileOptions } from './run-file.js';
+import { byField, inspectRunFile, RunFile, type RunFileOptions, reorderRunFile } from './run-file.js';
 import { createManifest, defaultLabel, hashItems, manifestDifferences, unitKey } from './run-manifest.js';
 
 const H = (c: string) => c.repeat(64);
@@ -142,5 +142,45 @@ describe('RunFile leftovers', () => {
     writeFileSync(join(dir, 'notes.tmp'), 'mine');
     RunFile.open(path, options()).close();
     expect(readdirSync(dir).sort()).toEqual(['notes.tmp', 'run.jsonl']);
+  });
+});
+
+describe('reorderRunFile (a queue run ends in the order of its units)', () => {
+  const dir = () => mkdtempSync(join(tmpdir(), 'citegeist-reorder-'));
+  const lines = (...rows: object[]) => rows.map((r) => `${JSON.stringify(r)}\n`).join('');
+
+  it('sorts rows by unit, keeps the manifest first, and leaves lines of other units where they are', () => {
+    const path = join(dir(), 'run.jsonl');
+    const manifest = { citegeist_manifest: 1, kind: 'run', label: 'x' };
+    writeFileSync(path, lines(manifest, { row_id: 'c' }, { other: true }, { row_id: 'a' }, { row_id: 'b' }));
+    expect(reorderRunFile(path, { command: 'test', key: byField('row_id'), order: ['a', 'b', 'c'] })).toBe(
+      true,
+    );
+    expect(readFileSync(path, 'utf8')).toBe(
+      lines(manifest, { row_id: 'a' }, { other: true }, { row_id: 'b' }, { row_id: 'c' }),
+    );
+    expect(readdirSync(join(path, '..')).sort()).toEqual(['run.jsonl']);
+  });
+
+  it('leaves a file in order alone, keeps rows of one unit in their order, and reorders companions', () => {
+    const d = dir();
+    const progress = join(d, 'out.jsonl.papers.jsonl');
+    const data = join(d, 'out.jsonl');
+    writeFileSync(progress, lines({ paper_id: 'p1' }, { paper_id: 'p2' }));
+    writeFileSync(data, lines({ paper_id: 'p2', n: 1 }, { paper_id: 'p1', n: 1 }, { paper_id: 'p2', n: 2 }));
+    const key = byField('paper_id');
+    expect(
+      reorderRunFile(progress, {
+        command: 'test',
+        key,
+        order: ['p1', 'p2'],
+        companions: [{ path: data, key }],
+      }),
+    ).toBe(true);
+    expect(readFileSync(progress, 'utf8')).toBe(lines({ paper_id: 'p1' }, { paper_id: 'p2' }));
+    expect(readFileSync(data, 'utf8')).toBe(
+      lines({ paper_id: 'p1', n: 1 }, { paper_id: 'p2', n: 1 }, { paper_id: 'p2', n: 2 }),
+    );
+    expect(reorderRunFile(progress, { command: 'test', key, order: ['p1', 'p2'] })).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
-import { closeSync, existsSync, fsyncSync, openSync, readdirSync, statSync, unlinkSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { closeSync, existsSync, fsyncSync, openSync, statSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import type { z } from 'zod';
-import { writeAll, writeFileAtomic } from './atomic-write.js';
+import { removeAtomicLeftovers, removeFilesIn, writeAll, writeFileAtomic } from './atomic-write.js';
 import { CitegeistError, location } from './errors.js';
 import { FileLock } from './file-lock.js';
 import { type JsonlLine, parseJsonl } from './jsonl.js';
@@ -46,13 +46,14 @@ export function keepParsed<T>(
   schema: z.ZodType<T>,
   what: string,
   keep: (row: T) => boolean,
+  idField = 'row_id',
 ): (row: Row) => boolean {
   return (value) => {
     const row = schema.safeParse(value);
     if (!row.success) {
       throw new CitegeistError(
         'RUN_FILE_CORRUPT',
-        `${what} "${String(value.row_id ?? value.id)}" is not valid (${describeIssues(row.error)}).`,
+        `${what} "${String(value[idField] ?? value.id)}" is not valid (${describeIssues(row.error)}).`,
         'The file was edited: write to a new file (another --out).',
       );
     }
@@ -234,25 +235,79 @@ export class RunFile {
  */
 function removeLeftovers(path: string): void {
   const dir = dirname(path);
-  const rewrite = new RegExp(`^\\.${escapeRegExp(basename(path))}\\.[0-9a-f]{8}\\.tmp$`);
   const lock = new RegExp(`^${escapeRegExp(basename(path))}\\.lock\\.[0-9a-f-]{36}\\.tmp$`);
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const full = join(dir, name);
-    try {
-      if (rewrite.test(name) || (lock.test(name) && Date.now() - statSync(full).mtimeMs > 60_000))
-        unlinkSync(full);
-    } catch {
-      // gone meanwhile
-    }
-  }
+  removeAtomicLeftovers(dir, (target) => target === basename(path));
+  removeFilesIn(dir, (name, full) => lock.test(name) && Date.now() - statSync(full).mtimeMs > 60_000);
 }
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The unit a row of a JSONL output belongs to (its id), or undefined for a line that names none. */
+export type RowKey = (row: Record<string, unknown>) => string | undefined;
+
+/** A row's unit by one of its fields (`row_id`, `paper_id`). */
+export const byField =
+  (field: string): RowKey =>
+  (row) => {
+    const id = row[field];
+    return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+  };
+
+/**
+ * Puts the rows of a finished output in the order of its units (`order`: keys), under the file's
+ * lock, by an atomic rewrite: they are sorted among the places they hold, so a manifest and rows
+ * of keys not in `order` stay where they are, rows of one unit keep their own order, and a file
+ * already in order is left alone. A queue run
+ * appends rows as workers finish them; this gives it the layout of a local run. `companions` (a
+ * generated dataset beside its progress file) are reordered under the same lock. Returns whether
+ * anything was rewritten.
+ */
+export function reorderRunFile(
+  path: string,
+  o: { command: string; key: RowKey; order: readonly string[]; companions?: { path: string; key: RowKey }[] },
+): boolean {
+  const rank = new Map(o.order.map((id, i) => [id, i]));
+  const lock = FileLock.acquire(path, o.command);
+  try {
+    let changed = false;
+    for (const file of [{ path, key: o.key }, ...(o.companions ?? [])]) {
+      if (!existsSync(file.path)) continue;
+      const sorted = sortLines(readTextFile(file.path, 'output', { output: true }), file.key, rank);
+      if (sorted === null) continue;
+      writeFileAtomic(file.path, sorted);
+      changed = true;
+    }
+    return changed;
+  } finally {
+    lock.release();
+  }
+}
+
+/**
+ * The text with the rows of ranked keys sorted among the places they hold (stable); the manifest,
+ * and rows of other keys, stay where they are. Null when already sorted.
+ */
+function sortLines(text: string, key: RowKey, rank: Map<string, number>): string | null {
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  const ranked: { line: string; at: number; r: number }[] = [];
+  lines.forEach((line, at) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      return;
+    }
+    if (!value || typeof value !== 'object' || (at === 0 && isManifestRecord(value))) return;
+    const r = rank.get(key(value as Row) ?? '');
+    if (r !== undefined) ranked.push({ line, at, r });
+  });
+  const sorted = [...ranked].sort((a, b) => a.r - b.r || a.at - b.at);
+  if (sorted.every((k, i) => k === ranked[i])) return null;
+  const out = [...lines];
+  sorted.forEach((k, i) => {
+    out[ranked[i]!.at] = k.line;
+  });
+  return out.map((l) => `${l}\n`).join('');
 }

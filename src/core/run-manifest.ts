@@ -10,8 +10,22 @@ import { CitegeistError, quoteValue } from './errors.js';
  */
 export const MANIFEST_FORMAT = 1;
 
-/** What a manifest heads: answers (`run`), ResearchQA grades, VETSCORE results, generated questions. */
-export type ManifestKind = 'run' | 'grades' | 'faithfulness' | 'questions';
+/**
+ * What a manifest heads: answers (`run`), ResearchQA grades, VETSCORE results, generated questions,
+ * RECIPER recipes, and the state files of nugget folders (`nuggets generate`, `score-quality`,
+ * `ginger`).
+ */
+export const MANIFEST_KINDS = [
+  'run',
+  'grades',
+  'faithfulness',
+  'questions',
+  'recipes',
+  'nuggets',
+  'nugget-quality',
+  'ginger',
+] as const;
+export type ManifestKind = (typeof MANIFEST_KINDS)[number];
 
 const Setting = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 export type SettingValue = z.infer<typeof Setting>;
@@ -24,7 +38,7 @@ export type InputRef = z.infer<typeof InputRef>;
 
 export const RunManifestSchema = z.object({
   citegeist_manifest: z.literal(MANIFEST_FORMAT),
-  kind: z.enum(['run', 'grades', 'faithfulness', 'questions']),
+  kind: z.enum(MANIFEST_KINDS),
   /** The run's name in leaderboards and reports (`--label`, default derived from model + settings). */
   label: z.string().min(1),
   /** Hash of kind, label, settings, input hashes and version: stable across resumes. */
@@ -127,8 +141,10 @@ export function parseManifest(value: unknown, where: string): RunManifest {
 export function manifestDifferences(inFile: RunManifest, now: RunManifest): string[] {
   const out: string[] = [];
   const cmp = (what: string, a: unknown, b: unknown) => {
-    if (canonicalJson(a ?? null) !== canonicalJson(b ?? null))
-      out.push(`${what}: ${show(a)} in the file, ${show(b)} now`);
+    if (canonicalJson(a ?? null) === canonicalJson(b ?? null)) return;
+    // Values cut to the same text (two long model URLs, say) are shown whole: the difference is the point.
+    const long = show(a) === show(b);
+    out.push(`${what}: ${show(a, long)} in the file, ${show(b, long)} now`);
   };
   cmp('kind', inFile.kind, now.kind);
   cmp('label', inFile.label, now.label);
@@ -225,6 +241,6 @@ function union(a: object, b: object): string[] {
   return [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
 }
 
-function show(value: unknown): string {
-  return value === undefined ? '(absent)' : quoteValue(value, 40);
+function show(value: unknown, whole = false): string {
+  return value === undefined ? '(absent)' : quoteValue(value, whole ? 1000 : 40);
 }

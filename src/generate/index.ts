@@ -23,6 +23,7 @@ export {
 export { type DatasetLayout, toPublishedRow } from './dataset-layouts.js';
 export { loadDataset, loadDatasetStrict, readParquetDataset } from './dataset-parquet.js';
 export { type MarkdownSection, markdownSections, sectionLabelAt } from './markdown-sections.js';
+export * from './nuggets/index.js';
 export * from './openalex/index.js';
 export { importQasper, type QasperImportResult } from './qasper-dataset.js';
 export {

@@ -171,16 +171,21 @@ export async function gradeRunToFile(
   }
 }
 
-/** What `grade --judge --dry-run` reports: the judge calls the rows left to grade would make. */
+/**
+ * What `grade --judge --dry-run` reports: the judge calls the rows left to grade would make (rows a
+ * resume of `target` keeps are left out; with no target — `leaderboard` grades in memory — none).
+ */
 export function estimateJudging(
   dataset: readonly (DatasetRow | DatasetRowRef)[],
   run: readonly (RunRow | RunRowRef)[],
-  target: { path: string; manifest: RunManifest },
+  target: { path: string; manifest: RunManifest } | null,
   judge: string,
   prices: PriceTable,
 ) {
   const kept = new Set(
-    inspectRunFile(target.path, gradesFileOptions(target.manifest, run)).kept.map((r) => String(r.row_id)),
+    target
+      ? inspectRunFile(target.path, gradesFileOptions(target.manifest, run)).kept.map((r) => String(r.row_id))
+      : [],
   );
   const byId = new Map(dataset.map((r) => [r.row_id, r]));
   const todo = run.filter((r) => !kept.has(r.row_id) && byId.has(r.row_id));

@@ -12,6 +12,16 @@ export interface CachedReply {
   usage: TokenUsage | null;
 }
 
+/**
+ * Where chat replies are cached: the workspace's SQLite file (`ResponseCache`), or a Redis shared
+ * by several machines (`RedisReplyCache` in the queue module). `get` may answer at once or later.
+ */
+export interface ReplyCache {
+  get(key: string): CachedReply | undefined | Promise<CachedReply | undefined>;
+  /** Stores a successful reply (best effort: a cache that cannot store drops it). */
+  set(key: string, model: string, reply: CachedReply): void;
+}
+
 /** Bump when the key recipe or stored shape changes, so old rows stop matching. */
 const KEY_VERSION = 'citegeist-llm-cache-v1';
 
@@ -60,7 +70,7 @@ function schemaText(schema: unknown): string {
  * embedding vectors. Only successful replies are stored; no request text and no secret is stored,
  * only the key hash, the model name, the reply and its token usage.
  */
-export class ResponseCache {
+export class ResponseCache implements ReplyCache {
   private readonly db: Database.Database;
   private readonly pending = new Map<string, { model: string; reply: CachedReply }>();
   private flushTimer: NodeJS.Immediate | undefined;

@@ -1,5 +1,5 @@
 import { type Budget, projectCost } from './budget.js';
-import { type CacheMode, cacheKey, type ResponseCache } from './cache.js';
+import { type CacheMode, cacheKey, type ReplyCache } from './cache.js';
 import { AdaptiveLimiter } from './limiter.js';
 import { costOf, type Price, type PriceTable, priceFor } from './prices.js';
 import type { GenerateRequest, GenerateResult, TokenUsage } from './provider.js';
@@ -20,7 +20,7 @@ export interface CallEvent {
 
 /** The policies every provider gets. All optional; defaults in DEFAULT_POLICY. */
 export interface CallPolicyOptions {
-  cache?: ResponseCache | null;
+  cache?: ReplyCache | null;
   cacheMode?: CacheMode;
   /** A limiter shared by several providers; else one is made with `concurrency`. */
   limiter?: AdaptiveLimiter;
@@ -86,7 +86,7 @@ export class CallRunner {
     const mode = this.options.cacheMode ?? DEFAULT_POLICY.cacheMode;
     const cache = mode === 'no-cache' ? null : (this.options.cache ?? null);
     const key = cache ? this.key(request, schema) : '';
-    const hit = cache?.get(key);
+    const hit = cache ? await cache.get(key) : undefined;
     if (hit) {
       const costUsd = this.price && hit.usage ? 0 : null;
       return this.finish(

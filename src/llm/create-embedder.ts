@@ -1,4 +1,5 @@
 import { CitegeistError, quoteValue } from '../core/index.js';
+import type { ResponseCache } from './cache.js';
 import type { CallPolicyOptions } from './call-policy.js';
 import type { ProviderEnv } from './create-provider.js';
 import type { Embedder } from './embedder.js';
@@ -15,7 +16,9 @@ export const EMBEDDER_SPEC_HELP =
   'Use default, lsa[:<dims>], lsa-bm25[:<dims>], hashed[:<dims>], openai:<model>, ollama:<model>, ' +
   'openai-compatible:<base-url>#<model>[?dims=N], or transformers:<folder>[?preset=bge|e5|minilm|contriever&pooling=mean|cls&normalize=true|false].';
 
-export interface CreateEmbedderOptions extends CallPolicyOptions {
+export interface CreateEmbedderOptions extends Omit<CallPolicyOptions, 'cache'> {
+  /** Vectors are cached in the workspace's SQLite file only. */
+  cache?: ResponseCache | null;
   env?: ProviderEnv;
   fetch?: FetchLike;
   importer?: ModuleImporter;

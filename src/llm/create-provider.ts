@@ -1,4 +1,5 @@
 import { CitegeistError } from '../core/index.js';
+import { BalancedTransport } from './balanced-transport.js';
 import type { CallPolicyOptions } from './call-policy.js';
 import type { FetchLike } from './http.js';
 import { type ModelSpec, modelId, parseModelString } from './model-string.js';
@@ -77,20 +78,22 @@ function createTransport(spec: ModelSpec, options: CreateProviderOptions): Trans
     }
     case 'vllm': {
       const base = options.baseUrl ?? env.VLLM_BASE_URL;
-      if (!base) {
+      if (!base?.trim()) {
         throw new CitegeistError(
           'MISSING_BASE_URL',
           `The model "${modelId(spec)}" needs the vLLM server's URL, and VLLM_BASE_URL is not set.`,
           'Set VLLM_BASE_URL (e.g. http://127.0.0.1:8000/v1), or use openai-compatible:<base-url>#<model>.',
         );
       }
-      return compatible('vllm', base, env.VLLM_API_KEY);
+      // VLLM_BASE_URL may list the replicas of one model, comma-separated.
+      return replicas(
+        base.split(',').map((u) => u.trim()),
+        (url) => compatible('vllm', url, env.VLLM_API_KEY),
+      );
     }
     case 'openai-compatible':
-      return compatible(
-        'openai-compatible',
-        options.baseUrl ?? spec.baseUrl ?? '',
-        env.OPENAI_COMPATIBLE_API_KEY,
+      return replicas(options.baseUrl ? [options.baseUrl] : (spec.replicas ?? [spec.baseUrl ?? '']), (url) =>
+        compatible('openai-compatible', url, env.OPENAI_COMPATIBLE_API_KEY),
       );
     case 'anthropic':
       return new AnthropicTransport({
@@ -112,6 +115,11 @@ function createTransport(spec: ModelSpec, options: CreateProviderOptions): Trans
         ...(options.importer ? { importer: options.importer } : {}),
       });
   }
+}
+
+/** One transport, or the replicas of one model balanced behind one. */
+function replicas(urls: string[], make: (url: string) => Transport): Transport {
+  return urls.length === 1 ? make(urls[0]!) : new BalancedTransport(urls.map(make));
 }
 
 function requireKey(env: ProviderEnv, name: string, spec: ModelSpec): string {

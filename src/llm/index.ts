@@ -1,3 +1,4 @@
+export { BalancedTransport } from './balanced-transport.js';
 export {
   Budget,
   type BudgetHold,
@@ -8,7 +9,7 @@ export {
   estimateInputTokens,
   projectCost,
 } from './budget.js';
-export { type CachedReply, type CacheMode, cacheKey, ResponseCache } from './cache.js';
+export { type CachedReply, type CacheMode, cacheKey, type ReplyCache, ResponseCache } from './cache.js';
 export {
   type CallEvent,
   type CallPolicyOptions,
@@ -31,6 +32,7 @@ export {
   OPENAI_BASE_URL,
   type ProviderEnv,
 } from './create-provider.js';
+export { delimit, UNTRUSTED_NOTE } from './delimit.js';
 export type { Embedder, EmbedRole } from './embedder.js';
 export { HashedEmbedder, type HashedOptions } from './embedders/hashed.js';
 export { LsaEmbedder, type LsaModelJson, type LsaOptions } from './embedders/lsa.js';

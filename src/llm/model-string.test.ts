@@ -23,10 +23,26 @@ describe('parseModelString', () => {
     ['gpt-4.1', /has no provider prefix/],
     ['azure:gpt-4', /unknown provider "azure"/],
     ['openai:', /names no model/],
-    ['openai-compatible:http://x/v1', /openai-compatible:<http\(s\)-base-url>#<model>/],
+    [
+      'openai-compatible:http://x/v1',
+      /openai-compatible:<http\(s\)-base-url>\[,<http\(s\)-base-url>…\]#<model>/,
+    ],
+    ['openai-compatible:http://a/v1,#m', /openai-compatible:<http/],
+    ['openai-compatible:http://a/v1,http://a/v1/#m', /names one base URL twice/],
     ['openai-compatible:ftp://x#m', /openai-compatible:<http/],
   ])('rejects %s', (spec, message) => {
     expect(() => parseModelString(spec)).toThrow(message);
+  });
+
+  it('reads the replicas of one model, comma-separated, and keeps them in its id', () => {
+    const spec = parseModelString('openai-compatible:http://a:8000/v1/, http://b:8000/v1#qwen');
+    expect(spec).toEqual({
+      kind: 'openai-compatible',
+      model: 'qwen',
+      baseUrl: 'http://a:8000/v1',
+      replicas: ['http://a:8000/v1', 'http://b:8000/v1'],
+    });
+    expect(modelId(spec)).toBe('openai-compatible:http://a:8000/v1,http://b:8000/v1#qwen');
   });
 
   it('round-trips ids', () => {

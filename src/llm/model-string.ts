@@ -15,6 +15,11 @@ export interface ModelSpec {
   /** The model name the API expects, or the GGUF file path. */
   model: string;
   baseUrl?: string;
+  /**
+   * Replicas of one model (`openai-compatible:http://a/v1,http://b/v1#m`): every base URL, the
+   * first being `baseUrl`. Calls are balanced across them (`BalancedTransport`).
+   */
+  replicas?: string[];
 }
 
 const KINDS: ProviderKind[] = [
@@ -29,11 +34,12 @@ const KINDS: ProviderKind[] = [
 
 export const MODEL_STRING_HELP =
   'Use openai:<model>, anthropic:<model>, gemini:<model>, ollama:<model>, vllm:<model>, ' +
-  'openai-compatible:<base-url>#<model> or gguf:<path-to-file.gguf>.';
+  'openai-compatible:<base-url>[,<base-url>…]#<model> or gguf:<path-to-file.gguf>.';
 
 /**
  * Parses `kind:rest`. Only the first colon separates the kind, so `ollama:qwen2.5:7b` keeps its
- * tag; `openai-compatible:` splits its rest at the last `#` into base URL and model.
+ * tag; `openai-compatible:` splits its rest at the last `#` into base URL and model, and the base
+ * URL part at commas into the replicas of one model.
  */
 export function parseModelString(spec: string, source = '--model'): ModelSpec {
   const trimmed = spec.trim();
@@ -48,12 +54,15 @@ export function parseModelString(spec: string, source = '--model'): ModelSpec {
   if (rest === '') throw bad('names no model');
   if (kind === 'openai-compatible') {
     const hash = rest.lastIndexOf('#');
-    const baseUrl = hash > 0 ? rest.slice(0, hash) : '';
+    const urls = (hash > 0 ? rest.slice(0, hash) : '').split(',').map((u) => u.trim().replace(/\/+$/, ''));
     const model = hash > 0 ? rest.slice(hash + 1) : '';
-    if (!/^https?:\/\/[^\s#]+$/.test(baseUrl) || model === '') {
-      throw bad('is not of the form openai-compatible:<http(s)-base-url>#<model>');
+    if (!urls.every((u) => /^https?:\/\/[^\s#,]+$/.test(u)) || model === '') {
+      throw bad('is not of the form openai-compatible:<http(s)-base-url>[,<http(s)-base-url>…]#<model>');
     }
-    return { kind: 'openai-compatible', model, baseUrl: baseUrl.replace(/\/+$/, '') };
+    if (new Set(urls).size < urls.length) throw bad('names one base URL twice');
+    const spec: ModelSpec = { kind: 'openai-compatible', model, baseUrl: urls[0]! };
+    if (urls.length > 1) spec.replicas = urls;
+    return spec;
   }
   return { kind: kind as ProviderKind, model: rest };
 }
@@ -61,6 +70,6 @@ export function parseModelString(spec: string, source = '--model'): ModelSpec {
 /** The canonical id of a spec (what reports and cache keys show). */
 export function modelId(spec: ModelSpec): string {
   return spec.kind === 'openai-compatible'
-    ? `openai-compatible:${spec.baseUrl}#${spec.model}`
+    ? `openai-compatible:${(spec.replicas ?? [spec.baseUrl]).join(',')}#${spec.model}`
     : `${spec.kind}:${spec.model}`;
 }

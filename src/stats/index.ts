@@ -17,6 +17,7 @@ export {
   type MeasurementLevel,
   type ReliabilityData,
 } from './krippendorff-alpha.js';
+export { type LinearSvmModel, type LinearSvmOptions, trainLinearSvm } from './linear-svm.js';
 export { type PairedTTestResult, pairedTTest } from './paired-t-test.js';
 export {
   fitPartialCreditModel,
@@ -29,6 +30,7 @@ export {
 } from './partial-credit-model.js';
 export { partialCreditExpectedScore, partialCreditProbabilities } from './partial-credit-probabilities.js';
 export { exactMean, numpyMean, numpyMedian, numpySum } from './python-numerics.js';
+export { PythonRandom } from './python-random.js';
 export { pythonRound } from './python-round.js';
 export { createRandom, type RandomSource, randomInt } from './random.js';
 export {

@@ -89,6 +89,17 @@ export function campaignReply(request: FakeRequest): { text: string } {
       }),
     };
   }
+  if (system.startsWith('You summarise the procedure')) {
+    const title = /^Title: (.*)$/m.exec(user)?.[1] ?? '';
+    return {
+      text: JSON.stringify({
+        material_name: `the subject of ${title}`,
+        synthesis_method: 'measured',
+        steps: [{ description: 'Measure it.' }],
+        key_points: ['one measurement'],
+      }),
+    };
+  }
   return {
     text: `The paper says so [^1].\n---EVIDENCE---\n@cite[1]\n"${COMMON_SENTENCE}"\n---END-EVIDENCE---`,
   };

@@ -16,5 +16,6 @@ export { FakeLlm, type FakeLlmOptions, type FakeReply } from './fake-llm.js';
 export { type FakeOpenAiOptions, FakeOpenAiServer } from './fake-openai-server.js';
 export { FakeOpenAlexServer, type FakeOpenAlexWorkSpec } from './fake-openalex-server.js';
 export { pathologicalInputs } from './pathological-inputs.js';
+export { findRedisServer, REDIS_MISSING, RedisTestServer } from './redis-server.js';
 export { runRecords } from './run-records.js';
 export { missingSharedData, sharedDataPath, skipWithoutSharedData } from './shared-data.js';

@@ -1,5 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRandom } from '../stats/index.js';
 
 /**
  * Tools for the fault campaign (`npm run test:faults`): run the built CLI as a separate process,
@@ -7,17 +9,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
  * citegeist itself.
  */
 
-/** A seeded PRNG (mulberry32): the campaign's random moments are reproducible from its seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The campaign's random moments are reproducible from its seed (the stats stage's mulberry32). */
+export const seededRandom = createRandom;
 
 export interface CliProcess {
   child: ChildProcess;
@@ -125,4 +118,45 @@ export function rowAccounting(
     lost: expected.filter((id) => !seen.has(id)).length,
     extra: [...seen.keys()].filter((id) => !want.has(id)).length,
   };
+}
+
+/** The newest modification time under a folder (is dist/ older than src/?). */
+function newest(dir: string): number {
+  let t = 0;
+  for (const name of readdirSync(dir)) {
+    const info = statSync(join(dir, name));
+    t = Math.max(t, info.isDirectory() ? newest(join(dir, name)) : info.mtimeMs);
+  }
+  return t;
+}
+
+/**
+ * The built CLI (`dist/cli/main.js`) under `root`, rebuilt first when src/ changed since the last
+ * build: process tests run citegeist as a user would.
+ */
+export function builtCli(root: string): string {
+  const main = join(root, 'dist', 'cli', 'main.js');
+  if (!existsSync(main) || statSync(main).mtimeMs < newest(join(root, 'src'))) {
+    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  }
+  return main;
+}
+
+/** Starts `citegeist worker` and waits until it takes calls (rejects if it exits first). */
+export async function startWorker(
+  main: string,
+  argv: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<CliProcess> {
+  const p = startCli(main, ['worker', ...argv], cwd, env);
+  const started = Date.now();
+  while (!/taking calls/.test(p.stderr())) {
+    if (p.child.exitCode !== null || p.child.signalCode !== null)
+      throw new Error(`worker exited: ${p.stderr()}`);
+    if (Date.now() - started > 30_000) throw new Error(`worker did not start in 30 s: ${p.stderr()}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return p;
 }

@@ -3,14 +3,7 @@ function argueListView(params) {
   const run = params.get('run') || '';
   const failedOnly = params.get('failed') === '1';
   const runs = [...new Set(D.argue.reports.map((r) => r.run))];
-  const go = (k) => (v) => {
-    const p = new URLSearchParams(location.hash.slice(1));
-    if (v === '' || v === false) p.delete(k);
-    else p.set(k, v === true ? '1' : v);
-    location.hash = p.toString();
-  };
-  const failed = h('input', { type: 'checkbox', checked: failedOnly });
-  failed.addEventListener('change', () => go('failed')(failed.checked));
+  const failed = failedOnlyBox(failedOnly);
   const list = D.argue.reports
     .map((r, i) => [r, i])
     .filter(([r]) => (!run || r.run === run) && (!failedOnly || r.failed > 0));
@@ -20,9 +13,10 @@ function argueListView(params) {
     h(
       'form',
       { class: 'filters' },
-      select('run', [['', 'all'], ...runs.map((r) => [r, r])], run, go('run')),
+      select('run', [['', 'all'], ...runs.map((r) => [r, r])], run, setHashParam('run')),
       h('label', { class: 'check' }, failed, ' failed judgments only'),
     ),
+    h('p', { class: 'count' }, `${list.length} of ${D.argue.reports.length} reports`),
     h(
       'table',
       { class: 'rows' },

@@ -69,6 +69,19 @@ function select(label, options, value, onChange) {
   s.addEventListener('change', () => onChange(s.value));
   return h('label', null, `${label} `, s);
 }
+/** A setter for one key of the location hash (`''` or false removes it, true sets '1'). */
+const setHashParam = (k) => (v) => {
+  const p = new URLSearchParams(location.hash.slice(1));
+  if (v === '' || v === false) p.delete(k);
+  else p.set(k, v === true ? '1' : v);
+  location.hash = p.toString();
+};
+/** The "failed … only" checkbox of a list view, kept in the hash as `failed=1`. */
+function failedOnlyBox(checked) {
+  const box = h('input', { type: 'checkbox', checked });
+  box.addEventListener('change', () => setHashParam('failed')(box.checked));
+  return box;
+}
 function debounce(fn, ms) {
   let t = 0;
   return (...a) => {

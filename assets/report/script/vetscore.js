@@ -18,14 +18,7 @@ function vetListView(params) {
   const label = params.get('label') || '';
   const failedOnly = params.get('failed') === '1';
   const labels = [...new Set(D.vetscore.answers.map((a) => a.label))];
-  const go = (k) => (v) => {
-    const p = new URLSearchParams(location.hash.slice(1));
-    if (v === '' || v === false) p.delete(k);
-    else p.set(k, v === true ? '1' : v);
-    location.hash = p.toString();
-  };
-  const failed = h('input', { type: 'checkbox', checked: failedOnly });
-  failed.addEventListener('change', () => go('failed')(failed.checked));
+  const failed = failedOnlyBox(failedOnly);
   const list = D.vetscore.answers
     .map((a, i) => [a, i])
     .filter(
@@ -41,7 +34,7 @@ function vetListView(params) {
     h(
       'form',
       { class: 'filters' },
-      select('run', [['', 'all'], ...labels.map((l) => [l, l])], label, go('label')),
+      select('run', [['', 'all'], ...labels.map((l) => [l, l])], label, setHashParam('label')),
       h('label', { class: 'check' }, failed, ' failed only'),
     ),
     h('p', { class: 'count' }, `${list.length} of ${D.vetscore.answers.length} answers`),

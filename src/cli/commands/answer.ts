@@ -4,14 +4,14 @@ import {
   AnswerPlanner,
   answerManifest,
   ExtractiveAnswerer,
-  estimateAnswers,
-  inspectRunFileFor,
+  estimateRunFile,
   LlmAnswerer,
   PaperContext,
   qasperPrediction,
   runAnswers,
 } from '../../answer/index.js';
 import {
+  byField,
   CitegeistError,
   type DatasetRow,
   type Document,
@@ -33,7 +33,9 @@ import {
   resolveLlmSettings,
 } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
+import { putInInputOrder } from '../queue-runtime.js';
 import { openPaperRetrieval } from '../retrieval-setup.js';
+import { noteTakeovers } from '../takeover-note.js';
 import { addCheckOption, readCheckedDataset } from './dataset-preflight.js';
 import { countOption } from './option-parsers.js';
 import { addPaperSourceOptions, describeSource, paperSource, paperSourceOf } from './paper-source.js';
@@ -189,6 +191,7 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
         ctx.config().concurrency === undefined
           ? 1
           : settings.concurrency;
+      await runtime?.useRun(manifest);
       const progress = createLazyProgress({ io: ctx.io, label: 'answered' });
       // Tokens and cost as the server reported them, per call (none for the extractive answerer;
       // a cached reply counts as cached, at no cost).
@@ -203,10 +206,12 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
           onProgress: (p, row) => progress.tick({ ok: row.error === null }, p.total),
         },
       ).finally(() => progress.stop());
-      for (const t of result.tookOverFrom)
-        ctx.io.err(
-          `note: resuming after ${t.command} (pid ${t.pid}, started ${t.started_at}) stopped without finishing\n`,
-        );
+      putInInputOrder(settings, out, {
+        key: byField('row_id'),
+        command: 'citegeist answer',
+        order: all.map((r) => r.row_id),
+      });
+      noteTakeovers(ctx.io, result.tookOverFrom);
       if (opts.qasperPredictions) {
         const byId = new Map(rows.map((r) => [r.row_id, r]));
         const prepared = new Map<string, ReturnType<typeof preparePaper>>();
@@ -271,14 +276,15 @@ async function printDryRun(
   out: string,
   manifest: ReturnType<typeof answerManifest>,
 ): Promise<void> {
-  const state = inspectRunFileFor(out, manifest);
-  const done = new Set(state.kept.map((r) => r.row_id));
-  const todo = rows.filter((r) => !done.has(r.row_id));
-  const estimate =
-    answerer instanceof AnswerPlanner
-      ? await estimateAnswers(todo, answerer, context, settings.prices)
-      : { rows: todo.length, calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
-  const result = { dry_run: true, label: manifest.label, kept: rows.length - todo.length, ...estimate };
+  const { kept, callsModel, ...estimate } = await estimateRunFile({
+    rows,
+    answerer,
+    papers: context,
+    prices: settings.prices,
+    path: out,
+    manifest,
+  });
+  const result = { dry_run: true, label: manifest.label, kept, ...estimate };
   if (ctx.globals().json) {
     ctx.io.out(`${JSON.stringify(result, null, 2)}\n`);
     return;
@@ -286,9 +292,9 @@ async function printDryRun(
   const cost =
     estimate.costUsd === null ? 'no price for this model' : `at most $${estimate.costUsd.toFixed(4)}`;
   ctx.io.out(
-    `dry run, nothing called or written: ${todo.length} rows to answer as "${manifest.label}" (${result.kept} kept from ${opts.out})\n` +
+    `dry run, nothing called or written: ${estimate.rows} rows to answer as "${manifest.label}" (${kept} kept from ${opts.out})\n` +
       `  ${estimate.calls} calls, ~${estimate.inputTokens} input + at most ${estimate.outputTokens} output tokens, ${cost}\n` +
-      ('byContext' in estimate
+      (callsModel
         ? `  context: ${estimate.byContext.full} full paper, ${estimate.byContext.retrieval} retrieval; ${estimate.missingPaper} rows without their paper (they fail without a call)\n`
         : '  the extractive answerer calls no model\n'),
   );

@@ -31,6 +31,8 @@ describe('reports over the bundled demo papers', () => {
     expect(stdout()).toMatch(/run citegeist-extractive-bm25: 3 topics/);
     expect(stdout()).toMatch(/sentence_support\s+1\.0000/);
     for (const f of [
+      'reports-requests.jsonl',
+      'reports-nuggets/nuggets_specter.v3.json',
       'reports-run.jsonl',
       'reports-judgments.jsonl',
       'reports-scores.tsv',
@@ -39,6 +41,8 @@ describe('reports over the bundled demo papers', () => {
       expect(existsSync(join(out, f)), f).toBe(true);
     }
     expect(files.map((l) => l.split(' ')[0])).toEqual([
+      'reports-requests.jsonl',
+      'reports-nuggets/',
       'reports-run.jsonl',
       'reports-judgments.jsonl',
       'reports-scores.tsv',

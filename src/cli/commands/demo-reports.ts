@@ -1,3 +1,4 @@
+import { cpSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { CliContext } from '../context.js';
 
@@ -12,6 +13,9 @@ export type DemoStep = (
   produces?: string,
 ) => Promise<unknown>;
 
+/** The folder of the demo folder that holds the bundled nugget banks. */
+export const REPORTS_NUGGETS = 'reports-nuggets';
+
 /**
  * The demo's report-evaluation step (ARGUE, METHODS §5 step 6), offline: the extractive baseline
  * writes a cited report per bundled request over the demo corpus, the lexical judge judges it
@@ -24,8 +28,15 @@ export async function runReportsDemo(
   paths: { assets: string; out: string; corpus: string },
 ): Promise<string[]> {
   const rel = (p: string) => relative(ctx.io.cwd, p) || '.';
+  // The bundled requests and nugget banks are copied beside the outputs, so the report and the
+  // scores' provenance name files in the demo folder, not inside the installed package.
   const reports = join(paths.assets, 'reports');
-  const [requests, nuggets] = [join(reports, 'requests.jsonl'), join(reports, 'nuggets')];
+  cpSync(join(reports, 'requests.jsonl'), join(paths.out, 'reports-requests.jsonl'));
+  cpSync(join(reports, 'nuggets'), join(paths.out, REPORTS_NUGGETS), { recursive: true });
+  const [requests, nuggets] = [
+    rel(join(paths.out, 'reports-requests.jsonl')),
+    rel(join(paths.out, REPORTS_NUGGETS)),
+  ];
   const [run, judgments, scores] = ['reports-run.jsonl', 'reports-judgments.jsonl', 'reports-scores.tsv'].map(
     (f) => rel(join(paths.out, f)),
   ) as [string, string, string];
@@ -70,6 +81,8 @@ export async function runReportsDemo(
     scores,
   ]);
   return [
+    ['reports-requests.jsonl', 'the bundled report requests (copied)'],
+    [`${REPORTS_NUGGETS}/`, 'hand-written nugget banks for them (copied)'],
     ['reports-run.jsonl', 'cited reports, one per bundled request (RAGTIME run format)'],
     ['reports-judgments.jsonl', 'ARGUE judgments per sentence (the layout ARGUE-viz opens)'],
     ['reports-scores.tsv', 'Auto-ARGUE scores (+ .meta.json: how they were made)'],

@@ -5,7 +5,7 @@ import { CitegeistError } from '../../core/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { writeReport } from '../write-report.js';
-import { runReportsDemo } from './demo-reports.js';
+import { REPORTS_NUGGETS, runReportsDemo } from './demo-reports.js';
 
 /** The bundled demo: three open-licence papers and twelve hand-written questions over them. */
 function demoAssets(): string {
@@ -133,7 +133,7 @@ export const registerDemo: RegisterCommand = (program, ctx) => {
           grades: [g],
           runs: [r],
           judgments: [rel(join(out, 'reports-judgments.jsonl'))],
-          nuggets: rel(join(assets, 'reports', 'nuggets')),
+          nuggets: rel(join(out, REPORTS_NUGGETS)),
           dataset: d,
           corpus: c,
           out: rel(join(out, 'report.html')),
@@ -158,7 +158,7 @@ ${finished} in ${seconds} s. Files in ${rel(out)}/:
   dataset.jsonl          the questions, with verbatim evidence groups
   corpus.sqlite          the ingested papers (citegeist list --corpus ${rel(corpus)})
   run.jsonl              answers, citations, latency, tokens, cost
-  grades.jsonl           per-row metrics (unrounded; null = not applicable)
+  grades.jsonl           per-row metrics (rounded per row as the published grader does; null = not applicable)
   grades.summary.json    per model: n, mean, median, 95% bootstrap CI, failures
   report.html            open it in a browser (no network needed): leaderboard, every answer with its
                          citations highlighted in the paper, gold evidence, nearest passage on a miss

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import {
+  byField,
   CitegeistError,
   inspectRunFile,
   location,
@@ -9,6 +10,7 @@ import {
   readTextFile,
 } from '../../core/index.js';
 import {
+  changedPapers,
   generateDataset,
   generationMessages,
   type ManifestEntry,
@@ -30,6 +32,7 @@ import {
   resolveLlmSettings,
 } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
+import { putInInputOrder } from '../queue-runtime.js';
 import { countOption } from './option-parsers.js';
 import { addPaperSourceOptions, paperSource } from './paper-source.js';
 
@@ -133,12 +136,17 @@ export const registerGenerate: RegisterCommand = (program, ctx) => {
     const runtime = createLlmRuntime(settings, ctx.io.env);
     const llm = runtime.provider(model);
     const manifest = manifestOf(llm);
+    await runtime.useRun(manifest).catch((error: unknown) => {
+      runtime.close();
+      throw error;
+    });
     const progress = createLazyProgress({ io: ctx.io, label: 'papers' });
     runtime.onCall((call) => progress.call(call));
     const result = await generateDataset(llm, papers, list.load, out, {
       manifest,
       // Papers at once (each makes several calls; the runtime caps calls in flight at --concurrency).
-      concurrency: opts.concurrency === undefined ? 2 : settings.concurrency,
+      // On a queue, as many as there may be calls in flight, so that every worker has work.
+      concurrency: opts.concurrency === undefined && !settings.queue ? 2 : settings.concurrency,
       onPaper: (g, _done, total) =>
         progress.tick(
           {
@@ -152,6 +160,12 @@ export const registerGenerate: RegisterCommand = (program, ctx) => {
       progress.stop();
       runtime.close();
     });
+    putInInputOrder(settings, progressPath(out), {
+      key: byField('paper_id'),
+      command: 'citegeist generate questions',
+      order: papers.map((p) => p.id),
+      companions: [{ path: out, key: byField('paper_id') }],
+    });
     const dropped =
       Object.entries(result.dropped)
         .map(([k, n]) => `${k} ${n}`)
@@ -159,7 +173,7 @@ export const registerGenerate: RegisterCommand = (program, ctx) => {
     ctx.io.out(
       ctx.globals().json
         ? `${JSON.stringify(result, null, 2)}\n`
-        : `${result.rows} rows from ${result.papers} paper(s) (${result.keptPapers} finished earlier) → ${opts.out}; repaired ${result.repaired}; dropped: ${dropped}; cost $${result.costUsd.toFixed(4)}\n`,
+        : `${result.rows} rows from ${result.papers} paper(s) (${result.keptPapers} finished earlier${result.changedPapers.length ? `; ${result.changedPapers.length} redone because their text changed: ${result.changedPapers.slice(0, 5).join(', ')}${result.changedPapers.length > 5 ? ', …' : ''}` : ''}) → ${opts.out}; repaired ${result.repaired}; dropped: ${dropped}; cost $${result.costUsd.toFixed(4)}\n`,
     );
     if (result.failedPapers.length > 0) ctx.setExitCode(1);
   });
@@ -178,8 +192,11 @@ async function printGenerationEstimate(
   manifest: RunManifest,
   settings: LlmSettings,
 ): Promise<void> {
+  const changed = await changedPapers(out, manifest, papers, load);
   const finished = new Set(
-    inspectRunFile(progressPath(out), progressFileOptions(manifest)).kept.map((r) => String(r.paper_id)),
+    inspectRunFile(progressPath(out), progressFileOptions(manifest, changed)).kept.map((r) =>
+      String(r.paper_id),
+    ),
   );
   const todo = papers.filter((p) => !finished.has(p.id));
   const requests = [];

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import {
+  byField,
   CitegeistError,
   createManifest,
   defaultLabel,
@@ -29,6 +30,7 @@ import { VERSION } from '../../version.js';
 import type { CliContext } from '../context.js';
 import type { LlmSettings } from '../llm-options.js';
 import { createProgress } from '../progress.js';
+import { putInInputOrder } from '../queue-runtime.js';
 import type { RuntimeFactory } from './grade-faithfulness.js';
 
 /** The command's own options (the shared LLM flags come resolved as LlmSettings). */
@@ -93,6 +95,7 @@ export async function runGradeFaithfulness(
     const verifier = runtime.provider(models.verifier);
     const harmJudge = models.harm === models.verifier ? verifier : runtime.provider(models.harm);
     const decomposer = models.decomposer === models.verifier ? verifier : runtime.provider(models.decomposer);
+    await runtime.useRun?.(manifest);
     const file = RunFile.open(outPath, options);
     out = file;
     kept = file.kept as unknown as AnswerGrade[];
@@ -126,6 +129,11 @@ export async function runGradeFaithfulness(
     out?.close();
     runtime.close();
   }
+  putInInputOrder(settings, outPath, {
+    key: byField('id'),
+    command: 'citegeist grade faithfulness',
+    order: inputs.map((i) => i.id),
+  });
   report(o, inputs, problems.length, kept, fresh, ctx);
 }
 

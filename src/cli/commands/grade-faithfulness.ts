@@ -8,6 +8,7 @@ import {
   createLlmRuntime,
   type LlmFlags,
   type LlmSettings,
+  type RunName,
   resolveLlmSettings,
 } from '../llm-options.js';
 import type { ModelCall } from '../progress.js';
@@ -18,6 +19,8 @@ import { countOption, numberOption } from './option-parsers.js';
 /** The models of one run, built from model strings with the run's policies (cache, limiter, budget). */
 export interface FaithfulnessRuntime {
   provider(model: string): LlmProvider;
+  /** Names the run's calls on a queue and connects to it (`LlmRuntime.useRun`). */
+  useRun?(run: RunName): Promise<void>;
   /** Subscribes to every finished model call (progress lines count their tokens and cost). */
   onCall?(listener: (call: ModelCall) => void): void;
   close(): void;

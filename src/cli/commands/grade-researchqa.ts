@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import {
+  byField,
   CitegeistError,
   papersInputOfHashes,
   type RunManifest,
@@ -13,6 +14,8 @@ import { modelId, parseModelString } from '../../llm/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { addLlmOptions } from '../llm-options.js';
+import { putInInputOrder } from '../queue-runtime.js';
+import { noteTakeovers } from '../takeover-note.js';
 import { addCheckOption } from './dataset-preflight.js';
 import {
   type GradeOptions,
@@ -71,31 +74,37 @@ async function gradePrepared(
     version: VERSION,
   });
   if (p.settings.dryRun) return printJudgeEstimate(ctx, p, { path: out, manifest });
-  const result = await withJudge(ctx, p, (judge, onCall) =>
-    withProgress(
-      ctx,
-      run.rows.length,
-      judge,
-      (options) =>
-        gradeRunToFile(
-          p.dataset,
-          run.rows,
-          p.grading.paperText,
-          { path: out, manifest },
-          {
-            ...gradeOptions(p, judge),
-            ...options,
-            // The rows are in the file; the summary is built as they come (a large run is not held).
-            keep: false,
-          },
-        ),
-      onCall,
-    ),
+  const result = await withJudge(
+    ctx,
+    p,
+    (judge, onCall) =>
+      withProgress(
+        ctx,
+        run.rows.length,
+        judge,
+        (options) =>
+          gradeRunToFile(
+            p.dataset,
+            run.rows,
+            p.grading.paperText,
+            { path: out, manifest },
+            {
+              ...gradeOptions(p, judge),
+              ...options,
+              // The rows are in the file; the summary is built as they come (a large run is not held).
+              keep: false,
+            },
+          ),
+        onCall,
+      ),
+    manifest,
   );
-  for (const t of result.tookOverFrom)
-    ctx.io.err(
-      `note: resuming after ${t.command} (pid ${t.pid}, started ${t.started_at}) stopped without finishing\n`,
-    );
+  putInInputOrder(p.settings, out, {
+    key: byField('row_id'),
+    command: 'citegeist grade',
+    order: run.rows.map((r) => r.row_id),
+  });
+  noteTakeovers(ctx.io, result.tookOverFrom);
   reportOutcome(ctx, run.models, result);
   const summary = printSummary(ctx, result.summary, opts.seed);
   const summaryFile = `${out.replace(/\.jsonl?$/i, '')}.summary.json`;

@@ -507,6 +507,54 @@ describe('grade writes rows as they complete and resumes like answer', () => {
     expect(readdirSync(checks)).toHaveLength(2);
   });
 
+  it('leaderboard --dry-run prices the judge calls of grading the run files, per run, and grades nothing', async () => {
+    const dir = workspace();
+    const board = [
+      'leaderboard',
+      'a.jsonl',
+      'model-b.json',
+      '--dataset',
+      'dataset.jsonl',
+      '--papers',
+      'papers',
+    ];
+    const priced = memoryIo({ cwd: dir });
+    expect(await runCli([...board, '--judge', 'openai:gpt-4.1-mini', '--dry-run', '--json'], priced.io)).toBe(
+      0,
+    );
+    const estimate = JSON.parse(priced.stdout());
+    // Per run, the very requests `grade --dry-run` prices for that run.
+    const single = memoryIo({ cwd: dir });
+    expect(
+      await runCli([...gradeA, '--judge', 'openai:gpt-4.1-mini', '--dry-run', '--json'], single.io),
+    ).toBe(0);
+    const one = JSON.parse(single.stdout());
+    expect(estimate.runs[0]).toMatchObject({
+      file: 'a.jsonl',
+      rows: 3,
+      calls: one.calls,
+      inputTokens: one.inputTokens,
+    });
+    expect(estimate).toMatchObject({
+      dry_run: true,
+      judge: 'openai:gpt-4.1-mini',
+      rows: 6,
+      outputTokens: 300 * estimate.calls,
+    });
+    expect(estimate.costUsd).toBeGreaterThan(0);
+    const text = memoryIo({ cwd: dir });
+    expect(await runCli([...board, '--judge', 'openai:gpt-4.1-mini', '--dry-run'], text.io)).toBe(0);
+    expect(text.stdout()).toMatch(
+      /^dry run, nothing called or written: 6 rows of 2 run file\(s\) to grade; judge openai:gpt-4\.1-mini: \d+ calls/,
+    );
+    expect(text.stdout()).toMatch(/\n {2}model-b\.json \("model-b"\): 3 rows, \d+ calls, ~\$\d\.\d{4}\n/);
+    const noJudge = memoryIo({ cwd: dir });
+    expect(await runCli([...board, '--dry-run'], noJudge.io)).toBe(0);
+    expect(noJudge.stdout()).toBe(
+      'dry run: no judge, so no model calls (the citation metrics are computed locally)\n',
+    );
+  });
+
   it('is a command group: options before `faithfulness` are an error, not ignored', async () => {
     const { io, stderr } = memoryIo({ cwd: workspace() });
     const argv = [

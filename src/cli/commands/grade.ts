@@ -12,6 +12,7 @@ import { type DatasetIndex, loadDatasetIndex } from '../../generate/index.js';
 import {
   type AlternativeMatchMode,
   AnchoredRubricJudge,
+  estimateJudging,
   type GradeRow,
   type GradeRunOptions,
   GradesSummary,
@@ -21,10 +22,16 @@ import {
   renderEvidenceTally,
   spreads,
 } from '../../grade/index.js';
-import { circularityWarnings } from '../../llm/index.js';
+import { circularityWarnings, modelId, parseModelString } from '../../llm/index.js';
 import { renderBreakdown, renderLeaderboard } from '../../report/index.js';
 import type { CliContext } from '../context.js';
-import { createLlmRuntime, type LlmFlags, type LlmSettings, resolveLlmSettings } from '../llm-options.js';
+import {
+  createLlmRuntime,
+  type LlmFlags,
+  type LlmSettings,
+  type RunName,
+  resolveLlmSettings,
+} from '../llm-options.js';
 import { createLazyProgress, type ModelCall } from '../progress.js';
 import { checkCacheFile, checkReadDataset, warnMissingFields } from './dataset-preflight.js';
 import { checkSource, type GradingPapers, loadGradingPapers, paperSourceOf } from './paper-source.js';
@@ -214,24 +221,30 @@ export type OnJudgeCall = (listener: (call: ModelCall) => void) => void;
 
 /**
  * Builds the run's judge (and warns when judge and answerer share a model family), or none; `work`
- * also gets a way to watch the judge's calls.
+ * also gets a way to watch the judge's calls. `run` names the grading's calls on a queue (`--queue`).
  */
-export function withJudge<T>(
+export async function withJudge<T>(
   ctx: CliContext,
   p: Prepared,
   work: (judge: AnchoredRubricJudge | undefined, onCall?: OnJudgeCall) => Promise<T>,
+  run?: RunName,
 ): Promise<T> {
   if (!p.settings.judge) return work(undefined);
   const runtime = createLlmRuntime(p.settings, ctx.io.env);
-  const judge = new AnchoredRubricJudge(runtime.provider(p.settings.judge), {
-    trustUnlocatedEvidence: p.trustUnlocatedEvidence,
-  });
-  for (const w of circularityWarnings(
-    [judge],
-    p.runs.flatMap((r) => r.models),
-  ))
-    ctx.io.err(`warning: ${w}\n`);
-  return work(judge, (listener) => runtime.onCall(listener)).finally(() => runtime.close());
+  try {
+    const judge = new AnchoredRubricJudge(runtime.provider(p.settings.judge), {
+      trustUnlocatedEvidence: p.trustUnlocatedEvidence,
+    });
+    for (const w of circularityWarnings(
+      [judge],
+      p.runs.flatMap((r) => r.models),
+    ))
+      ctx.io.err(`warning: ${w}\n`);
+    if (run) await runtime.useRun(run);
+    return await work(judge, (listener) => runtime.onCall(listener));
+  } finally {
+    runtime.close();
+  }
 }
 
 /** Grades run files against a dataset in memory (for `leaderboard`): rows carry their run's label. */
@@ -242,13 +255,6 @@ export async function gradeRunFiles(
 ): Promise<GradeRow[]> {
   const p = await prepare(ctx, runFiles, opts, false);
   try {
-    if (p.settings.dryRun) {
-      throw new CitegeistError(
-        'DRY_RUN_UNSUPPORTED',
-        '`leaderboard --dry-run` has nothing to estimate: grade the runs first.',
-        'Estimate with `citegeist grade --dry-run --judge …`, or drop --dry-run.',
-      );
-    }
     return await withJudge(ctx, p, (judge, onCall) => gradeAll(ctx, p, judge, onCall));
   } finally {
     p.close();
@@ -268,6 +274,57 @@ function boundHeapGrowth(): void {
 }
 
 const LARGE_INPUT = 32 << 20;
+
+/**
+ * `leaderboard --dry-run`: the judge calls grading the run files in memory would make, per run and
+ * in total (the citation metrics are computed locally and cost nothing); nothing is called.
+ */
+export async function printLeaderboardEstimate(
+  ctx: CliContext,
+  runFiles: string[],
+  opts: GradeOptions,
+): Promise<void> {
+  const p = await prepare(ctx, runFiles, opts, false);
+  try {
+    printEstimate(ctx, runFiles, p);
+  } finally {
+    p.close();
+  }
+}
+
+function printEstimate(ctx: CliContext, runFiles: string[], p: Prepared): void {
+  const judge = p.settings.judge ? modelId(parseModelString(p.settings.judge, '--judge')) : null;
+  const runs = p.runs.map((run, i) => ({
+    file: runFiles[i] ?? '',
+    label: run.manifest?.label ?? run.models.join(', '),
+    ...(judge
+      ? estimateJudging(p.dataset, run.rows, null, judge, p.settings.prices)
+      : { rows: run.rows.length, kept: 0, calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 }),
+  }));
+  const sum = (f: (r: (typeof runs)[number]) => number) => runs.reduce((s, r) => s + f(r), 0);
+  const totals = {
+    rows: sum((r) => r.rows),
+    calls: sum((r) => r.calls),
+    inputTokens: sum((r) => r.inputTokens),
+    outputTokens: sum((r) => r.outputTokens),
+    costUsd: runs.some((r) => r.costUsd === null) ? null : sum((r) => r.costUsd ?? 0),
+  };
+  if (ctx.globals().json) {
+    ctx.io.out(`${JSON.stringify({ dry_run: true, judge, runs, ...totals }, null, 2)}\n`);
+    return;
+  }
+  if (!judge) {
+    ctx.io.out('dry run: no judge, so no model calls (the citation metrics are computed locally)\n');
+    return;
+  }
+  const cost = (c: number | null) => (c === null ? 'no price for this model' : `~$${c.toFixed(4)}`);
+  ctx.io.out(
+    `dry run, nothing called or written: ${totals.rows} rows of ${runs.length} run file(s) to grade; judge ${judge}: ${totals.calls} calls, ~${totals.inputTokens} input + ~${totals.outputTokens} output tokens, ${cost(totals.costUsd)}\n` +
+      runs
+        .map((r) => `  ${r.file} ("${r.label}"): ${r.rows} rows, ${r.calls} calls, ${cost(r.costUsd)}\n`)
+        .join(''),
+  );
+}
 
 /** Runs of at least this many rows show progress while their citation metrics are computed. */
 const PROGRESS_ROWS = 5000;

@@ -15,9 +15,15 @@ import { registerList } from './list.js';
 import { registerLlm } from './llm.js';
 import { registerMetaEvalFaithfulness } from './meta-eval-faithfulness.js';
 import { registerMetaEvalRanking } from './meta-eval-ranking.js';
+import { registerNuggetsConvert, registerNuggetsStats } from './nuggets-convert.js';
+import { registerNuggetsGenerate } from './nuggets-generate.js';
+import { registerNuggetsGinger } from './nuggets-ginger.js';
+import { registerNuggetsScoreQuality } from './nuggets-quality.js';
+import { registerNuggetsSelect, registerNuggetsTrainSelector } from './nuggets-select.js';
 import { registerQaEval } from './qa-eval.js';
 import { registerQaGrid } from './qa-grid.js';
 import { registerQasperEval } from './qasper-eval.js';
+import { registerQueue } from './queue.js';
 import { registerQuote } from './quote.js';
 import { registerRecipes } from './recipes.js';
 import { registerReport } from './report.js';
@@ -31,6 +37,7 @@ import { registerSearch } from './search.js';
 import { registerServe } from './serve.js';
 import { registerShow } from './show.js';
 import { registerTrecEval } from './trec-eval.js';
+import { registerWorker } from './worker.js';
 
 /**
  * Every CLI command, in the order `citegeist --help` lists them (roughly the pipeline's order).
@@ -54,6 +61,13 @@ export const COMMANDS: RegisterCommand[] = [
   registerGrade,
   registerGradeFaithfulness,
   registerMetaEvalFaithfulness,
+  registerNuggetsGenerate,
+  registerNuggetsScoreQuality,
+  registerNuggetsSelect,
+  registerNuggetsTrainSelector,
+  registerNuggetsGinger,
+  registerNuggetsConvert,
+  registerNuggetsStats,
   registerReportsValidate,
   registerReportsGenerate,
   registerReportsJudge,
@@ -69,5 +83,7 @@ export const COMMANDS: RegisterCommand[] = [
   registerTrecEval,
   registerCompare,
   registerLlm,
+  registerWorker,
+  registerQueue,
   registerErrors,
 ];

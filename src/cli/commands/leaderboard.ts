@@ -4,7 +4,7 @@ import { type GradeRow, isGradesText, parseGradesFile, readRun } from '../../gra
 import type { RegisterCommand } from '../context.js';
 import { addLlmOptions } from '../llm-options.js';
 import { addCheckOption } from './dataset-preflight.js';
-import { type GradeOptions, gradeRunFiles, printSummary } from './grade.js';
+import { type GradeOptions, gradeRunFiles, printLeaderboardEstimate, printSummary } from './grade.js';
 import { seedOption } from './option-parsers.js';
 import { addPaperSourceOptions } from './paper-source.js';
 
@@ -52,7 +52,14 @@ export const registerLeaderboard: RegisterCommand = (program, ctx) => {
             'Add --dataset D and --papers DIR, or pass grades files from `citegeist grade`.',
           );
         }
+        if (opts.dryRun) {
+          await printLeaderboardEstimate(ctx, runFiles, { ...opts, dataset: opts.dataset });
+          return;
+        }
         grades.push(...(await gradeRunFiles(ctx, runFiles, { ...opts, dataset: opts.dataset })));
+      } else if (opts.dryRun) {
+        ctx.io.out('dry run: grades files only, so nothing to grade and no model calls\n');
+        return;
       }
       printSummary(ctx, grades, opts.seed);
     },

@@ -58,3 +58,15 @@ export const countOption = (name: string) => numberOption(name, { integer: true,
 
 /** Seeds: whole numbers of at least 0. */
 export const seedOption = (name: string) => numberOption(name, { integer: true, min: 0 });
+
+/** A commander parser for a flag that takes one of a few words; anything else is a BAD_OPTION. */
+export function choiceOption<T extends string>(name: string, allowed: readonly T[]) {
+  return (value: string): T => {
+    if ((allowed as readonly string[]).includes(value)) return value as T;
+    throw new CitegeistError(
+      'BAD_OPTION',
+      `${name} ${quoteValue(value)} is not one of ${allowed.join(', ')}.`,
+      `Use e.g. ${name} ${allowed[0]}.`,
+    );
+  };
+}

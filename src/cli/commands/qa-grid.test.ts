@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -142,6 +142,103 @@ describe('citegeist qa-grid', () => {
     const again = await run(cwd, args);
     expect(again.err).toMatch(/bm25 × extractive: 0 answered, 6 kept, 0 failed/);
     expect(again.out).toBe(first.out);
+  });
+
+  it('--dry-run prices the whole grid from the very prompts, writes nothing, and needs no key', async () => {
+    const cwd = await corpusWorkspace();
+    server = await new FakeOpenAiServer({ replies: () => ({ text: ' 1,204 survey responses. ' }) }).start();
+    const model = `openai-compatible:${server.url}/v1#tiny`;
+    const args = (models: string) => [
+      'qa-grid',
+      '--dataset',
+      'dataset.jsonl',
+      '--modes',
+      'bm25,dense,reciper',
+      '--models',
+      models,
+      '-k',
+      '2',
+      '--no-cache',
+      '--out-dir',
+      'grid',
+    ];
+    const priced = await run(cwd, [
+      ...args(`extractive,${model},openai:gpt-4.1-mini`),
+      '--dry-run',
+      '--json',
+    ]);
+    expect(priced.code, priced.err).toBe(0);
+    expect(priced.err).toMatch(/reciper: skipped — No recipes are stored/);
+    const estimate = JSON.parse(priced.out);
+    expect(estimate.cells.map((c: { mode: string; model: string }) => `${c.mode} × ${c.model}`)).toEqual([
+      'bm25 × extractive',
+      `bm25 × ${model}`,
+      'bm25 × openai:gpt-4.1-mini',
+      'dense × extractive',
+      `dense × ${model}`,
+      'dense × openai:gpt-4.1-mini',
+    ]);
+    expect(estimate.cells[0]).toMatchObject({ rows: 6, kept: 0, calls: 0, callsModel: false });
+    expect(estimate.cells[2]).toMatchObject({ rows: 6, calls: 6, outputTokens: 6 * 1500 });
+    expect(estimate.cells[2].costUsd).toBeGreaterThan(0);
+    expect(estimate.cells[1].costUsd).toBeNull(); // a local server has no price
+    expect(estimate.totals).toMatchObject({ rows: 36, calls: 24, outputTokens: 24 * 1500, costUsd: null });
+    expect(estimate.skipped.map((s: { mode: string }) => s.mode)).toEqual(['reciper']);
+    expect(existsSync(join(cwd, 'grid'))).toBe(false);
+    expect(server.requests).toHaveLength(0);
+
+    const table = await run(cwd, [...args(`extractive,${model}`), '--dry-run']);
+    expect(table.out).toMatch(
+      /^dry run, nothing called or written: 6 questions × 2 retriever\(s\) × 2 generator\(s\)\n/,
+    );
+    expect(table.out).toMatch(/\nextractive\s+bm25\s+6\s+0\s+0\s+0\s+0\s+no model\n/);
+    expect(table.out).toMatch(/\ntotal\s+24\s+0\s+12\s+\d+\s+18000\s+no price\n/);
+    expect(table.out).toMatch(/^skipped reciper: No recipes are stored/m);
+
+    // The estimate's input tokens are those of the prompts the run then sends.
+    expect((await run(cwd, args(`extractive,${model}`))).code).toBe(0);
+    const sent = server.requests.reduce(
+      (sum, r) => sum + Math.ceil(r.messages.reduce((n, m) => n + m.content.length, 0) / 4),
+      0,
+    );
+    expect(sent).toBe(estimate.cells[1].inputTokens + estimate.cells[4].inputTokens);
+    const resumed = JSON.parse((await run(cwd, [...args(`extractive,${model}`), '--dry-run', '--json'])).out);
+    expect(resumed.totals).toMatchObject({ rows: 0, kept: 24, calls: 0, costUsd: null });
+  });
+
+  it('runs a RECIPER cell once recipes are extracted, and records which recipes it used', async () => {
+    const cwd = await corpusWorkspace();
+    const recipe = JSON.stringify({
+      material_name: 'm',
+      synthesis_method: 's',
+      steps: [{ description: 'Mix.' }],
+      key_points: ['k'],
+    });
+    server = await new FakeOpenAiServer({ replies: () => ({ text: recipe }) }).start();
+    const model = `openai-compatible:${server.url}/v1#tiny`;
+    expect((await run(cwd, ['recipes', 'extract', '--model', model, '--no-cache'])).code).toBe(0);
+    const args = [
+      'qa-grid',
+      '--dataset',
+      'dataset.jsonl',
+      '--modes',
+      'dense,reciper',
+      '-k',
+      '2',
+      '--out-dir',
+      'grid',
+    ];
+    const r = await run(cwd, args);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toMatch(/reciper × extractive: 6 answered/);
+    const summary = JSON.parse(readFileSync(join(cwd, 'grid', 'grid.summary.json'), 'utf8'));
+    expect(summary.inputs.index.recipes).toEqual({
+      file: '.citegeist/index/recipes.jsonl',
+      model,
+      run_id: expect.stringMatching(/^[0-9a-f]{16}$/),
+      recipes: 3,
+      left_out_stale: 0,
+    });
   });
 
   it('refuses a baseline that is not among the retrievers', async () => {

@@ -2,9 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   type Answerer,
+  AnswerPlanner,
   answerManifest,
   corpusPassages,
   ExtractiveAnswerer,
+  estimateRunFile,
   LlmAnswerer,
   type PassageSource,
   runAnswers,
@@ -26,7 +28,7 @@ import {
   scoreAnswers,
   summarizeGrid,
 } from '../../grade/index.js';
-import { JsonlRecipeStore, recipeTexts } from '../../retrieve/index.js';
+import { modelId, parseModelString } from '../../llm/index.js';
 import { formatScore, renderTable } from '../../text/index.js';
 import { VERSION } from '../../version.js';
 import { addBertScoreOptions, type BertScoreFlags, bertScoreSetup } from '../bertscore-setup.js';
@@ -37,12 +39,12 @@ import {
   createLlmRuntime,
   type LlmFlags,
   type LlmRuntime,
-  refuseDryRun,
   resolveLlmSettings,
 } from '../llm-options.js';
-import { MODES, type Mode, openRetriever, parseMode, recipesPathOf } from '../retrieval-setup.js';
+import { MODES, type Mode, openRetriever, parseMode, RECIPES_OPTION } from '../retrieval-setup.js';
 import { countOption, seedOption } from './option-parsers.js';
 import { fileSha256 } from './qa-eval.js';
+import { type GridEstimateCell, gridEstimate, renderGridEstimate } from './qa-grid-estimate.js';
 
 interface GridFlags extends BertScoreFlags, Omit<LlmFlags, 'model' | 'judge'> {
   dataset: string;
@@ -57,6 +59,7 @@ interface GridFlags extends BertScoreFlags, Omit<LlmFlags, 'model' | 'judge'> {
   outDir: string;
   corpus?: string;
   embedder?: string;
+  recipes?: string;
   seed: number;
 }
 
@@ -98,6 +101,7 @@ export const registerQaGrid: RegisterCommand = (program, ctx) => {
     .option('--stemmer', 'Porter stemming in ROUGE', false)
     .option('--limit <n>', 'only the first n questions', countOption('--limit'))
     .option('--embedder <spec>', 'embedder for dense modes (default: the one the index was built with)')
+    .option(...RECIPES_OPTION)
     .option('--seed <n>', 'bootstrap and randomization-test seed', seedOption('--seed'), 0)
     .requiredOption('--out-dir <dir>', 'runs, scores and grid.summary.json (runs resume if present)')
     .option(...CORPUS_OPTION);
@@ -133,11 +137,11 @@ async function runGrid(ctx: CliContext, flags: GridFlags): Promise<void> {
   const refs = parseReferences(readTextFile(referencesPath, 'references file'), referencesPath);
   for (const e of refs.errors.slice(0, 10)) ctx.io.err(`skipped [INVALID_INPUT] ${e.where}: ${e.message}\n`);
   const settings = resolveLlmSettings(flags, ctx.config(), ctx.io.cwd);
-  if (models.some((m) => m !== 'extractive')) refuseDryRun(settings, 'citegeist qa-grid');
   const outDir = resolve(ctx.io.cwd, flags.outDir);
-  mkdirSync(outDir, { recursive: true });
+  if (!settings.dryRun) mkdirSync(outDir, { recursive: true });
   let runtime: LlmRuntime | undefined;
   const cells: GridCell[] = [];
+  const estimates: GridEstimateCell[] = [];
   const skipped: SkippedCell[] = [];
   const index: Record<string, unknown> = {};
   try {
@@ -149,25 +153,44 @@ async function runGrid(ctx: CliContext, flags: GridFlags): Promise<void> {
         return null;
       });
       if (!opened) continue;
-      const { source } = opened;
+      const options = { k: flags.k, freeText: true, passages: opened.source };
       for (const model of models) {
+        const base = join(outDir, `${slug(mode)}__${slug(model)}`);
+        const manifestOf = (answerer: Pick<Answerer, 'id' | 'settings'>) =>
+          answerManifest({
+            answerer,
+            dataset: { sha256: datasetSha256, path: flags.dataset, rows: rows.length },
+            papers: opened.passages,
+            version: VERSION,
+          });
+        if (settings.dryRun) {
+          // Priced from the very prompts a run sends; no provider (so no key), no file written.
+          const planner =
+            model === 'extractive'
+              ? new ExtractiveAnswerer(options)
+              : new AnswerPlanner({ id: modelId(parseModelString(model)), contextWindow: null }, options);
+          const manifest = manifestOf(planner);
+          const estimate = await estimateRunFile({
+            rows,
+            answerer: planner,
+            papers: () => null,
+            prices: settings.prices,
+            path: `${base}.jsonl`,
+            manifest,
+          });
+          estimates.push({ mode, model: planner.id, label: manifest.label, ...estimate });
+          continue;
+        }
         if (model !== 'extractive') runtime ??= createLlmRuntime(settings, ctx.io.env);
         const answerer: Answerer =
           runtime && model !== 'extractive'
-            ? new LlmAnswerer(runtime.provider(model), { k: flags.k, freeText: true, passages: source })
-            : new ExtractiveAnswerer({ k: flags.k, freeText: true, passages: source });
-        const base = join(outDir, `${slug(mode)}__${slug(model)}`);
-        const manifest = answerManifest({
-          answerer,
-          dataset: { sha256: datasetSha256, path: flags.dataset, rows: rows.length },
-          papers: opened.passages,
-          version: VERSION,
-        });
+            ? new LlmAnswerer(runtime.provider(model), options)
+            : new ExtractiveAnswerer(options);
         const run = await runAnswers(
           rows,
           answerer,
           async () => null,
-          { path: `${base}.jsonl`, manifest },
+          { path: `${base}.jsonl`, manifest: manifestOf(answerer) },
           {
             concurrency: model === 'extractive' ? 1 : settings.concurrency,
           },
@@ -188,6 +211,11 @@ async function runGrid(ctx: CliContext, flags: GridFlags): Promise<void> {
     }
   } finally {
     runtime?.close();
+  }
+  if (settings.dryRun) {
+    const estimate = gridEstimate(rows.length, estimates, skipped);
+    ctx.io.out(ctx.globals().json ? `${JSON.stringify(estimate, null, 2)}\n` : renderGridEstimate(estimate));
+    return;
   }
   const seed = flags.seed;
   const grid = summarizeGrid(cells, metrics, { baselineMode, seed });
@@ -236,13 +264,26 @@ async function passageSource(
   mode: Mode,
   index: Record<string, unknown>,
 ): Promise<{ source: PassageSource; passages: InputRef }> {
-  const opened = await openRetriever(ctx, { corpus: flags.corpus, mode, embedder: flags.embedder });
+  const opened = await openRetriever(ctx, {
+    corpus: flags.corpus,
+    mode,
+    embedder: flags.embedder,
+    recipes: flags.recipes,
+  });
   index.dir ??= opened.dir;
   index.passages ??= opened.saved.passages.length;
   index.embedder ??= opened.saved.manifest.embedderSpec ?? null;
-  const recipes = mode.startsWith('reciper')
-    ? recipeTexts(new JsonlRecipeStore(recipesPathOf(opened.dir)))
-    : null;
+  const recipes = opened.recipes?.texts;
+  if (opened.recipes) {
+    const { file, model, runId, stale } = opened.recipes;
+    index.recipes ??= {
+      file,
+      model,
+      run_id: runId,
+      recipes: opened.recipes.texts.size,
+      left_out_stale: stale,
+    };
+  }
   const source = corpusPassages(opened.retriever, (id) => {
     const p = opened.passages.get(id);
     if (p) return { text: p.text, label: [p.title, ...p.sectionPath].filter(Boolean).join(' > ') };

@@ -10,9 +10,11 @@ import {
 } from '../../answer/index.js';
 import {
   CitegeistError,
+  canonicalJson,
   JsonlAppender,
   parseReportRun,
   readTextFile,
+  sha256Hex,
   stringifyPythonJson,
 } from '../../core/index.js';
 import { CHARS_PER_TOKEN, estimateCost, modelId, parseModelString } from '../../llm/index.js';
@@ -21,8 +23,9 @@ import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION } from '../corpus-option.js';
 import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } from '../llm-options.js';
 import { createProgress } from '../progress.js';
+import { putInInputOrder } from '../queue-runtime.js';
 import { checkResumeMeta } from '../resume-meta.js';
-import { MODES, openRetriever, parseMode } from '../retrieval-setup.js';
+import { MODES, openRetriever, parseMode, RECIPES_OPTION } from '../retrieval-setup.js';
 import { countOption } from './option-parsers.js';
 import { readRequests, reportsCommand } from './reports-inputs.js';
 import { parseLengthMode } from './reports-validate.js';
@@ -38,6 +41,7 @@ interface GenerateFlags extends LlmFlags {
   limit: number;
   lengthMode: string;
   embedder?: string;
+  recipes?: string;
 }
 
 /** Topics already written to the run file under this run id (resume). */
@@ -45,6 +49,12 @@ function writtenTopics(path: string, runId: string): Set<string> {
   if (!existsSync(path)) return new Set();
   const read = parseReportRun(readTextFile(path, 'run file'), path);
   return new Set(read.reports.filter((r) => r.runId === runId).map((r) => r.topicId));
+}
+
+/** The topic of a run line of this run (lines of other runs in the file keep their place after). */
+function reportTopic(line: Record<string, unknown>, runId: string): string | undefined {
+  const meta = line.metadata as { run_id?: unknown; topic_id?: unknown } | undefined;
+  return meta?.run_id === runId && meta.topic_id !== undefined ? String(meta.topic_id) : undefined;
 }
 
 /** `citegeist reports generate`: a RAGTIME-format run over a citegeist corpus. */
@@ -66,7 +76,8 @@ export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
     .option('--team-id <id>', 'team id in the run metadata', 'citegeist')
     .option('--limit <n>', 'length limit for requests that set none', countOption('--limit'), 2000)
     .option('--length-mode <mode>', 'count the limit in NFKC characters or words', 'characters')
-    .option('--embedder <spec>', 'embedder (must be the one the index was built with)');
+    .option('--embedder <spec>', 'embedder (must be the one the index was built with)')
+    .option(...RECIPES_OPTION);
   addLlmOptions(command).action(async (flags: GenerateFlags) => {
     const { io } = ctx;
     const settings = resolveLlmSettings(flags, ctx.config(), io.cwd);
@@ -80,7 +91,12 @@ export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
     const outPath = resolve(io.cwd, flags.out);
     const done = writtenTopics(outPath, runId);
     const todo = requests.filter((r) => !done.has(r.id));
-    const opened = await openRetriever(ctx, { mode, corpus: flags.corpus, embedder: flags.embedder });
+    const opened = await openRetriever(ctx, {
+      mode,
+      corpus: flags.corpus,
+      embedder: flags.embedder,
+      recipes: flags.recipes,
+    });
     const retrieval = { retriever: opened.retriever, passages: opened.passages, k: flags.k };
     if (settings.dryRun) {
       const plan = [];
@@ -138,6 +154,14 @@ export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
         length_mode: lengthMode,
         requests: flags.requests,
       });
+      await runtime?.useRun({
+        run_id: sha256Hex(canonicalJson([runId, writer.id, opened.retriever.id, flags.k, lengthMode])).slice(
+          0,
+          16,
+        ),
+        label: runId,
+        kind: 'reports',
+      });
       const appender = new JsonlAppender(outPath);
       const progress = createProgress({
         io,
@@ -148,8 +172,12 @@ export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
       // The writer's calls, with the tokens the server reported (none for the extractive writer).
       runtime?.onCall((call) => progress.call(call));
       let failed = 0;
-      try {
-        for (const request of todo) {
+      // One request at a time locally; on a queue, as many as there may be calls in flight.
+      const lanes = settings.queue ? settings.concurrency : 1;
+      let next = 0;
+      const lane = async () => {
+        while (next < todo.length) {
+          const request = todo[next++]!;
           const draft = await writer.write({ request, limit: request.limit ?? flags.limit, lengthMode });
           if (!draft.ok) {
             failed++;
@@ -160,10 +188,18 @@ export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
           appender.appendText(stringifyPythonJson(line, { ensureAscii: false }));
           progress.tick({ ok: true, note: request.id });
         }
+      };
+      try {
+        await Promise.all(Array.from({ length: Math.min(lanes, Math.max(1, todo.length)) }, lane));
       } finally {
         progress.stop();
         appender.close();
       }
+      putInInputOrder(settings, outPath, {
+        command: 'citegeist reports generate',
+        key: (line) => reportTopic(line, runId),
+        order: requests.map((r) => r.id),
+      });
       const summary = {
         run_id: runId,
         model: writer.id,

@@ -1,6 +1,13 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { JsonlAppender, parseJsonl, readTextFile, stringifyPythonJson } from '../../core/index.js';
+import {
+  canonicalJson,
+  JsonlAppender,
+  parseJsonl,
+  readTextFile,
+  sha256Hex,
+  stringifyPythonJson,
+} from '../../core/index.js';
 import {
   type CitedDocumentSource,
   DEFAULT_MAX_DOC_CHARS,
@@ -23,6 +30,7 @@ import { VERSION } from '../../version.js';
 import type { CliContext } from '../context.js';
 import type { LlmSettings } from '../llm-options.js';
 import { createProgress } from '../progress.js';
+import { putInInputOrder } from '../queue-runtime.js';
 import { checkResumeMeta } from '../resume-meta.js';
 import type { FaithfulnessRuntime, RuntimeFactory } from './grade-faithfulness.js';
 import {
@@ -120,6 +128,7 @@ export async function runReportsJudge(
       const judge: ReportJudge = runtime
         ? new LlmReportJudge(runtime.provider(settings.judge!), { maxDocChars })
         : new LexicalJudge();
+      const inputsSha256 = hashInputs(io.cwd, [...o.runs, o.nuggets, o.requests]);
       checkResumeMeta(
         `${outPath}.meta.json`,
         {
@@ -136,11 +145,16 @@ export async function runReportsJudge(
           max_doc_chars: lexical ? null : maxDocChars,
           // Unverified support counts differently with the flag: scores with and without it differ.
           trust_unlocated_evidence: o.trustUnlocatedEvidence === true,
-          inputs_sha256: hashInputs(io.cwd, [...o.runs, o.nuggets, o.requests]),
+          inputs_sha256: inputsSha256,
         },
         // A resumed run may add documents (to retry citations that were not found) or runs.
         ['inputs_sha256', 'docs_found'],
       );
+      await runtime?.useRun?.({
+        run_id: sha256Hex(canonicalJson(['argue-judge', judge.id, inputsSha256])).slice(0, 16),
+        label: `argue judge ${judge.id}`,
+        kind: 'judgments',
+      });
       const trust = o.trustUnlocatedEvidence === true;
       const failed = await judgeAll(
         todo,
@@ -155,6 +169,17 @@ export async function runReportsJudge(
         .map((i) => reportKey(i.report.runId, i.report.topicId))
         .filter((k) => done.has(k));
       const evidence = sumEvidence([...kept.map((k) => done.get(k)), ...failed.evidence]);
+      putInInputOrder(settings, outPath, {
+        command: 'citegeist reports judge',
+        key: (line) => {
+          const meta = (line.report as { metadata?: { run_id?: unknown; topic_id?: unknown } } | undefined)
+            ?.metadata;
+          return meta?.run_id !== undefined && meta.topic_id !== undefined
+            ? reportKey(String(meta.run_id), String(meta.topic_id))
+            : undefined;
+        },
+        order: prepared.inputs.map((i) => reportKey(i.report.runId, i.report.topicId)),
+      });
       const summary = {
         reports: prepared.inputs.length,
         judged: todo.length,

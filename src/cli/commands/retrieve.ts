@@ -4,7 +4,7 @@ import { formatRun, type RankedResult } from '../../retrieve/index.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION } from '../corpus-option.js';
 import { createProgress } from '../progress.js';
-import { MODES, openRetriever, parseMode } from '../retrieval-setup.js';
+import { MODES, openRetriever, parseMode, RECIPES_OPTION } from '../retrieval-setup.js';
 import { countOption } from './option-parsers.js';
 
 interface RetrieveFlags {
@@ -14,6 +14,7 @@ interface RetrieveFlags {
   k: number;
   corpus?: string;
   embedder?: string;
+  recipes?: string;
   runId?: string;
 }
 
@@ -63,10 +64,16 @@ export const registerRetrieve: RegisterCommand = (program, ctx) => {
     .option('--run-id <tag>', 'run tag (default: the mode that ran)')
     .option(...CORPUS_OPTION)
     .option('--embedder <spec>', 'embedder (must be the one the index was built with)')
+    .option(...RECIPES_OPTION)
     .action(async (flags: RetrieveFlags) => {
       const mode = parseMode(flags.mode);
       const queries = readQueries(resolve(ctx.io.cwd, flags.queries));
-      const opened = await openRetriever(ctx, { mode, corpus: flags.corpus, embedder: flags.embedder });
+      const opened = await openRetriever(ctx, {
+        mode,
+        corpus: flags.corpus,
+        embedder: flags.embedder,
+        recipes: flags.recipes,
+      });
       if (opened.warning) ctx.io.err(`warning: ${opened.warning}\n`);
       const results: RankedResult[] = [];
       const progress = createProgress({ io: ctx.io, label: 'retrieving', total: queries.length });

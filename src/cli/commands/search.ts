@@ -1,7 +1,7 @@
 import { CitegeistError } from '../../core/index.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION } from '../corpus-option.js';
-import { MODES, openRetriever, parseMode } from '../retrieval-setup.js';
+import { MODES, openRetriever, parseMode, RECIPES_OPTION } from '../retrieval-setup.js';
 import { countOption } from './option-parsers.js';
 
 interface SearchFlags {
@@ -9,6 +9,7 @@ interface SearchFlags {
   k: number;
   corpus?: string;
   embedder?: string;
+  recipes?: string;
   json: boolean;
 }
 
@@ -30,6 +31,7 @@ export const registerSearch: RegisterCommand = (program, ctx) => {
     .option('-k <n>', 'results to show', countOption('-k'), 10)
     .option(...CORPUS_OPTION)
     .option('--embedder <spec>', 'embedder (must be the one the index was built with)')
+    .option(...RECIPES_OPTION)
     .option('--json', 'print JSON', false)
     .action(async (query: string, flags: SearchFlags) => {
       if (flags.k <= 0)
@@ -38,6 +40,7 @@ export const registerSearch: RegisterCommand = (program, ctx) => {
         mode: parseMode(flags.mode),
         corpus: flags.corpus,
         embedder: flags.embedder,
+        recipes: flags.recipes,
       });
       if (opened.warning) ctx.io.err(`warning: ${opened.warning}\n`);
       const hits = await opened.retriever.retrieve(query, flags.k);
@@ -51,7 +54,7 @@ export const registerSearch: RegisterCommand = (program, ctx) => {
           section: p?.sectionPath.join(' > ') ?? (h.id.endsWith('#recipe') ? '(recipe)' : ''),
           page: p?.page ?? null,
           score: h.score,
-          snippet: snippet(p?.text ?? ''),
+          snippet: snippet(p?.text ?? opened.recipes?.texts.get(h.docId) ?? ''),
         };
       });
       if (flags.json || ctx.globals().json) {

@@ -8,6 +8,7 @@ import {
   parseQrelsPrefs,
   parseZScores,
   type RelInfo,
+  type TrecEvalResult,
   trecEval,
 } from '../../retrieve/index.js';
 import type { RegisterCommand } from '../context.js';
@@ -113,11 +114,28 @@ export const registerTrecEval: RegisterCommand = (program, ctx) => {
       });
       if (ctx.globals().json) ctx.io.out(`${JSON.stringify(result, null, 2)}\n`);
       else ctx.io.out(formatTrecEval(result, { perQuery: flags.q, summary: !flags.n }));
-      const unscored = result.unscoredTopics.length;
-      if (unscored > 0) {
-        ctx.io.err(
-          `trec-eval: ${unscored} judged topic${unscored === 1 ? ' has' : 's have'} no results in the run and ${unscored === 1 ? 'is' : 'are'} not scored (trec_eval's documented rule; -c scores ${unscored === 1 ? 'it' : 'them'}). trec_eval 10.0 itself re-scores the preceding topic instead; see docs/retrieval.md.\n`,
-        );
-      }
+      for (const line of missingTopicNotes(result)) ctx.io.err(`trec-eval: ${line}\n`);
     });
 };
+
+/**
+ * What happened to judged topics the run has no results for (without -c), for stderr: trec_eval
+ * 10.0 prints nothing about them, and its means silently count a topic twice.
+ */
+function missingTopicNotes(result: TrecEvalResult): string[] {
+  const notes: string[] = [];
+  const list = (ids: string[]) =>
+    `${ids.slice(0, 5).join(', ')}${ids.length > 5 ? `, … (${ids.length})` : ''}`;
+  if (result.repeatedTopics.length > 0) {
+    const missing = result.repeatedTopics.map((t) => `${t.missing} (as ${t.repeated})`);
+    notes.push(
+      `${result.repeatedTopics.length} judged topic(s) have no results in the run: ${list(missing)}. As trec_eval 10.0 does, the preceding topic was scored again in each one's place (its lines printed again under its id, and counted again in the means). Use -c to score missing topics as 0 instead.`,
+    );
+  }
+  if (result.unscoredTopics.length > 0) {
+    notes.push(
+      `${result.unscoredTopics.length} judged topic(s) before the run's first topic have no results and were not scored: ${list(result.unscoredTopics)} (trec_eval 10.0 reads an unset pointer there). Use -c to score them as 0.`,
+    );
+  }
+  return notes;
+}

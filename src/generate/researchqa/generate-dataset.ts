@@ -3,6 +3,7 @@ import {
   CitegeistError,
   createManifest,
   defaultLabel,
+  inspectRunFile,
   JsonlAppender,
   parseJsonl,
   RunFile,
@@ -39,6 +40,8 @@ export interface GenerateDatasetResult {
   repaired: number;
   dropped: Partial<Record<DropReason, number>>;
   failedPapers: { paperId: string; error: string }[];
+  /** Papers an earlier run finished whose text has changed since: redone, their old rows removed. */
+  changedPapers: string[];
   costUsd: number;
 }
 
@@ -79,15 +82,44 @@ export function questionsManifest(o: {
   });
 }
 
-/** How the progress file is opened: finished papers stay, failed ones are redone. */
-export function progressFileOptions(manifest: RunManifest): RunFileOptions {
+/**
+ * How the progress file is opened: finished papers stay; failed ones, and those in `changed` (their
+ * text is no longer the text their questions were made from), are redone.
+ */
+export function progressFileOptions(
+  manifest: RunManifest,
+  changed: ReadonlySet<string> = new Set(),
+): RunFileOptions {
   return {
     manifest,
     idField: 'paper_id',
     what: 'generation progress file',
     command: 'citegeist generate questions',
-    keep: (row) => row.error === null,
+    keep: (row) => row.error === null && !changed.has(String(row.paper_id)),
   };
+}
+
+/**
+ * The papers an earlier run of `manifest` finished whose text differs now from the text recorded
+ * in their progress line (`text_sha256`), so that a resume never keeps questions about a paper
+ * that has since changed. Reads nothing but the progress file when there is none to resume.
+ */
+export async function changedPapers(
+  out: string,
+  manifest: RunManifest,
+  papers: readonly { id: string }[],
+  loadText: (paperId: string) => Promise<string | null>,
+): Promise<Set<string>> {
+  const changed = new Set<string>();
+  if (!existsSync(progressPath(out))) return changed;
+  const wanted = new Set(papers.map((p) => p.id));
+  for (const row of inspectRunFile(progressPath(out), progressFileOptions(manifest)).kept) {
+    const id = String(row.paper_id);
+    if (!wanted.has(id) || !('text_sha256' in row)) continue;
+    const text = await loadText(id);
+    if ((text === null ? null : sha256Hex(text)) !== row.text_sha256) changed.add(id);
+  }
+  return changed;
 }
 
 /**
@@ -105,17 +137,18 @@ export async function generateDataset(
   out: string,
   options: GenerateDatasetOptions,
 ): Promise<GenerateDatasetResult> {
-  const progressFile = openProgress(out, options.manifest);
+  const changed = await changedPapers(out, options.manifest, papers, loadText);
+  const progressFile = openProgress(out, options.manifest, changed);
   try {
-    return await generateInto(llm, papers, loadText, out, progressFile, options);
+    return await generateInto(llm, papers, loadText, out, progressFile, options, changed);
   } finally {
     progressFile.close();
   }
 }
 
-function openProgress(out: string, manifest: RunManifest): RunFile {
+function openProgress(out: string, manifest: RunManifest, changed: ReadonlySet<string>): RunFile {
   const hadProgress = existsSync(progressPath(out));
-  const file = RunFile.open(progressPath(out), progressFileOptions(manifest));
+  const file = RunFile.open(progressPath(out), progressFileOptions(manifest, changed));
   if (!hadProgress && existsSync(out) && statSync(out).isFile() && statSync(out).size > 0) {
     file.close();
     throw new CitegeistError(
@@ -134,6 +167,7 @@ async function generateInto(
   out: string,
   progress: RunFile,
   options: GenerateDatasetOptions,
+  changed: ReadonlySet<string>,
 ): Promise<GenerateDatasetResult> {
   const finished = new Set(progress.kept.map((r) => String(r.paper_id)));
   dropUnfinishedRows(out, finished);
@@ -145,6 +179,7 @@ async function generateInto(
     repaired: 0,
     dropped: {},
     failedPapers: [],
+    changedPapers: papers.filter((p) => changed.has(p.id)).map((p) => p.id),
     costUsd: 0,
   };
   const rowsOut = new JsonlAppender(out);

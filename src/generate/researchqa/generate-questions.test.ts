@@ -137,6 +137,46 @@ describe('generateDataset', () => {
     );
   });
 
+  it('redoes a finished paper whose text changed since, replacing its rows; the others are kept', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'citegeist-gen-')), 'dataset.jsonl');
+    const papers = [
+      { id: 'p1', domain: 'education' },
+      { id: 'p2', domain: 'education' },
+    ];
+    const texts: Record<string, string> = { p1: PAPER, p2: PAPER };
+    const load = async (id: string) => texts[id] ?? null;
+    const llm = new FakeLlm(() => generation(M1));
+    const manifest = questionsManifest({ llm, domain: '', version: 'test' });
+    await generateDataset(llm, papers, load, out, { manifest, concurrency: 1 });
+    const rowsOf = () =>
+      readFileSync(out, 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => JSON.parse(l) as { row_id: string; paper_id: string });
+    const before = rowsOf();
+    texts.p2 = `${PAPER}\n\nAn erratum added later.`;
+    const again = new FakeLlm(() => generation(M1));
+    const r = await generateDataset(again, papers, load, out, { manifest });
+    expect([r.keptPapers, r.papers, r.changedPapers]).toEqual([1, 1, ['p2']]);
+    expect(again.calls).toHaveLength(1);
+    expect(again.calls[0]?.messages[1]?.content).toContain('An erratum added later.');
+    const after = rowsOf();
+    expect(after.filter((x) => x.paper_id === 'p1')).toEqual(before.filter((x) => x.paper_id === 'p1'));
+    expect(after.filter((x) => x.paper_id === 'p2')).toHaveLength(
+      before.filter((x) => x.paper_id === 'p2').length,
+    );
+    const progress = readFileSync(progressPath(out), 'utf8').trim().split('\n').slice(1);
+    expect(progress.map((l) => (JSON.parse(l) as { paper_id: string }).paper_id).sort()).toEqual([
+      'p1',
+      'p2',
+    ]);
+    // Unchanged now: a third run calls nothing.
+    const third = new FakeLlm(() => generation(M1));
+    const r3 = await generateDataset(third, papers, load, out, { manifest });
+    expect([r3.keptPapers, r3.changedPapers, third.calls.length]).toEqual([2, [], 0]);
+  });
+
   it("refuses a dataset file it did not start, and another model's run, leaving both untouched", async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'citegeist-gen-')), 'dataset.jsonl');
     const papers = [{ id: 'p1', domain: '' }];

@@ -1,4 +1,5 @@
 export {
+  changedPapers,
   type GenerateDatasetOptions,
   type GenerateDatasetResult,
   generateDataset,

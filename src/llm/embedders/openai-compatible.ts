@@ -20,7 +20,9 @@ const KNOWN_DIMENSIONS: Record<string, number> = {
   'all-minilm': 384,
 };
 
-export interface OpenAiEmbedderOptions extends CallPolicyOptions {
+export interface OpenAiEmbedderOptions extends Omit<CallPolicyOptions, 'cache'> {
+  /** Vectors are cached in the workspace's SQLite file only. */
+  cache?: ResponseCache | null;
   kind?: string;
   baseUrl: string;
   model: string;

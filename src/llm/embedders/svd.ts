@@ -1,4 +1,4 @@
-import { seededRandom } from './tokenize.js';
+import { createRandom } from '../../stats/index.js';
 
 /** A sparse matrix in compressed sparse row form (rows = documents, columns = terms). */
 export interface Csr {
@@ -30,7 +30,7 @@ export function randomizedSvd(
   options: { oversample?: number; powerIterations?: number; seed?: number } = {},
 ): { v: Float32Array; sigma: Float32Array; k: number } {
   const l = Math.min(k + (options.oversample ?? 10), a.rows, a.cols);
-  const random = seededRandom(options.seed ?? 1);
+  const random = createRandom(options.seed ?? 1);
   const gauss = () => {
     const u = random() || 1e-12;
     return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());

@@ -49,17 +49,6 @@ export function fnv1a(text: string, seed = 2166136261): number {
   return h >>> 0;
 }
 
-/** A seeded PRNG (mulberry32) returning floats in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** L2-normalises in place; a zero vector stays zero. Returns the vector. */
 export function normalize(v: Float32Array): Float32Array {
   let s = 0;

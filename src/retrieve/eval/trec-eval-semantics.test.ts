@@ -22,14 +22,24 @@ describe('trec_eval 10.0 rules beyond the suite', () => {
     const perTopic = [...perQueryValues(r, 'num_rel').values()];
     expect(perTopic).toEqual([1, 1, 0]);
     expect(summary(r, 'num_rel')).toBe(5);
-    expect(summary(trecEval(qrels, run, { measures: ['num_rel'], relevanceLevel: 2 }), 'num_rel')).toBe(2);
+    // Without -c the topic sum, topic 3 (not in the run) repeating topic 2: 1 + 1 + 1 (trec_eval 10.0
+    // prints 3 for these files).
+    expect(summary(trecEval(qrels, run, { measures: ['num_rel'], relevanceLevel: 2 }), 'num_rel')).toBe(3);
   });
 
-  it('skips a judged topic missing from the run without -c, and says so', () => {
+  it('without -c, a judged topic missing from the run repeats the preceding topic, as trec_eval.c 10.0 does', () => {
+    // trec_eval 10.0 on these files, -q -m map: map 1 0.5000, map 2 0.5000, map 2 0.5000, map all 0.5000.
     const r = trecEval(qrels, run, { measures: ['map'] });
-    expect(r.queries.map((q) => q.qid)).toEqual(['1', '2']);
-    expect(r.unscoredTopics).toEqual(['3']);
-    expect(trecEval(qrels, run, { measures: ['map'], complete: true }).unscoredTopics).toEqual([]);
+    expect(r.queries.map((q) => q.qid)).toEqual(['1', '2', '2']);
+    expect(r.repeatedTopics).toEqual([{ missing: '3', repeated: '2' }]);
+    expect([r.unscoredTopics, r.numQueries]).toEqual([[], 3]);
+    // Its help text's rule instead, on request; and -c scores the topic as 0.
+    const skipped = trecEval(qrels, run, { measures: ['map'], missingTopics: 'skip' });
+    expect([skipped.queries.map((q) => q.qid), skipped.unscoredTopics]).toEqual([['1', '2'], ['3']]);
+    expect(trecEval(qrels, run, { measures: ['map'], complete: true }).repeatedTopics).toEqual([]);
+    // Before the first topic the run has, there is nothing to repeat (the C reads an unset pointer).
+    const late = trecEval(qrels, parseRun('2 Q0 y 1 1 r\n'), { measures: ['map'] });
+    expect([late.queries.map((q) => q.qid), late.unscoredTopics]).toEqual([['2', '2'], ['1']]);
   });
 
   it('-c scores a missing topic as one unjudged document, then clears num_ret, unj, relstring (trec_eval.c)', () => {

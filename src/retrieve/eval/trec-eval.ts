@@ -27,6 +27,11 @@ export interface TrecEvalOptions {
   numDocsInColl?: number;
   /** `-Z`: print z-scores against these per-topic means and deviations instead of raw values. */
   zscores?: ZScores;
+  /**
+   * A judged topic missing from the run, without `-c`: `repeat` (default) does what trec_eval 10.0
+   * does, `skip` what its help text says (the topic is ignored). See `TrecEvalResult.repeatedTopics`.
+   */
+  missingTopics?: 'repeat' | 'skip';
 }
 
 /** One printed value: `name` as trec_eval prints it (`P_10`); `text` for runid and relstring. */
@@ -46,8 +51,18 @@ export interface TrecEvalResult {
   runId: string;
   /** Values are z-scores (`-Z`): printed with a `Z` prefix and four decimals. */
   zscores: boolean;
-  /** Judged topics without results that were not scored (only without -c). */
+  /**
+   * Judged topics without results that were not scored (only without -c): all of them with
+   * `missingTopics: 'skip'`; otherwise those before the first topic the run has (where trec_eval
+   * 10.0 reads an unset pointer).
+   */
   unscoredTopics: string[];
+  /**
+   * Judged topics without results (without -c) in whose place the preceding scored topic was
+   * counted again, as trec_eval 10.0 does: its per-topic lines print again under that topic's id,
+   * and the means include it twice.
+   */
+  repeatedTopics: { missing: string; repeated: string }[];
 }
 
 /** trec_eval.c scores a judged topic missing from the run (-c) as this one unjudged document. */
@@ -82,7 +97,7 @@ function topicView(
   qid: string,
   judgements: unknown,
   entries: readonly RunEntry[],
-  options: Required<Omit<TrecEvalOptions, 'zscores' | 'measures'>>,
+  options: Required<Omit<TrecEvalOptions, 'zscores' | 'measures' | 'missingTopics'>>,
 ): TopicView {
   const settings = {
     relevanceLevel: options.relevanceLevel,
@@ -154,14 +169,26 @@ export function trecEval(
   const sums = measures.map((m) => new Array<number>(m.names.length).fill(0));
   const queries: TrecEvalResult['queries'] = [];
   const unscoredTopics: string[] = [];
+  const repeatedTopics: TrecEvalResult['repeatedTopics'] = [];
+  let previous: { qid: string; values: TrecValue[]; added: number[][] } | null = null;
   for (const [qid, judged] of relTopics(rel)) {
     let entries: readonly RunEntry[] | undefined = run.topics.get(qid);
     const bogus = entries === undefined;
     if (bogus) {
       if (!settings.complete) {
-        // trec_eval's documented rule. The 10.0 trec_eval.c instead re-scores the previous
-        // topic here (it has no `continue`); see docs/retrieval.md, deliberate differences.
-        unscoredTopics.push(qid);
+        // trec_eval.c (10.0, usnistgov/trec_eval@9d55fc96, main(): the loop over rel_info) has no
+        // `continue` here: `this_result` still points at the last topic found in the run, every
+        // measure's te_form_res_rels (form_res_rels.c) returns that topic's cached values, and
+        // q_eval.qid is that topic's id. So the preceding topic is printed and averaged again.
+        // Before the first topic found, the pointer is unset (the C crashes): not scored.
+        if (previous && options.missingTopics !== 'skip') {
+          queries.push({ qid: previous.qid, values: previous.values });
+          for (const [mi, adds] of previous.added.entries()) {
+            const row = sums[mi] as number[];
+            for (const [vi, v] of adds.entries()) row[vi] = (row[vi] as number) + v;
+          }
+          repeatedTopics.push({ missing: qid, repeated: previous.qid });
+        } else unscoredTopics.push(qid);
         continue;
       }
       entries = BOGUS;
@@ -169,6 +196,7 @@ export function trecEval(
     const view = topicView(qid, judged, entries as RunEntry[], settings);
     const zrow = options.zscores?.topics.get(qid);
     const values: TrecValue[] = [];
+    const added = measures.map((m) => new Array<number>(m.names.length).fill(0));
     measures.forEach((m, mi) => {
       const computed = m.def.compute(view, m.params, m.names.length);
       let text = m.def.text ? `'${m.def.text(view, m.params)}'` : undefined;
@@ -185,6 +213,7 @@ export function trecEval(
           v = !z ? MISSING_ZSCORE : z.stddev ? (v - z.mean) / z.stddev : v === z.mean ? 0 : MISSING_ZSCORE;
         }
         (sums[mi] as number[])[vi] = ((sums[mi] as number[])[vi] as number) + v;
+        (added[mi] as number[])[vi] = v;
         if (m.def.perTopic)
           values.push({
             name,
@@ -195,6 +224,7 @@ export function trecEval(
       });
     });
     queries.push({ qid, values });
+    if (!bogus) previous = { qid, values, added };
   }
   if (queries.length === 0) {
     throw new CitegeistError(
@@ -240,6 +270,7 @@ export function trecEval(
     runId: run.runId,
     zscores: options.zscores !== undefined,
     unscoredTopics,
+    repeatedTopics,
   };
 }
 

@@ -1,20 +1,30 @@
 export {
+  type ExtractRecipesOptions,
+  type ExtractRecipesSummary,
+  extractRecipesInto,
+} from './extract-recipes.js';
+export {
   type ExtractRecipeOptions,
   extractRecipe,
+  paperSha256,
+  RECIPE_MAX_CHARS,
   type Recipe,
   type RecipeResult,
   RecipeSchema,
+  recipeMessages,
+  recipePromptVersion,
   renderRecipe,
 } from './recipe.js';
 export {
-  type ExtractRecipesSummary,
-  extractRecipes,
-  JsonlRecipeStore,
-  MemoryRecipeStore,
-  type RecipeStore,
-  recipeTexts,
+  type RecipeRow,
+  RecipeRowSchema,
+  type RecipesWork,
+  readRecipes,
+  recipesFilePlan,
+  recipesManifest,
   type StoredRecipe,
-} from './recipe-store.js';
+  type StoredRecipes,
+} from './recipe-file.js';
 export {
   bestPerDocument,
   type Candidate,

@@ -1,14 +1,9 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DocumentSchema } from '../../core/index.js';
-import { FakeEmbedder, FakeLlm } from '../../testing/index.js';
+import { FakeEmbedder } from '../../testing/index.js';
 import { Bm25Retriever } from '../common/index.js';
 import { Bm25Index } from '../lexical/index.js';
 import type { Passage } from '../passages/index.js';
 import { renderRecipe } from './recipe.js';
-import { extractRecipes, JsonlRecipeStore, MemoryRecipeStore, recipeTexts } from './recipe-store.js';
 import {
   type Candidate,
   overlap,
@@ -85,8 +80,6 @@ describe('RECIPER scoring (hand-computed)', () => {
   });
 });
 
-const doc = (id: string, title: string, text: string) =>
-  DocumentSchema.parse({ id, title, source: 'text', text });
 const recipeJson = (material: string) =>
   JSON.stringify({
     material_name: material,
@@ -101,42 +94,6 @@ describe('recipe extraction', () => {
     expect(renderRecipe(r)).toBe(
       'Material: TiO2\nMethod: sol-gel\nMix precursors.\nAnneal at 500 C.\nKey points: cheap; scalable',
     );
-  });
-
-  it('validates, stores, counts failures and resumes (JSONL)', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'recipes-')), 'recipes.jsonl');
-    const docs = [doc('d1', 'TiO2 films', 'We made TiO2.'), doc('d2', 'Essay', 'No procedure here.')];
-    const llm = new FakeLlm([recipeJson('TiO2'), 'not json', '{"material_name": 3}', 'still wrong']);
-    const ticks: unknown[] = [];
-    const first = await extractRecipes(docs, llm, new JsonlRecipeStore(path), {
-      concurrency: 1,
-      onProgress: (outcome, done, total) =>
-        ticks.push([outcome.ok, outcome.reason?.slice(0, 4), done, total]),
-    });
-    expect(first.extracted).toBe(1);
-    expect(ticks).toEqual([
-      [true, undefined, 1, 2],
-      [false, 'd2: ', 2, 2],
-    ]);
-    expect(first.failed.map((f) => f.docId)).toEqual(['d2']);
-    expect(llm.calls[0]?.messages[1]?.content).toMatch(/Title: TiO2 films[\s\S]*We made TiO2\./);
-
-    const reopened = new JsonlRecipeStore(path);
-    const again = await extractRecipes(docs, new FakeLlm([]), reopened);
-    expect(again).toEqual({
-      extracted: 0,
-      skipped: 2,
-      failed: [{ docId: 'd2', reason: expect.any(String) }],
-    });
-
-    const retryTicks: number[] = [];
-    const retry = await extractRecipes(docs, new FakeLlm([recipeJson('none')]), reopened, {
-      retryFailed: true,
-      onProgress: (_outcome, _done, total) => retryTicks.push(total),
-    });
-    expect(retryTicks).toEqual([1]); // the stored success is skipped, not counted
-    expect(retry).toMatchObject({ extracted: 1, skipped: 1, failed: [] });
-    expect([...recipeTexts(new JsonlRecipeStore(path)).keys()].sort()).toEqual(['d1', 'd2']);
   });
 });
 
@@ -159,9 +116,9 @@ describe('ReciperRetriever (FakeEmbedder)', () => {
 
   it('returns one item per document, queries with role "query", and switches methods', async () => {
     const embedder = new FakeEmbedder(64);
-    const store = new MemoryRecipeStore();
-    store.put({ docId: 'p2', ok: true, model: 'fake', recipe: JSON.parse(recipeJson('graphene')) });
-    const recipes = [...recipeTexts(store)].map(([docId, text]) => ({ docId, title: 'Graphene', text }));
+    const recipes = [
+      { docId: 'p2', title: 'Graphene', text: renderRecipe(JSON.parse(recipeJson('graphene'))) },
+    ];
     const retriever = await ReciperRetriever.build(embedder, passages, recipes);
     const hits = await retriever.retrieve('titanium dioxide sol gel', 5);
     expect(hits.map((h) => h.docId)).toEqual(['p1', 'p2']);
