@@ -16,7 +16,7 @@ import {
 } from '../core/index.js';
 import { estimateCost, type PriceTable } from '../llm/index.js';
 import { GradesSummary } from './aggregate.js';
-import { GradeRowSchema } from './grade-row.js';
+import { type GradeRow, GradeRowSchema } from './grade-row.js';
 import { type GradeRunOptions, type GradeRunResult, gradeRun } from './grade-run.js';
 import { wholeRow, wholeRun } from './parallel-grading.js';
 import { RUBRIC_SYSTEM_PROMPT, rubricUserPrompt } from './rubric-judge.js';
@@ -136,10 +136,17 @@ export async function gradeRunToFile(
   const hashOf = runRowHashes(run);
   const file = RunFile.open(target.path, gradesFileOptions(target.manifest, run, hashOf));
   try {
-    const kept = file.kept.map((r) => GradeRowSchema.parse(r));
-    const done = new Set(kept.map((g) => g.row_id));
+    // Kept rows go into the summary one at a time, and are held only when the caller wants them.
+    const keepRows = options.keep !== false;
+    const kept: GradeRow[] = [];
+    const done = new Set<string>();
     const summary = new GradesSummary();
-    for (const g of kept) summary.add(g);
+    for (const r of file.kept) {
+      const g = GradeRowSchema.parse(r);
+      done.add(g.row_id);
+      summary.add(g);
+      if (keepRows) kept.push(g);
+    }
     const result = await gradeRun(
       dataset,
       run.filter((r) => !done.has(r.row_id)),
@@ -150,7 +157,7 @@ export async function gradeRunToFile(
           g.label = file.manifest.label;
           g.run_row_sha256 = runRowHash(answer);
           file.append(g);
-          summary.put(g, kept.length + index);
+          summary.put(g, done.size + index);
           options.onRow?.(g, n, total, index, answer);
         },
       },
@@ -160,9 +167,9 @@ export async function gradeRunToFile(
       ...result,
       summary,
       rows: summary.size,
-      grades: options.keep === false ? [] : [...kept, ...result.grades],
+      grades: keepRows ? [...kept, ...result.grades] : [],
       missingRows: [...missing].filter((id) => !done.has(id)),
-      kept: kept.length,
+      kept: done.size,
       manifest: file.manifest,
       tookOverFrom: file.tookOverFrom,
     };
