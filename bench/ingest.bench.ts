@@ -5,14 +5,14 @@
  * PDFs in the same run. The target: structure recovery costs at most 30% over raw extraction
  * (ratio ≤ 1.30).
  *
- * Rounds alternate raw and full so that machine load hits both alike; the minimum and the median
- * round are reported, in wall time and in CPU time of this process (pdfjs runs in-process, so CPU
- * time covers it and is the steadier figure on a loaded machine), with the load average.
+ * Interleaved passes (`interleaved.ts`): min and median, in wall time and in CPU time of this
+ * process (pdfjs runs in-process, so CPU time covers it and is the steadier figure on a loaded
+ * machine), with the load average. BENCH_PASSES (default 7) sets the passes.
  */
 import { readFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
 import { rawPdfText, readDocumentBytes } from '../src/ingest/index.js';
 import { sharedDataPath } from '../src/testing/shared-data.js';
+import { formatRatio, interleaved, loadAverage, summarize, type Timing, withCpu } from './interleaved.js';
 
 const FILES = [
   ['papers', 'pdf', 'N18-3011.pdf'],
@@ -22,10 +22,7 @@ const FILES = [
   ['pdf-gold', 'grobid', '0807.3577.pdf'],
   ['pdf-gold', 'elife', 'elife-1234567890.pdf'],
 ];
-const ROUNDS = 7;
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const min = (xs: number[]) => Math.min(...xs);
+const PASSES = Number(process.env.BENCH_PASSES ?? 7);
 
 export default async function bench(): Promise<void> {
   const pdfs = FILES.map((parts) => ({
@@ -35,44 +32,27 @@ export default async function bench(): Promise<void> {
   let pages = 0;
   for (const p of pdfs) pages += (await rawPdfText(p.name, p.bytes)).pages; // warm-up: loads pdfjs
   for (const p of pdfs) await readDocumentBytes(p.bytes, { file: p.name, id: p.name });
-  const time = async (work: () => Promise<unknown>) => {
-    const cpu = process.cpuUsage();
-    const t = performance.now();
-    await work();
-    const used = process.cpuUsage(cpu);
-    return { wall: performance.now() - t, cpu: (used.user + used.system) / 1000 };
-  };
-  const raw: { wall: number; cpu: number }[] = [];
-  const full: { wall: number; cpu: number }[] = [];
-  const load = loadavg()[0]!;
-  for (let r = 0; r < ROUNDS; r++) {
-    raw.push(await time(async () => Promise.all(pdfs.map((p) => rawPdfText(p.name, p.bytes)))));
-    full.push(
-      await time(async () =>
+  const cpu = { raw: [] as number[], full: [] as number[] };
+  const load = loadAverage();
+  const t = await interleaved(PASSES, {
+    raw: () => withCpu(cpu.raw, () => Promise.all(pdfs.map((p) => rawPdfText(p.name, p.bytes)))),
+    full: () =>
+      withCpu(cpu.full, () =>
         Promise.all(pdfs.map((p) => readDocumentBytes(p.bytes, { file: p.name, id: p.name }))),
       ),
-    );
-  }
+  });
   console.log(
-    `${pdfs.length} PDFs, ${pages} pages, ${ROUNDS} alternating rounds; load average ${load.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end`,
+    `${pdfs.length} PDFs, ${pages} pages, ${PASSES} interleaved passes (load ${load} before, ${loadAverage()} after)`,
   );
-  console.log(
-    '| step | ms CPU (min) | ms CPU (median) | ms wall (min) | ms wall (median) | pages/s CPU (median) |',
-  );
-  console.log('|---|---:|---:|---:|---:|---:|');
-  const row = (name: string, xs: { wall: number; cpu: number }[]) => {
-    const cpu = xs.map((x) => x.cpu);
-    const wall = xs.map((x) => x.wall);
+  console.log('| step | pages/s (wall, min) | ms (wall: min, median) | ms (CPU: min, median) |');
+  console.log('|---|---:|---:|---:|');
+  const row = (name: string, wall: Timing, used: Timing) =>
     console.log(
-      `| ${name} | ${min(cpu).toFixed(0)} | ${median(cpu).toFixed(0)} | ${min(wall).toFixed(0)} | ${median(wall).toFixed(0)} | ${((pages / median(cpu)) * 1000).toFixed(1)} |`,
+      `| ${name} | ${((pages / wall.min) * 1000).toFixed(1)} | ${wall.min.toFixed(0)}, ${wall.median.toFixed(0)} | ${used.min.toFixed(0)}, ${used.median.toFixed(0)} |`,
     );
-    return { cpu, wall };
-  };
-  const r = row('raw pdfjs getTextContent', raw);
-  const f = row('full ingest → Document', full);
-  const ratio = (a: number[], b: number[], of: (xs: number[]) => number) => (of(a) / of(b)).toFixed(2);
-  const medianCpu = median(f.cpu) / median(r.cpu);
-  console.log(
-    `ratio full / raw: CPU ${ratio(f.cpu, r.cpu, min)} (min) ${medianCpu.toFixed(2)} (median); wall ${ratio(f.wall, r.wall, min)} (min) ${ratio(f.wall, r.wall, median)} (median) — target ≤ 1.30 in CPU time: ${medianCpu <= 1.3 ? 'met' : 'NOT met'}`,
-  );
+  const [rawCpu, fullCpu] = [summarize(cpu.raw), summarize(cpu.full)];
+  row('raw pdfjs getTextContent (reference)', t.raw!, rawCpu);
+  row('full ingest → Document', t.full!, fullCpu);
+  console.log(`full / raw, wall time: ${formatRatio(t.full!, t.raw!, { max: 1.3 })}`);
+  console.log(`full / raw, CPU time: ${formatRatio(fullCpu, rawCpu, { max: 1.3 })}`);
 }

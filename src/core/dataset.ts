@@ -66,3 +66,18 @@ export const EvalDatasetFileSchema = z.object({
   rows: z.array(DatasetRowSchema),
 });
 export type EvalDatasetFile = z.infer<typeof EvalDatasetFileSchema>;
+
+/**
+ * A dataset row known by the fields grading needs for every row, read whole on demand: what a
+ * large dataset is graded from without holding every row (see `indexDataset`).
+ */
+export interface DatasetRowRef {
+  readonly row_id: string;
+  readonly paper_id: string;
+  readonly question_type: QuestionType;
+  readonly domain: string;
+  /** Evidence alternatives over all its groups (a measure of the row's grading work). */
+  readonly alternatives: number;
+  /** The whole row (read from its file again). */
+  load(): DatasetRow;
+}

@@ -5,6 +5,7 @@ export * from './document.js';
 export * from './error-codes.js';
 export * from './errors.js';
 export * from './file-lock.js';
+export * from './json-rows.js';
 export * from './jsonl.js';
 export * from './jsonl-writer.js';
 export * from './nugget-bank.js';

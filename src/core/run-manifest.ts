@@ -183,33 +183,50 @@ export function hashItems(items: Iterable<[string, string | null]>): string {
 
 /** The `papers` input of a manifest: one hash over each paper's text (null: not found), and counts. */
 export function papersInput(texts: ReadonlyMap<string, string | null>, source: string): InputRef {
-  const hashes = [...texts].map(([id, text]): [string, string | null] => [
-    id,
-    text === null ? null : sha256Hex(text),
-  ]);
+  const hashes = new Map(
+    [...texts].map(([id, text]): [string, string | null] => [id, text === null ? null : sha256Hex(text)]),
+  );
+  return papersInputOfHashes(hashes, source);
+}
+
+/** `papersInput` from each paper's `sha256Hex` of its text (null: missing), already computed. */
+export function papersInputOfHashes(hashes: ReadonlyMap<string, string | null>, source: string): InputRef {
+  const items = [...hashes];
   return {
-    sha256: hashItems(hashes),
+    sha256: hashItems(items),
     source,
-    count: texts.size,
-    missing: hashes.filter(([, h]) => h === null).length,
+    count: hashes.size,
+    missing: items.filter(([, h]) => h === null).length,
   };
 }
 
-/** JSON with object keys sorted at every level (a stable text for hashing and comparing). */
+/**
+ * JSON with object keys sorted at every level (a stable text for hashing and comparing): exactly
+ * `JSON.stringify` of a copy whose objects have their own enumerable keys in sorted order (so an
+ * object with `toJSON`, like a Date, is written as its own keys), built directly: a grades file
+ * hashes every run row with it.
+ */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortDeep(value));
+  return canonical(value) as string;
 }
 
-function sortDeep(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortDeep);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((k) => [k, sortDeep((value as Record<string, unknown>)[k])]),
-    );
+function canonical(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object') {
+    // undefined, functions and symbols have no JSON (left out of objects, null in arrays).
+    if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return undefined;
+    return JSON.stringify(value);
   }
-  return value;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += `${i > 0 ? ',' : ''}${canonical(value[i]) ?? 'null'}`;
+    return `${out}]`;
+  }
+  let out = '';
+  for (const key of Object.keys(value).sort()) {
+    const item = canonical((value as Record<string, unknown>)[key]);
+    if (item !== undefined) out += `${out === '' ? '' : ','}${JSON.stringify(key)}:${item}`;
+  }
+  return `{${out}}`;
 }
 
 function sortKeys<T>(record: Record<string, T>): Record<string, T> {

@@ -37,3 +37,20 @@ export const RunRowSchema = z.object({
 });
 export type RunRow = z.infer<typeof RunRowSchema>;
 export type RunRowInput = z.input<typeof RunRowSchema>;
+
+/**
+ * A run row known by the fields every grades row records, read whole on demand: what a large run
+ * is graded from without holding every quote (see `indexRun`).
+ */
+export interface RunRowRef
+  extends Pick<RunRow, 'row_id' | 'model' | 'contract' | 'latency_ms' | 'cost_usd' | 'cached' | 'error'> {
+  /** How many citations the row has. */
+  readonly citationCount: number;
+  /** The whole row (read from its file again). */
+  load(): RunRow;
+}
+
+/** How many citations a run row (or a reference to one) has. */
+export function citationCount(run: RunRow | RunRowRef): number {
+  return 'citationCount' in run ? run.citationCount : run.citations.length;
+}

@@ -1,5 +1,5 @@
-import type { DatasetRow, Document } from '../core/index.js';
-import { matchQuote, type PreparedPaper, preparePaper } from '../text/index.js';
+import type { DatasetRow, DatasetRowRef } from '../core/index.js';
+import { type MatchForms, matchQuote, type PreparedPaper, preparePaper } from '../text/index.js';
 import type { DatasetReadResult } from './dataset-io.js';
 
 /**
@@ -39,22 +39,36 @@ export interface DatasetCheck {
 }
 
 export interface CheckOptions {
-  /** Loads a paper by id; null when the source has none. Without it paper ids and evidence are not checked. */
-  loadPaper?: (id: string) => Promise<Document | null>;
+  /**
+   * Loads a paper by id (a `Document`, or a paper's text with the quote matcher's stored forms of
+   * it); null when the source has none. Without it paper ids and evidence are not checked.
+   */
+  loadPaper?: (id: string) => Promise<{ text: string; forms?: MatchForms | null } | null>;
 }
 
 const NEAREST_CHARS = 240;
 
 /**
- * Checks a dataset as read by `readDataset`: rows that did not parse, duplicate row ids, empty
- * questions, a file that yielded no rows; with a paper source also paper ids the source does not
- * hold and gold evidence that the strict quote matcher cannot find in its paper (listed with the
- * nearest passage, so a typo or an extraction difference is visible at once).
+ * The version of what `checkDataset` reports for a given dataset and papers: bump it when a change
+ * to the check (or to the strict matcher it uses) would report other problems, so that results
+ * kept by callers (the workspace's check cache) are not reused.
  */
-export async function checkDataset(
-  read: DatasetReadResult,
-  options: CheckOptions = {},
-): Promise<DatasetCheck> {
+export const DATASET_CHECK_VERSION = 1;
+
+/** What the check reads of a dataset: its rows (in memory, or references read again one by one). */
+export type CheckedDataset = Pick<DatasetReadResult, 'errors' | 'missingFields'> & {
+  rows: readonly (DatasetRow | DatasetRowRef)[];
+};
+
+/**
+ * Checks a dataset as read by `readDataset` (or indexed by `indexDataset`): rows that did not
+ * parse, duplicate row ids, empty questions, a file that yielded no rows; with a paper source also
+ * paper ids the source does not hold and gold evidence that the strict quote matcher cannot find in
+ * its paper (listed with the nearest passage, so a typo or an extraction difference is visible at
+ * once). Rows are checked paper by paper, each paper prepared once and released after its rows
+ * (a dataset over hundreds of papers holds one at a time); problems are listed in row order.
+ */
+export async function checkDataset(read: CheckedDataset, options: CheckOptions = {}): Promise<DatasetCheck> {
   const problems: DatasetProblem[] = read.errors.map((e) => ({
     kind: e.duplicate ? 'duplicate_row_id' : 'invalid_row',
     severity: 'error',
@@ -80,36 +94,49 @@ export async function checkDataset(
       });
     }
   }
-  for (const row of read.rows) {
-    if (row.question.trim() === '') {
-      problems.push(rowProblem(row, 'empty_question', 'error', 'the question is empty (only white space)'));
-    }
-  }
+  // Per row (by position): its empty-question problem, and its paper and evidence problems.
+  const questions: DatasetProblem[][] = [];
+  const papersOf: DatasetProblem[][] = [];
   const evidence = { groups: 0, located: 0 };
-  if (options.loadPaper) {
-    const papers = new Map<string, PreparedPaper | null>();
-    for (const row of read.rows) {
-      if (!papers.has(row.paper_id)) {
-        const doc = await options.loadPaper(row.paper_id);
-        papers.set(row.paper_id, doc ? preparePaper(doc.text) : null);
+  const byPaper = new Map<string, number[]>();
+  for (const [i, row] of read.rows.entries()) {
+    const at = byPaper.get(row.paper_id);
+    if (at) at.push(i);
+    else byPaper.set(row.paper_id, [i]);
+  }
+  for (const [paperId, indices] of byPaper) {
+    const loaded = options.loadPaper ? await options.loadPaper(paperId) : undefined;
+    const paper = loaded ? preparePaper(loaded.text, { forms: loaded.forms ?? null }) : null;
+    for (const i of indices) {
+      const ref = read.rows[i]!;
+      const row = isRef(ref) ? ref.load() : ref;
+      const found: DatasetProblem[] = [];
+      if (row.question.trim() === '') {
+        questions[i] = [
+          rowProblem(row, 'empty_question', 'error', 'the question is empty (only white space)'),
+        ];
       }
-      const paper = papers.get(row.paper_id) ?? null;
+      if (loaded === undefined) continue;
       if (paper === null) {
-        problems.push(
+        found.push(
           rowProblem(row, 'unknown_paper', 'error', `paper "${row.paper_id}" is not in the paper source`),
         );
-        continue;
-      }
-      checkEvidence(row, paper, evidence, problems);
+      } else checkEvidence(row, paper, evidence, found);
+      papersOf[i] = found;
     }
   }
+  for (const list of [questions, papersOf]) for (const found of list) if (found) problems.push(...found);
   return {
     rows: read.rows.length,
-    papers: new Set(read.rows.map((r) => r.paper_id)).size,
+    papers: byPaper.size,
     evidence,
     errors: problems.filter((p) => p.severity === 'error'),
     warnings: problems.filter((p) => p.severity === 'warning'),
   };
+}
+
+function isRef(row: DatasetRow | DatasetRowRef): row is DatasetRowRef {
+  return typeof (row as Partial<DatasetRowRef>).load === 'function';
 }
 
 function checkEvidence(

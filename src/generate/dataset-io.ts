@@ -3,9 +3,11 @@ import {
   type DatasetRow,
   DatasetRowSchema,
   describeIssues,
+  type JsonRowsFile,
+  JsonSyntaxError,
   location,
-  parseJsonl,
-  readTextFile,
+  type RowPlace,
+  scanJsonRows,
   writeFileAtomic,
 } from '../core/index.js';
 import {
@@ -64,70 +66,87 @@ export interface DatasetEntry {
  * index) and field; they never abort the read. A duplicate `row_id` is an error for the later row.
  */
 export function readDataset(path: string): DatasetReadResult {
-  const text = readTextFile(path, 'dataset');
-  const lower = path.toLowerCase();
-  const trimmed = text.trimStart();
-  const looksJson = lower.endsWith('.jsonl')
-    ? false
-    : lower.endsWith('.json') || trimmed.startsWith('[') || hasRowsList(trimmed);
-  return looksJson ? readJsonDataset(path, text) : readJsonlDataset(path, text);
+  const shape = datasetShape(path);
+  const entries: DatasetEntry[] = [];
+  const errors: DatasetRowError[] = [];
+  const file = scanDataset(path, shape, (value, where) => {
+    if (value instanceof Error) errors.push({ where, message: `not JSON (${value.message})` });
+    else entries.push({ where, value });
+  });
+  const out = datasetFromEntries(path, entries, shape === 'lines' ? 'jsonl' : 'json', layoutOf(file));
+  out.errors.unshift(...errors);
+  if (file.layout === 'envelope') {
+    const { version, created_at: createdAt, ...rest } = file.fields;
+    if (typeof version === 'string') out.version = version;
+    if (typeof createdAt === 'string') out.createdAt = createdAt;
+    out.envelope = rest;
+  }
+  return out;
 }
 
-function hasRowsList(text: string): boolean {
-  if (!text.startsWith('{')) return false;
+/** How a dataset file is laid out: JSON (a list or the envelope) or JSONL, by extension, else by content. */
+export function datasetShape(path: string): 'json' | 'lines' {
+  const lower = path.toLowerCase();
+  if (lower.endsWith('.jsonl')) return 'lines';
+  if (lower.endsWith('.json')) return 'json';
+  // Another extension: JSON when the whole file is a list, or an object with a "rows" list.
   try {
-    return Array.isArray((JSON.parse(text) as { rows?: unknown }).rows);
-  } catch {
-    return false;
+    return scanJsonRows(path, 'json', () => {}, 'dataset').hasRows ? 'json' : 'lines';
+  } catch (error) {
+    if (error instanceof JsonSyntaxError) return 'lines';
+    throw error;
   }
 }
 
-function readJsonDataset(path: string, text: string): DatasetReadResult {
-  let data: unknown;
+/**
+ * Reads a dataset file's rows one at a time, parsed (or the parse error of a JSONL line), with
+ * where each is and its place in the file; throws INVALID_JSON or UNKNOWN_LAYOUT for a JSON
+ * file that does not parse or has no "rows" list.
+ */
+export function scanDataset(
+  path: string,
+  shape: 'json' | 'lines',
+  visit: (value: unknown, where: string, place: RowPlace) => void,
+): JsonRowsFile {
+  let file: JsonRowsFile;
   try {
-    data = JSON.parse(text);
+    file = scanJsonRows(
+      path,
+      shape,
+      (text, place) => {
+        let value: unknown;
+        try {
+          value = JSON.parse(text);
+        } catch (error) {
+          if (shape === 'json') throw new JsonSyntaxError((error as Error).message);
+          value = error as Error;
+        }
+        const where = shape === 'lines' ? location(path, place.index) : `${path} rows[${place.index}]`;
+        visit(value, where, place);
+      },
+      'dataset',
+    );
   } catch (error) {
+    if (!(error instanceof JsonSyntaxError)) throw error;
     throw new CitegeistError(
       'INVALID_JSON',
-      `The dataset ${path} starts like JSON but does not parse (${(error as Error).message}).`,
+      `The dataset ${path} starts like JSON but does not parse (${error.message}).`,
       'Fix the JSON, or give one row per line (JSONL).',
     );
   }
-  const envelope = Array.isArray(data) ? { rows: data } : (data as Record<string, unknown>);
-  if (!Array.isArray(envelope.rows)) {
+  if (file.layout === 'envelope' && !file.hasRows) {
     throw new CitegeistError(
       'UNKNOWN_LAYOUT',
       `The dataset ${path} is a JSON object without a "rows" list.`,
       'Use the eval_dataset.json layout {version, created_at, total_rows, rows: [...]} or a JSON list.',
     );
   }
-  const entries = envelope.rows.map((value, i) => ({ where: `${path} rows[${i}]`, value }));
-  const out = datasetFromEntries(
-    path,
-    entries,
-    'json',
-    Array.isArray(data) ? 'JSON list' : 'eval_dataset.json',
-  );
-  if (typeof envelope.version === 'string') out.version = envelope.version;
-  if (typeof envelope.created_at === 'string') out.createdAt = envelope.created_at;
-  if (!Array.isArray(data)) {
-    const { rows: _rows, version: _v, created_at: _c, ...rest } = envelope;
-    out.envelope = rest;
-  }
-  return out;
+  return file;
 }
 
-function readJsonlDataset(path: string, text: string): DatasetReadResult {
-  const entries: DatasetEntry[] = [];
-  const errors: DatasetRowError[] = [];
-  for (const entry of parseJsonl(text)) {
-    const where = location(path, entry.line);
-    if (!entry.ok) errors.push({ where, message: `not JSON (${entry.error})` });
-    else entries.push({ where, value: entry.value });
-  }
-  const out = datasetFromEntries(path, entries, 'jsonl', 'JSONL');
-  out.errors.unshift(...errors);
-  return out;
+/** The layout a scanned dataset file had (before any hub-export rows are seen). */
+export function layoutOf(file: JsonRowsFile): DatasetLayout {
+  return file.layout === 'lines' ? 'JSONL' : file.layout === 'list' ? 'JSON list' : 'eval_dataset.json';
 }
 
 /**
@@ -157,44 +176,71 @@ export function datasetFromEntries(
   };
   const seen = new Set<string>();
   for (const [i, { where, value }] of entries.entries()) {
-    let row = value;
-    if (hub && isHubRow(row)) row = fromHubRow(row as Record<string, unknown>, format === 'parquet');
-    const kind = kinds[i];
-    if (kind === 'mixed' || (flat && kind === 'groups')) {
-      out.errors.push({
-        where,
-        message: `field "expected_references": mixes quotes and evidence groups (the file uses the ${flat ? 'flat list of quotes' : 'evidence groups'})`,
-      });
-      continue;
-    }
-    if (flat && typeof row === 'object' && row !== null) row = fromFlatRow(row as Record<string, unknown>);
-    addRow(out, seen, row, where);
+    const row = keepRow(out, seen, where, entryToRow(value, kinds[i]!, { hub, flat }, format === 'parquet'));
+    if (row) out.rows.push(row);
   }
   return out;
 }
 
-function addRow(out: DatasetReadResult, seen: Set<string>, value: unknown, where: string): void {
-  const result = DatasetRowSchema.safeParse(value);
-  if (!result.success) {
-    out.errors.push({ where, message: `not a dataset row: ${describeIssues(result.error)}` });
-    return;
+/**
+ * Files one read entry: its error, or a repeated row_id (an error for the later row: the first one
+ * is kept), or the row to keep, noted when it has no `expected_references` (scored as an empty
+ * list, as the published code does; commands warn and count it).
+ */
+export function keepRow(
+  out: Pick<DatasetReadResult, 'errors' | 'missingFields'>,
+  seen: Set<string>,
+  where: string,
+  result: ReturnType<typeof entryToRow>,
+): DatasetRow | undefined {
+  if ('error' in result) {
+    out.errors.push({ where, message: result.error });
+    return undefined;
   }
-  if (seen.has(result.data.row_id)) {
+  const { row } = result;
+  if (seen.has(row.row_id)) {
     out.errors.push({
       where,
-      message: `duplicate row_id "${result.data.row_id}" (the first one is kept)`,
+      message: `duplicate row_id "${row.row_id}" (the first one is kept)`,
       duplicate: true,
     });
-    return;
+    return undefined;
   }
-  seen.add(result.data.row_id);
+  seen.add(row.row_id);
   // Adversarial rows have no evidence to cover (coverage does not apply), so only others count.
-  if (result.data.question_type !== 'adversarial' && !('expected_references' in (value as object))) {
+  if (!result.hasReferences && row.question_type !== 'adversarial') {
     const ids = out.missingFields.expected_references ?? [];
-    ids.push(result.data.row_id);
+    ids.push(row.row_id);
     out.missingFields.expected_references = ids;
   }
-  out.rows.push(result.data);
+  return row;
+}
+
+/** What of the whole file a row's reading depends on: any hub-export row, any flat-layout row. */
+export interface FileLayoutFlags {
+  hub: boolean;
+  flat: boolean;
+}
+
+/** One value of a dataset file as a row (or why it is not one), given the file's layout flags. */
+export function entryToRow(
+  value: unknown,
+  kind: ReturnType<typeof evidenceKind>,
+  flags: FileLayoutFlags,
+  parquet: boolean,
+): { row: DatasetRow; hasReferences: boolean } | { error: string } {
+  let row = value;
+  if (flags.hub && isHubRow(row)) row = fromHubRow(row as Record<string, unknown>, parquet);
+  if (kind === 'mixed' || (flags.flat && kind === 'groups')) {
+    return {
+      error: `field "expected_references": mixes quotes and evidence groups (the file uses the ${flags.flat ? 'flat list of quotes' : 'evidence groups'})`,
+    };
+  }
+  if (flags.flat && typeof row === 'object' && row !== null)
+    row = fromFlatRow(row as Record<string, unknown>);
+  const result = DatasetRowSchema.safeParse(row);
+  if (!result.success) return { error: `not a dataset row: ${describeIssues(result.error)}` };
+  return { row: result.data, hasReferences: 'expected_references' in (row as object) };
 }
 
 /** Throws DATASET_INVALID when any row of a read dataset is bad, with the first few errors. */

@@ -1,5 +1,3 @@
-import { parquetReadObjects } from 'hyparquet';
-import { compressors } from 'hyparquet-compressors';
 import { CitegeistError, readInputBytes } from '../core/index.js';
 import { type DatasetReadResult, datasetFromEntries, readDataset, requireValidRows } from './dataset-io.js';
 import { plainJson } from './dataset-layouts.js';
@@ -10,6 +8,11 @@ import { plainJson } from './dataset-layouts.js';
  */
 export async function readParquetDataset(path: string): Promise<DatasetReadResult> {
   const bytes = readInputBytes(path, { what: 'dataset' });
+  // Loaded here, not at start-up: most datasets are JSON, and these modules take ~30 ms to load.
+  const [{ parquetReadObjects }, { compressors }] = await Promise.all([
+    import('hyparquet'),
+    import('hyparquet-compressors'),
+  ]);
   let records: Record<string, unknown>[];
   try {
     const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;

@@ -1,11 +1,14 @@
 export {
+  type CheckedDataset,
   type CheckOptions,
   checkDataset,
+  DATASET_CHECK_VERSION,
   type DatasetCheck,
   type DatasetProblem,
   type DatasetProblemKind,
   formatDatasetProblems,
 } from './check-dataset.js';
+export { type DatasetIndex, indexDataset, loadDatasetIndex, rowRef } from './dataset-index.js';
 export {
   type DatasetMeta,
   type DatasetReadResult,

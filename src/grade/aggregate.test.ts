@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateGrades, spreads } from './aggregate.js';
+import { aggregateGrades, GradesSummary, spreads } from './aggregate.js';
 import type { GradeRow } from './grade-row.js';
 
 let nextRow = 0;
@@ -131,5 +131,39 @@ describe('aggregateGrades keys on the run label', () => {
   it('refuses a row id twice within one run (it would be counted twice)', () => {
     const rows = [g('m', 'lookup', {}, { row_id: 'x' }), g('m', 'lookup', {}, { row_id: 'x' })];
     expect(() => aggregateGrades(rows)).toThrow(expect.objectContaining({ code: 'DUPLICATE_ROW_IDS' }));
+  });
+});
+
+describe('GradesSummary', () => {
+  it('given rows in any order with their positions, builds aggregateGrades of the rows in order', () => {
+    const rows = Array.from({ length: 600 }, (_, i) =>
+      g(
+        i % 3 === 0 ? 'A' : 'B',
+        i % 2 ? 'lookup' : 'multi_hop',
+        { citation_precision: (i % 7) / 7, citation_accuracy: i % 5 === 0 ? 0 : 1 },
+        {
+          domain: i % 4 ? 'ml' : 'bio',
+          citation_rules: [{ key: '1', rule: 'prefix', strict_rule: 'none', prefix_only: i % 2 === 0 }],
+          latency_seconds: i % 10 === 0 ? null : i / 100,
+          cost_usd: i % 3 ? 0.001 * i : null,
+          answer_failed: i % 50 === 0,
+          cached: i % 40 === 0,
+        },
+      ),
+    );
+    rows[5]!.status.citation_accuracy = 'failed';
+    rows[5]!.citation_accuracy = null;
+    const summary = new GradesSummary();
+    const order = rows.map((_, i) => i).sort((a, b) => ((a * 7919) % 600) - ((b * 7919) % 600));
+    for (const i of order) summary.put(rows[i]!, i);
+    expect(summary.size).toBe(600);
+    expect(summary.build({ seed: 3, iterations: 200 })).toEqual(
+      aggregateGrades(rows, { seed: 3, iterations: 200 }),
+    );
+    const appended = new GradesSummary();
+    for (const r of rows) appended.add(r);
+    expect(appended.build({ seed: 3, iterations: 200 })).toEqual(
+      aggregateGrades(rows, { seed: 3, iterations: 200 }),
+    );
   });
 });

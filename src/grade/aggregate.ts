@@ -1,7 +1,9 @@
 import { CitegeistError, quoteValue } from '../core/index.js';
 import { bootstrapCI, median } from '../stats/index.js';
+import type { EvidenceTally } from './evidence-grounding.js';
 import type { GradeRow } from './grade-row.js';
 import { METRIC_IDS, RESEARCHQA_METRICS, type ResearchqaMetricId } from './metric-registry.js';
+import { tallyRubricEvidence } from './rubric-judge-grounding.js';
 
 /** One metric over a group of rows. */
 export interface MetricSummary {
@@ -55,70 +57,238 @@ export interface AggregateOptions {
   iterations?: number;
 }
 
-function summarizeMetric(
-  rows: readonly GradeRow[],
-  id: ResearchqaMetricId,
-  options: AggregateOptions,
-): MetricSummary {
-  const values: number[] = [];
-  let failedCount = 0;
-  let na = 0;
-  for (const r of rows) {
-    const v = r[id];
-    const status = r.status[id];
-    if (typeof v === 'number') values.push(v);
-    else if (status === 'failed') failedCount++;
-    else na++;
+/** What a group of rows keeps for its summary: counts and, per metric, the values in row order. */
+class GroupTally {
+  rows = 0;
+  answerFailures = 0;
+  quotesChecked = 0;
+  prefixOnly = 0;
+  cachedRows = 0;
+  readonly latencies: number[] = [];
+  readonly costs: number[] = [];
+  readonly values = new Map<ResearchqaMetricId, number[]>(METRIC_IDS.map((id) => [id, []]));
+  readonly failed = new Map<ResearchqaMetricId, number>(METRIC_IDS.map((id) => [id, 0]));
+  readonly notApplicable = new Map<ResearchqaMetricId, number>(METRIC_IDS.map((id) => [id, 0]));
+
+  add(r: SlimGrade): void {
+    this.rows++;
+    if (r.latency !== null) this.latencies.push(r.latency);
+    if (r.cost !== null) this.costs.push(r.cost);
+    for (let m = 0; m < METRIC_IDS.length; m++) {
+      const id = METRIC_IDS[m]!;
+      const v = r.values[m]!;
+      if (!Number.isNaN(v)) this.values.get(id)!.push(v);
+      else if (r.failed & (1 << m)) this.failed.set(id, this.failed.get(id)! + 1);
+      else this.notApplicable.set(id, this.notApplicable.get(id)! + 1);
+    }
+    this.quotesChecked += r.quotes;
+    this.prefixOnly += r.prefixOnly;
+    if (r.answerFailed) this.answerFailures++;
+    if (r.cached) this.cachedRows++;
   }
-  const ci =
-    values.length === 0
-      ? null
-      : bootstrapCI(values, undefined, { seed: options.seed ?? 0, iterations: options.iterations ?? 2000 });
-  return {
-    n: values.length,
-    mean: ci?.estimate ?? null,
-    median: median(values),
-    ci: ci && ci.lower !== null && ci.upper !== null ? [ci.lower, ci.upper] : null,
-    failed: failedCount,
-    notApplicable: na,
-  };
+
+  summary(options: AggregateOptions): GroupSummary {
+    const metrics = {} as Record<ResearchqaMetricId, MetricSummary>;
+    for (const id of METRIC_IDS) {
+      const values = this.values.get(id)!;
+      const ci =
+        values.length === 0
+          ? null
+          : bootstrapCI(values, undefined, {
+              seed: options.seed ?? 0,
+              iterations: options.iterations ?? 2000,
+            });
+      metrics[id] = {
+        n: values.length,
+        mean: ci?.estimate ?? null,
+        median: median(values),
+        ci: ci && ci.lower !== null && ci.upper !== null ? [ci.lower, ci.upper] : null,
+        failed: this.failed.get(id)!,
+        notApplicable: this.notApplicable.get(id)!,
+      };
+    }
+    const { latencies, costs } = this;
+    return {
+      rows: this.rows,
+      answerFailures: this.answerFailures,
+      quotes: { checked: this.quotesChecked, prefixOnly: this.prefixOnly },
+      cachedRows: this.cachedRows,
+      latencySeconds: {
+        n: latencies.length,
+        mean: latencies.length ? latencies.reduce((a, b) => a + b, 0) / latencies.length : null,
+        median: median(latencies),
+      },
+      costUsd: costs.length ? costs.reduce((a, b) => a + b, 0) : null,
+      metrics,
+    };
+  }
+}
+
+/**
+ * What a summary reads of a grades row (a few hundred bytes less than the row: a grading that
+ * keeps one per row for its summary need not keep the rows).
+ */
+class SlimGrade {
+  readonly rowId: string;
+  readonly model: string;
+  readonly run: string;
+  readonly questionType: string;
+  readonly domain: string;
+  readonly latency: number | null;
+  readonly cost: number | null;
+  readonly answerFailed: boolean;
+  readonly cached: boolean;
+  /** Per metric of METRIC_IDS: its value (NaN: none), and (bit m) whether metric m failed. */
+  readonly values: number[];
+  readonly failed: number;
+  readonly quotes: number;
+  readonly prefixOnly: number;
+  /** The rubric judge's claims of support and how many were unverified (null: no grounding). */
+  readonly judge: string | null;
+  readonly judge_grounding: { claimed_support: number; unverified: number; trusted: boolean } | null;
+
+  constructor(r: GradeRow) {
+    this.rowId = r.row_id;
+    this.model = r.model;
+    this.run = runKey(r);
+    this.questionType = r.question_type;
+    this.domain = r.domain || '(none)';
+    this.latency = r.latency_seconds;
+    this.cost = r.cost_usd;
+    this.answerFailed = r.answer_failed;
+    this.cached = r.cached;
+    this.values = METRIC_IDS.map((id) => r[id] ?? Number.NaN);
+    this.failed = METRIC_IDS.reduce((bits, id, m) => (r.status[id] === 'failed' ? bits | (1 << m) : bits), 0);
+    this.quotes = r.citation_rules.length;
+    this.prefixOnly = r.citation_rules.filter((rule) => rule.prefix_only).length;
+    this.judge = r.judge;
+    const g = r.judge_grounding;
+    this.judge_grounding = g
+      ? { claimed_support: g.claimed_support, unverified: g.unverified, trusted: g.trust_unlocated_evidence }
+      : null;
+  }
 }
 
 /** Summary of a set of grades rows (one model, one slice). */
 export function summarizeGroup(rows: readonly GradeRow[], options: AggregateOptions = {}): GroupSummary {
-  const latencies = rows.map((r) => r.latency_seconds).filter((x): x is number => x !== null);
-  const costs = rows.map((r) => r.cost_usd).filter((x): x is number => x !== null);
-  const metrics = {} as Record<ResearchqaMetricId, MetricSummary>;
-  for (const id of METRIC_IDS) metrics[id] = summarizeMetric(rows, id, options);
-  const rules = rows.flatMap((r) => r.citation_rules);
-  return {
-    rows: rows.length,
-    answerFailures: rows.filter((r) => r.answer_failed).length,
-    quotes: { checked: rules.length, prefixOnly: rules.filter((r) => r.prefix_only).length },
-    cachedRows: rows.filter((r) => r.cached).length,
-    latencySeconds: {
-      n: latencies.length,
-      mean: latencies.length ? latencies.reduce((a, b) => a + b, 0) / latencies.length : null,
-      median: median(latencies),
-    },
-    costUsd: costs.length ? costs.reduce((a, b) => a + b, 0) : null,
-    metrics,
-  };
-}
-
-function groupBy(rows: readonly GradeRow[], key: (r: GradeRow) => string): Map<string, GradeRow[]> {
-  const out = new Map<string, GradeRow[]>();
-  for (const r of rows) {
-    const k = key(r);
-    const list = out.get(k);
-    if (list) list.push(r);
-    else out.set(k, [r]);
-  }
-  return out;
+  const tally = new GroupTally();
+  for (const r of rows) tally.add(new SlimGrade(r));
+  return tally.summary(options);
 }
 
 /** The run a grades row belongs to: its label, else (rows from before labels) its model. */
 export const runKey = (r: GradeRow): string => r.label ?? r.model;
+
+/** One run's tallies: overall, by question type and by domain, and the row ids seen. */
+class RunTally {
+  readonly models = new Set<string>();
+  readonly ids = new Set<string>();
+  readonly twice: string[] = [];
+  readonly overall = new GroupTally();
+  readonly byType = new Map<string, GroupTally>();
+  readonly byDomain = new Map<string, GroupTally>();
+
+  add(r: SlimGrade): void {
+    this.models.add(r.model);
+    if (this.ids.size === this.ids.add(r.rowId).size) this.twice.push(r.rowId);
+    this.overall.add(r);
+    slice(this.byType, r.questionType).add(r);
+    slice(this.byDomain, r.domain).add(r);
+  }
+}
+
+function slice(slices: Map<string, GroupTally>, key: string): GroupTally {
+  let tally = slices.get(key);
+  if (!tally) {
+    tally = new GroupTally();
+    slices.set(key, tally);
+  }
+  return tally;
+}
+
+/**
+ * The summary of grades rows given one at a time, in any order, so a large grading need not keep
+ * its rows: `put(row, at)` keeps what the summary reads of the row at position `at`, and `build`
+ * is `aggregateGrades` of the rows in position order (so intervals do not depend on the order
+ * rows were graded in).
+ */
+export class GradesSummary {
+  private readonly rows: (SlimGrade | undefined)[] = [];
+
+  /** The summary of rows given all at once, in order. */
+  static of(rows: Iterable<GradeRow>): GradesSummary {
+    const summary = new GradesSummary();
+    for (const r of rows) summary.add(r);
+    return summary;
+  }
+
+  /** Adds a row after those given so far (at the next position). */
+  add(r: GradeRow): void {
+    this.rows.push(new SlimGrade(r));
+  }
+
+  /** Adds a row at position `at` (replacing any row there). */
+  put(r: GradeRow, at: number): void {
+    this.rows[at] = new SlimGrade(r);
+  }
+
+  /** Rows given. */
+  get size(): number {
+    let n = 0;
+    for (const r of this.rows) if (r) n++;
+    return n;
+  }
+
+  /**
+   * The rubric judge's claims of support per judge model (`tallyRubricEvidence` of the rows), and
+   * whether any row counted unverified support as support (`--trust-unlocated-evidence`).
+   */
+  evidence(): { tallies: EvidenceTally[]; trusted: boolean } {
+    const rows = this.rows.filter((r): r is SlimGrade => r !== undefined);
+    return {
+      tallies: tallyRubricEvidence(rows),
+      trusted: rows.some((r) => r.judge_grounding?.trusted === true),
+    };
+  }
+
+  /** See `aggregateGrades`. */
+  build(options: AggregateOptions = {}): ModelSummary[] {
+    const runs = new Map<string, RunTally>();
+    for (const r of this.rows) {
+      if (!r) continue;
+      let run = runs.get(r.run);
+      if (!run) {
+        run = new RunTally();
+        runs.set(r.run, run);
+      }
+      run.add(r);
+    }
+    const out: ModelSummary[] = [];
+    for (const [label, run] of runs) {
+      if (run.twice.length > 0) {
+        throw new CitegeistError(
+          'DUPLICATE_ROW_IDS',
+          `The run "${label}" has ${run.twice.length} row id(s) more than once (${quoteValue(run.twice.slice(0, 3))}): its rows would be counted twice.`,
+          'Give each run once, and give runs made with different settings different labels (--label when answering or grading).',
+        );
+      }
+      const overall = run.overall.summary(options);
+      // A slice holding every row (one domain, say) is the overall summary: not bootstrapped again.
+      const slices = (tallies: Map<string, GroupTally>) =>
+        Object.fromEntries(
+          [...tallies].map(([k, t]) => [k, t.rows === run.overall.rows ? overall : t.summary(options)]),
+        );
+      out.push({
+        label,
+        model: [...run.models].join(', '),
+        overall,
+        byType: slices(run.byType),
+        byDomain: slices(run.byDomain),
+      });
+    }
+    return out;
+  }
+}
 
 /**
  * Per run (label): overall, by question type and by domain (METHODS §2.6), in first-seen order.
@@ -126,28 +296,7 @@ export const runKey = (r: GradeRow): string => r.label ?? r.model;
  * under one label), which would count rows twice and narrow the intervals.
  */
 export function aggregateGrades(rows: readonly GradeRow[], options: AggregateOptions = {}): ModelSummary[] {
-  const out: ModelSummary[] = [];
-  for (const [label, list] of groupBy(rows, runKey)) {
-    const seen = new Set<string>();
-    const twice = list.filter((r) => seen.size === seen.add(r.row_id).size).map((r) => r.row_id);
-    if (twice.length > 0) {
-      throw new CitegeistError(
-        'DUPLICATE_ROW_IDS',
-        `The run "${label}" has ${twice.length} row id(s) more than once (${quoteValue(twice.slice(0, 3))}): its rows would be counted twice.`,
-        'Give each run once, and give runs made with different settings different labels (--label when answering or grading).',
-      );
-    }
-    const slice = (key: (r: GradeRow) => string) =>
-      Object.fromEntries([...groupBy(list, key)].map(([k, rs]) => [k, summarizeGroup(rs, options)]));
-    out.push({
-      label,
-      model: [...new Set(list.map((r) => r.model))].join(', '),
-      overall: summarizeGroup(list, options),
-      byType: slice((r) => r.question_type),
-      byDomain: slice((r) => r.domain || '(none)'),
-    });
-  }
-  return out;
+  return GradesSummary.of(rows).build(options);
 }
 
 /** Best − worst model per metric on the overall means (direction from the metric registry). */

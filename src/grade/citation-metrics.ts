@@ -8,7 +8,7 @@ import { flatLayoutScores } from './flat-layout-metrics.js';
 export interface QuoteCheck {
   /** The rule that matched in the grader's quote mode (`none`: not found). */
   rule: MatchRule;
-  /** The strict rule that matched (exact or no-space: the published rule without prefixes; else `none`). */
+  /** The rule of the strict matcher (exact, no-space or gapped; else `none`). */
   strictRule: MatchRule;
 }
 
@@ -37,7 +37,7 @@ export interface CitationScores {
   citation_precision: Verdict<number>;
   section_coverage: Verdict<number>;
   citation_accuracy: Verdict<number>;
-  /** Citation accuracy by the strict rules only (exact, no-space: no prefix rules). */
+  /** Citation accuracy by the strict matcher (exact, no-space, gapped: no prefix rules). */
   citation_accuracy_strict: Verdict<number>;
   refusal_correctness: Verdict<number>;
   /** One entry per citation, in answer order (empty when the quotes were not checked). */

@@ -105,3 +105,50 @@ describe('DeterministicGrader', () => {
     expect(g1.errors.citation_accuracy).toMatch(/paper text is not available/);
   });
 });
+
+describe('citation_accuracy_strict: the strict quote matcher (exact, no-space, gapped)', () => {
+  // A PDF's text: a running header between two lines and a citation marker inside sentences.
+  const pdfText = [
+    'Teachers who received coaching reported a large increase in',
+    'Journal of Education Research 12 (2021) 45–67',
+    'self-efficacy compared with controls [12], and the effect lasted a full year after the',
+    'programme ended. We also found that principals rated coached teachers higher than',
+    'uncoached ones in every district we studied.',
+  ].join('\n');
+  const grader = new DeterministicGrader(() => preparePaper(pdfText), { match: 'researchqa' });
+  const grade = (quotes: string[]) =>
+    grader.grade(
+      row({ expected_references: [{ section_label: 'R', alternatives: ['unrelated text'] }] }),
+      RunRowSchema.parse({
+        row_id: 'p_chunk0_lookup',
+        model: 'm',
+        citations: quotes.map((quote, i) => ({ key: String(i + 1), quote })),
+      }),
+    );
+
+  it('accepts a quote interrupted in the paper by a running header or a citation marker', () => {
+    const g = grade([
+      // Interrupted by the running header: no researchqa rule finds it, gapped does.
+      'reported a large increase in self-efficacy compared with controls',
+      // Verbatim across a line break: both find it.
+      'the effect lasted a full year after the programme ended. We also found that principals rated coached teachers higher',
+    ]);
+    expect(g.citation_rules.map((r) => [r.rule, r.strict_rule, r.prefix_only])).toEqual([
+      ['none', 'gapped', false],
+      ['exact', 'exact', false],
+    ]);
+    expect([g.citation_accuracy, g.citation_accuracy_strict]).toEqual([0.5, 1]);
+  });
+
+  it('rejects a quote that only a prefix rule accepts, and one with a changed word', () => {
+    const g = grade([
+      'self-efficacy compared with controls [12], and the effect lasted a full year after the programme ended, then faded away',
+      'reported a large increase in self-efficacy compared with parents',
+    ]);
+    expect(g.citation_rules.map((r) => [r.rule, r.strict_rule, r.prefix_only])).toEqual([
+      ['prefix', 'none', true],
+      ['none', 'none', false],
+    ]);
+    expect([g.citation_accuracy, g.citation_accuracy_strict]).toEqual([0.5, 0]);
+  });
+});

@@ -1,4 +1,4 @@
-import type { DatasetRow, RunRow, Verdict } from '../core/index.js';
+import { citationCount, type DatasetRow, type RunRow, type RunRowRef, type Verdict } from '../core/index.js';
 import type { MatchMode, PreparedPaper } from '../text/index.js';
 import {
   type AlternativeMatch,
@@ -74,7 +74,11 @@ export class DeterministicGrader {
 }
 
 /** The grades row of an answer from its deterministic scores (judge metrics not yet set). */
-export function gradeRowOf(row: DatasetRow, run: RunRow, scores: CitationScores): GradeRow {
+export function gradeRowOf(
+  row: Pick<DatasetRow, 'row_id' | 'paper_id' | 'question_type' | 'domain'>,
+  run: RunRow | RunRowRef,
+  scores: CitationScores,
+): GradeRow {
   const out: GradeRow = {
     row_id: row.row_id,
     model: run.model,
@@ -93,7 +97,7 @@ export function gradeRowOf(row: DatasetRow, run: RunRow, scores: CitationScores)
     judge_grounding: null,
     status: {},
     errors: {},
-    n_citations: run.citations.length,
+    n_citations: citationCount(run),
     // A cached reply's latency and cost describe the cache, not the model: left out of the figures.
     latency_seconds: run.latency_ms === null || run.cached ? null : run.latency_ms / 1000,
     cost_usd: run.cached ? null : run.cost_usd,

@@ -1,8 +1,13 @@
-import type { DatasetRow, RunRow } from '../core/index.js';
+import type { DatasetRow, DatasetRowRef, RunRow, RunRowRef } from '../core/index.js';
 import { failed, notApplicable } from '../core/index.js';
 import { setMetric } from './deterministic-grader.js';
 import type { GradeRow } from './grade-row.js';
-import { type DeterministicGradingOptions, gradeDeterministic } from './parallel-grading.js';
+import {
+  type DeterministicGradingOptions,
+  gradeDeterministic,
+  wholeRow,
+  wholeRun,
+} from './parallel-grading.js';
 import type { Judge, RubricInput, RubricScores } from './rubric-judge.js';
 import type { RubricGrounding } from './rubric-judge-grounding.js';
 
@@ -13,8 +18,11 @@ export interface GradeRunOptions extends Omit<DeterministicGradingOptions, 'onRo
   judge?: RubricJudge;
   /** Judge calls in flight at once (default 4). */
   concurrency?: number;
-  /** Called after each fully graded row (in completion order). */
-  onRow?: (row: GradeRow, done: number, total: number) => void;
+  /**
+   * Called after each fully graded row (in completion order), with the row's position among the
+   * graded rows (the order of `grades`).
+   */
+  onRow?: (row: GradeRow, done: number, total: number, index: number, answer: RunRow) => void;
   signal?: AbortSignal;
 }
 
@@ -33,11 +41,12 @@ export interface GradeRunResult {
  * Grades every run row that belongs to the dataset: deterministic metrics always (on several
  * threads for large runs, see `gradeDeterministic`), then the rubric judge when one is given (its
  * failures are `failed`, never 0; failed answers are not sent to it). `paperText(id)` gives a
- * paper's text, or null when it is unavailable.
+ * paper's text, or null when it is unavailable. The dataset's rows may be references
+ * (`DatasetRowRef`, from `indexDataset`): each is then read when it is graded.
  */
 export async function gradeRun(
-  dataset: readonly DatasetRow[],
-  run: readonly RunRow[],
+  dataset: readonly (DatasetRow | DatasetRowRef)[],
+  run: readonly (RunRow | RunRowRef)[],
   paperText: (paperId: string) => string | null,
   options: GradeRunOptions = {},
 ): Promise<GradeRunResult> {
@@ -51,11 +60,13 @@ export async function gradeRun(
   let done = 0;
   const grades = await gradeDeterministic(jobs, paperText, {
     ...deterministic,
-    onRow: (grade) => {
+    // The judge goes over the kept grades afterwards.
+    keep: judge ? true : (deterministic.keep ?? true),
+    onRow: (grade, i, answer) => {
       if (judge) return;
       grade.status.factual_accuracy = 'not-applicable';
       grade.status.completeness = 'not-applicable';
-      onRow?.(grade, ++done, jobs.length);
+      onRow?.(grade, ++done, jobs.length, i, answer);
     },
   });
   let judgeFailures = 0;
@@ -67,8 +78,9 @@ export async function gradeRun(
         const i = next++;
         const grade = grades[i]!;
         grade.judge = judge.id;
-        if (await judgeRow(judge, jobs[i]!.row, jobs[i]!.run, grade, signal)) judgeFailures++;
-        onRow?.(grade, ++done, jobs.length);
+        const answer = wholeRun(jobs[i]!.run);
+        if (await judgeRow(judge, wholeRow(jobs[i]!.row), answer, grade, signal)) judgeFailures++;
+        onRow?.(grade, ++done, jobs.length, i, answer);
       }
     };
     const lanes = Math.min(Math.max(1, concurrency ?? 4), Math.max(1, jobs.length));

@@ -2,6 +2,7 @@ import {
   canonicalJson,
   createManifest,
   type DatasetRow,
+  type DatasetRowRef,
   defaultLabel,
   type InputRef,
   inspectRunFile,
@@ -10,11 +11,14 @@ import {
   type RunFileOptions,
   type RunManifest,
   type RunRow,
+  type RunRowRef,
   sha256Hex,
 } from '../core/index.js';
 import { estimateCost, type PriceTable } from '../llm/index.js';
-import { GradeRowSchema } from './grade-row.js';
+import { GradesSummary } from './aggregate.js';
+import { type GradeRow, GradeRowSchema } from './grade-row.js';
 import { type GradeRunOptions, type GradeRunResult, gradeRun } from './grade-run.js';
+import { wholeRow, wholeRun } from './parallel-grading.js';
 import { RUBRIC_SYSTEM_PROMPT, rubricUserPrompt } from './rubric-judge.js';
 
 /** The grading settings that change a grades row (the bootstrap seed only changes the summary). */
@@ -72,12 +76,24 @@ export function runRowHash(row: RunRow): string {
   return sha256Hex(canonicalJson(row));
 }
 
+/** The hash of a run row by id, computed only for the rows asked about. */
+function runRowHashes(run: readonly (RunRow | RunRowRef)[]): (rowId: string) => string | null {
+  const byId = new Map(run.map((r) => [r.row_id, r]));
+  return (rowId) => {
+    const row = byId.get(rowId);
+    return row ? runRowHash(wholeRun(row)) : null;
+  };
+}
+
 /**
  * How a grades file is opened: a row stays when it graded the run row as it is now and none of
  * its metrics failed (a failed judge call is retried; a failed answer's grade stays).
  */
-export function gradesFileOptions(manifest: RunManifest, run: readonly RunRow[]): RunFileOptions {
-  const hashes = new Map(run.map((r) => [r.row_id, runRowHash(r)]));
+export function gradesFileOptions(
+  manifest: RunManifest,
+  run: readonly (RunRow | RunRowRef)[],
+  hashOf: (rowId: string) => string | null = runRowHashes(run),
+): RunFileOptions {
   return {
     manifest,
     idField: 'row_id',
@@ -85,7 +101,7 @@ export function gradesFileOptions(manifest: RunManifest, run: readonly RunRow[])
     command: 'citegeist grade',
     keep: keepParsed(GradeRowSchema, 'Grades row', (g) => {
       const failed = Object.values(g.status).includes('failed') && !g.answer_failed;
-      return g.run_row_sha256 === hashes.get(g.row_id) && !failed;
+      return g.run_row_sha256 === hashOf(g.row_id) && !failed;
     }),
   };
 }
@@ -93,6 +109,13 @@ export function gradesFileOptions(manifest: RunManifest, run: readonly RunRow[])
 export interface GradeToFileResult extends GradeRunResult {
   /** Rows kept from an earlier attempt (resume). */
   kept: number;
+  /**
+   * The summary of every row of the file (kept, then graded, in run order): built even when the
+   * rows themselves are not kept (`keep: false`, then `grades` is empty).
+   */
+  summary: GradesSummary;
+  /** Rows in the file (kept and graded). */
+  rows: number;
   manifest: RunManifest;
   tookOverFrom: { pid: number; command: string; started_at: string }[];
 }
@@ -104,37 +127,49 @@ export interface GradeToFileResult extends GradeRunResult {
  * `grades` holds every row of the file afterwards.
  */
 export async function gradeRunToFile(
-  dataset: readonly DatasetRow[],
-  run: readonly RunRow[],
+  dataset: readonly (DatasetRow | DatasetRowRef)[],
+  run: readonly (RunRow | RunRowRef)[],
   paperText: (paperId: string) => string | null,
   target: { path: string; manifest: RunManifest },
   options: GradeRunOptions = {},
 ): Promise<GradeToFileResult> {
-  const file = RunFile.open(target.path, gradesFileOptions(target.manifest, run));
+  const hashOf = runRowHashes(run);
+  const file = RunFile.open(target.path, gradesFileOptions(target.manifest, run, hashOf));
   try {
-    const kept = file.kept.map((r) => GradeRowSchema.parse(r));
-    const done = new Set(kept.map((g) => g.row_id));
-    const hashes = new Map(run.map((r) => [r.row_id, runRowHash(r)]));
+    // Kept rows go into the summary one at a time, and are held only when the caller wants them.
+    const keepRows = options.keep !== false;
+    const kept: GradeRow[] = [];
+    const done = new Set<string>();
+    const summary = new GradesSummary();
+    for (const r of file.kept) {
+      const g = GradeRowSchema.parse(r);
+      done.add(g.row_id);
+      summary.add(g);
+      if (keepRows) kept.push(g);
+    }
     const result = await gradeRun(
       dataset,
       run.filter((r) => !done.has(r.row_id)),
       paperText,
       {
         ...options,
-        onRow: (g, n, total) => {
+        onRow: (g, n, total, index, answer) => {
           g.label = file.manifest.label;
-          g.run_row_sha256 = hashes.get(g.row_id) ?? null;
+          g.run_row_sha256 = runRowHash(answer);
           file.append(g);
-          options.onRow?.(g, n, total);
+          summary.put(g, done.size + index);
+          options.onRow?.(g, n, total, index, answer);
         },
       },
     );
     const missing = new Set(result.missingRows);
     return {
       ...result,
-      grades: [...kept, ...result.grades],
+      summary,
+      rows: summary.size,
+      grades: keepRows ? [...kept, ...result.grades] : [],
       missingRows: [...missing].filter((id) => !done.has(id)),
-      kept: kept.length,
+      kept: done.size,
       manifest: file.manifest,
       tookOverFrom: file.tookOverFrom,
     };
@@ -148,8 +183,8 @@ export async function gradeRunToFile(
  * resume of `target` keeps are left out; with no target — `leaderboard` grades in memory — none).
  */
 export function estimateJudging(
-  dataset: readonly DatasetRow[],
-  run: readonly RunRow[],
+  dataset: readonly (DatasetRow | DatasetRowRef)[],
+  run: readonly (RunRow | RunRowRef)[],
   target: { path: string; manifest: RunManifest } | null,
   judge: string,
   prices: PriceTable,
@@ -164,12 +199,17 @@ export function estimateJudging(
   // Failed answers are not sent to the judge; the justification is short: 300 output tokens each.
   const requests = todo
     .filter((r) => r.error === null)
+    .map(wholeRun)
     .map((r) => ({
       messages: [
         { role: 'system' as const, content: RUBRIC_SYSTEM_PROMPT },
         {
           role: 'user' as const,
-          content: rubricUserPrompt({ row: byId.get(r.row_id)!, answer: r.answer, citations: r.citations }),
+          content: rubricUserPrompt({
+            row: wholeRow(byId.get(r.row_id)!),
+            answer: r.answer,
+            citations: r.citations,
+          }),
         },
       ],
     }));

@@ -19,7 +19,7 @@ const options = scoreOptions(settings.match);
 parentPort?.on('message', (request: WorkerRequest) => {
   let response: WorkerResponse;
   try {
-    const scores = scorePaperRows(request.text, request.rows, match, settings.quoteMode, options);
+    const scores = scorePaperRows(request, request.rows, match, settings.quoteMode, options);
     response = { group: request.group, thread: threadId, scores };
   } catch (error) {
     response = { group: request.group, error: (error as Error).message };

@@ -1,6 +1,7 @@
 export {
   type AggregateOptions,
   aggregateGrades,
+  GradesSummary,
   type GroupSummary,
   type MetricSummary,
   type ModelSummary,
@@ -85,5 +86,6 @@ export {
   type RubricGrounding,
   tallyRubricEvidence,
 } from './rubric-judge-grounding.js';
+export { indexRun, type RunIndex } from './run-index.js';
 export { type RunReadResult, readRun } from './run-io.js';
 export * from './vetscore/index.js';

@@ -48,10 +48,11 @@ export const RESEARCHQA_METRICS: readonly MetricDefinition[] = [
     id: 'citation_accuracy_strict',
     label: 'Citation accuracy (strict)',
     description:
-      'Fraction of the model quotes found whole in the paper text: the published rule without its prefix rules (METHODS §1.2 strict rules exact and no-space), so a quote whose text after the first 80 characters was changed does not count. Never above citation accuracy. No quotes → 1.',
+      'Fraction of the model quotes the strict quote matcher finds whole in the paper text (METHODS §1.2 strict mode: exact, no-space, gapped): no prefix rules, so a quote whose text after the first 80 characters was changed does not count, but a quote interrupted in the paper only by PDF furniture (a page header, a citation marker, a line-break hyphen) does. No quotes → 1.',
     higherIsBetter: true,
     range: [0, 1],
-    reference: 'METHODS §1.2 rules (a) and (c); reported beside the published citation accuracy',
+    reference:
+      'METHODS §1.2 strict mode (rules exact, no-space, gapped); reported beside the published citation accuracy',
     kind: 'deterministic',
   },
   {

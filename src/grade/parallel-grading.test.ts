@@ -87,6 +87,7 @@ describe('gradeDeterministic', () => {
         const grades = await gradeDeterministic(all, paperText, {
           match,
           threads,
+          workerStartMs: 0, // workers at once (this small run would not start any by itself)
           onWorkerFailure: (m) => failures.push(m),
           onRow: (_g, i) => seen.push(i),
         });
@@ -109,13 +110,13 @@ describe('gradeDeterministic', () => {
     60_000,
   );
 
-  it('grades small runs and empty runs in this thread', async () => {
+  it('grades small runs in this thread (the work left never pays for a worker)', async () => {
     const threads = new Set<number>();
-    const some = await gradeDeterministic(all.slice(0, 300), paperText, {
+    const some = await gradeDeterministic(all.slice(0, 30), paperText, {
       threads: 4,
       onPaper: (_id, t) => threads.add(t),
     });
-    expect(some).toHaveLength(300);
+    expect(some).toHaveLength(30);
     expect([...threads]).toEqual([0]);
     expect(await gradeDeterministic([], paperText, { threads: 4 })).toEqual([]);
   });
@@ -133,11 +134,54 @@ function inlineWorker(onTask: string, atStart = ''): Worker {
 }
 
 describe('runPool', () => {
+  /** Runs 40 tasks of 4 ms each here, with up to one worker that may start by measured work. */
+  const deferred = async (workerStartMs: number) => {
+    let startedWorkers = 0;
+    const byThread = new Map<number, number>();
+    await runPool(
+      40,
+      1,
+      () => {
+        startedWorkers++;
+        return inlineWorker('');
+      },
+      {
+        request: (g) => ({ group: g, text: null, forms: null, rows: [] }),
+        local: (g) => {
+          const until = performance.now() + 4;
+          while (performance.now() < until);
+          return { group: g, thread: 0, scores: [] };
+        },
+        size: () => 1,
+        workerStartMs,
+        onResponse: (r) => {
+          const thread = 'scores' in r ? (r.thread ?? 0) : -1;
+          byThread.set(thread, (byThread.get(thread) ?? 0) + 1);
+        },
+      },
+    );
+    return { startedWorkers, byThread };
+  };
+
+  it('starts no worker while the work left, at the measured pace, is less than a start', async () => {
+    const { startedWorkers, byThread } = await deferred(10_000);
+    expect(startedWorkers).toBe(0);
+    expect([...byThread]).toEqual([[0, 40]]);
+  });
+
+  it('starts the workers once the work left outweighs their start', async () => {
+    // After the first task, 39 × 4 ms are left: far more than 1 ms.
+    const { startedWorkers, byThread } = await deferred(1);
+    expect(startedWorkers).toBe(1);
+    expect(byThread.get(0)).toBeGreaterThan(0);
+    expect((byThread.get(0) ?? 0) + (byThread.get(7) ?? 0)).toBe(40);
+  });
+
   const run = async (count: number, workers: number, start: () => Worker, here = false) => {
     const responses = new Map<number, WorkerResponse>();
     const failures: string[] = [];
     await runPool(count, workers, start, {
-      request: (g) => ({ group: g, text: null, rows: [] }),
+      request: (g) => ({ group: g, text: null, forms: null, rows: [] }),
       local: here ? (g) => ({ group: g, thread: 0, scores: [] }) : undefined,
       onResponse: (r) => {
         expect(responses.has(r.group)).toBe(false);
@@ -185,7 +229,7 @@ describe('runPool', () => {
     await runPool(20, 1, () => inlineWorker(''), {
       request: (g) => {
         if (g === 3) throw new Error('paper 3 could not be read');
-        return { group: g, text: null, rows: [] };
+        return { group: g, text: null, forms: null, rows: [] };
       },
       onResponse: (r) => responses.set(r.group, r),
     });

@@ -4,11 +4,22 @@
  * prepared once, by one thread, and released as soon as its rows are scored. The metrics are pure
  * functions of (row, answer, paper text), so the grades equal `DeterministicGrader`'s whatever the
  * thread count.
+ *
+ * Threads are used only when they pay: a worker thread loads the grading modules again before it
+ * grades anything (~100 ms of CPU, 100–200 ms until it is ready), so this thread starts grading
+ * alone, measures its pace, and starts the workers only once the work left (at that pace) would
+ * take longer than `workerStartMs`. Small runs never start one.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { DatasetRow, RunRow } from '../core/index.js';
-import type { MatchMode } from '../text/index.js';
+import {
+  citationCount,
+  type DatasetRow,
+  type DatasetRowRef,
+  type RunRow,
+  type RunRowRef,
+} from '../core/index.js';
+import type { MatchForms, MatchMode } from '../text/index.js';
 import type { CitationScores } from './citation-metrics.js';
 import { allFailed } from './citation-metrics.js';
 import {
@@ -21,25 +32,59 @@ import {
 import type { GradeRow } from './grade-row.js';
 import { type ScoringRow, scorePaperRows } from './score-paper-rows.js';
 
-/** One answer to grade against its dataset row. */
+/** One answer to grade against its dataset row (or a reference to it, read when graded). */
 export interface GradingJob {
-  row: DatasetRow;
-  run: RunRow;
+  row: DatasetRow | DatasetRowRef;
+  run: RunRow | RunRowRef;
+}
+
+/** Whether a job's row is a reference (`DatasetRowRef`) rather than the row. */
+export function isRowRef(row: DatasetRow | DatasetRowRef): row is DatasetRowRef {
+  return typeof (row as DatasetRowRef).load === 'function';
+}
+
+/** The whole dataset row of a job (read from its file when it is a reference). */
+export function wholeRow(row: DatasetRow | DatasetRowRef): DatasetRow {
+  return isRowRef(row) ? row.load() : row;
+}
+
+/** The whole run row of a job (read from its file when it is a reference). */
+export function wholeRun(run: RunRow | RunRowRef): RunRow {
+  return 'load' in run ? run.load() : run;
 }
 
 export interface DeterministicGradingOptions extends DeterministicOptions {
   /**
-   * Threads to grade on, this one included (default: the machine's available parallelism; 1 grades
-   * in this thread only). Each thread gets at least 500 rows, so small runs grade here.
+   * The quote matcher's stored forms of a paper's text (`matchForms`, kept by the corpus and the
+   * papers cache), so the paper is not normalised again; null or absent: computed from the text.
+   */
+  paperForms?: (paperId: string) => MatchForms | null;
+  /**
+   * Threads to grade on at most, this one included (default: the machine's available parallelism;
+   * 1 grades in this thread only). Workers start only when the work pays for them (`workerStartMs`).
    */
   threads?: number;
+  /**
+   * Workers start once the work left, at the pace this thread measured on the first papers, is
+   * estimated to take longer than this many milliseconds (default 400: about twice what a worker
+   * takes to start on a loaded two-core machine). 0 starts them at once.
+   */
+  workerStartMs?: number;
   /**
    * Grade on this thread too (default true). false leaves this thread free (a server's event loop,
    * say): every row is then graded on worker threads, however few.
    */
   useThisThread?: boolean;
-  /** Called as each row's grade is ready (in completion order, with the row's input index). */
-  onRow?: (grade: GradeRow, index: number) => void;
+  /**
+   * Called as each row's grade is ready (in completion order, with the row's input index and the
+   * whole answer it graded, read once for scoring when the job held a reference).
+   */
+  onRow?: (grade: GradeRow, index: number, answer: RunRow) => void;
+  /**
+   * Keep the grades and return them (default true). false returns an empty list: the rows only go
+   * to `onRow` (a large grading that writes them out need not hold them all).
+   */
+  keep?: boolean;
   /** Told when a worker thread fails (its paper's rows are failed, or its work is done elsewhere). */
   onWorkerFailure?: (message: string) => void;
   /** Told which thread graded each paper's rows (0: this thread; else the worker's thread id). */
@@ -56,6 +101,7 @@ export interface WorkerSettings {
 export interface WorkerRequest {
   group: number;
   text: string | null;
+  forms: MatchForms | null;
   rows: ScoringRow[];
 }
 
@@ -66,7 +112,7 @@ export type WorkerResponse =
 /** A worker's first message, once it has loaded. */
 export const WORKER_READY = 'ready';
 
-const MIN_ROWS_PER_THREAD = 500;
+const WORKER_START_MS = 400;
 
 /**
  * Grades every job deterministically (METHODS §2.4) and returns the grades in input order.
@@ -84,18 +130,35 @@ export async function gradeDeterministic(
   };
   const match = alternativeMatcher(settings.match);
   const groups = groupByPaper(jobs);
-  const grades: GradeRow[] = new Array(jobs.length);
-  const requested = options.threads ?? availableParallelism();
-  const threads = Math.max(1, Math.min(requested, Math.floor(jobs.length / MIN_ROWS_PER_THREAD)));
+  const keep = options.keep ?? true;
+  const grades: GradeRow[] = keep ? new Array(jobs.length) : [];
+  const threads = Math.max(1, options.threads ?? availableParallelism());
   const here = options.useThisThread ?? true;
+  // The answers of a group in flight, read once (from the run file, for references) for scoring
+  // and for `onRow`, and dropped when the group's grades are recorded.
+  const loaded = new Map<number, RunRow[]>();
+  const answers = (g: number): RunRow[] => {
+    let list = loaded.get(g);
+    if (!list) {
+      list = groups[g]!.indices.map((i) => wholeRun(jobs[i]!.run));
+      loaded.set(g, list);
+    }
+    return list;
+  };
+  const paperOf = (g: number) => {
+    const id = groups[g]!.paperId;
+    return { text: paperText(id), forms: options.paperForms?.(id) ?? null };
+  };
   await runPool(groups.length, here ? threads - 1 : threads, () => startWorker(settings), {
-    request: (g) => ({ group: g, text: paperText(groups[g]!.paperId), rows: scoringRows(jobs, groups[g]!) }),
+    size: (g) => groups[g]!.work,
+    workerStartMs: options.workerStartMs ?? WORKER_START_MS,
+    request: (g) => ({ group: g, ...paperOf(g), rows: scoringRows(jobs, groups[g]!, answers(g)) }),
     local: here
       ? (g) => ({
           group: g,
           scores: scorePaperRows(
-            paperText(groups[g]!.paperId),
-            scoringRows(jobs, groups[g]!),
+            paperOf(g),
+            scoringRows(jobs, groups[g]!, answers(g)),
             match,
             settings.quoteMode,
             scoreOptions(settings.match),
@@ -105,12 +168,15 @@ export async function gradeDeterministic(
     onResponse: (response) => {
       const group = groups[response.group]!;
       if ('scores' in response) options.onPaper?.(group.paperId, response.thread ?? 0);
+      const answered = answers(response.group);
+      loaded.delete(response.group);
       for (const [k, i] of group.indices.entries()) {
         const job = jobs[i]!;
         const scores =
           'scores' in response ? response.scores[k]! : allFailed(`grading failed: ${response.error}`);
-        grades[i] = gradeRowOf(job.row, job.run, scores);
-        options.onRow?.(grades[i], i);
+        const grade = gradeRowOf(job.row, job.run, scores);
+        if (keep) grades[i] = grade;
+        options.onRow?.(grade, i, answered[k]!);
       }
     },
     onWorkerFailure: options.onWorkerFailure,
@@ -122,25 +188,39 @@ interface PaperGroup {
   paperId: string;
   /** Input indices of the paper's jobs. */
   indices: number[];
+  /** Its work, in units of `jobWork`. */
+  work: number;
 }
 
-/** Jobs grouped by paper, the largest group first (so the last groups to finish are small). */
+/**
+ * A job's work, roughly: one unit per row, per quote (its look-up in the paper) and per quote ×
+ * evidence alternative pair (a difflib ratio, the bulk of the time).
+ */
+function jobWork({ row, run }: GradingJob): number {
+  let alternatives = 0;
+  if (isRowRef(row)) alternatives = row.alternatives;
+  else for (const g of row.expected_references) alternatives += g.alternatives.length;
+  return 1 + citationCount(run) * (1 + alternatives);
+}
+
+/** Jobs grouped by paper, the most work first (so the last groups to finish are small). */
 function groupByPaper(jobs: readonly GradingJob[]): PaperGroup[] {
-  const byPaper = new Map<string, number[]>();
+  const byPaper = new Map<string, PaperGroup>();
   for (const [i, job] of jobs.entries()) {
-    const list = byPaper.get(job.row.paper_id);
-    if (list) list.push(i);
-    else byPaper.set(job.row.paper_id, [i]);
+    const group = byPaper.get(job.row.paper_id);
+    if (group) {
+      group.indices.push(i);
+      group.work += jobWork(job);
+    } else byPaper.set(job.row.paper_id, { paperId: job.row.paper_id, indices: [i], work: jobWork(job) });
   }
-  return [...byPaper]
-    .map(([paperId, indices]) => ({ paperId, indices }))
-    .sort((a, b) => b.indices.length - a.indices.length);
+  return [...byPaper.values()].sort((a, b) => b.work - a.work);
 }
 
 /** Only what the metrics read, so little is copied to a worker. */
-function scoringRows(jobs: readonly GradingJob[], group: PaperGroup): ScoringRow[] {
-  return group.indices.map((i) => {
-    const { row, run } = jobs[i]!;
+function scoringRows(jobs: readonly GradingJob[], group: PaperGroup, answers: RunRow[]): ScoringRow[] {
+  return group.indices.map((i, k) => {
+    const run = answers[k]!;
+    const row = wholeRow(jobs[i]!.row);
     return {
       row: {
         question_type: row.question_type,
@@ -156,6 +236,12 @@ function scoringRows(jobs: readonly GradingJob[], group: PaperGroup): ScoringRow
 export interface PoolTasks {
   /** The message for a worker to do task `index`. */
   request(index: number): WorkerRequest;
+  /**
+   * The work of task `index` (any unit). With `local`, workers then start only once the work left,
+   * at the pace measured in this thread, would take longer than `workerStartMs`.
+   */
+  size?: ((index: number) => number) | undefined;
+  workerStartMs?: number | undefined;
   /** Does task `index` in this thread; without it, this thread only hands out tasks. */
   local?: ((index: number) => WorkerResponse) | undefined;
   onResponse(response: WorkerResponse): void;
@@ -169,7 +255,8 @@ export interface PoolTasks {
  * the next as soon as it finishes one. A worker that dies while working fails the task it was on
  * (with the reason), its queued task goes back to the queue and it is replaced, so one bad paper
  * never stops the run; a worker that cannot start is reported and not replaced (the others and this
- * thread finish the work).
+ * thread finish the work). With `tasks.size` and `tasks.local`, workers start late or never (see
+ * `PoolTasks.size`).
  */
 export function runPool(
   count: number,
@@ -252,11 +339,24 @@ export function runPool(
       worker.on('exit', (code) => lost(`it exited with code ${code}`));
     };
     let localBusy = false;
+    // Deferred workers: the work left and this thread's measured pace decide when they start.
+    const size = tasks.local ? tasks.size : undefined;
+    let workLeft = 0;
+    if (size) for (let g = 0; g < count; g++) workLeft += size(g);
+    let localWork = 0;
+    let localMs = 0;
+    let started = false;
+    const startWorkers = () => {
+      started = true;
+      // This thread takes one of the tasks left: a worker for it would only start and stop.
+      for (let t = 0; t < Math.min(workers, unsent.length - (tasks.local ? 1 : 0)); t++) start();
+    };
     const runLocally = () => {
       if (!tasks.local || localBusy || settled) return;
       const g = unsent.pop();
       if (g === undefined) return;
       localBusy = true;
+      const t0 = performance.now();
       let response: WorkerResponse;
       try {
         response = tasks.local(g);
@@ -264,16 +364,27 @@ export function runPool(
         response = { group: g, error: (error as Error).message };
       }
       localBusy = false;
+      if (size && !started) {
+        const work = size(g);
+        localWork += work;
+        workLeft -= work;
+        localMs += performance.now() - t0;
+        if (localWork > 0 && (workLeft * localMs) / localWork > (tasks.workerStartMs ?? 0)) startWorkers();
+      }
       if (record(response)) setImmediate(runLocally);
     };
-    for (let t = 0; t < Math.min(workers, tasks.local ? count - 1 : count); t++) start();
+    if (!size || (tasks.workerStartMs ?? 0) <= 0) startWorkers();
     runLocally();
   });
 }
 
-/** A grading worker; from the TypeScript sources (tests, benchmarks) it starts through tsx. */
+/**
+ * A grading worker; from the TypeScript sources (tests, benchmarks) it starts through tsx. Its
+ * young generation is kept small (8 MB, against up to ~48 MB by default): a worker holds one
+ * paper's rows at a time, and the default would add tens of megabytes to a large grading's peak.
+ */
 function startWorker(settings: WorkerSettings): Worker {
   const fromSources = import.meta.url.endsWith('.ts');
   const entry = new URL(fromSources ? './grading-worker.dev.mjs' : './grading-worker.js', import.meta.url);
-  return new Worker(entry, { workerData: settings });
+  return new Worker(entry, { workerData: settings, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
 }

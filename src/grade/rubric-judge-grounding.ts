@@ -123,7 +123,10 @@ export function groundRubricVerdict(
 
 /** Per judge model: the rubric verdicts' claims of support and how many were unverified. */
 export function tallyRubricEvidence(
-  grades: readonly { judge: string | null; judge_grounding: RubricGrounding | null }[],
+  grades: Iterable<{
+    judge: string | null;
+    judge_grounding: Pick<RubricGrounding, 'claimed_support' | 'unverified'> | null;
+  }>,
 ): EvidenceTally[] {
   const byJudge = new Map<string, EvidenceTally>();
   for (const g of grades) {

@@ -2,12 +2,14 @@ import { basename } from 'node:path';
 import {
   CitegeistError,
   describeIssues,
+  firstContentChar,
+  type JsonRowsFile,
   location,
-  parseJsonl,
   type RunManifest,
   type RunRow,
   RunRowSchema,
-  readTextFile,
+  readJsonlLines,
+  scanJsonRows,
   takeManifest,
 } from '../core/index.js';
 
@@ -47,8 +49,6 @@ export interface RunReadResult {
  * error (the first is kept).
  */
 export function readRun(path: string, options: { model?: string } = {}): RunReadResult {
-  const text = readTextFile(path, 'run file');
-  const trimmed = text.trimStart();
   const name = basename(path);
   const published = /^eval_(.+?)(_baseline)?\.json$/i.exec(name);
   let fallbackModel =
@@ -63,51 +63,13 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
     manifest: null,
     missingFields: {},
   };
-  const missing = (field: string, rowId: string) => {
-    const ids = out.missingFields[field] ?? [];
-    ids.push(rowId);
-    out.missingFields[field] = ids;
-  };
-  const byId = new Map<string, number>();
-  /** Adds a row; false (with an error recorded) when it repeats a row that stays. */
-  const add = (row: RunRow, where: string): boolean => {
-    const at = byId.get(row.row_id);
-    if (at === undefined) {
-      byId.set(row.row_id, out.rows.length);
-      out.rows.push(row);
-      return true;
-    }
-    if (!out.manifest && out.rows[at]!.error !== null) {
-      out.rows[at] = row; // a retry of a failed row (a resumed run from before manifests) replaces it
-      return true;
-    }
-    out.errors.push({
-      where,
-      message: out.manifest
-        ? `row id "${row.row_id}" again: a run holds each row once`
-        : `duplicate row_id "${row.row_id}": an answered row is never replaced (the first one is kept)`,
-    });
-    return false;
-  };
-  const envelope = trimmed.startsWith('{') ? resultsEnvelope(text) : null;
-  if (trimmed.startsWith('[') || envelope) {
+  const add = runRowAdder(out.rows, out);
+  const json = publishedRows(path);
+  if (json) {
     out.format = 'published';
-    let data: unknown = envelope;
-    if (!envelope) {
-      try {
-        data = JSON.parse(text);
-      } catch (error) {
-        throw new CitegeistError(
-          'INVALID_JSON',
-          `The run file ${path} starts like a JSON list but does not parse (${(error as Error).message}).`,
-          'Fix the JSON, or give citegeist run JSONL.',
-        );
-      }
-    }
-    let rows = data as unknown[];
+    const { envelope, rows } = json;
     if (envelope) {
-      const { rows: list, summary: _summary, ...info } = envelope;
-      rows = list as unknown[];
+      const { summary: _summary, ...info } = envelope;
       out.published = info;
       const baseline = envelope.mode === 'baseline' || !contract;
       const model = typeof envelope.model_name === 'string' ? envelope.model_name : null;
@@ -118,13 +80,10 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
       const where = `${path} ${envelope ? 'rows' : ''}[${i}]`;
       const row = publishedRow(value, fallbackModel, contract);
       if (typeof row === 'string') out.errors.push({ where, message: row });
-      else if (add(row, where) && row.error === null) {
-        const cites = (value as Record<string, unknown>).actual_citations;
-        if (cites === undefined || cites === null) missing('actual_citations', row.row_id);
-      }
+      else if (add(row, where)) noteMissingCitations(out, row, value, 'published');
     }
   } else {
-    const { manifest, rows } = takeManifest(parseJsonl(text), path, false);
+    const { manifest, rows } = takeManifest(readJsonlLines(path, 'run file'), path, false);
     out.manifest = manifest;
     for (const entry of rows) {
       const where = location(path, entry.line);
@@ -132,36 +91,92 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
         out.errors.push({ where, message: `not JSON (${entry.error})` });
         continue;
       }
-      const value = entry.value as Record<string, unknown> | null;
-      const parsed = RunRowSchema.safeParse(
-        value && typeof value === 'object' && value.model === undefined
-          ? { ...value, model: fallbackModel }
-          : value,
-      );
-      if (parsed.success) {
-        if (add(parsed.data, where) && value && !('citations' in value) && parsed.data.error === null)
-          missing('citations', parsed.data.row_id);
-      } else out.errors.push({ where, message: `not a run row: ${describeIssues(parsed.error)}` });
+      const row = citegeistRow(entry.value, fallbackModel);
+      if (typeof row === 'string') out.errors.push({ where, message: row });
+      else if (add(row, where)) noteMissingCitations(out, row, entry.value, 'citegeist');
     }
   }
   out.models = [...new Set(out.rows.map((r) => r.model))];
   return out;
 }
 
-/** The published results file `{run_id, …, rows: [...]}`, or null when the text is not one. */
-function resultsEnvelope(text: string): Record<string, unknown> | null {
-  try {
-    const data = JSON.parse(text) as unknown;
-    if (typeof data === 'object' && data !== null && Array.isArray((data as { rows?: unknown }).rows)) {
-      return data as Record<string, unknown>;
+/**
+ * Adds rows to `rows` by row id, with the rule for a repeated id (see `readRun`): in a file with a
+ * manifest it is an error; in files from before manifests it replaces the earlier row only when
+ * that one failed, else it is an error. The adder returns false (the error recorded) when the row
+ * was not added.
+ */
+export function runRowAdder<T extends { row_id: string; error: string | null }>(
+  rows: T[],
+  out: Pick<RunReadResult, 'errors' | 'manifest'>,
+): (row: T, where: string) => boolean {
+  const byId = new Map<string, number>();
+  return (row, where) => {
+    const at = byId.get(row.row_id);
+    if (at === undefined) {
+      byId.set(row.row_id, rows.length);
+      rows.push(row);
+      return true;
     }
-  } catch {
-    // Not one JSON object: JSONL.
-  }
-  return null;
+    if (!out.manifest && rows[at]!.error !== null) {
+      rows[at] = row; // a retry of a failed row (a resumed run from before manifests) replaces it
+      return true;
+    }
+    out.errors.push({
+      where,
+      message: out.manifest
+        ? `row id "${row.row_id}" again: a run holds each row once`
+        : `duplicate row_id "${row.row_id}": an answered row is never replaced (the first one is kept)`,
+    });
+    return false;
+  };
 }
 
-function publishedRow(value: unknown, model: string, contract = true): RunRow | string {
+/**
+ * Notes an answered row read without its citations field (`actual_citations` missing or null in
+ * the published layout, `citations` absent in citegeist's): it is scored as an empty list.
+ */
+export function noteMissingCitations(
+  out: Pick<RunReadResult, 'missingFields'>,
+  row: { row_id: string; error: string | null },
+  value: unknown,
+  layout: 'published' | 'citegeist',
+): void {
+  if (row.error !== null || typeof value !== 'object' || value === null) return;
+  const v = value as Record<string, unknown>;
+  const field = layout === 'published' ? 'actual_citations' : 'citations';
+  const absent = layout === 'published' ? v[field] === undefined || v[field] === null : !(field in v);
+  if (!absent) return;
+  const ids = out.missingFields[field] ?? [];
+  ids.push(row.row_id);
+  out.missingFields[field] = ids;
+}
+
+/**
+ * The rows of a run in the published layout: a JSON list, or the results object `{…, rows: [...]}`
+ * (its other fields as `envelope`); null when the file is neither (JSONL). Read row by row.
+ */
+function publishedRows(path: string): { envelope: Record<string, unknown> | null; rows: unknown[] } | null {
+  const first = firstContentChar(path, 'run file');
+  if (first !== '[' && first !== '{') return null;
+  const rows: unknown[] = [];
+  let file: JsonRowsFile;
+  try {
+    file = scanJsonRows(path, 'json', (text) => rows.push(JSON.parse(text)), 'run file');
+  } catch (error) {
+    // An object that is not one JSON value with a rows list is JSONL (a run's manifest line, say).
+    if (first === '{') return null;
+    throw new CitegeistError(
+      'INVALID_JSON',
+      `The run file ${path} starts like a JSON list but does not parse (${(error as Error).message}).`,
+      'Fix the JSON, or give citegeist run JSONL.',
+    );
+  }
+  if (file.layout === 'list') return { envelope: null, rows };
+  return file.hasRows ? { envelope: file.fields, rows } : null;
+}
+
+export function publishedRow(value: unknown, model: string, contract = true): RunRow | string {
   const v = (value ?? {}) as Record<string, unknown>;
   if (typeof v.row_id !== 'string' || v.row_id === '') return 'field "row_id": missing or not a string';
   if (v.actual_answer !== undefined && v.actual_answer !== null && typeof v.actual_answer !== 'string') {
@@ -186,4 +201,13 @@ function publishedRow(value: unknown, model: string, contract = true): RunRow | 
     contract,
     error: typeof v.error === 'string' && v.error !== '' ? v.error : null,
   });
+}
+
+/** A citegeist run JSONL line's value as a run row (its model defaulted), or why it is not one. */
+export function citegeistRow(value: unknown, model: string): RunRow | string {
+  const v = value as Record<string, unknown> | null;
+  const parsed = RunRowSchema.safeParse(
+    v && typeof v === 'object' && v.model === undefined ? { ...v, model } : v,
+  );
+  return parsed.success ? parsed.data : `not a run row: ${describeIssues(parsed.error)}`;
 }

@@ -1,5 +1,5 @@
 import type { RunRow } from '../core/index.js';
-import { type MatchMode, preparePaper } from '../text/index.js';
+import { type MatchForms, type MatchMode, preparePaper } from '../text/index.js';
 import {
   type AlternativeMatch,
   allFailed,
@@ -16,13 +16,19 @@ export interface ScoringRow {
   answer: Pick<RunRow, 'citations' | 'contract' | 'error'>;
 }
 
+/** A paper to score rows against: its text (null: unavailable) and its stored match forms, if any. */
+export interface PaperToScore {
+  text: string | null;
+  forms?: MatchForms | null;
+}
+
 /**
- * The deterministic metrics of the rows of one paper (`text` null: the paper is unavailable). The
- * paper is prepared once for all of them and dropped afterwards. A row that throws is recorded as
+ * The deterministic metrics of the rows of one paper. The paper is prepared once for all of them
+ * (from its stored forms when given) and dropped afterwards. A row that throws is recorded as
  * failed; the others are still scored.
  */
 export function scorePaperRows(
-  text: string | null,
+  { text, forms }: PaperToScore,
   rows: readonly ScoringRow[],
   match: AlternativeMatch,
   quoteMode: MatchMode,
@@ -30,7 +36,7 @@ export function scorePaperRows(
 ): CitationScores[] {
   let quotes: ReturnType<typeof paperQuotes> | null = null;
   try {
-    quotes = text === null ? null : paperQuotes(preparePaper(text), quoteMode);
+    quotes = text === null ? null : paperQuotes(preparePaper(text, { forms }), quoteMode);
   } catch (error) {
     const reason = `the paper text could not be prepared: ${(error as Error).message}`;
     return rows.map(() => allFailed(reason));

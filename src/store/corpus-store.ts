@@ -3,7 +3,15 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { CitegeistError, type Document, type DocumentMeta, DocumentSchema } from '../core/index.js';
+import type { MatchForms } from '../text/index.js';
 import { CORPUS_SCHEMA, CORPUS_SCHEMA_VERSION, UPGRADABLE_FROM } from './corpus-schema.js';
+import {
+  formsOfRow,
+  hasMatchFormsTable,
+  MATCH_FORMS_SCHEMA,
+  refreshMatchForms,
+  writeMatchForms,
+} from './match-forms-table.js';
 
 /** One row of `CorpusStore.list()`. */
 export interface DocumentSummary {
@@ -29,13 +37,23 @@ export interface StoredFile {
 
 type Row = Record<string, unknown>;
 
+/** A document's text with the quote matcher's stored forms of it (null: not stored, or stale). */
+export interface MatchingText {
+  text: string;
+  forms: MatchForms | null;
+}
+
 /**
  * The corpus of one workspace in one SQLite file: documents with their text, pages, sections,
- * paragraphs, furniture and metadata, and the files they came from with a content hash. Writing a
- * file's documents replaces the previous ones of that file in one transaction, so a reader never
- * sees half a document and a failure leaves the old version in place.
+ * paragraphs, furniture and metadata, the quote matcher's forms of each text (`match-forms-table.ts`),
+ * and the files they came from with a content hash. Writing a file's documents replaces the
+ * previous ones of that file in one transaction, so a reader never sees half a document and a
+ * failure leaves the old version in place.
  */
 export class CorpusStore {
+  /** Whether the corpus has the `match_forms` table (corpora from before it may not, read-only). */
+  private formsTable = false;
+
   private constructor(
     private readonly db: Database.Database,
     readonly path: string,
@@ -81,6 +99,7 @@ export class CorpusStore {
     if (!readonly) {
       this.db.pragma('journal_mode = WAL');
       this.db.exec(CORPUS_SCHEMA);
+      this.db.exec(MATCH_FORMS_SCHEMA);
       this.db
         .prepare('INSERT OR IGNORE INTO store_info (key, value) VALUES (?, ?)')
         .run('schema_version', String(CORPUS_SCHEMA_VERSION));
@@ -101,6 +120,7 @@ export class CorpusStore {
         'Re-ingest the papers into a new corpus (`citegeist ingest … --corpus <new path>`).',
       );
     }
+    this.formsTable = hasMatchFormsTable(this.db);
   }
 
   close(): void {
@@ -202,7 +222,29 @@ export class CorpusStore {
     );
     for (const [i, m] of doc.markers.entries())
       marker.run(id, i, m.start, m.end, m.kind, JSON.stringify(m.targets));
+    if (this.formsTable) writeMatchForms(db, id, doc.text);
     return id;
+  }
+
+  /**
+   * The text of document `id` and its stored match forms, or undefined when there is no such
+   * document: what grading reads (one query; the rest of the document is not needed).
+   */
+  matchingText(id: string): MatchingText | undefined {
+    const sql = this.formsTable
+      ? 'SELECT d.text, f.version, f.normalized, f.no_space, f.jumps, f.vocabulary, f.tokens FROM documents d LEFT JOIN match_forms f ON f.doc_id = d.id WHERE d.id = ?'
+      : 'SELECT text FROM documents WHERE id = ?';
+    const row = this.db.prepare(sql).get(id) as Row | undefined;
+    if (!row) return undefined;
+    return { text: String(row.text), forms: this.formsTable ? formsOfRow(row) : null };
+  }
+
+  /**
+   * Computes and stores the match forms of the given documents (default: all) where they are
+   * missing or were made by another version of the normaliser; returns how many were written.
+   */
+  refreshMatchForms(ids: readonly string[] = this.ids()): number {
+    return this.formsTable ? refreshMatchForms(this.db, ids) : 0;
   }
 
   /** The stored document `id`, or undefined. */

@@ -1,6 +1,11 @@
 /** store/: the SQLite corpus of a workspace and loading papers by file, id or folder. */
 export { CORPUS_SCHEMA_VERSION } from './corpus-schema.js';
-export { CorpusStore, type DocumentSummary, type StoredFile } from './corpus-store.js';
+export {
+  CorpusStore,
+  type DocumentSummary,
+  type MatchingText,
+  type StoredFile,
+} from './corpus-store.js';
 export {
   contentHash,
   expandPaths,
@@ -15,5 +20,8 @@ export {
   findPaperFile,
   type LoadOptions,
   loadDocument,
+  PAPERS_CACHE_PATH,
   PapersDir,
+  type PapersDirOptions,
 } from './load-document.js';
+export { PapersCache } from './papers-cache.js';

@@ -66,8 +66,11 @@ export async function ingestFile(store: CorpusStore, file: string): Promise<Inge
     const bytes = new Uint8Array(readInputBytes(path, { what: 'paper' }));
     const hash = contentHash(bytes);
     const stored = store.findByFile(path);
-    if (stored && stored.contentHash === hash && stored.ids.length > 0)
+    if (stored && stored.contentHash === hash && stored.ids.length > 0) {
+      // Documents ingested before the match forms existed (or by another normaliser) get them now.
+      store.refreshMatchForms(stored.ids);
       return { status: 'unchanged', file, ids: stored.ids };
+    }
     const docs = await readDocumentBytes(bytes, { file, id: fileStem(file) });
     const ids = store.upsertFile(path, hash, docs);
     const damaged = docs

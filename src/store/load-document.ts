@@ -2,11 +2,14 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { CitegeistError, type Document, quoteValue, readInputBytes } from '../core/index.js';
 import { fileStem, INGESTIBLE_EXTENSIONS, readDocumentBytes } from '../ingest/index.js';
-import { CorpusStore } from './corpus-store.js';
+import { CorpusStore, type MatchingText } from './corpus-store.js';
 import { contentHash } from './ingest-files.js';
+import { PapersCache } from './papers-cache.js';
 
 /** Where a workspace keeps its corpus, relative to the workspace folder. */
 export const DEFAULT_CORPUS_PATH = join('.citegeist', 'corpus.sqlite');
+/** Where a workspace caches the documents read from papers folders (see `PapersCache`). */
+export const PAPERS_CACHE_PATH = join('.citegeist', 'papers-cache.sqlite');
 
 export function defaultCorpusPath(cwd: string): string {
   return resolve(cwd, DEFAULT_CORPUS_PATH);
@@ -64,20 +67,36 @@ export async function loadDocument(pathOrId: string, options: LoadOptions = {}):
 /** Order in which formats are preferred when a folder holds one paper in several formats. */
 const PREFERENCE = ['.pdf', '.nxml', '.xml', '.json', '.md', '.markdown', '.txt'];
 
+export interface PapersDirOptions {
+  /**
+   * A cache file (`PapersCache`) for the folder's documents and their match forms, so a paper is
+   * parsed once across commands (created when missing). Without it, every command parses again.
+   */
+  cache?: string;
+}
+
 /**
  * The papers of a folder by id, as `answer`/`grade --papers DIR` need them: the paper with id X
  * is the ingestible file of DIR whose stem is X (`X.pdf`, `X.txt`, `X.tei.xml`, …). Documents are
- * extracted on first use and kept.
+ * extracted on first use (or read from the cache) and kept.
  */
 export class PapersDir {
-  private readonly cache = new Map<string, Promise<Document>>();
+  private readonly loaded = new Map<string, Promise<Document>>();
+  /** Cache keys of the papers `matchingText` found in the cache. */
+  private readonly cacheKeys = new Map<string, string>();
 
   private constructor(
     readonly dir: string,
     private readonly files: Map<string, string>,
+    private readonly cache: PapersCache | null,
   ) {}
 
-  static open(dir: string): PapersDir {
+  /** Why the cache is off (null when it works or none was asked for). */
+  get cacheProblem(): string | null {
+    return this.cache?.problem ?? null;
+  }
+
+  static open(dir: string, options: PapersDirOptions = {}): PapersDir {
     let names: string[];
     try {
       names = readdirSync(dir).sort();
@@ -102,7 +121,7 @@ export class PapersDir {
       const prev = files.get(id);
       if (prev === undefined || rank(name) < rank(prev)) files.set(id, name);
     }
-    return new PapersDir(dir, files);
+    return new PapersDir(dir, files, options.cache ? PapersCache.open(options.cache) : null);
   }
 
   ids(): string[] {
@@ -122,15 +141,53 @@ export class PapersDir {
 
   /** The paper `id`; throws PAPER_NOT_FOUND naming the folder when there is no such file. */
   load(id: string): Promise<Document> {
-    let doc = this.cache.get(id);
+    let doc = this.loaded.get(id);
     if (!doc) {
       doc = this.read(id);
-      this.cache.set(id, doc);
+      this.loaded.set(id, doc);
     }
     return doc;
   }
 
-  private async read(id: string): Promise<Document> {
+  /**
+   * The text of paper `id` and the quote matcher's forms of it (from the cache, where they were
+   * computed when the paper was first read; null without a cache): what grading needs.
+   */
+  async matchingText(id: string): Promise<MatchingText> {
+    const { file, bytes } = await this.bytesOf(id);
+    const hash = contentHash(bytes);
+    let cached = this.cache?.matchingText(file, hash);
+    if (!cached) {
+      // Parsed without keeping the Document (`load` keeps it): grading reads the cache from now on.
+      const doc = await (this.loaded.get(id) ?? this.read(id));
+      // A paper read just now was cached with its forms (unless its file holds several documents).
+      cached = this.cache?.matchingText(file, hash);
+      if (!cached) return { text: doc.text, forms: null };
+    }
+    this.cacheKeys.set(id, cached.key);
+    return { text: cached.text, forms: cached.forms };
+  }
+
+  /** Whether `cachedMatchingText(id)` can read the paper again. */
+  isCached(id: string): boolean {
+    return this.cacheKeys.has(id);
+  }
+
+  /**
+   * What `matchingText(id)` last gave, read again synchronously from the cache (undefined when it
+   * was not cached): the very text read then, even if the file changed since.
+   */
+  cachedMatchingText(id: string): MatchingText | undefined {
+    const key = this.cacheKeys.get(id);
+    return key === undefined ? undefined : this.cache?.matchingTextOf(key);
+  }
+
+  /** Closes the cache. */
+  close(): void {
+    this.cache?.close();
+  }
+
+  private async bytesOf(id: string): Promise<{ file: string; bytes: Uint8Array }> {
     const file = this.fileOf(id);
     if (file === undefined) {
       throw new CitegeistError(
@@ -139,11 +196,20 @@ export class PapersDir {
         'Add the paper to the folder, or check the paper ids of the rows.',
       );
     }
-    const docs = await readDocumentBytes(new Uint8Array(readInputBytes(file, { what: 'paper' })), {
-      file,
-      id,
-    });
-    return docs.find((d) => d.id === id) ?? pickOne(docs, file);
+    // Read synchronously (the guarded reader): for a paper-sized file that is several times
+    // cheaper than a promise.
+    return { file, bytes: new Uint8Array(readInputBytes(file, { what: 'paper' })) };
+  }
+
+  private async read(id: string): Promise<Document> {
+    const { file, bytes } = await this.bytesOf(id);
+    const hash = this.cache ? contentHash(bytes) : '';
+    const cached = this.cache?.document(file, hash, id);
+    if (cached) return cached;
+    const docs = await readDocumentBytes(bytes, { file, id });
+    const doc = docs.find((d) => d.id === id) ?? pickOne(docs, file);
+    if (docs.length === 1) this.cache?.put(file, hash, doc);
+    return doc;
   }
 }
 

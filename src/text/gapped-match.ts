@@ -13,7 +13,7 @@
  */
 import { canStartGap, type GapContext, isAcceptableGap, MAX_GAP_TOKENS } from './gap-rules.js';
 import { isHyphenSplit, type MatchTokens } from './match-tokens.js';
-import type { TokenIndex } from './prepare-paper.js';
+import type { TokenIndex } from './token-index.js';
 
 export const MAX_TOTAL_GAP_TOKENS = 60;
 

@@ -14,17 +14,21 @@ export {
   type MatchOptions,
   type MatchRule,
   matchQuote,
+  matchQuoteModes,
   type QuoteMatch,
 } from './match-quote.js';
 export type { MatchTokens, TokenKind } from './match-tokens.js';
 export type { NearestPassage } from './nearest-passage.js';
 export { type NormalizedText, normalizeQuote, normalizeText, toOriginalSpan } from './normalize.js';
 export {
+  MATCH_FORMS_VERSION,
+  type MatchForms,
+  matchForms,
   type NoSpaceText,
   noSpaceString,
   type PreparedPaper,
+  type PrepareOptions,
   preparePaper,
-  type TokenIndex,
 } from './prepare-paper.js';
 export {
   type MatchingBlock,
@@ -35,4 +39,5 @@ export {
 } from './sequence-ratio.js';
 export { type Sentence, splitSentences } from './split-sentences.js';
 export { formatScore, renderTable, type TableColumn } from './text-table.js';
+export type { StoredTokens, TokenIndex } from './token-index.js';
 export { type Token, type TokenizeOptions, tokenize, tokenizeWithOffsets, WORD_PATTERN } from './tokenize.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { sharedDataPath } from '../testing/shared-data.js';
-import { type MatchMode, type MatchRule, matchQuote } from './match-quote.js';
+import { type MatchMode, type MatchRule, matchQuote, matchQuoteModes } from './match-quote.js';
 import { preparePaper } from './prepare-paper.js';
 
 const PAPER = [
@@ -270,6 +270,37 @@ describe('matchQuote on a real QASPER paper', () => {
       if (words[k] === words[k + 1]) continue;
       [words[k], words[k + 1]] = [words[k + 1]!, words[k]!];
       expect(matchQuote(paper, words.join(' '), { mode: 'strict', nearest: false }).matched).toBe(false);
+    }
+  });
+});
+
+describe('matchQuoteModes', () => {
+  // Quotes every rule accepts or rejects in one mode or the other, on plain and PDF-like text.
+  const quotes = [
+    '',
+    '  ".;  ',
+    'We present ScienceParse',
+    'Our parser outperforms the baseline by 12.5 points on the test set (p < 0.05).',
+    // prefix only: the first 80 characters are verbatim, the rest is not
+    'We trained the encoder for 10 epochs with a learning rate of 0.001 and a batch size of 64 on TPUs.',
+    'fits from document-level embeddings [12] and that the sci- entific domain needs its own pretraining',
+    'fitsfromdocument-levelembeddings[12]andthescientific domain',
+    'benefits from document-level embeddings and that the scientific domain',
+    'the scientific domain needs its own pretraining. We therefore train SPECTER',
+    'consistent gains over SciBERT in all settings',
+    'benefits from embeddings document-level',
+    'Completely invented sentence about nothing in this paper at all.',
+  ];
+  it.each([
+    ['plain', PAPER],
+    ['PDF-like', PDF],
+  ])('gives matchQuote’s result in each mode (%s text)', (_name, text) => {
+    const paper = preparePaper(text);
+    for (const quote of quotes) {
+      const both = matchQuoteModes(paper, quote);
+      for (const mode of ['researchqa', 'strict'] as const) {
+        expect(both[mode], `${mode}: ${quote}`).toEqual(matchQuote(paper, quote, { mode, nearest: false }));
+      }
     }
   });
 });

@@ -3,13 +3,22 @@
  * variant of METHODS §1.2 rule (c) with its own map back to the normalised text, exact-substring
  * indexes over both, and the token view (tokens, vocabulary ids, token → positions index and the
  * words split by line-break hyphens) that the gapped rule and the nearest-passage search use.
+ *
+ * The text forms (`MatchForms`: the normalised and no-space texts and the offset map) can be
+ * computed once and stored with the paper (the corpus does at ingest); `preparePaper(text, { forms })`
+ * then skips normalisation. The rest is built lazily, on first use.
  */
-import { isHyphenSplit, type MatchTokens, matchTokens } from './match-tokens.js';
-import { codesToString, type NormalizedText, normalizeText, toOriginalSpan } from './normalize.js';
+import { codesToString, type NormalizedText, normalizeText } from './normalize.js';
 import { SubstringIndex } from './substring-index.js';
-
-/** A `[start, end)` span of the original text. */
-type Span = { readonly start: number; readonly end: number };
+import {
+  buildTokenIndex,
+  type Span,
+  type StoredTokens,
+  storedTokens,
+  type TokenIndex,
+  tokenIndexFromStored,
+  usableTokens,
+} from './token-index.js';
 
 /** The no-space form of rule (c): drop `-` + whitespace (line-break hyphens), then all whitespace. */
 export interface NoSpaceText {
@@ -36,91 +45,99 @@ export function noSpaceForm(normalized: string): NoSpaceText {
   return { text: codesToString(codes, n), toNormalized: map.slice(0, n) };
 }
 
+/** The offset map of a no-space text, rebuilt from the normalised text it was made from. */
+function noSpaceMap(normalized: string, length: number): Int32Array {
+  const map = new Int32Array(length);
+  let n = 0;
+  for (let i = 0; i < normalized.length && n < length; i++) {
+    const c = normalized.charCodeAt(i);
+    if (c === 0x2d && normalized.charCodeAt(i + 1) === 0x20) {
+      i++;
+      continue;
+    }
+    if (c !== 0x20) map[n++] = i;
+  }
+  return map;
+}
+
 /** The no-space form of a normalised quote, without the offset map (`noSpaceForm(q).text`). */
 export function noSpaceString(normalized: string): string {
   return normalized.replace(/- /g, '').replace(/ /g, '');
 }
 
-/** Token ids and the token → positions index of a paper. */
-export interface TokenIndex {
-  readonly tokens: MatchTokens;
-  /** Vocabulary id of each token. */
-  readonly ids: Int32Array;
-  readonly vocabulary: ReadonlyMap<string, number>;
-  /** Positions of vocabulary id `x`: `positions[postingStart[x] .. postingStart[x+1])`, ascending. */
-  readonly postingStart: Int32Array;
-  readonly positions: Int32Array;
-  /** Words split by a line-break hyphen ("sci-ence"), joined ("science") → first token positions. */
-  readonly hyphenJoins: ReadonlyMap<string, number[]>;
-  /** `splitAt[i]` = 1 when tokens i, i+1, i+2 are a word split by a hyphen (`isHyphenSplit`). */
-  readonly splitAt: Uint8Array;
-  /** `breakAfter[i]` = 1 when the original text between tokens i and i+1 holds a line break. */
-  readonly breakAfter: Uint8Array;
-  /** `skippable[i]` = 1 when token i lies inside a span given as skippable (a recorded marker). */
-  readonly skippable: Uint8Array;
+/**
+ * The storable part of a prepared paper: its normalised text, its no-space form, and the offset
+ * map back to the original text as jumps (`normalizeText(text).offsets` is rebuilt from them).
+ * `version` is `MATCH_FORMS_VERSION` when they were computed; forms of another version are
+ * ignored (computed again), so a change to the normaliser never meets forms made by the old one.
+ */
+export interface MatchForms {
+  readonly version: number;
+  readonly normalized: string;
+  readonly noSpace: string;
+  /**
+   * Pairs (i, offsets[i]) for i = 0 and every i where offsets[i] ≠ offsets[i − 1] + 1 (a collapsed
+   * whitespace run, an expansion such as ﬁ → "fi"); in between, offsets count up by one.
+   */
+  readonly jumps: Int32Array;
+  /** The stored part of the token index (the costliest part to build: ~1 ms for a paper). */
+  readonly tokens: StoredTokens;
 }
 
-/** Marks the tokens that lie wholly inside one of `spans` (offsets into the original text). */
-function tokensInSpans(tokens: MatchTokens, normalized: NormalizedText, spans: readonly Span[]): Uint8Array {
-  const out = new Uint8Array(tokens.length);
-  if (spans.length === 0) return out;
-  const sorted = [...spans].sort((a, b) => a.start - b.start);
-  let k = 0;
-  for (let i = 0; i < tokens.length; i++) {
-    const t = toOriginalSpan(normalized, tokens.start[i]!, tokens.end[i]!);
-    while (k < sorted.length && sorted[k]!.end <= t.start) k++;
-    const s = sorted[k];
-    if (s && s.start <= t.start && t.end <= s.end) out[i] = 1;
+/**
+ * The version of `MatchForms`. Bump it whenever `normalizeText`, `noSpaceForm` or the token index
+ * (`matchTokens`, hyphen splits, line breaks) would give another result for some text: stored
+ * forms of an older version are then recomputed. (A test pins the forms of a fixture to this
+ * version, so a change that forgets the bump fails it.)
+ */
+export const MATCH_FORMS_VERSION = 1;
+
+/** Computes the storable forms of a paper's text (normalisation, no-space form, token index). */
+export function matchForms(text: string): MatchForms {
+  const normalized = normalizeText(text);
+  const { offsets } = normalized;
+  const jumps: number[] = [];
+  for (let i = 0; i < offsets.length; i++) {
+    if (i === 0 || offsets[i] !== offsets[i - 1]! + 1) jumps.push(i, offsets[i]!);
   }
-  return out;
+  return {
+    version: MATCH_FORMS_VERSION,
+    normalized: normalized.text,
+    noSpace: noSpaceForm(normalized.text).text,
+    jumps: Int32Array.from(jumps),
+    tokens: storedTokens(buildTokenIndex(normalized)),
+  };
 }
 
-/** Marks the tokens followed by a line break in the original text (before the next token). */
-function lineBreaksAfter(tokens: MatchTokens, normalized: NormalizedText): Uint8Array {
-  const out = new Uint8Array(tokens.length);
-  const { original } = normalized;
-  for (let i = 0; i + 1 < tokens.length; i++) {
-    if (tokens.end[i] === tokens.start[i + 1]) continue; // touching tokens: no whitespace between
-    const from = toOriginalSpan(normalized, tokens.start[i]!, tokens.end[i]!).end;
-    const to = normalized.offsets[tokens.start[i + 1]!]!;
-    const nl = original.indexOf('\n', from);
-    if (nl >= 0 && nl < to) out[i] = 1;
+/** The offsets of the normalised text, from its jumps. */
+function offsetsFromJumps(jumps: Int32Array, length: number): Int32Array {
+  const offsets = new Int32Array(length);
+  for (let j = 0; j < jumps.length; j += 2) {
+    const end = j + 2 < jumps.length ? jumps[j + 2]! : length;
+    for (let i = jumps[j]!, at = jumps[j + 1]!; i < end; i++) offsets[i] = at++;
   }
-  return out;
+  return offsets;
 }
 
-function buildTokenIndex(tokens: MatchTokens, normalized: NormalizedText, skip: readonly Span[]): TokenIndex {
-  const vocabulary = new Map<string, number>();
-  const ids = new Int32Array(tokens.length);
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens.text[i]!;
-    let id = vocabulary.get(t);
-    if (id === undefined) {
-      id = vocabulary.size;
-      vocabulary.set(t, id);
-    }
-    ids[i] = id;
-  }
-  const postingStart = new Int32Array(vocabulary.size + 1);
-  for (let i = 0; i < ids.length; i++) postingStart[ids[i]! + 1]!++;
-  for (let x = 1; x <= vocabulary.size; x++) postingStart[x]! += postingStart[x - 1]!;
-  const fill = postingStart.slice(0, vocabulary.size);
-  const positions = new Int32Array(ids.length);
-  for (let i = 0; i < ids.length; i++) positions[fill[ids[i]!]!++] = i;
-  const hyphenJoins = new Map<string, number[]>();
-  const splitAt = new Uint8Array(tokens.length);
-  for (let i = 0; i + 2 < tokens.length; i++) {
-    if (tokens.text[i + 1] !== '-' || !isHyphenSplit(tokens, i)) continue;
-    splitAt[i] = 1;
-    const joined = tokens.text[i]! + tokens.text[i + 2]!;
-    const list = hyphenJoins.get(joined);
-    if (list) list.push(i);
-    else hyphenJoins.set(joined, [i]);
-  }
-  const breakAfter = lineBreaksAfter(tokens, normalized);
-  const skippable = tokensInSpans(tokens, normalized, skip);
-  return { tokens, ids, vocabulary, postingStart, positions, hyphenJoins, splitAt, breakAfter, skippable };
+/** Whether stored forms can stand for `text`'s: this version, and consistent with the text. */
+function usable(forms: MatchForms | null | undefined, text: string): forms is MatchForms {
+  if (!forms || forms.version !== MATCH_FORMS_VERSION) return false;
+  const { jumps, normalized, noSpace } = forms;
+  if (normalized.length === 0)
+    return jumps.length === 0 && noSpace.length === 0 && forms.tokens.ids.length === 0;
+  // Jumps are ascending pairs inside both texts, the first at 0; the last offset is in the text.
+  if (jumps.length < 2 || jumps.length % 2 !== 0 || jumps[0] !== 0) return false;
+  const lastAt = jumps[jumps.length - 2]!;
+  const lastOffset = jumps[jumps.length - 1]! + (normalized.length - 1 - lastAt);
+  return (
+    lastAt < normalized.length &&
+    lastOffset < text.length &&
+    noSpace.length <= normalized.length &&
+    usableTokens(forms.tokens, normalized.length)
+  );
 }
+
+export type { TokenIndex } from './token-index.js';
 
 /** A paper normalised and indexed once; pass it to `matchQuote` for every quote. */
 export interface PreparedPaper {
@@ -131,10 +148,14 @@ export interface PreparedPaper {
   readonly normalizedIndex: SubstringIndex;
   readonly noSpaceIndex: SubstringIndex;
   readonly tokenIndex: TokenIndex;
+  /** Whether `tokenIndex` has been built (it is built on first use). */
+  readonly hasTokenIndex: boolean;
 }
 
 /** Options of `preparePaper`. */
 export interface PrepareOptions {
+  /** Forms computed from this text by `matchForms` (stored with the paper); used when usable. */
+  forms?: MatchForms | null | undefined;
   /**
    * Spans of the text the gapped rule may skip between two quote words, beyond the marker shapes
    * it knows: the footnote and citation markers an ingester recorded (`Document.markers`).
@@ -143,23 +164,60 @@ export interface PrepareOptions {
 }
 
 /**
- * Normalises and indexes a paper's text for quote matching (linear time; ~tens of ms for 60 pages).
- * The token index is built on first use: the substring rules (all `researchqa` matching without a
- * nearest passage) never need it.
+ * Prepares a paper's text for quote matching: normalises it (linear time; ~0.25 ms for a 24,000-
+ * character paper), unless `options.forms` computed from this text by `matchForms` are given and
+ * of the current version. The substring indexes build their tables only for texts searched often (see
+ * `SubstringIndex`), the offset maps and the token index on first use (the substring rules of
+ * `researchqa` matching without a nearest passage never need the token index).
  */
 export function preparePaper(text: string, options: PrepareOptions = {}): PreparedPaper {
-  const normalized = normalizeText(text);
-  const noSpace = noSpaceForm(normalized.text);
+  const { forms, skippable = [] } = options;
+  let normalized: NormalizedText;
+  let noSpaceText: string;
+  let noSpaceToNormalized: Int32Array | undefined;
+  let stored: StoredTokens | undefined;
+  if (usable(forms, text)) {
+    stored = forms.tokens;
+    let offsets: Int32Array | undefined;
+    const { jumps } = forms;
+    const length = forms.normalized.length;
+    normalized = {
+      text: forms.normalized,
+      get offsets(): Int32Array {
+        offsets ??= offsetsFromJumps(jumps, length);
+        return offsets;
+      },
+      original: text,
+    };
+    noSpaceText = forms.noSpace;
+  } else {
+    normalized = normalizeText(text);
+    const form = noSpaceForm(normalized.text);
+    noSpaceText = form.text;
+    noSpaceToNormalized = form.toNormalized;
+  }
+  const noSpace: NoSpaceText = {
+    text: noSpaceText,
+    get toNormalized(): Int32Array {
+      noSpaceToNormalized ??= noSpaceMap(normalized.text, noSpaceText.length);
+      return noSpaceToNormalized;
+    },
+  };
   let tokenIndex: TokenIndex | undefined;
   return {
     text,
     normalized,
     noSpace,
     normalizedIndex: new SubstringIndex(normalized.text),
-    noSpaceIndex: new SubstringIndex(noSpace.text),
+    noSpaceIndex: new SubstringIndex(noSpaceText),
     get tokenIndex(): TokenIndex {
-      tokenIndex ??= buildTokenIndex(matchTokens(normalized), normalized, options.skippable ?? []);
+      tokenIndex ??= stored
+        ? tokenIndexFromStored(stored, normalized, skippable)
+        : buildTokenIndex(normalized, skippable);
       return tokenIndex;
+    },
+    get hasTokenIndex(): boolean {
+      return tokenIndex !== undefined;
     },
   };
 }

@@ -140,7 +140,8 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
     try {
       const datasetPath = resolve(ctx.io.cwd, opts.dataset);
       const sourceOptions = paperSourceOf(ctx, opts);
-      const source = paperSource(sourceOptions, ctx.io.cwd);
+      // A dry run writes nothing, not even the papers cache.
+      const source = paperSource(sourceOptions, ctx.io.cwd, { cache: !settings.dryRun });
       // The dataset check reads each paper once; the run below reuses them (the source caches).
       const read = await readCheckedDataset(ctx, datasetPath, source, opts.check);
       const all = read.rows;

@@ -1,11 +1,18 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command } from 'commander';
-import { CitegeistError, type Document } from '../../core/index.js';
+import { CitegeistError, sha256Hex, writeFileAtomic } from '../../core/index.js';
 import {
+  type CheckedDataset,
+  type CheckOptions,
   checkDataset,
+  DATASET_CHECK_VERSION,
+  type DatasetCheck,
   type DatasetReadResult,
   formatDatasetProblems,
   loadDataset,
 } from '../../generate/index.js';
+import { MATCH_FORMS_VERSION } from '../../text/index.js';
 import type { CliContext } from '../context.js';
 
 /** Adds `--no-check` to a command that runs the dataset check first (`answer`, `grade`). */
@@ -23,12 +30,32 @@ export function addCheckOption(command: Command): Command {
 export async function readCheckedDataset(
   ctx: CliContext,
   path: string,
-  loadPaper: ((id: string) => Promise<Document | null>) | undefined,
+  loadPaper: CheckOptions['loadPaper'],
   check = true,
 ): Promise<DatasetReadResult> {
   const read = await loadDataset(path);
   for (const w of read.warnings) ctx.io.err(`warning: ${w}\n`);
-  const result = await checkDataset(read, check && loadPaper ? { loadPaper } : {});
+  await checkReadDataset(ctx, path, read, loadPaper, check);
+  return read;
+}
+
+/**
+ * The check of `readCheckedDataset` on a dataset already read (or indexed: see `checkDataset`):
+ * throws DATASET_INVALID on its errors, prints how many warnings it has.
+ */
+export async function checkReadDataset(
+  ctx: CliContext,
+  path: string,
+  read: CheckedDataset,
+  loadPaper: CheckOptions['loadPaper'],
+  check = true,
+  cache?: CheckCache,
+): Promise<void> {
+  const options = check && loadPaper ? { loadPaper } : {};
+  const result =
+    cache && check && loadPaper
+      ? await cachedCheck(cache, () => checkDataset(read, options))
+      : await checkDataset(read, options);
   const errors = check
     ? result.errors
     : result.errors.filter((e) => e.kind === 'invalid_row' || e.kind === 'no_rows');
@@ -44,7 +71,55 @@ export async function readCheckedDataset(
       `dataset check: ${result.warnings.length} warning(s), e.g. ${result.warnings[0]?.where}: ${result.warnings[0]?.message} (\`citegeist dataset check\` lists them)\n`,
     );
   }
-  return read;
+}
+
+/**
+ * Where the workspace keeps dataset check results, by what they depend on: the dataset file's
+ * bytes, the papers' texts (and where they came from), and the versions of the check and of the
+ * quote matcher's forms. Checking gold evidence against the papers is the costly part of a check
+ * (for 50,000 rows with long evidence, about as long as grading them), and grading several runs
+ * against one dataset would otherwise repeat it for every run.
+ */
+export const DATASET_CHECKS_DIR = join('.citegeist', 'dataset-checks');
+
+/** A check result to reuse or keep: its file, and whether it may be written (not in a dry run). */
+export interface CheckCache {
+  file: string;
+  write: boolean;
+}
+
+/** The cache entry of a check over a dataset (its sha256) and papers (`papersInput` hash). */
+export function checkCacheFile(workspace: string, datasetSha256: string, papersSha256: string): string {
+  const key = sha256Hex(
+    JSON.stringify({
+      check: DATASET_CHECK_VERSION,
+      forms: MATCH_FORMS_VERSION,
+      dataset: datasetSha256,
+      papers: papersSha256,
+    }),
+  );
+  return join(workspace, DATASET_CHECKS_DIR, `${key.slice(0, 32)}.json`);
+}
+
+/** A kept check result when there is a usable one, else `run`'s (kept when allowed). */
+async function cachedCheck(cache: CheckCache, run: () => Promise<DatasetCheck>): Promise<DatasetCheck> {
+  if (existsSync(cache.file)) {
+    try {
+      const kept = JSON.parse(readFileSync(cache.file, 'utf8')) as DatasetCheck;
+      if (Array.isArray(kept.errors) && Array.isArray(kept.warnings)) return kept;
+    } catch {
+      // An unreadable entry is only a cache: the check runs again and replaces it.
+    }
+  }
+  const result = await run();
+  if (cache.write) {
+    try {
+      writeFileAtomic(cache.file, JSON.stringify(result));
+    } catch {
+      // A workspace that cannot be written to only loses the cache.
+    }
+  }
+  return result;
 }
 
 /**

@@ -3,10 +3,10 @@ import type { Command } from 'commander';
 import {
   byField,
   CitegeistError,
-  papersInput,
+  papersInputOfHashes,
   type RunManifest,
-  readInputBytes,
   sha256Hex,
+  sha256OfFile,
   writeFileAtomic,
 } from '../../core/index.js';
 import { estimateJudging, gradeRunToFile, gradesManifest } from '../../grade/index.js';
@@ -41,6 +41,18 @@ async function gradeToFile(
   opts: GradeOptions & { run: string; out: string },
 ): Promise<void> {
   const p = await prepare(ctx, [opts.run], opts, true);
+  try {
+    await gradePrepared(ctx, p, opts);
+  } finally {
+    p.close();
+  }
+}
+
+async function gradePrepared(
+  ctx: CliContext,
+  p: Prepared,
+  opts: GradeOptions & { run: string; out: string },
+): Promise<void> {
   const run = p.runs[0]!;
   const out = resolve(ctx.io.cwd, opts.out);
   const manifest = gradesManifest({
@@ -53,11 +65,11 @@ async function gradeToFile(
       trustUnlocatedEvidence: p.trustUnlocatedEvidence,
     },
     dataset: {
-      sha256: sha256Hex(readInputBytes(resolve(ctx.io.cwd, opts.dataset), { what: 'dataset' })),
+      sha256: p.datasetSha256,
       path: opts.dataset,
       rows: p.dataset.length,
     },
-    papers: papersInput(p.texts, describeSource(paperSourceOf(ctx, opts))),
+    papers: papersInputOfHashes(p.paperHashes, describeSource(paperSourceOf(ctx, opts))),
     run: runInput(run.manifest, resolve(ctx.io.cwd, opts.run), opts.run),
     version: VERSION,
   });
@@ -76,7 +88,12 @@ async function gradeToFile(
             run.rows,
             p.grading.paperText,
             { path: out, manifest },
-            { ...gradeOptions(p, judge), ...options },
+            {
+              ...gradeOptions(p, judge),
+              ...options,
+              // The rows are in the file; the summary is built as they come (a large run is not held).
+              keep: false,
+            },
           ),
         onCall,
       ),
@@ -89,7 +106,7 @@ async function gradeToFile(
   });
   noteTakeovers(ctx.io, result.tookOverFrom);
   reportOutcome(ctx, run.models, result);
-  const summary = printSummary(ctx, result.grades, opts.seed);
+  const summary = printSummary(ctx, result.summary, opts.seed);
   const summaryFile = `${out.replace(/\.jsonl?$/i, '')}.summary.json`;
   const provenance = { manifest: result.manifest, bootstrap_seed: opts.seed };
   // Rows scored without a field that changes their scores (as an empty list): field → count.
@@ -102,7 +119,7 @@ async function gradeToFile(
   );
   if (!ctx.globals().json) {
     const kept = result.kept > 0 ? ` (${result.kept} kept from an earlier run)` : '';
-    ctx.io.out(`\n${result.grades.length} graded rows${kept} → ${opts.out}\n`);
+    ctx.io.out(`\n${result.rows} graded rows${kept} → ${opts.out}\n`);
     const unscored = Object.values(missingFields).reduce((n, count) => n + count, 0);
     if (unscored > 0)
       ctx.io.out(`${unscored} row(s) lacked a score-changing field (missing_fields in the summary)\n`);
@@ -113,7 +130,7 @@ async function gradeToFile(
 function runInput(manifest: RunManifest | null, path: string, given: string) {
   return manifest
     ? { sha256: sha256Hex(manifest.run_id), path: given, label: manifest.label, run_id: manifest.run_id }
-    : { sha256: sha256Hex(readInputBytes(path, { what: 'run file' })), path: given };
+    : { sha256: sha256OfFile(path, 'run file').sha256, path: given };
 }
 
 /** `grade --dry-run`: the judge calls the rows left to grade would make (the citation metrics are free). */
@@ -204,7 +221,7 @@ export const registerGrade: RegisterCommand = (program, ctx) => {
     )
     .option(
       '--threads <n>',
-      'threads for the citation metrics (default: all available cores, at most one per 500 rows)',
+      'threads for the citation metrics (default: up to all available cores, started only when the work left pays for them)',
       parseIntOption('--threads', 1),
     )
     .option('--model <name>', 'model name for runs that do not record one (published layout)')

@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { DatasetCheck } from '../../generate/index.js';
 import { arbitraryReplies, FakeOpenAiServer } from '../../testing/index.js';
 import { memoryIo } from '../io.js';
 import { runCli } from '../program.js';
@@ -470,6 +471,40 @@ describe('grade writes rows as they complete and resumes like answer', () => {
     expect(await runCli([...args, '--judge', 'openai:gpt-4.1-mini', '--dry-run', '--json'], io)).toBe(0);
     expect(JSON.parse(stdout())).toMatchObject({ dry_run: true, rows: 3, calls: 3, outputTokens: 900 });
     expect(() => readFileSync(join(dir, 'g.jsonl'))).toThrow();
+    // Not even the papers cache or the dataset check's results.
+    expect(existsSync(join(dir, '.citegeist'))).toBe(false);
+  });
+
+  it("keeps the dataset check's results for the next grading of the same dataset and papers", async () => {
+    const dir = workspace();
+    const rows = readFileSync(join(dir, 'dataset.jsonl'), 'utf8').replace(
+      /coaching reported/g,
+      'mentoring saw',
+    );
+    writeFileSync(join(dir, 'dataset.jsonl'), rows);
+    const first = memoryIo({ cwd: dir });
+    expect(await runCli(gradeA, first.io)).toBe(0);
+    expect(first.stderr()).toMatch(
+      /dataset check: 1 warning\(s\), e\.g\. row p1_multihop0: evidence group 2/,
+    );
+    const checks = join(dir, '.citegeist', 'dataset-checks');
+    const [entry] = readdirSync(checks);
+    // The kept result is what the next grading reports (marked here to tell it from a new check).
+    const kept = JSON.parse(readFileSync(join(checks, entry!), 'utf8')) as DatasetCheck;
+    kept.warnings[0]!.message = 'marked';
+    writeFileSync(join(checks, entry!), JSON.stringify(kept));
+    const again = memoryIo({ cwd: dir });
+    expect(await runCli([...gradeA.slice(0, -1), 'g2.jsonl'], again.io)).toBe(0);
+    expect(again.stderr()).toMatch(/row p1_multihop0: marked/);
+    // An edited paper is another input: it is checked again.
+    writeFileSync(
+      join(dir, 'papers', 'p1.md'),
+      `${readFileSync(join(dir, 'papers', 'p1.md'), 'utf8')}\nMore.\n`,
+    );
+    const edited = memoryIo({ cwd: dir });
+    expect(await runCli([...gradeA.slice(0, -1), 'g3.jsonl'], edited.io)).toBe(0);
+    expect(edited.stderr()).toMatch(/row p1_multihop0: evidence group 2/);
+    expect(readdirSync(checks)).toHaveLength(2);
   });
 
   it('leaderboard --dry-run prices the judge calls of grading the run files, per run, and grades nothing', async () => {

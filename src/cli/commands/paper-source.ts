@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { CitegeistError, type Document } from '../../core/index.js';
-import { PapersDir } from '../../store/index.js';
+import { CitegeistError, type Document, sha256Hex } from '../../core/index.js';
+import { type MatchingText, PAPERS_CACHE_PATH, PapersDir } from '../../store/index.js';
+import type { MatchForms } from '../../text/index.js';
 import type { CliContext } from '../context.js';
 import { corpusPath, openCorpus } from '../corpus-option.js';
 
@@ -40,21 +41,91 @@ export function describeSource(options: PaperSourceOptions): string {
 }
 
 /**
- * Loads the text of each paper id from a `paperSource` loader. Missing papers map to null (metrics
- * that need the text are then `failed`). Returns the texts and the ids not found.
+ * The papers a grading reads, loaded when their rows are graded (so a run over hundreds of papers
+ * holds one or two at a time): each paper's text and the quote matcher's stored forms of it, and
+ * up front the hash of every text, for the grades manifest.
  */
-export async function loadPaperTexts(
+export interface GradingPapers {
+  /** `sha256Hex` of each paper's text; null for a paper not found. */
+  hashes: Map<string, string | null>;
+  /** Ids not found. */
+  missing: string[];
+  /** A paper's text (null: not found). */
+  text(id: string): string | null;
+  /** The stored forms of a paper's text (null: none stored; computed when grading). */
+  forms(id: string): MatchForms | null;
+  close(): void;
+}
+
+/**
+ * Reads every paper once (caching what a papers folder parses), hashes it, and keeps only what
+ * cannot be read again cheaply (a paper the folder's cache could not keep); see `GradingPapers`.
+ */
+export async function loadGradingPapers(
   ids: Iterable<string>,
-  source: (id: string) => Promise<Document | null>,
-): Promise<{ texts: Map<string, string>; missing: string[] }> {
-  const texts = new Map<string, string>();
+  options: PaperSourceOptions,
+  cwd: string,
+  warn: (message: string) => void = () => {},
+  use: { cache?: boolean } = {},
+): Promise<GradingPapers> {
+  const source = matchingTextSource(options, cwd, use.cache !== false);
+  const hashes = new Map<string, string | null>();
   const missing: string[] = [];
-  for (const id of new Set(ids)) {
-    const doc = await source(id);
-    if (doc) texts.set(id, doc.text);
-    else missing.push(id);
+  const kept = new Map<string, MatchingText>();
+  try {
+    for (const id of new Set(ids)) {
+      const paper = await source.get(id);
+      hashes.set(id, paper ? sha256Hex(paper.text) : null);
+      if (!paper) missing.push(id);
+      else if (!source.canReadAgain(id)) kept.set(id, paper);
+    }
+  } catch (error) {
+    source.close();
+    throw error;
   }
-  return { texts, missing };
+  const problem = source.problem();
+  if (problem) warn(`${problem}; papers are read without it`);
+  // The last paper read: the grader asks for its text, then its forms.
+  let last: { id: string; paper: MatchingText | undefined } | null = null;
+  const read = (id: string) => {
+    if (last?.id !== id)
+      last = { id, paper: kept.get(id) ?? (hashes.get(id) ? source.again(id) : undefined) };
+    return last.paper;
+  };
+  return {
+    hashes,
+    missing,
+    text: (id) => read(id)?.text ?? null,
+    forms: (id) => read(id)?.forms ?? null,
+    close: () => source.close(),
+  };
+}
+
+/**
+ * Paper texts with their match forms, from the corpus or a papers folder (see `paperSource`):
+ * `get` reads a paper the first time, `again` reads it again synchronously where `canReadAgain`
+ * says the source can (the corpus, or the folder's cache).
+ */
+function matchingTextSource(options: PaperSourceOptions, cwd: string, cache: boolean) {
+  checkSource(options);
+  if (options.corpus) {
+    const store = openCorpus(resolve(cwd, options.corpus));
+    return {
+      get: async (id: string): Promise<MatchingText | undefined> => store.matchingText(id),
+      again: (id: string): MatchingText | undefined => store.matchingText(id),
+      canReadAgain: (_id: string) => true,
+      problem: () => null,
+      close: () => store.close(),
+    };
+  }
+  const papers = openPapersDir(options, cwd, cache);
+  return {
+    get: async (id: string) => (papers.fileOf(id) === undefined ? undefined : papers.matchingText(id)),
+    again: (id: string) => papers.cachedMatchingText(id),
+    canReadAgain: (id: string) => papers.isCached(id),
+    problem: () => papers.cacheProblem,
+    close: () => papers.close(),
+  };
 }
 
 /**
@@ -65,14 +136,9 @@ export async function loadPaperTexts(
 export function paperSource(
   options: PaperSourceOptions,
   cwd: string,
+  use: { cache?: boolean } = {},
 ): (id: string) => Promise<Document | null> {
-  if (options.corpus && options.papers) {
-    throw new CitegeistError(
-      'CONFLICTING_OPTIONS',
-      'Both --corpus and --papers were given.',
-      'Give one source of papers: --corpus FILE or --papers DIR.',
-    );
-  }
+  checkSource(options);
   if (options.corpus) {
     const store = openCorpus(resolve(cwd, options.corpus));
     const cache = new Map<string, Document | null>();
@@ -81,26 +147,36 @@ export function paperSource(
       return cache.get(id) ?? null;
     };
   }
-  if (!options.papers) {
+  const papers = openPapersDir(options, cwd, use.cache !== false);
+  return async (id) => (papers.fileOf(id) === undefined ? null : papers.load(id));
+}
+
+/** Throws when a command is given both paper sources, or none (before it reads anything). */
+export function checkSource(options: PaperSourceOptions): void {
+  if (options.corpus && options.papers) {
+    throw new CitegeistError(
+      'CONFLICTING_OPTIONS',
+      'Both --corpus and --papers were given.',
+      'Give one source of papers: --corpus FILE or --papers DIR.',
+    );
+  }
+  if (!options.corpus && !options.papers) {
     throw new CitegeistError(
       'OPTION_REQUIRED',
       'No paper source was given.',
       'Add --corpus FILE (papers ingested with `citegeist ingest`) or --papers DIR (files named <paper_id>.pdf|.txt|.md|.nxml…).',
     );
   }
-  const dir = resolve(cwd, options.papers);
+}
+
+/**
+ * The papers folder, with the workspace's cache of its documents (`.citegeist/papers-cache.sqlite`)
+ * unless `cache` is false (a dry run writes nothing).
+ */
+function openPapersDir(options: PaperSourceOptions, cwd: string, cache = true): PapersDir {
+  const dir = resolve(cwd, options.papers ?? '');
   if (!existsSync(dir)) {
     throw new CitegeistError('FILE_NOT_FOUND', `The papers folder ${dir} does not exist.`, 'Check --papers.');
   }
-  const papers = PapersDir.open(dir);
-  // Each paper is read once per source (the dataset check and the run share it: a PDF is parsed once).
-  const cache = new Map<string, Promise<Document | null>>();
-  return (id) => {
-    let doc = cache.get(id);
-    if (!doc) {
-      doc = papers.fileOf(id) === undefined ? Promise.resolve(null) : papers.load(id);
-      cache.set(id, doc);
-    }
-    return doc;
-  };
+  return PapersDir.open(dir, cache ? { cache: resolve(cwd, PAPERS_CACHE_PATH) } : {});
 }

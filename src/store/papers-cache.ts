@@ -1,0 +1,103 @@
+import { existsSync, rmSync } from 'node:fs';
+import { type Document, isCitegeistError } from '../core/index.js';
+import { type CorpusStore, type MatchingText, CorpusStore as Store } from './corpus-store.js';
+
+/**
+ * A cache of the documents read from a papers folder (`--papers DIR`), so that a paper is parsed
+ * and normalised once, not by every command that reads it: a corpus file of its own (documents,
+ * match forms) keyed by file path and content hash (the file's bytes and the extractor version,
+ * as `ingest` uses), so an edited file or a new extractor misses the cache and is read again.
+ * Only files holding one document are cached.
+ *
+ * The cache never fails a command: when it cannot be opened or written (a read-only folder, a
+ * corrupt or foreign file), it turns itself off and says why in `problem`; a cache file of another
+ * corpus schema version is replaced.
+ */
+export class PapersCache {
+  private store: CorpusStore | null;
+  /** Why the cache is off (null while it works). */
+  problem: string | null = null;
+
+  private constructor(
+    readonly path: string,
+    store: CorpusStore | null,
+    problem: string | null,
+  ) {
+    this.store = store;
+    this.problem = problem;
+  }
+
+  static open(path: string): PapersCache {
+    try {
+      return new PapersCache(path, Store.open(path), null);
+    } catch (first) {
+      // A cache of another schema version, or a file that is not a database, is only a cache:
+      // start a new one. Anything else (a busy or unwritable file) turns the cache off.
+      const replaceable =
+        (isCitegeistError(first) && first.code === 'CORPUS_SCHEMA_MISMATCH') ||
+        /not a database|malformed/i.test(message(first));
+      try {
+        if (!replaceable) throw first;
+        for (const suffix of ['', '-wal', '-shm']) {
+          if (existsSync(`${path}${suffix}`)) rmSync(`${path}${suffix}`);
+        }
+        return new PapersCache(path, Store.open(path), null);
+      } catch {
+        return new PapersCache(path, null, `the papers cache ${path} cannot be used (${message(first)})`);
+      }
+    }
+  }
+
+  /** The document cached for `file` with this content hash (its id set to `id`), or undefined. */
+  document(file: string, hash: string, id: string): Document | undefined {
+    const stored = this.storedId(file, hash);
+    const doc = stored === undefined ? undefined : this.guard(() => this.store?.get(stored));
+    return doc && { ...doc, id };
+  }
+
+  /**
+   * The text and match forms cached for `file` with this content hash, or undefined; `key` reads
+   * the same again (`matchingTextOf`) without the file.
+   */
+  matchingText(file: string, hash: string): (MatchingText & { key: string }) | undefined {
+    const stored = this.storedId(file, hash);
+    const found = stored === undefined ? undefined : this.guard(() => this.store?.matchingText(stored));
+    return found && stored !== undefined ? { ...found, key: stored } : undefined;
+  }
+
+  /** What `matchingText` gave with this `key`, read again. */
+  matchingTextOf(key: string): MatchingText | undefined {
+    return this.guard(() => this.store?.matchingText(key));
+  }
+
+  /** Caches the document of `file` (its match forms are computed as it is stored). */
+  put(file: string, hash: string, doc: Document): void {
+    this.guard(() => this.store?.upsertFile(file, hash, [doc]));
+  }
+
+  close(): void {
+    this.store?.close();
+    this.store = null;
+  }
+
+  private storedId(file: string, hash: string): string | undefined {
+    const stored = this.guard(() => this.store?.findByFile(file));
+    return stored && stored.contentHash === hash && stored.ids.length === 1 ? stored.ids[0] : undefined;
+  }
+
+  /** Runs a cache operation; a failure turns the cache off (recorded in `problem`). */
+  private guard<T>(operation: () => T): T | undefined {
+    if (!this.store) return undefined;
+    try {
+      return operation();
+    } catch (error) {
+      this.problem = `the papers cache ${this.path} stopped working (${message(error)})`;
+      this.close();
+      return undefined;
+    }
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
