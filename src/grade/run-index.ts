@@ -3,7 +3,6 @@
  * `readRun` does, but only the fields a grades row records are kept, with the row's place in the
  * file; the whole row is read again when it is graded (see `indexDataset` for the dataset side).
  */
-import { basename } from 'node:path';
 import {
   CitegeistError,
   firstContentChar,
@@ -22,6 +21,7 @@ import {
   noteMissingCitations,
   publishedRow,
   type RunReadResult,
+  runFileDefaults,
   runRowAdder,
 } from './run-io.js';
 
@@ -63,12 +63,7 @@ function lightOf(row: RunRow, place: RowPlace, ownModel: boolean): Light {
 
 /** Indexes a run file (see the module comment and `readRun` for the layouts and the rules). */
 export function indexRun(path: string, options: { model?: string } = {}): RunIndex {
-  const name = basename(path);
-  const publishedName = /^eval_(.+?)(_baseline)?\.json$/i.exec(name);
-  let fallbackModel =
-    options.model ??
-    (publishedName ? `${publishedName[1]}${publishedName[2] ?? ''}` : name.replace(/\.(jsonl?|json)$/i, ''));
-  let contract = !publishedName?.[2];
+  let { fallbackModel, contract } = runFileDefaults(path, options.model);
   const out: Omit<RunIndex, 'rows' | 'close'> = {
     format: 'citegeist',
     errors: [],

@@ -35,6 +35,21 @@ export interface RunReadResult {
 }
 
 /**
+ * What a run file's name says before its rows are read: the model of rows that name none (the
+ * published harness's `eval_<model>[_baseline].json`, else the file name without its extension,
+ * unless `model` is given) and whether the citation contract applied (not for `_baseline`).
+ */
+export function runFileDefaults(path: string, model?: string): { fallbackModel: string; contract: boolean } {
+  const name = basename(path);
+  const published = /^eval_(.+?)(_baseline)?\.json$/i.exec(name);
+  return {
+    fallbackModel:
+      model ?? (published ? `${published[1]}${published[2] ?? ''}` : name.replace(/\.(jsonl?|json)$/i, '')),
+    contract: !published?.[2],
+  };
+}
+
+/**
  * Reads a run: citegeist run JSONL (one RunRow per line), or the published ResearchQA results
  * layout: the harness's `eval_{model}[_baseline].json`, `{run_id, timestamp, llm_provider,
  * model_name, mode, summary, rows}` (khoj-ai/openpaper server/evals/run_benchmark.py, 0db211cc:
@@ -49,12 +64,7 @@ export interface RunReadResult {
  * error (the first is kept).
  */
 export function readRun(path: string, options: { model?: string } = {}): RunReadResult {
-  const name = basename(path);
-  const published = /^eval_(.+?)(_baseline)?\.json$/i.exec(name);
-  let fallbackModel =
-    options.model ??
-    (published ? `${published[1]}${published[2] ?? ''}` : name.replace(/\.(jsonl?|json)$/i, ''));
-  let contract = !published?.[2];
+  let { fallbackModel, contract } = runFileDefaults(path, options.model);
   const out: RunReadResult = {
     format: 'citegeist',
     rows: [],
