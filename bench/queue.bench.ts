@@ -129,7 +129,7 @@ export default async function (): Promise<void> {
     }
     const t = await interleaved(PASSES, steps);
     console.log(
-      `${PER_WORKER}·W calls, latency L = ${LATENCY_MS} ms, C = ${C} calls at once per worker; ${PASSES} interleaved passes; load average ${loadBefore} before, ${loadAverage()} after (2 cores shared with other work: heavily loaded)`,
+      `${PER_WORKER}·W calls, latency L = ${LATENCY_MS} ms, C = ${C} calls at once per worker; ${PASSES} interleaved passes; load average ${loadBefore} before, ${loadAverage()} after (2 cores: a 1-minute load above 2 means other work competed for them)`,
     );
     const least = (key: string) => Math.min(...(cpu[key] ?? [Number.NaN]));
     for (const w of WORKERS) {
