@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import type { ErrorCode } from './error-codes.js';
 import { CitegeistError } from './errors.js';
 
@@ -21,12 +21,10 @@ export interface ReadOptions {
 }
 
 /**
- * Reads a whole file with a size guard: at most `maxBytes` are read, whatever the file claims to
- * be (devices and pipes report size 0), and every system error becomes a coded CitegeistError.
+ * Opens `path` for reading, refuses a folder, runs `use` on the descriptor and closes it; every
+ * system error becomes a coded CitegeistError naming the file.
  */
-export function readInputBytes(path: string, options: ReadOptions = {}): Buffer {
-  const what = options.what ?? 'file';
-  const max = options.maxBytes ?? MAX_INPUT_BYTES;
+function withInputFile<T>(path: string, what: string, use: (fd: number, stat: Stats) => T): T {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -38,6 +36,43 @@ export function readInputBytes(path: string, options: ReadOptions = {}): Buffer 
     if (stat.isDirectory()) {
       throw new CitegeistError('FILE_IS_DIRECTORY', `The ${what} ${path} is a folder.`, 'Give a file path.');
     }
+    return use(fd, stat);
+  } catch (error) {
+    if (error instanceof CitegeistError) throw error;
+    throw systemError(error, path, what, 'read');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Everything left on `fd`, refusing more than `max` bytes (a device such as /dev/zero never ends). */
+function readAllGuarded(fd: number, path: string, what: string, max: number): Buffer {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(Math.min(1 << 20, max + 1 - total));
+    const n = readSync(fd, chunk, 0, chunk.length, null);
+    if (n === 0) break;
+    chunks.push(n === chunk.length ? chunk : chunk.subarray(0, n));
+    total += n;
+    if (total > max) {
+      throw new CitegeistError(
+        'FILE_TOO_LARGE',
+        `The ${what} ${path} holds more than ${formatBytes(max)}, the most citegeist reads from one input.`,
+        'Split it into smaller files, or check that it is the file you meant (a device such as /dev/zero never ends).',
+      );
+    }
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/**
+ * Reads a whole file with a size guard: at most `maxBytes` are read, whatever the file claims to
+ * be (devices and pipes report size 0), and every system error becomes a coded CitegeistError.
+ */
+export function readInputBytes(path: string, options: ReadOptions = {}): Buffer {
+  const what = options.what ?? 'file';
+  return withInputFile(path, what, (fd, stat) => {
     if (options.output && !stat.isFile()) {
       throw new CitegeistError(
         'OUTPUT_UNWRITABLE',
@@ -45,29 +80,8 @@ export function readInputBytes(path: string, options: ReadOptions = {}): Buffer 
         'Give a file path on a disk (not a special file such as /dev/full or /proc/…).',
       );
     }
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(1 << 20, max + 1 - total));
-      const n = readSync(fd, chunk, 0, chunk.length, null);
-      if (n === 0) break;
-      chunks.push(n === chunk.length ? chunk : chunk.subarray(0, n));
-      total += n;
-      if (total > max) {
-        throw new CitegeistError(
-          'FILE_TOO_LARGE',
-          `The ${what} ${path} holds more than ${formatBytes(max)}, the most citegeist reads from one input.`,
-          'Split it into smaller files, or check that it is the file you meant (a device such as /dev/zero never ends).',
-        );
-      }
-    }
-    return Buffer.concat(chunks, total);
-  } catch (error) {
-    if (error instanceof CitegeistError) throw error;
-    throw systemError(error, path, what, 'read');
-  } finally {
-    closeSync(fd);
-  }
+    return readAllGuarded(fd, path, what, options.maxBytes ?? MAX_INPUT_BYTES);
+  });
 }
 
 /**
@@ -85,19 +99,9 @@ export function sha256OfFile(path: string, what = 'file'): { sha256: string; siz
  * guard of `readInputBytes`. System errors are coded as there.
  */
 export function hashFileInto(hash: Hash, path: string, what = 'file'): number {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (error) {
-    throw systemError(error, path, what, 'read');
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (stat.isDirectory()) {
-      throw new CitegeistError('FILE_IS_DIRECTORY', `The ${what} ${path} is a folder.`, 'Give a file path.');
-    }
+  return withInputFile(path, what, (fd, stat) => {
     if (!stat.isFile()) {
-      const bytes = readInputBytes(path, { what });
+      const bytes = readAllGuarded(fd, path, what, MAX_INPUT_BYTES);
       hash.update(bytes);
       return bytes.length;
     }
@@ -110,12 +114,7 @@ export function hashFileInto(hash: Hash, path: string, what = 'file'): number {
       size += n;
     }
     return size;
-  } catch (error) {
-    if (error instanceof CitegeistError) throw error;
-    throw systemError(error, path, what, 'read');
-  } finally {
-    closeSync(fd);
-  }
+  });
 }
 
 /**
