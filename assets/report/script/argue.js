@@ -3,53 +3,30 @@ function argueListView(params) {
   const run = params.get('run') || '';
   const failedOnly = params.get('failed') === '1';
   const runs = [...new Set(D.argue.reports.map((r) => r.run))];
-  const failed = failedOnlyBox(failedOnly);
   const list = D.argue.reports
     .map((r, i) => [r, i])
     .filter(([r]) => (!run || r.run === run) && (!failedOnly || r.failed > 0));
-  put(
-    app,
-    h('h2', null, 'Judged reports'),
-    h(
-      'form',
-      { class: 'filters' },
-      select('run', [['', 'all'], ...runs.map((r) => [r, r])], run, setHashParam('run')),
-      h('label', { class: 'check' }, failed, ' failed judgments only'),
-    ),
-    h('p', { class: 'count' }, `${list.length} of ${D.argue.reports.length} reports`),
-    h(
-      'table',
-      { class: 'rows' },
+  filteredList({
+    title: 'Judged reports',
+    runParam: 'run',
+    runs,
+    run,
+    failedOnly,
+    failedLabel: 'failed judgments only',
+    count: `${list.length} of ${D.argue.reports.length} reports`,
+    headers: ['topic', 'run', 'sentences', 'nuggets met', 'failed judgments'],
+    rows: list.map(([r, i]) => [
+      h('td', null, link({ report: String(i) }, r.topic)),
+      h('td', null, r.run),
+      h('td', { class: 'num' }, String(r.sentences.length)),
       h(
-        'thead',
-        null,
-        h(
-          'tr',
-          null,
-          ['topic', 'run', 'sentences', 'nuggets met', 'failed judgments'].map((t) => h('th', null, t)),
-        ),
+        'td',
+        { class: 'num' },
+        `${r.nuggets.filter((n) => n.satisfied).length} of ${r.nuggets.filter((n) => !n.unknown).length}`,
       ),
-      h(
-        'tbody',
-        null,
-        list.map(([r, i]) =>
-          h(
-            'tr',
-            null,
-            h('td', null, link({ report: String(i) }, r.topic)),
-            h('td', null, r.run),
-            h('td', { class: 'num' }, String(r.sentences.length)),
-            h(
-              'td',
-              { class: 'num' },
-              `${r.nuggets.filter((n) => n.satisfied).length} of ${r.nuggets.filter((n) => !n.unknown).length}`,
-            ),
-            h('td', { class: r.failed ? 'num bad' : 'num' }, String(r.failed)),
-          ),
-        ),
-      ),
-    ),
-  );
+      h('td', { class: r.failed ? 'num bad' : 'num' }, String(r.failed)),
+    ]),
+  });
 }
 
 function argueView(params) {

@@ -82,6 +82,41 @@ function failedOnlyBox(checked) {
   box.addEventListener('change', () => setHashParam('failed')(box.checked));
   return box;
 }
+/**
+ * A list view with a run filter and a failed-only box (the ARGUE and VETSCORE lists): heading,
+ * filters, "n of m" and a table of `headers` over `rows` (each an array of <td>s).
+ */
+function filteredList({ title, runParam, runs, run, failedOnly, failedLabel, count, headers, rows }) {
+  put(
+    app,
+    h('h2', null, title),
+    h(
+      'form',
+      { class: 'filters' },
+      select('run', [['', 'all'], ...runs.map((r) => [r, r])], run, setHashParam(runParam)),
+      h('label', { class: 'check' }, failedOnlyBox(failedOnly), ` ${failedLabel}`),
+    ),
+    h('p', { class: 'count' }, count),
+    h(
+      'table',
+      { class: 'rows' },
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          headers.map((t) => h('th', null, t)),
+        ),
+      ),
+      h(
+        'tbody',
+        null,
+        rows.map((cells) => h('tr', null, ...cells)),
+      ),
+    ),
+  );
+}
 function debounce(fn, ms) {
   let t = 0;
   return (...a) => {

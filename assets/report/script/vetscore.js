@@ -18,7 +18,6 @@ function vetListView(params) {
   const label = params.get('label') || '';
   const failedOnly = params.get('failed') === '1';
   const labels = [...new Set(D.vetscore.answers.map((a) => a.label))];
-  const failed = failedOnlyBox(failedOnly);
   const list = D.vetscore.answers
     .map((a, i) => [a, i])
     .filter(
@@ -28,47 +27,27 @@ function vetListView(params) {
           a.status === 'failed' ||
           a.segments.some((s) => s.claims.some((c) => c.status === 'failed'))),
     );
-  put(
-    app,
-    h('h2', null, 'VETSCORE answers'),
-    h(
-      'form',
-      { class: 'filters' },
-      select('run', [['', 'all'], ...labels.map((l) => [l, l])], label, setHashParam('label')),
-      h('label', { class: 'check' }, failed, ' failed only'),
-    ),
-    h('p', { class: 'count' }, `${list.length} of ${D.vetscore.answers.length} answers`),
-    h(
-      'table',
-      { class: 'rows' },
-      h(
-        'thead',
-        null,
-        h(
-          'tr',
-          null,
-          ['answer', 'run', 'score', 'status', 'claims', 'not supported'].map((t) => h('th', null, t)),
-        ),
-      ),
-      h(
-        'tbody',
-        null,
-        list.map(([a, i]) => {
-          const claims = a.segments.flatMap((s) => s.claims);
-          return h(
-            'tr',
-            null,
-            h('td', null, link({ vet: String(i) }, a.id)),
-            h('td', null, a.label),
-            h('td', { class: 'num' }, fmt(a.score)),
-            h('td', { class: a.status === 'failed' ? 'bad' : '' }, a.status),
-            h('td', { class: 'num' }, String(claims.length)),
-            h('td', { class: 'num' }, String(claims.filter((c) => c.v === 0).length)),
-          );
-        }),
-      ),
-    ),
-  );
+  filteredList({
+    title: 'VETSCORE answers',
+    runParam: 'label',
+    runs: labels,
+    run: label,
+    failedOnly,
+    failedLabel: 'failed only',
+    count: `${list.length} of ${D.vetscore.answers.length} answers`,
+    headers: ['answer', 'run', 'score', 'status', 'claims', 'not supported'],
+    rows: list.map(([a, i]) => {
+      const claims = a.segments.flatMap((s) => s.claims);
+      return [
+        h('td', null, link({ vet: String(i) }, a.id)),
+        h('td', null, a.label),
+        h('td', { class: 'num' }, fmt(a.score)),
+        h('td', { class: a.status === 'failed' ? 'bad' : '' }, a.status),
+        h('td', { class: 'num' }, String(claims.length)),
+        h('td', { class: 'num' }, String(claims.filter((c) => c.v === 0).length)),
+      ];
+    }),
+  });
 }
 
 function claimRow(c) {
