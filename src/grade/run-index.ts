@@ -22,6 +22,7 @@ import {
   publishedRow,
   type RunReadResult,
   runFileDefaults,
+  runJsonError,
   runRowAdder,
 } from './run-io.js';
 
@@ -179,11 +180,7 @@ function scanPublished(
   } catch (error) {
     // An object that is not one JSON value with a rows list is JSONL (a run's manifest line, say).
     if (first === '{') return null;
-    throw new CitegeistError(
-      'INVALID_JSON',
-      `The run file ${path} starts like a JSON list but does not parse (${(error as Error).message}).`,
-      'Fix the JSON, or give citegeist run JSONL.',
-    );
+    throw runJsonError(path, error);
   }
   if (file.layout === 'envelope' && !file.hasRows) return null;
   out.errors.push(...failed);

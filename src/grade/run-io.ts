@@ -176,14 +176,19 @@ function publishedRows(path: string): { envelope: Record<string, unknown> | null
   } catch (error) {
     // An object that is not one JSON value with a rows list is JSONL (a run's manifest line, say).
     if (first === '{') return null;
-    throw new CitegeistError(
-      'INVALID_JSON',
-      `The run file ${path} starts like a JSON list but does not parse (${(error as Error).message}).`,
-      'Fix the JSON, or give citegeist run JSONL.',
-    );
+    throw runJsonError(path, error);
   }
   if (file.layout === 'list') return { envelope: null, rows };
   return file.hasRows ? { envelope: file.fields, rows } : null;
+}
+
+/** A run file that starts like a JSON list (or object) but does not parse. */
+export function runJsonError(path: string, error: unknown): CitegeistError {
+  return new CitegeistError(
+    'INVALID_JSON',
+    `The run file ${path} starts like a JSON list but does not parse (${(error as Error).message}).`,
+    'Fix the JSON, or give citegeist run JSONL.',
+  );
 }
 
 export function publishedRow(value: unknown, model: string, contract = true): RunRow | string {
