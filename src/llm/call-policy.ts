@@ -18,6 +18,21 @@ export interface CallEvent {
   reason?: string;
 }
 
+/** The event a finished call reports (the same for a local call and one made on a queue worker). */
+export function callEventOf(providerId: string, result: GenerateResult): CallEvent {
+  const event: CallEvent = {
+    providerId,
+    ok: result.ok,
+    cached: result.cached,
+    usage: result.usage,
+    costUsd: result.costUsd,
+    latencyMs: result.latencyMs,
+    retries: result.retries,
+  };
+  if (!result.ok) event.reason = result.reason;
+  return event;
+}
+
 /** The policies every provider gets. All optional; defaults in DEFAULT_POLICY. */
 export interface CallPolicyOptions {
   cache?: ReplyCache | null;
@@ -169,17 +184,7 @@ export class CallRunner {
 
   private finish(result: Unfinished, started: number): GenerateResult {
     const full = { ...result, latencyMs: performance.now() - started } as GenerateResult;
-    const event: CallEvent = {
-      providerId: this.providerId,
-      ok: full.ok,
-      cached: full.cached,
-      usage: full.usage,
-      costUsd: full.costUsd,
-      latencyMs: full.latencyMs,
-      retries: full.retries,
-    };
-    if (!full.ok) event.reason = full.reason;
-    this.options.onCall?.(event);
+    this.options.onCall?.(callEventOf(this.providerId, full));
     return full;
   }
 }

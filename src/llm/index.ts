@@ -14,6 +14,7 @@ export {
   type CallEvent,
   type CallPolicyOptions,
   CallRunner,
+  callEventOf,
   DEFAULT_POLICY,
   retryPolicyOf,
 } from './call-policy.js';

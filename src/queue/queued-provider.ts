@@ -3,6 +3,7 @@ import {
   type Budget,
   type CacheMode,
   type CallEvent,
+  callEventOf,
   costOf,
   type GenerateRequest,
   type GenerateResult,
@@ -140,17 +141,7 @@ export class QueuedProvider implements LlmProvider {
   }
 
   private report(result: GenerateResult): GenerateResult {
-    const event: CallEvent = {
-      providerId: this.id,
-      ok: result.ok,
-      cached: result.cached,
-      usage: result.usage,
-      costUsd: result.costUsd,
-      latencyMs: result.latencyMs,
-      retries: result.retries,
-    };
-    if (!result.ok) event.reason = result.reason;
-    this.options.onCall?.(event);
+    this.options.onCall?.(callEventOf(this.id, result));
     return result;
   }
 }
