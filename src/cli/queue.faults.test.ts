@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queueNameFor } from '../queue/index.js';
+import { createRandom } from '../stats/index.js';
 import { FaultReport, markdownTable } from '../testing/fault-report.js';
 import { campaignReply, datasetIds, faultWorkspace } from '../testing/fault-workspace.js';
 import {
@@ -21,7 +22,6 @@ import {
   lineCount,
   readJsonlState,
   rowAccounting,
-  seededRandom,
   startCli,
   startWorker,
 } from '../testing/process-faults.js';
@@ -113,7 +113,7 @@ async function stop(p: CliProcess, signal: NodeJS.Signals): Promise<void> {
 
 describe.skipIf(!installed)('scale-out: workers killed during a queue run', () => {
   it("kills one of three workers at 10 random moments of a 2,000-row run: nothing lost or duplicated, the local run's rows in dataset order", async () => {
-    const random = seededRandom(SEED);
+    const random = createRandom(SEED);
     const dir = faultWorkspace(ROWS, PAPERS);
     const env = { OPENAI_COMPATIBLE_API_KEY: 'sk-fault-campaign' };
     const started = Date.now();

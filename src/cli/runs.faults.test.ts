@@ -11,6 +11,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRandom } from '../stats/index.js';
 import { FaultReport, markdownTable } from '../testing/fault-report.js';
 import {
   campaignReply,
@@ -30,7 +31,6 @@ import {
   lineCount,
   readJsonlState,
   rowAccounting,
-  seededRandom,
   startCli,
 } from '../testing/process-faults.js';
 
@@ -162,7 +162,7 @@ function recordKills(
 }
 
 describe('kill -9 and resume', () => {
-  const random = seededRandom(SEED);
+  const random = createRandom(SEED);
   const ids = datasetIds(ROWS, PAPERS);
   let dir: string;
 

@@ -1,7 +1,7 @@
 import type { CliIo } from './io.js';
 
 /** A stale lock taken over on the way in: the killed process that held it. */
-export interface TakenOver {
+interface TakenOver {
   pid: number;
   command: string;
   started_at: string;

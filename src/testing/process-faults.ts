@@ -1,16 +1,12 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRandom } from '../stats/index.js';
 
 /**
  * Tools for the fault campaign (`npm run test:faults`): run the built CLI as a separate process,
  * kill it with SIGKILL at a chosen moment, and read what it left behind. Nothing here is used by
  * citegeist itself.
  */
-
-/** The campaign's random moments are reproducible from its seed (the stats stage's mulberry32). */
-export const seededRandom = createRandom;
 
 export interface CliProcess {
   child: ChildProcess;
