@@ -2,7 +2,7 @@ import type { Reporter, TestModule } from 'vitest/node';
 
 /**
  * Prints why tests were skipped (grouped by the note passed to `ctx.skip(note)`, e.g. shared data
- * absent in a fresh clone), then one plain closing line, `N passed, N failed, N skipped`, after
+ * absent in a fresh clone, else by the file whose condition skipped them), then one plain closing line, `N passed, N failed, N skipped`, after
  * vitest's own report, so that tools reading CI logs can count the tests without parsing vitest's
  * coloured summary.
  */
@@ -19,10 +19,12 @@ export default class SummaryReporter implements Reporter {
         else if (result.state === 'failed') failed++;
         else {
           skipped++;
+          // A skip without a note (`describe.skipIf(…)`) is named by its file, so a reader can
+          // find the condition that skipped it.
           const why =
             result.state === 'skipped' && result.note
               ? result.note
-              : `marked ${test.options.mode === 'todo' ? 'todo' : 'skip'} in the code`;
+              : `marked ${test.options.mode === 'todo' ? 'todo' : 'skip'} in ${module.relativeModuleId}`;
           reasons.set(why, (reasons.get(why) ?? 0) + 1);
         }
       }
