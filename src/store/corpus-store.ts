@@ -59,8 +59,12 @@ export class CorpusStore {
     readonly path: string,
   ) {}
 
-  /** Opens (creating when missing, unless `readonly`) the store at `path`. */
-  static open(path: string, options: { readonly?: boolean } = {}): CorpusStore {
+  /**
+   * Opens (creating when missing, unless `readonly`) the store at `path`. `durable: false` (a
+   * cache) commits without waiting for the disk: a killed process loses nothing, a power cut may
+   * lose the last commits but never corrupts the file (SQLite's WAL with `synchronous = NORMAL`).
+   */
+  static open(path: string, options: { readonly?: boolean; durable?: boolean } = {}): CorpusStore {
     let db: Database.Database;
     try {
       if (!options.readonly) mkdirSync(dirname(path), { recursive: true });
@@ -81,6 +85,7 @@ export class CorpusStore {
     const store = new CorpusStore(db, path);
     try {
       store.init(options.readonly ?? false);
+      if (options.durable === false && !options.readonly) db.pragma('synchronous = NORMAL');
     } catch (error) {
       db.close();
       if (error instanceof CitegeistError) throw error;
@@ -148,7 +153,12 @@ export class CorpusStore {
    * Replaces the documents of file `path` by `docs`, atomically. A document whose id is taken by
    * another file's document gets `-2`, `-3`, … appended. Returns the ids as stored.
    */
-  upsertFile(path: string, contentHash: string, docs: readonly Document[]): string[] {
+  upsertFile(
+    path: string,
+    contentHash: string,
+    docs: readonly Document[],
+    out: { forms?: Map<string, MatchForms> } = {},
+  ): string[] {
     const now = new Date().toISOString();
     const run = this.db.transaction(() => {
       this.db.prepare('DELETE FROM documents WHERE file = ?').run(path);
@@ -157,7 +167,7 @@ export class CorpusStore {
           'INSERT INTO files (path, content_hash, ingested_at) VALUES (?, ?, ?) ON CONFLICT(path) DO UPDATE SET content_hash = excluded.content_hash, ingested_at = excluded.ingested_at',
         )
         .run(path, contentHash, now);
-      return docs.map((doc, ord) => this.insert(doc, { file: path, ord, contentHash, now }));
+      return docs.map((doc, ord) => this.insert(doc, { file: path, ord, contentHash, now }, out.forms));
     });
     return run();
   }
@@ -181,9 +191,11 @@ export class CorpusStore {
     for (let n = 2; ; n++) if (!taken.get(`${wanted}-${n}`)) return `${wanted}-${n}`;
   }
 
+  /** Stores `doc`; the match forms it computes go into `forms` by stored id, when given. */
   private insert(
     doc: Document,
     at: { file: string | null; ord: number; contentHash: string; now: string },
+    forms?: Map<string, MatchForms>,
   ): string {
     const id = this.freeId(doc.id);
     const db = this.db;
@@ -222,7 +234,10 @@ export class CorpusStore {
     );
     for (const [i, m] of doc.markers.entries())
       marker.run(id, i, m.start, m.end, m.kind, JSON.stringify(m.targets));
-    if (this.formsTable) writeMatchForms(db, id, doc.text);
+    if (this.formsTable) {
+      const written = writeMatchForms(db, id, doc.text);
+      forms?.set(id, written);
+    }
     return id;
   }
 
@@ -230,13 +245,14 @@ export class CorpusStore {
    * The text of document `id` and its stored match forms, or undefined when there is no such
    * document: what grading reads (one query; the rest of the document is not needed).
    */
-  matchingText(id: string): MatchingText | undefined {
-    const sql = this.formsTable
+  matchingText(id: string, options: { forms?: boolean } = {}): MatchingText | undefined {
+    const withForms = this.formsTable && options.forms !== false;
+    const sql = withForms
       ? 'SELECT d.text, f.version, f.normalized, f.no_space, f.jumps, f.vocabulary, f.tokens FROM documents d LEFT JOIN match_forms f ON f.doc_id = d.id WHERE d.id = ?'
       : 'SELECT text FROM documents WHERE id = ?';
     const row = this.db.prepare(sql).get(id) as Row | undefined;
     if (!row) return undefined;
-    return { text: String(row.text), forms: this.formsTable ? formsOfRow(row) : null };
+    return { text: String(row.text), forms: withForms ? formsOfRow(row) : null };
   }
 
   /**

@@ -152,17 +152,21 @@ export class PapersDir {
   /**
    * The text of paper `id` and the quote matcher's forms of it (from the cache, where they were
    * computed when the paper was first read; null without a cache): what grading needs.
+   * `forms: false` is for a caller that only needs the text now (it reads the forms later with
+   * `cachedMatchingText`): a cached paper's forms are then not decoded.
    */
-  async matchingText(id: string): Promise<MatchingText> {
+  async matchingText(id: string, options: { forms?: boolean } = {}): Promise<MatchingText> {
     const { file, bytes } = await this.bytesOf(id);
     const hash = contentHash(bytes);
-    let cached = this.cache?.matchingText(file, hash);
+    let cached = this.cache?.matchingText(file, hash, options);
     if (!cached) {
       // Parsed without keeping the Document (`load` keeps it): grading reads the cache from now on.
-      const doc = await (this.loaded.get(id) ?? this.read(id));
-      // A paper read just now was cached with its forms (unless its file holds several documents).
-      cached = this.cache?.matchingText(file, hash);
-      if (!cached) return { text: doc.text, forms: null };
+      const pending = this.loaded.get(id);
+      const fresh = pending
+        ? { doc: await pending, stored: this.cache?.matchingText(file, hash, options) }
+        : await this.parse(id, { file, bytes, hash });
+      cached = fresh.stored;
+      if (!cached) return { text: fresh.doc.text, forms: null };
     }
     this.cacheKeys.set(id, cached.key);
     return { text: cached.text, forms: cached.forms };
@@ -204,12 +208,21 @@ export class PapersDir {
   private async read(id: string): Promise<Document> {
     const { file, bytes } = await this.bytesOf(id);
     const hash = this.cache ? contentHash(bytes) : '';
-    const cached = this.cache?.document(file, hash, id);
-    if (cached) return cached;
+    return this.cache?.document(file, hash, id) ?? (await this.parse(id, { file, bytes, hash })).doc;
+  }
+
+  /**
+   * Parses paper `id` and caches it (a file holding one document); `stored` is what the cache
+   * kept, with the match forms computed as it was stored.
+   */
+  private async parse(
+    id: string,
+    { file, bytes, hash }: { file: string; bytes: Uint8Array; hash: string },
+  ): Promise<{ doc: Document; stored: (MatchingText & { key: string }) | undefined }> {
     const docs = await readDocumentBytes(bytes, { file, id });
     const doc = docs.find((d) => d.id === id) ?? pickOne(docs, file);
-    if (docs.length === 1) this.cache?.put(file, hash, doc);
-    return doc;
+    const stored = docs.length === 1 ? this.cache?.put(file, hash, doc) : undefined;
+    return { doc, stored };
   }
 }
 

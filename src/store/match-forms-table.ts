@@ -32,8 +32,8 @@ export function hasMatchFormsTable(db: Database.Database): boolean {
   );
 }
 
-/** Computes and stores the forms of one document (replacing older ones). */
-export function writeMatchForms(db: Database.Database, id: string, text: string): void {
+/** Computes and stores the forms of one document (replacing older ones); returns them. */
+export function writeMatchForms(db: Database.Database, id: string, text: string): MatchForms {
   const forms = matchForms(text);
   db.prepare(
     'INSERT OR REPLACE INTO match_forms (doc_id, version, normalized, no_space, jumps, vocabulary, tokens) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -46,6 +46,7 @@ export function writeMatchForms(db: Database.Database, id: string, text: string)
     JSON.stringify(forms.tokens.vocabulary),
     packTokens(forms.tokens),
   );
+  return forms;
 }
 
 /** The forms of a `match_forms` row (null when missing or of another version). */

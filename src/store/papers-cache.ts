@@ -1,5 +1,6 @@
 import { existsSync, rmSync } from 'node:fs';
 import { type Document, isCitegeistError } from '../core/index.js';
+import type { MatchForms } from '../text/index.js';
 import { type CorpusStore, type MatchingText, CorpusStore as Store } from './corpus-store.js';
 
 /**
@@ -29,7 +30,7 @@ export class PapersCache {
 
   static open(path: string): PapersCache {
     try {
-      return new PapersCache(path, Store.open(path), null);
+      return new PapersCache(path, Store.open(path, { durable: false }), null);
     } catch (first) {
       // A cache of another schema version, or a file that is not a database, is only a cache:
       // start a new one. Anything else (a busy or unwritable file) turns the cache off.
@@ -41,7 +42,7 @@ export class PapersCache {
         for (const suffix of ['', '-wal', '-shm']) {
           if (existsSync(`${path}${suffix}`)) rmSync(`${path}${suffix}`);
         }
-        return new PapersCache(path, Store.open(path), null);
+        return new PapersCache(path, Store.open(path, { durable: false }), null);
       } catch {
         return new PapersCache(path, null, `the papers cache ${path} cannot be used (${message(first)})`);
       }
@@ -57,11 +58,16 @@ export class PapersCache {
 
   /**
    * The text and match forms cached for `file` with this content hash, or undefined; `key` reads
-   * the same again (`matchingTextOf`) without the file.
+   * the same again (`matchingTextOf`) without the file. `forms: false` reads the text alone.
    */
-  matchingText(file: string, hash: string): (MatchingText & { key: string }) | undefined {
+  matchingText(
+    file: string,
+    hash: string,
+    options: { forms?: boolean } = {},
+  ): (MatchingText & { key: string }) | undefined {
     const stored = this.storedId(file, hash);
-    const found = stored === undefined ? undefined : this.guard(() => this.store?.matchingText(stored));
+    const found =
+      stored === undefined ? undefined : this.guard(() => this.store?.matchingText(stored, options));
     return found && stored !== undefined ? { ...found, key: stored } : undefined;
   }
 
@@ -70,9 +76,14 @@ export class PapersCache {
     return this.guard(() => this.store?.matchingText(key));
   }
 
-  /** Caches the document of `file` (its match forms are computed as it is stored). */
-  put(file: string, hash: string, doc: Document): void {
-    this.guard(() => this.store?.upsertFile(file, hash, [doc]));
+  /**
+   * Caches the document of `file`; returns its text and the match forms computed as it was stored
+   * (undefined when the cache is off), so the caller need not read them back.
+   */
+  put(file: string, hash: string, doc: Document): (MatchingText & { key: string }) | undefined {
+    const forms = new Map<string, MatchForms>();
+    const [key] = this.guard(() => this.store?.upsertFile(file, hash, [doc], { forms })) ?? [];
+    return key === undefined ? undefined : { text: doc.text, forms: forms.get(key) ?? null, key };
   }
 
   close(): void {

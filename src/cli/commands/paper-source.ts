@@ -74,7 +74,8 @@ export async function loadGradingPapers(
   const kept = new Map<string, MatchingText>();
   try {
     for (const id of new Set(ids)) {
-      const paper = await source.get(id);
+      // The forms are read when the paper is graded (`again`); now only its text is hashed.
+      const paper = await source.get(id, { forms: false });
       hashes.set(id, paper ? sha256Hex(paper.text) : null);
       if (!paper) missing.push(id);
       else if (!source.canReadAgain(id)) kept.set(id, paper);
@@ -111,7 +112,8 @@ function matchingTextSource(options: PaperSourceOptions, cwd: string, cache: boo
   if (options.corpus) {
     const store = openCorpus(resolve(cwd, options.corpus));
     return {
-      get: async (id: string): Promise<MatchingText | undefined> => store.matchingText(id),
+      get: async (id: string, options?: { forms?: boolean }): Promise<MatchingText | undefined> =>
+        store.matchingText(id, options),
       again: (id: string): MatchingText | undefined => store.matchingText(id),
       canReadAgain: (_id: string) => true,
       problem: () => null,
@@ -120,7 +122,8 @@ function matchingTextSource(options: PaperSourceOptions, cwd: string, cache: boo
   }
   const papers = openPapersDir(options, cwd, cache);
   return {
-    get: async (id: string) => (papers.fileOf(id) === undefined ? undefined : papers.matchingText(id)),
+    get: async (id: string, options?: { forms?: boolean }) =>
+      papers.fileOf(id) === undefined ? undefined : papers.matchingText(id, options),
     again: (id: string) => papers.cachedMatchingText(id),
     canReadAgain: (id: string) => papers.isCached(id),
     problem: () => papers.cacheProblem,
