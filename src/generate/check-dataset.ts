@@ -1,5 +1,5 @@
 import type { DatasetRow, DatasetRowRef } from '../core/index.js';
-import { type MatchForms, matchQuote, type PreparedPaper, preparePaper } from '../text/index.js';
+import { type MatchForms, matchAnyQuote, type PreparedPaper, preparePaper } from '../text/index.js';
 import type { DatasetReadResult } from './dataset-io.js';
 
 /**
@@ -149,19 +149,8 @@ function checkEvidence(
     const alternatives = group.alternatives.filter((a) => a.trim() !== '');
     if (alternatives.length === 0) continue;
     tally.groups++;
-    let best: { text: string; similarity: number } | undefined;
-    let located = false;
-    for (const alternative of alternatives) {
-      const match = matchQuote(paper, alternative, { mode: 'strict' });
-      if (match.matched) {
-        located = true;
-        break;
-      }
-      if (match.nearest && (best === undefined || (match.similarity ?? 0) > best.similarity)) {
-        best = { text: clip(match.nearest.text), similarity: match.similarity ?? 0 };
-      }
-    }
-    if (located) {
+    const match = matchAnyQuote(paper, alternatives, { mode: 'strict' });
+    if (match.matched) {
       tally.located++;
       continue;
     }
@@ -172,7 +161,8 @@ function checkEvidence(
       `evidence group ${g + 1} is not found in paper "${row.paper_id}" by the strict matcher`,
     );
     problem.evidence = clip(alternatives[0] ?? '');
-    if (best) problem.nearest = best;
+    if (match.nearest)
+      problem.nearest = { text: clip(match.nearest.text), similarity: match.similarity ?? 0 };
     problems.push(problem);
   }
 }

@@ -13,6 +13,7 @@ export {
   type MatchMode,
   type MatchOptions,
   type MatchRule,
+  matchAnyQuote,
   matchQuote,
   matchQuoteModes,
   type QuoteMatch,

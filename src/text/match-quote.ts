@@ -199,3 +199,47 @@ export function matchQuoteModes(paper: PreparedPaper, quote: string): Record<Mat
     noMatch();
   return { researchqa, strict };
 }
+
+/**
+ * Whether any of `quotes` (alternatives, each enough on its own) matches, with the nearest passage
+ * on a miss. Matched or not is what `matchQuote` on each quote in turn decides, found cheaper: the
+ * substring rules run on every quote before the token rule (`gapped`) on any, and the nearest
+ * passage, the costliest step, only once none matched (on a miss it is that of the quote with the
+ * highest similarity, the earliest on ties, as the best of `matchQuote`'s answers is). A match is
+ * the first by rule order, then by quote order.
+ */
+export function matchAnyQuote(
+  paper: PreparedPaper,
+  quotes: readonly string[],
+  options: MatchOptions = {},
+): QuoteMatch {
+  const strict = (options.mode ?? 'researchqa') === 'strict';
+  const normalized = quotes.map(normalizeQuote).filter((n) => n.text.length > 0);
+  for (const n of normalized) {
+    const byText = tryRules(paper, n.text, strict);
+    if (byText) return byText;
+  }
+  const wantNearest = options.nearest !== false;
+  const tokens = strict || wantNearest ? normalized.map((n) => matchTokens(n)) : [];
+  if (strict) {
+    for (const t of tokens) {
+      const gapped = gappedRule(paper, t);
+      if (gapped) return gapped;
+    }
+  }
+  if (!wantNearest) return { matched: false, rule: 'none', spans: [], similarity: 0 };
+  let best: QuoteMatch | undefined;
+  for (const [i, n] of normalized.entries()) {
+    const near = nearestPassage(paper, n.text, tokens[i]!);
+    if (near && (best === undefined || near.similarity > best.similarity!)) {
+      best = {
+        matched: false,
+        rule: 'none',
+        spans: [],
+        similarity: near.similarity,
+        nearest: { start: near.start, end: near.end, text: near.text },
+      };
+    }
+  }
+  return best ?? { matched: false, rule: 'none', spans: [], similarity: 0 };
+}
