@@ -67,14 +67,16 @@ def align(S, E, g):
     start, end = big[0].a, big[-1].a + big[-1].size
     inside = [blk for blk in blocks if blk.a >= start and blk.a + blk.size <= end]
     matched = sum(blk.size for blk in inside)
-    gaps = []  # (inserted stream tokens, gold tokens before, gold tokens after)
+    gaps, gap_starts = [], {}  # (inserted stream tokens, gold index before, gold index after)
     for x, y in zip(inside, inside[1:]):
         if y.a - (x.a + x.size) > 0:
-            gaps.append((E[w0 + x.a + x.size: w0 + y.a], x.b + x.size, y.b))
+            gap = (E[w0 + x.a + x.size: w0 + y.a], x.b + x.size, y.b)
+            gaps.append(gap)
+            gap_starts[(tuple(gap[0]), gap[1], gap[2])] = w0 + x.a + x.size
     covered = set()
     for blk in inside:
         covered.update(range(blk.b, blk.b + blk.size))
-    return {'cov': matched / n, 'gaps': gaps, 'uncovered': [i for i in range(n) if i not in covered]}
+    return {'cov': matched / n, 'gaps': gaps, 'gap_starts': gap_starts, 'uncovered': [i for i in range(n) if i not in covered]}
 
 
 def contains(hay, needle):
@@ -104,46 +106,60 @@ def printed_between(pdf_tokens, pdf_index, left, run, right):
     return False
 
 
-def repair(S, g, E, E_set, pdf, furn_bags, gold_furn_bi):
+def spliced_runs(g, furn_bags, min_len=4):
+    """Maximal runs of >= min_len gold tokens that occur verbatim in a set-apart kind's text."""
+    out, i = [], 0
+    while i < len(g):
+        best, kind = i, None
+        for k in SET_APART:
+            if k not in furn_bags:
+                continue
+            j = i + min_len
+            if j > len(g) or not contains(furn_bags[k], g[i:j]):
+                continue
+            while j < len(g) and contains(furn_bags[k], g[i:j + 1]):
+                j += 1
+            if j > best:
+                best, kind = j, k
+        if kind:
+            out.append((i, best, kind))
+            i = best
+        else:
+            i += 1
+    return out
+
+
+def repair(S, g, E, E_set, E_pairs, pdf, furn_bags, gold_furn_bi):
     """The gold paragraph corrected for each gold-side difference found, and the repairs made."""
     done = []
-    # 1. words the gold broke or joined where the PDF (and citegeist) print them otherwise
+    word = re.compile(r'^[^\W\d_]{2,}$')
+    # 1. words the gold broke in two or joined where citegeist (and the PDF) print them otherwise
     out, i = [], 0
     while i < len(g):
         t = g[i]
-        if t not in E_set and i + 1 < len(g) and t + g[i + 1] in E_set:
+        if t not in E_set and i + 1 < len(g) and t + g[i + 1] in E_set and word.match(t) and word.match(g[i + 1]):
             out.append(t + g[i + 1])
             done.append('gold-word-break')
             i += 2
             continue
-        out.append(t)
+        if t not in E_set and t in E_pairs:
+            out.extend(E_pairs[t])
+            done.append('gold-word-break')
+        else:
+            out.append(t)
         i += 1
     g = out
     # 2. runs of the gold paragraph that citegeist keeps apart as a footnote, caption, table, ...
-    al = align(S, E, g)
-    if al and al['cov'] < S.TOL_COVERAGE:
-        runs, cur = [], []
-        for i in al['uncovered']:
-            if cur and i != cur[-1] + 1:
-                runs.append(cur)
-                cur = []
-            cur.append(i)
-        if cur:
-            runs.append(cur)
-        drop = set()
-        for r in runs:
-            toks = [g[i] for i in r]
-            if len(toks) < 2:
-                continue
-            kind = next((k for k in SET_APART if k in furn_bags and contains(furn_bags[k], toks)), None)
-            if kind:
-                drop.update(r)
-                done.append(f'gold-splices:{kind}')
-        if drop:
-            if len(drop) * 2 >= len(g):
-                return [], [done[-1].replace('gold-splices', 'gold-body-is')]
-            g = [t for i, t in enumerate(g) if i not in drop]
-    # 3. runs citegeist prints inside the paragraph that the PDF prints there too: the gold left them out
+    runs = spliced_runs(g, furn_bags)
+    if runs:
+        drop = {i for a, b, _ in runs for i in range(a, b)}
+        kinds = sorted({k for _, _, k in runs})
+        if len(drop) >= S.TOL_COVERAGE * len(g) or len(g) - len(drop) < S.MIN_PARA_TOKENS:
+            return [], ['gold-body-is:' + '+'.join(kinds)]
+        done.extend(f'gold-splices:{k}' for k in kinds)
+        g = [t for i, t in enumerate(g) if i not in drop]
+    # 3. runs citegeist prints inside the paragraph that pdftotext prints there too (between the
+    #    same words): the gold left them out (citations, inline mathematics)
     al = align(S, E, g)
     if al:
         for run, b0, b1 in reversed(al['gaps']):
@@ -152,13 +168,15 @@ def repair(S, g, E, E_set, pdf, furn_bags, gold_furn_bi):
             bi = list(zip(run, run[1:]))
             if sum(1 for q in bi if q in gold_furn_bi) * 3 >= len(bi):
                 continue
-            if printed_between(pdf['tokens'], pdf['index'], g[max(0, b0 - 2):b0], run, g[b1:b1 + 2]):
+            e0 = al['gap_starts'][(tuple(run), b0, b1)]
+            left, right = E[max(0, e0 - 2):e0], E[e0 + len(run):e0 + len(run) + 2]
+            if printed_between(pdf['tokens'], pdf['index'], left, run, right):
                 g = g[:b0] + run + g[b0:]
                 done.append('gold-omits')
     return g, done
 
 
-def classify(S, g, E, E_set, pdf, furn_bags, gold_furn_bi):
+def classify(S, g, E, E_set, E_pairs, pdf, furn_bags, gold_furn_bi):
     n = len(g)
     present = sum((collections.Counter(g) & pdf['bag']).values())
     if present < S.TOL_COVERAGE * n:
@@ -168,7 +186,7 @@ def classify(S, g, E, E_set, pdf, furn_bags, gold_furn_bi):
         if absent and joined * 2 >= len(absent):
             return 'gold-word-break', ' '.join(absent[:8])
         return 'not-in-pdf', ' '.join(absent[:8])
-    fixed, done = repair(S, g, E, E_set, pdf, furn_bags, gold_furn_bi)
+    fixed, done = repair(S, g, E, E_set, E_pairs, pdf, furn_bags, gold_furn_bi)
     if not fixed and done:
         return done[0], 'whole paragraph'
     al = align(S, E, fixed) if fixed else None
@@ -225,6 +243,10 @@ def analyse(S, row, pred_dir):
         pdf_index[t].append(i)
     pdf = {'tokens': pdf_tokens, 'index': pdf_index, 'bag': pdf_bag, 'set': set(pdf_bag)}
     E_set = set(E)
+    # words printed apart that the gold joins (a hyphen at a line end it dropped): words only, as
+    # letters and digits set apart in mathematics ("n 0" for n with subscript 0) are citegeist's doing
+    word = re.compile(r'^[^\W\d_]{2,}$')
+    E_pairs = {a + b: [a, b] for a, b in zip(E, E[1:]) if word.match(a) and word.match(b)}
     gold_furn_bi = set()
     for t in gold['furniture'] + [gold['title']]:
         gold_furn_bi |= S.bigrams(S.toks(t))
@@ -248,7 +270,7 @@ def analyse(S, row, pred_dir):
         if tol:
             ok += 1
             continue
-        cls, why = classify(S, g, E, E_set, pdf, furn_bags, gold_furn_bi)
+        cls, why = classify(S, g, E, E_set, E_pairs, pdf, furn_bags, gold_furn_bi)
         counts[cls.split(':')[0]] += 1
         paragraphs.append({'i': gi, 'start': ' '.join(para.split()[:8]), 'tokens': len(g),
                            'coverage': round(al['cov'], 3) if al else 0, 'class': cls, 'why': why})
