@@ -83,7 +83,7 @@ def contains(hay, needle):
     return (' ' + ' '.join(needle) + ' ') in hay
 
 
-SET_APART = ('footnote', 'caption', 'table', 'float', 'formula', 'code')
+SET_APART = ('footnote', 'caption', 'table', 'float', 'formula', 'code', 'toc', 'title')
 
 
 def tolerant(S, al):
@@ -112,7 +112,8 @@ def spliced_runs(g, furn_bags, min_len=4):
     while i < len(g):
         best, kind = i, None
         for k in SET_APART:
-            if k not in furn_bags:
+            # the title only where a gold paragraph starts with it (its words recur in the text)
+            if k not in furn_bags or (k == 'title' and i > 0):
                 continue
             j = i + min_len
             if j > len(g) or not contains(furn_bags[k], g[i:j]):
