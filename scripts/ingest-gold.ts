@@ -11,6 +11,8 @@
  *   front matter, not a section (its paragraphs go first, under no heading, and a printed
  *   "Abstract" label is not a heading); a bibliography printed without a heading (whose section
  *   heading is not in the text) is furniture, as no heading can be reported for it.
+ *   `furnitureKinds` (ignored by the scorer) gives each furniture entry's paragraph or furniture
+ *   kind, for `scripts/ingest-ceiling.py`.
  * - `readingText(doc)`: the text a reader of the body sees, for olmOCR-bench text tests: headings
  *   and paragraphs of every kind except page furniture, in reading order.
  */
@@ -26,7 +28,11 @@ const BODY_KINDS = new Set(['body', 'abstract', 'list', 'reference']);
 
 const paragraphText = (doc: Document, p: Paragraph) => doc.text.slice(p.start, p.end);
 
-export function scorerJson(doc: Document): { sections: ScorerSection[]; furniture: string[] } {
+export function scorerJson(doc: Document): {
+  sections: ScorerSection[];
+  furniture: string[];
+  furnitureKinds: string[];
+} {
   const lead: ScorerSection = { heading: null, paragraphs: [] };
   const sections: ScorerSection[] = [lead];
   const byId = new Map<string, ScorerSection>();
@@ -41,16 +47,25 @@ export function scorerJson(doc: Document): { sections: ScorerSection[]; furnitur
     }
   }
   const furniture: string[] = [];
+  const furnitureKinds: string[] = [];
   for (const p of doc.paragraphs) {
     const text = paragraphText(doc, p);
     const section = p.sectionId ? byId.get(p.sectionId) : undefined;
-    if (!BODY_KINDS.has(p.kind) || (p.kind === 'reference' && p.sectionId && unprinted.has(p.sectionId)))
+    if (!BODY_KINDS.has(p.kind) || (p.kind === 'reference' && p.sectionId && unprinted.has(p.sectionId))) {
       furniture.push(text);
-    else if (p.kind === 'abstract') lead.paragraphs.push(text);
+      furnitureKinds.push(p.kind);
+    } else if (p.kind === 'abstract') lead.paragraphs.push(text);
     else (section ?? lead).paragraphs.push(text);
   }
-  for (const f of doc.furniture) furniture.push(f.text);
-  return { sections: sections.filter((s) => s.heading !== null || s.paragraphs.length > 0), furniture };
+  for (const f of doc.furniture) {
+    furniture.push(f.text);
+    furnitureKinds.push(f.kind);
+  }
+  return {
+    sections: sections.filter((s) => s.heading !== null || s.paragraphs.length > 0),
+    furniture,
+    furnitureKinds,
+  };
 }
 
 export function readingText(doc: Document): string {

@@ -13,6 +13,8 @@ describe('shouldJoinHyphen', () => {
     ['hyphenated form occurs elsewhere', 'a state-of-the-', 'art model', 'state-of-the-art results', false],
     ['capital after the hyphen', 'the non-', 'English data', '', false],
     ['digit after the hyphen', 'the GPT-', '4 model', '', false],
+    ['compound broken at its first hyphen', 'the state-', 'of-the-art model', 'of the art', false],
+    ['compound broken before its last part', 'an end-', 'to-end system', '', false],
     ['both parts are words', 'the data-', 'driven method', 'data that is driven', false],
     ['syllable break, parts not words', 'the dehypenisa-', 'tion of', 'the of', true],
     ['short parts are joined', 'a be-', 'cause of', 'be cause', true],

@@ -6,8 +6,10 @@
  * 1. the joined word occurs elsewhere in the document → join;
  * 2. the hyphenated form occurs elsewhere in the document → keep the hyphen;
  * 3. the second part starts with a capital or a digit ("non-" + "English", "GPT-" + "4") → keep;
- * 4. both parts are words of the document of 3+ letters ("data-" + "driven") → keep;
- * 5. otherwise → join (most breaks are syllable breaks: "dehypenisa-" + "tion").
+ * 4. the second part goes on with a hyphen of its own ("state-" + "of-the-art", "end-" + "to-end"):
+ *    a compound broken at one of its hyphens → keep;
+ * 5. both parts are words of the document of 3+ letters ("data-" + "driven") → keep;
+ * 6. otherwise → join (most breaks are syllable breaks: "dehypenisa-" + "tion").
  */
 export class Vocabulary {
   private readonly words = new Map<string, number>();
@@ -74,6 +76,7 @@ export function shouldJoinHyphen(line: string, next: string, vocab: Vocabulary):
   if (vocab.has(`${lastPart}${f.tail}`) || vocab.has(`${f.head}${f.tail}`)) return true;
   if (vocab.has(`${f.head}-${f.tail}`) || vocab.has(`${lastPart}-${f.tail}`)) return false;
   if (/^[\p{Lu}\p{N}]/u.test(f.tail)) return false;
+  if (/^[\p{L}\p{N}]+-[\p{L}\p{N}]/u.test(next)) return false;
   if (lastPart.length >= 3 && f.tail.length >= 3 && vocab.has(lastPart) && vocab.has(f.tail)) return false;
   return true;
 }

@@ -9,7 +9,7 @@
 import type { Furniture } from '../../core/index.js';
 import type { PageLayout, PdfLine } from './pdf-lines.js';
 import type { Region } from './pdf-regions.js';
-import type { DocStats } from './pdf-stats.js';
+import { type DocStats, usesBodyFont } from './pdf-stats.js';
 
 const PAGE_NUMBER = /^(?:page\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:of|\/)\s*\d{1,4})?$/i;
 
@@ -56,6 +56,31 @@ function edgeLines(p: PageLayout, stats: DocStats): Set<PdfLine> {
   return out;
 }
 
+/**
+ * Lines beyond the body frame that are body text all the same: in body type, one line gap below
+ * (or above) a line of text of their region, so they continue it. The frame is a quantile of all
+ * body baselines, so the one page whose text runs a line lower than the others would otherwise
+ * lose its last line ("curves, as related to … dark matter in" at the foot of a JOSE page).
+ */
+function frameOverruns(p: PageLayout, stats: DocStats, outside: (l: PdfLine) => boolean): Set<PdfLine> {
+  const out = new Set<PdfLine>();
+  const isBody = (l: PdfLine) => Math.abs(l.size - stats.bodySize) < 0.6 && usesBodyFont(l, stats);
+  const near = (a: PdfLine, b: PdfLine) => Math.abs(a.y - b.y) <= stats.lineGap * 1.3 && a.y !== b.y;
+  // Walk outwards from the frame: each kept line lets the next one beyond it be kept too.
+  const walk = (lines: PdfLine[]) => {
+    for (const l of lines) {
+      if (!outside(l) || !isBody(l)) continue;
+      const inner = p.lines.find(
+        (o) => o !== l && o.region === l.region && near(o, l) && (!outside(o) || out.has(o)) && isBody(o),
+      );
+      if (inner) out.add(l);
+    }
+  };
+  walk(p.lines.filter((l) => l.y < stats.bottom).sort((a, b) => b.y - a.y));
+  walk(p.lines.filter((l) => l.y > stats.top).sort((a, b) => a.y - b.y));
+  return out;
+}
+
 export function findFurniture(
   pages: readonly PageLayout[],
   stats: DocStats,
@@ -77,10 +102,12 @@ export function findFurniture(
   for (const p of pages) {
     const sidebars = new Set(p.regions.filter((r) => isSidebar(r, p.lines, p, stats)).map((r) => r.order));
     const edges = edgeLines(p, stats);
+    // A heading at the top of a page may stand above the body frame; furniture is not larger than text.
+    const beyond = (l: PdfLine) =>
+      (l.y > stats.top + margin || l.y < stats.bottom - margin) && l.size < stats.bodySize * 1.1;
+    const overruns = frameOverruns(p, stats, beyond);
     for (const l of p.lines) {
-      // A heading at the top of a page may stand above the body frame; furniture is not larger than text.
-      const inMargin =
-        (l.y > stats.top + margin || l.y < stats.bottom - margin) && l.size < stats.bodySize * 1.1;
+      const inMargin = beyond(l) && !overruns.has(l);
       const repeated =
         nearEdge(l, p.page.height) &&
         (repeats.get(shape(l.text))?.size ?? 0) >= minRepeat &&
