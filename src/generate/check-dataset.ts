@@ -172,7 +172,7 @@ export async function locateDatasetEvidence(
   loadPaper: NonNullable<CheckOptions['loadPaper']>,
 ): Promise<EvidenceCheck> {
   const tally = { groups: 0, located: 0 };
-  const byRow: DatasetProblem[][] = [];
+  const problems: [number, DatasetProblem[]][] = [];
   const missingPapers: string[] = [];
   const byPaper = new Map<string, number[]>();
   for (const [i, row] of read.rows.entries()) {
@@ -191,11 +191,11 @@ export async function locateDatasetEvidence(
       const ref = read.rows[i]!;
       const found: DatasetProblem[] = [];
       checkEvidence(isRef(ref) ? ref.load() : ref, paper, tally, found);
-      if (found.length > 0) byRow[i] = found;
+      if (found.length > 0) problems.push([i, found]);
     }
   }
-  const problems: [number, DatasetProblem[]][] = [];
-  byRow.forEach((found, i) => problems.push([i, found]));
+  // Paper by paper is not row order.
+  problems.sort((a, b) => a[0] - b[0]);
   return { ...tally, problems, missingPapers };
 }
 
