@@ -67,43 +67,16 @@ export type CheckedDataset = Pick<DatasetReadResult, 'errors' | 'missingFields'>
  * its paper (listed with the nearest passage, so a typo or an extraction difference is visible at
  * once). Rows are checked paper by paper, each paper prepared once and released after its rows
  * (a dataset over hundreds of papers holds one at a time); problems are listed in row order.
- *
- * The parts can run apart (`grade` locates the evidence on another thread while it grades):
- * `checkRows` needs no paper, `unknownPapers` only which papers exist, `locateDatasetEvidence` the texts;
- * `assembleCheck` puts their problems in the order this function gives.
  */
 export async function checkDataset(read: CheckedDataset, options: CheckOptions = {}): Promise<DatasetCheck> {
-  const rows = checkRows(read);
-  if (!options.loadPaper) return assembleCheck(rows);
-  const evidence = await locateDatasetEvidence(read, options.loadPaper);
-  const missing = new Set(evidence.missingPapers);
-  return assembleCheck(
-    rows,
-    unknownPapers(read, (id) => !missing.has(id)),
-    evidence,
-  );
-}
-
-/** What `checkRows` finds: problems of the file and its rows, and the count of rows and papers. */
-export interface RowsCheck {
-  rows: number;
-  papers: number;
-  /** Read errors, an empty file, fields missing from rows. */
-  file: DatasetProblem[];
-  /** Empty questions, by row index. */
-  questions: [number, DatasetProblem][];
-}
-
-/** The problems of a dataset that need no paper (see `checkDataset`). */
-export function checkRows(read: CheckedDataset): RowsCheck {
-  const file: DatasetProblem[] = read.errors.map((e) => ({
+  const problems: DatasetProblem[] = read.errors.map((e) => ({
     kind: e.duplicate ? 'duplicate_row_id' : 'invalid_row',
     severity: 'error',
     where: e.where,
     message: e.message,
   }));
   if (read.rows.length === 0) {
-    file.unshift({
+    problems.unshift({
       kind: 'no_rows',
       severity: 'error',
       where: 'dataset',
@@ -112,7 +85,7 @@ export function checkRows(read: CheckedDataset): RowsCheck {
   }
   for (const [field, ids] of Object.entries(read.missingFields)) {
     for (const id of ids) {
-      file.push({
+      problems.push({
         kind: 'missing_field',
         severity: 'warning',
         where: `row ${id}`,
@@ -121,59 +94,10 @@ export function checkRows(read: CheckedDataset): RowsCheck {
       });
     }
   }
-  const questions: [number, DatasetProblem][] = [];
-  for (const [i, ref] of read.rows.entries()) {
-    // An indexed row knows whether its question is blank; a row is only read again if it does not.
-    const blank = isRef(ref)
-      ? (ref.blankQuestion ?? ref.load().question.trim() === '')
-      : ref.question.trim() === '';
-    if (blank) {
-      questions.push([
-        i,
-        rowProblem(ref, 'empty_question', 'error', 'the question is empty (only white space)'),
-      ]);
-    }
-  }
-  return { rows: read.rows.length, papers: new Set(read.rows.map((r) => r.paper_id)).size, file, questions };
-}
-
-/** The `unknown_paper` problem of each row whose paper `known` does not hold, by row index. */
-export function unknownPapers(
-  read: CheckedDataset,
-  known: (paperId: string) => boolean,
-): [number, DatasetProblem][] {
-  const found: [number, DatasetProblem][] = [];
-  for (const [i, row] of read.rows.entries()) {
-    if (!known(row.paper_id))
-      found.push([
-        i,
-        rowProblem(row, 'unknown_paper', 'error', `paper "${row.paper_id}" is not in the paper source`),
-      ]);
-  }
-  return found;
-}
-
-/** What `locateDatasetEvidence` finds. */
-export interface EvidenceCheck {
-  groups: number;
-  located: number;
-  /** `unlocated_evidence` problems, by row index (rows in order). */
-  problems: [number, DatasetProblem[]][];
-  /** Papers `loadPaper` did not find (their rows' evidence is not checked). */
-  missingPapers: string[];
-}
-
-/**
- * Looks for every row's gold evidence in its paper with the strict matcher, paper by paper (each
- * prepared once and released after its rows).
- */
-export async function locateDatasetEvidence(
-  read: CheckedDataset,
-  loadPaper: NonNullable<CheckOptions['loadPaper']>,
-): Promise<EvidenceCheck> {
-  const tally = { groups: 0, located: 0 };
-  const problems: [number, DatasetProblem[]][] = [];
-  const missingPapers: string[] = [];
+  // Per row (by position): its empty-question problem, and its paper and evidence problems.
+  const questions: DatasetProblem[][] = [];
+  const papersOf: DatasetProblem[][] = [];
+  const evidence = { groups: 0, located: 0 };
   const byPaper = new Map<string, number[]>();
   for (const [i, row] of read.rows.entries()) {
     const at = byPaper.get(row.paper_id);
@@ -181,42 +105,31 @@ export async function locateDatasetEvidence(
     else byPaper.set(row.paper_id, [i]);
   }
   for (const [paperId, indices] of byPaper) {
-    const loaded = await loadPaper(paperId);
-    if (!loaded) {
-      missingPapers.push(paperId);
-      continue;
-    }
-    const paper = preparePaper(loaded.text, { forms: loaded.forms ?? null });
+    const loaded = options.loadPaper ? await options.loadPaper(paperId) : undefined;
+    const paper = loaded ? preparePaper(loaded.text, { forms: loaded.forms ?? null }) : null;
     for (const i of indices) {
       const ref = read.rows[i]!;
+      const row = isRef(ref) ? ref.load() : ref;
       const found: DatasetProblem[] = [];
-      checkEvidence(isRef(ref) ? ref.load() : ref, paper, tally, found);
-      if (found.length > 0) problems.push([i, found]);
+      if (row.question.trim() === '') {
+        questions[i] = [
+          rowProblem(row, 'empty_question', 'error', 'the question is empty (only white space)'),
+        ];
+      }
+      if (loaded === undefined) continue;
+      if (paper === null) {
+        found.push(
+          rowProblem(row, 'unknown_paper', 'error', `paper "${row.paper_id}" is not in the paper source`),
+        );
+      } else checkEvidence(row, paper, evidence, found);
+      papersOf[i] = found;
     }
   }
-  // Paper by paper is not row order.
-  problems.sort((a, b) => a[0] - b[0]);
-  return { ...tally, problems, missingPapers };
-}
-
-/** The check's result from its parts, problems in the order `checkDataset` lists them. */
-export function assembleCheck(
-  rows: RowsCheck,
-  unknown: readonly [number, DatasetProblem][] = [],
-  evidence?: EvidenceCheck,
-): DatasetCheck {
-  // Per row, its paper problems: an unknown paper, or the evidence not found in it.
-  const paperProblems = new Map<number, DatasetProblem[]>(evidence?.problems);
-  for (const [i, problem] of unknown) paperProblems.set(i, [problem]);
-  const problems = [
-    ...rows.file,
-    ...rows.questions.map(([, p]) => p),
-    ...[...paperProblems.entries()].sort((a, b) => a[0] - b[0]).flatMap(([, p]) => p),
-  ];
+  for (const list of [questions, papersOf]) for (const found of list) if (found) problems.push(...found);
   return {
-    rows: rows.rows,
-    papers: rows.papers,
-    evidence: { groups: evidence?.groups ?? 0, located: evidence?.located ?? 0 },
+    rows: read.rows.length,
+    papers: byPaper.size,
+    evidence,
     errors: problems.filter((p) => p.severity === 'error'),
     warnings: problems.filter((p) => p.severity === 'warning'),
   };
@@ -255,7 +168,7 @@ function checkEvidence(
 }
 
 function rowProblem(
-  row: Pick<DatasetRow, 'row_id' | 'paper_id'>,
+  row: DatasetRow,
   kind: DatasetProblemKind,
   severity: DatasetProblem['severity'],
   message: string,

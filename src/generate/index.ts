@@ -1,18 +1,12 @@
 export {
-  assembleCheck,
   type CheckedDataset,
   type CheckOptions,
   checkDataset,
-  checkRows,
   DATASET_CHECK_VERSION,
   type DatasetCheck,
   type DatasetProblem,
   type DatasetProblemKind,
-  type EvidenceCheck,
   formatDatasetProblems,
-  locateDatasetEvidence,
-  type RowsCheck,
-  unknownPapers,
 } from './check-dataset.js';
 export { type DatasetIndex, indexDataset, loadDatasetIndex, rowRef } from './dataset-index.js';
 export {
