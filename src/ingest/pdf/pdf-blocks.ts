@@ -110,7 +110,10 @@ function breaksBefore(prev: PdfLine, line: PdfLine, next: PdfLine | undefined, c
   const expected = stats.lineGap * (Math.max(line.size, prev.size) / stats.bodySize);
   if (prev.y - line.y > expected * 1.45) return true;
   if (wordBroken(prev, line) && Math.abs(line.size - prev.size) <= 0.8) return false;
-  if (Math.abs(line.size - prev.size) > 0.8) return true;
+  // A size change starts a block, but not where a sentence runs on into a line that is mostly inline
+  // code set smaller than the text ("… under uncertainty with PEST++OPT" | "and PEST++MOU.").
+  const inlineCode = isMono(line, stats) !== isMono(prev, stats) && !endsSentence(prev.text);
+  if (Math.abs(line.size - prev.size) > 0.8 && !inlineCode) return true;
   // A caption starts a block, unless a label broken at a dash goes on ("see Appendix 2—" | "Table 1.").
   if (CAPTION.test(line.text) && !/[—–-]$/.test(prev.text)) return true;
   // (In the bibliography a DOI on its own line ends an entry instead.)

@@ -85,6 +85,13 @@ describe.skipIf(!sharedDataAvailable('pdf-gold'))(
       expect(body.some((t) => t.endsWith('See Appendix 2—Video 1 and Apendix 2— Table 1.'))).toBe(true);
     }, 60_000);
 
+    it('keeps a line of smaller inline code in the sentence it continues (jose.00240 p. 2)', async () => {
+      const doc = await read('pdf-gold', 'jose', '10.21105.jose.00240.pdf');
+      expect(texts(doc, 'body')).toContain(
+        '• Single-objective and multi-objective optimization under uncertainty with PEST++OPT and PEST++MOU.',
+      );
+    }, 60_000);
+
     it('reads a line of inline mathematics with labelled arrows as one line (2020.acl-main.207 p. 3)', async () => {
       const doc = await read('pdf-gold', 's2orc-acl', '2020.acl-main.207.pdf');
       expect(doc.text).toContain(
