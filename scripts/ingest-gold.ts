@@ -12,7 +12,11 @@
  *   "Abstract" label is not a heading); a bibliography printed without a heading (whose section
  *   heading is not in the text) is furniture, as no heading can be reported for it.
  *   `furnitureKinds` (ignored by the scorer) gives each furniture entry's paragraph or furniture
- *   kind, for `scripts/ingest-ceiling.py`.
+ *   kind, for `scripts/ingest-ceiling.py`. A footnote marker the Document records is written apart
+ *   from the word it is attached to ("model⁶" as "model ⁶"): it is its own token in the Document
+ *   (and in the quote matcher's tokens), where the scorer's NFKD would make one token "model6" of
+ *   the two; the gold files write it so (GROBID "model 6", S2ORC "library 3"). Exponents, which
+ *   are no markers, stay with their base ("c⁴").
  * - `readingText(doc)`: the text a reader of the body sees, for olmOCR-bench text tests: headings
  *   and paragraphs of every kind except page furniture, in reading order.
  */
@@ -26,7 +30,17 @@ export interface ScorerSection {
 /** Paragraph kinds that count as running text for the scorer; every other kind is furniture. */
 const BODY_KINDS = new Set(['body', 'abstract', 'list', 'reference']);
 
-const paragraphText = (doc: Document, p: Paragraph) => doc.text.slice(p.start, p.end);
+/** A paragraph's text with its footnote markers set apart from the word before them. */
+function paragraphText(doc: Document, p: Paragraph, footnoteStarts: ReadonlySet<number>): string {
+  let out = '';
+  let at = p.start;
+  for (let i = p.start + 1; i < p.end; i++) {
+    if (!footnoteStarts.has(i) || !/[\p{L}\p{N}]/u.test(doc.text[i - 1]!)) continue;
+    out += `${doc.text.slice(at, i)} `;
+    at = i;
+  }
+  return out + doc.text.slice(at, p.end);
+}
 
 export function scorerJson(doc: Document): {
   sections: ScorerSection[];
@@ -48,8 +62,9 @@ export function scorerJson(doc: Document): {
   }
   const furniture: string[] = [];
   const furnitureKinds: string[] = [];
+  const footnoteStarts = new Set(doc.markers.filter((m) => m.kind === 'footnote').map((m) => m.start));
   for (const p of doc.paragraphs) {
-    const text = paragraphText(doc, p);
+    const text = paragraphText(doc, p, footnoteStarts);
     const section = p.sectionId ? byId.get(p.sectionId) : undefined;
     if (!BODY_KINDS.has(p.kind) || (p.kind === 'reference' && p.sectionId && unprinted.has(p.sectionId))) {
       furniture.push(text);

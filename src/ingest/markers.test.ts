@@ -55,6 +55,29 @@ describe('markers', () => {
     ]);
   });
 
+  it('takes raised runs that read as mathematics for exponents, not markers', () => {
+    const d = doc(
+      [
+        'Here κ = 8πG/c⁴ and 10²⁵ cm, the χ² test, sin² θ, (p² + m²)¹/² and v∗ = 60 km.',
+        'The model⁶ [30] of deep learning (DL)¹ and the AI² systems.',
+      ],
+      [],
+      ['¹ One.', '² Two.', '⁶ Six.'],
+    );
+    expect(shown(d).map((m) => m.text)).toEqual(['⁶', '[30]', '¹', '²']);
+  });
+
+  it('takes a raised run after a lone letter for a marker when its footnote is on the same page', () => {
+    const b = new DocumentBuilder();
+    b.heading('1 Introduction', 1, 1);
+    b.paragraph('The set T¹ is small, and so is c².', 'body', 1);
+    b.paragraph('¹ T is defined in the appendix.', 'footnote', 1);
+    b.paragraph('² On another page.', 'footnote', 2);
+    const d = b.build({ id: 'd', title: '', source: 'pdf', meta: {} });
+    const fn = d.paragraphs.find((p) => p.kind === 'footnote')!.id;
+    expect(findMarkers(d).map((m) => [d.text.slice(m.start, m.end), m.targets])).toEqual([['¹', [fn]]]);
+  });
+
   it('takes no parenthesis for a citation without a name before its year', () => {
     expect(shown(doc(['We used n = 12 (n = 2019) samples and (see Section 2).'], []))).toEqual([]);
   });

@@ -18,7 +18,7 @@ import { pdfToDocument } from './pdf/pdf-document.js';
  * The version of the extractors. It is part of a stored document's content hash, so a new version
  * re-ingests files whose bytes did not change.
  */
-export const EXTRACTOR_VERSION = 'ingest-3';
+export const EXTRACTOR_VERSION = 'ingest-4';
 
 function parseJson(text: string, file: string): unknown {
   try {

@@ -94,6 +94,8 @@ export function isNumericRow(line: PdfLine): boolean {
 /** A table row: several wide gaps, or mostly numbers. */
 export const isTabular = (line: PdfLine) => line.gaps >= 2 || isNumericRow(line);
 
+/** A line that is only a labelled DOI: the identifier eLife and others print under each figure, table and box. */
+export const OBJECT_DOI = /^DOI:?\s*(?:https?:\/\/(?:dx\.)?doi\.org\/)?10\.\d{4,9}\/\S+$/i;
 export const endsSentence = (text: string) => /[.!?:;]["'”’)\]]*$/.test(text.trim());
 const BULLET = /^(?:[•◦▪▸►‣⁃·∙–—-]\s|\(?[a-z\d]{1,2}\)\s|\d{1,2}\.\s+\p{Lu})/u;
 const isMono = (l: PdfLine, stats: DocStats) => stats.monoFonts.has(l.font);
@@ -108,8 +110,14 @@ function breaksBefore(prev: PdfLine, line: PdfLine, next: PdfLine | undefined, c
   const expected = stats.lineGap * (Math.max(line.size, prev.size) / stats.bodySize);
   if (prev.y - line.y > expected * 1.45) return true;
   if (wordBroken(prev, line) && Math.abs(line.size - prev.size) <= 0.8) return false;
-  if (Math.abs(line.size - prev.size) > 0.8) return true;
-  if (CAPTION.test(line.text)) return true;
+  // A size change starts a block, but not where a sentence runs on into a line that is mostly inline
+  // code set smaller than the text ("… under uncertainty with PEST++OPT" | "and PEST++MOU.").
+  const inlineCode = isMono(line, stats) !== isMono(prev, stats) && !endsSentence(prev.text);
+  if (Math.abs(line.size - prev.size) > 0.8 && !inlineCode) return true;
+  // A caption starts a block, unless a label broken at a dash goes on ("see Appendix 2—" | "Table 1.").
+  if (CAPTION.test(line.text) && !/[—–-]$/.test(prev.text)) return true;
+  // (In the bibliography a DOI on its own line ends an entry instead.)
+  if (!ctx.inReferences && (OBJECT_DOI.test(line.text) || OBJECT_DOI.test(prev.text))) return true;
   // (Wide gaps alone do not break: a justified line with few words has them; tables are found apart.)
   if (isNumericRow(prev) !== isNumericRow(line)) return true;
   // Code set apart from the text is a block; a line of inline code inside a sentence is not.

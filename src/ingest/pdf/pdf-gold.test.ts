@@ -66,6 +66,39 @@ describe.skipIf(!sharedDataAvailable('pdf-gold'))(
       expect(headings.filter((h) => h === '1. Introduction')).toHaveLength(1);
     }, 60_000);
 
+    it('tells exponents from footnote markers and keeps exponents in their line (JCAP 0807.3577)', async () => {
+      const doc = await read('pdf-gold', 'grobid', '0807.3577.pdf');
+      const marked = doc.markers
+        .filter((m) => m.kind === 'footnote')
+        .map((m) => doc.text.slice(m.start - 6, m.end));
+      expect(marked).toEqual(['nvoked⁵', ' model⁶', 'ystems⁷', '5, the⁸']);
+      expect(doc.text).toContain('κ = 8πG/c⁴.');
+      expect(doc.text).toContain('H 0 = 70 km s−¹ Mpc−¹.');
+    }, 60_000);
+
+    it('keeps object DOIs and video captions of an eLife paper out of the paragraphs around them', async () => {
+      const doc = await read('pdf-gold', 'elife', 'elife-1234567890.pdf');
+      const body = texts(doc, 'body');
+      expect(body.filter((t) => t.includes('DOI: https://doi.org/10.7554/eLife.00666.0'))).toEqual([]);
+      expect(texts(doc, 'float')).toContain('DOI: https://doi.org/10.7554/eLife.00666.004');
+      expect(texts(doc, 'caption').some((t) => t.startsWith('Appendix 2—Video 1. A descirption'))).toBe(true);
+      expect(body.some((t) => t.endsWith('See Appendix 2—Video 1 and Apendix 2— Table 1.'))).toBe(true);
+    }, 60_000);
+
+    it('keeps a line of smaller inline code in the sentence it continues (jose.00240 p. 2)', async () => {
+      const doc = await read('pdf-gold', 'jose', '10.21105.jose.00240.pdf');
+      expect(texts(doc, 'body')).toContain(
+        '• Single-objective and multi-objective optimization under uncertainty with PEST++OPT and PEST++MOU.',
+      );
+    }, 60_000);
+
+    it('reads a line of inline mathematics with labelled arrows as one line (2020.acl-main.207 p. 3)', async () => {
+      const doc = await read('pdf-gold', 's2orc-acl', '2020.acl-main.207.pdf');
+      expect(doc.text).toContain(
+        'query paper, i.e. if P¹ −cite−→ P² and P² −cite−→ P³ but P¹ −cite−6→ P³, then',
+      );
+    }, 60_000);
+
     it('keeps a results table as TSV and a numbered list as text (Wang-paperAVE2008)', async () => {
       const doc = await read('pdf-gold', 'grobid', 'Wang-paperAVE2008.pdf');
       const tables = texts(doc, 'table');

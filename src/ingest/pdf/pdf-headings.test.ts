@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { numberingOf } from './pdf-headings.js';
+import { CAPTION, numberingOf } from './pdf-headings.js';
 
 describe('heading numbering', () => {
   it.each([
@@ -16,4 +16,23 @@ describe('heading numbering', () => {
   it.each(['Introduction', '2019 was a year', 'I think so', '45 Results'])('%s has none', (text) => {
     expect(numberingOf(text)).toBeNull();
   });
+});
+
+describe('caption labels', () => {
+  it.each([
+    'Figure 3: Results.',
+    'Fig. 2. Setup',
+    'Table 1 | Data',
+    'Box 1. Terms',
+    'Video 1. The editorial process.',
+    'Appendix 2—Video 1. The editorial process.',
+    'Figure 3—figure supplement 1. More data.',
+    'Table 1—source data 1. Raw values.',
+  ])('%s is a caption', (text) => expect(CAPTION.test(text)).toBe(true));
+  it.each([
+    'Figure 3 shows the results',
+    'figure 3. lower case',
+    'Appendix 2 Methods',
+    'source data 1. alone',
+  ])('%s is none', (text) => expect(CAPTION.test(text)).toBe(false));
 });

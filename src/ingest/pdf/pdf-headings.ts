@@ -24,7 +24,13 @@ const ROMAN = /^((?:X{0,2})(?:IX|IV|V?I{0,3}))\.\s+(\S.*)$/u;
 const LETTERED = /^([A-H](?:\.\d{1,2}){0,3})[.:]?\s+(\p{Lu}.*)$/u;
 const APPENDIX_NAMED = /^(?:appendix|annex)\s+([A-Z\d]{1,2})\b[.:]?\s*(.*)$/iu;
 
-export const CAPTION = /^(?:Figure|Fig\.|Table|Tab\.|Algorithm|Listing|Box)\s*[A-Z]?\d+(?:\.\d+)?\s*[:.|]/;
+/**
+ * A caption's label: "Figure 3:", "Fig. 3.", "Table 2:", "Algorithm 1:", "Box 1.", "Video 1.", and
+ * labels of an object that belongs to another ("Figure 3—figure supplement 1.", "Appendix 2—video
+ * 1.", "Table 1—source data 1.", as eLife prints its figure supplements, videos and source data).
+ */
+export const CAPTION =
+  /^(?:(?:Figure|Table|Box|Appendix|Video)\s*[A-Z]?\d+\s*[—–]\s*)?(?:Figure|Fig\.|Table|Tab\.|Algorithm|Listing|Box|Video|Movie|(?<=[—–]\s*)(?:[Ff]igure supplement|[Vv]ideo|[Ss]ource (?:data|code)|[Tt]able|[Ff]igure))\s*[A-Z]?\d+(?:\.\d+)?\s*[:.|]/;
 export const REFERENCES_HEADING =
   /^(?:[\dIVX]+\.?\s*)?(references?|bibliography|literature cited|works cited|references and notes)$/i;
 

@@ -7,7 +7,7 @@
  * are `front` matter (authors, affiliations) unless they read as prose, which is the abstract of a
  * paper that prints no "Abstract" heading; text under an "Abstract" heading is `abstract`.
  */
-import { type Block, type Frame, isTabular } from './pdf-blocks.js';
+import { type Block, type Frame, isTabular, OBJECT_DOI } from './pdf-blocks.js';
 import { CAPTION } from './pdf-headings.js';
 import type { PdfLine } from './pdf-lines.js';
 import type { DocStats } from './pdf-stats.js';
@@ -64,6 +64,9 @@ export function classifyBlock(block: Block, frame: Frame, stats: DocStats): Bloc
   if (block.kind !== 'body') return block.kind;
   const first = block.lines[0]!;
   if (CAPTION.test(first.text)) return 'caption';
+  // An object's own DOI line under a figure, table, box or video ("DOI: https://doi.org/…/eLife.00666.004"),
+  // set apart from the text: it labels the object, it is no prose.
+  if (block.lines.length === 1 && OBJECT_DOI.test(first.text)) return 'float';
   const small = first.size < stats.bodySize * 0.92;
   const belowBody = block.lines.every((l) => l.y < frame.lowestBody - 1);
   const marked =

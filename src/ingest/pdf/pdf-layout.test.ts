@@ -82,6 +82,31 @@ describe('reading order from the layout', () => {
   });
 });
 
+describe('lines of inline mathematics', () => {
+  it('keep arrow labels and raised indices set above the line in that line (2020.acl-main.207, page 3)', () => {
+    // As pdfjs reports "if P¹ −cite→ P² and" there: the labels 6.2 pt and the indices 4 pt over a
+    // 10.9 pt line, with lines 13.5 pt apart.
+    const p = page([
+      item('query paper, but are cited by a paper cited by the', 307, 605.5, 218, 10.9),
+      item('query paper, i.e. if', 307, 589.6, 84, 10.9),
+      item('P', 394.6, 589.6, 7.6, 10.9),
+      item('1', 403.1, 593.6, 4.2, 8),
+      item('cite', 414.3, 595.8, 13.5, 8),
+      item('−', 411.7, 589.6, 8.5, 10.9),
+      item('−', 416.3, 589.6, 8.5, 10.9),
+      item('→ P', 420.9, 589.6, 22.4, 10.9),
+      item('2', 444.2, 593.6, 4.2, 8),
+      item('and so on.', 452.1, 589.6, 40, 10.9),
+      item('but the next line stays a line of its own', 307, 573.7, 200, 10.9),
+    ]);
+    expect(layoutPage(p).lines.map((l) => l.text)).toEqual([
+      'query paper, but are cited by a paper cited by the',
+      'query paper, i.e. if P¹ −cite−→ P² and so on.',
+      'but the next line stays a line of its own',
+    ]);
+  });
+});
+
 describe('drop caps', () => {
   it('put a large initial at the start of the highest line beside it', () => {
     const items = [
