@@ -15,11 +15,13 @@ import {
   CitegeistError,
   type DatasetRow,
   type Document,
+  hashItems,
   papersInput,
   readInputBytes,
   sha256Hex,
   writeFileAtomic,
 } from '../../core/index.js';
+import { loadDataset } from '../../generate/index.js';
 import { modelId, parseModelString } from '../../llm/index.js';
 import { preparePaper } from '../../text/index.js';
 import { VERSION } from '../../version.js';
@@ -36,7 +38,7 @@ import { createLazyProgress } from '../progress.js';
 import { putInInputOrder } from '../queue-runtime.js';
 import { openPaperRetrieval } from '../retrieval-setup.js';
 import { noteTakeovers } from '../takeover-note.js';
-import { addCheckOption, readCheckedDataset } from './dataset-preflight.js';
+import { addCheckOption, checkCacheFile, checkReadDataset } from './dataset-preflight.js';
 import { countOption } from './option-parsers.js';
 import { addPaperSourceOptions, describeSource, paperSource, paperSourceOf } from './paper-source.js';
 
@@ -142,13 +144,35 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
       const sourceOptions = paperSourceOf(ctx, opts);
       // A dry run writes nothing, not even the papers cache.
       const source = paperSource(sourceOptions, ctx.io.cwd, { cache: !settings.dryRun });
-      // The dataset check reads each paper once; the run below reuses them (the source caches).
-      const read = await readCheckedDataset(ctx, datasetPath, source, opts.check);
+      const read = await loadDataset(datasetPath);
+      for (const w of read.warnings) ctx.io.err(`warning: ${w}\n`);
       const all = read.rows;
       const rows = opts.limit !== undefined ? all.slice(0, opts.limit) : all;
       // Every paper the dataset names is loaded (and hashed into the manifest) up front, so a
       // changed paper is noticed before a resume mixes answers from two versions of it.
       const docs = await loadDocuments(all, source);
+      const datasetSha256 = sha256Hex(readInputBytes(datasetPath, { what: 'dataset' }));
+      // The dataset check (before any model is called) is kept in the workspace by dataset and
+      // paper texts, where `grade` of the same dataset finds it too.
+      const texts = new Map([...docs].map(([id, doc]) => [id, doc?.text ?? null]));
+      await checkReadDataset(
+        ctx,
+        datasetPath,
+        read,
+        async (id) => {
+          const text = texts.get(id);
+          return text == null ? null : { text };
+        },
+        opts.check,
+        {
+          file: checkCacheFile(
+            ctx.io.cwd,
+            datasetSha256,
+            hashItems([...texts].map(([id, text]) => [id, text === null ? null : sha256Hex(text)])),
+          ),
+          write: !settings.dryRun,
+        },
+      );
       // Every row retrieves for the extractive answerer and --context retrieval; with auto, only
       // papers too long for the model do (a stale index is then set aside with a note, not refused).
       const everyRow = answerer.id === 'extractive' || opts.context === 'retrieval';
@@ -170,14 +194,11 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
         ...(retrieval ? { retriever: retrieval.description } : {}),
         label: opts.label,
         dataset: {
-          sha256: sha256Hex(readInputBytes(datasetPath, { what: 'dataset' })),
+          sha256: datasetSha256,
           path: opts.dataset,
           rows: all.length,
         },
-        papers: papersInput(
-          new Map([...docs].map(([id, doc]) => [id, doc?.text ?? null])),
-          describeSource(sourceOptions),
-        ),
+        papers: papersInput(texts, describeSource(sourceOptions)),
         version: VERSION,
       });
       const out = resolve(ctx.io.cwd, opts.out);

@@ -8,9 +8,7 @@ import {
   checkDataset,
   DATASET_CHECK_VERSION,
   type DatasetCheck,
-  type DatasetReadResult,
   formatDatasetProblems,
-  loadDataset,
 } from '../../generate/index.js';
 import { MATCH_FORMS_VERSION } from '../../text/index.js';
 import type { CliContext } from '../context.js';
@@ -21,27 +19,11 @@ export function addCheckOption(command: Command): Command {
 }
 
 /**
- * Reads a dataset for a run and checks it first (`citegeist dataset check`), so that unknown paper
- * ids, empty questions, duplicate row ids or an empty file stop the command before any model is
- * called. Any layout `loadDataset` reads (Parquet included); how the file was read (an earlier
- * layout) and the check's warnings (gold evidence the strict matcher cannot find) go to stderr. With
- * `check: false` only unreadable rows stop it, as before.
- */
-export async function readCheckedDataset(
-  ctx: CliContext,
-  path: string,
-  loadPaper: CheckOptions['loadPaper'],
-  check = true,
-): Promise<DatasetReadResult> {
-  const read = await loadDataset(path);
-  for (const w of read.warnings) ctx.io.err(`warning: ${w}\n`);
-  await checkReadDataset(ctx, path, read, loadPaper, check);
-  return read;
-}
-
-/**
- * The check of `readCheckedDataset` on a dataset already read (or indexed: see `checkDataset`):
- * throws DATASET_INVALID on its errors, prints how many warnings it has.
+ * Checks a dataset already read (or indexed: see `checkDataset`) before a run (`citegeist dataset
+ * check`), so that unknown paper ids, empty questions, duplicate row ids or an empty file stop the
+ * command before any model is called: throws DATASET_INVALID on its errors, prints how many
+ * warnings it has (gold evidence the strict matcher cannot find). With `check: false` only
+ * unreadable rows stop it. With `cache`, a result kept there is used and a new one kept.
  */
 export async function checkReadDataset(
   ctx: CliContext,

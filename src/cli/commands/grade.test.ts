@@ -507,6 +507,44 @@ describe('grade writes rows as they complete and resumes like answer', () => {
     expect(readdirSync(checks)).toHaveLength(2);
   });
 
+  it('grade reuses the dataset check `answer` kept for the same dataset and papers', async () => {
+    const dir = workspace();
+    const answered = memoryIo({ cwd: dir });
+    const answer = ['answer', '--dataset', 'dataset.jsonl', '--papers', 'papers', '--model', 'extractive'];
+    expect(await runCli([...answer, '--out', 'x.jsonl'], answered.io)).toBe(0);
+    const checks = join(dir, '.citegeist', 'dataset-checks');
+    const [entry] = readdirSync(checks);
+    const kept = JSON.parse(readFileSync(join(checks, entry!), 'utf8')) as DatasetCheck;
+    kept.warnings.push({
+      kind: 'unlocated_evidence',
+      severity: 'warning',
+      where: 'row p1_x',
+      message: 'marked',
+    });
+    writeFileSync(join(checks, entry!), JSON.stringify(kept));
+    const graded = memoryIo({ cwd: dir });
+    expect(
+      await runCli(
+        [
+          'grade',
+          '--dataset',
+          'dataset.jsonl',
+          '--papers',
+          'papers',
+          '--run',
+          'x.jsonl',
+          '--out',
+          'gx.jsonl',
+        ],
+        graded.io,
+      ),
+    ).toBe(0);
+    expect(graded.stderr()).toMatch(/dataset check: \d+ warning\(s\)/);
+    expect(readdirSync(checks)).toEqual([entry]);
+    // The marked entry was read, not a new check run.
+    expect(JSON.parse(readFileSync(join(checks, entry!), 'utf8')).warnings.at(-1).message).toBe('marked');
+  });
+
   it('leaderboard --dry-run prices the judge calls of grading the run files, per run, and grades nothing', async () => {
     const dir = workspace();
     const board = [
