@@ -525,17 +525,7 @@ describe('grade writes rows as they complete and resumes like answer', () => {
     const graded = memoryIo({ cwd: dir });
     expect(
       await runCli(
-        [
-          'grade',
-          '--dataset',
-          'dataset.jsonl',
-          '--papers',
-          'papers',
-          '--run',
-          'x.jsonl',
-          '--out',
-          'gx.jsonl',
-        ],
+        'grade --dataset dataset.jsonl --papers papers --run x.jsonl --out gx.jsonl'.split(' '),
         graded.io,
       ),
     ).toBe(0);
