@@ -78,6 +78,8 @@ export interface DatasetRowRef {
   readonly domain: string;
   /** Evidence alternatives over all its groups (a measure of the row's grading work). */
   readonly alternatives: number;
+  /** Whether its question is empty or white space (what the dataset check asks of every row). */
+  readonly blankQuestion?: boolean;
   /** The whole row (read from its file again). */
   load(): DatasetRow;
 }

@@ -44,6 +44,11 @@ export interface CheckOptions {
    * it); null when the source has none. Without it paper ids and evidence are not checked.
    */
   loadPaper?: (id: string) => Promise<{ text: string; forms?: MatchForms | null } | null>;
+  /**
+   * Look for the gold evidence in the papers (default true). false checks paper ids only: the
+   * evidence part, which only ever warns, costs about as much as grading the rows.
+   */
+  evidence?: boolean;
 }
 
 const NEAREST_CHARS = 240;
@@ -106,22 +111,25 @@ export async function checkDataset(read: CheckedDataset, options: CheckOptions =
   }
   for (const [paperId, indices] of byPaper) {
     const loaded = options.loadPaper ? await options.loadPaper(paperId) : undefined;
-    const paper = loaded ? preparePaper(loaded.text, { forms: loaded.forms ?? null }) : null;
+    const withEvidence = loaded && options.evidence !== false;
+    const paper = withEvidence ? preparePaper(loaded.text, { forms: loaded.forms ?? null }) : null;
     for (const i of indices) {
       const ref = read.rows[i]!;
-      const row = isRef(ref) ? ref.load() : ref;
+      // An indexed row knows whether its question is blank: it is read again only for its evidence.
+      const row = isRef(ref) && (withEvidence || ref.blankQuestion === undefined) ? ref.load() : ref;
       const found: DatasetProblem[] = [];
-      if (row.question.trim() === '') {
+      const blank = 'question' in row ? row.question.trim() === '' : (row as DatasetRowRef).blankQuestion;
+      if (blank) {
         questions[i] = [
           rowProblem(row, 'empty_question', 'error', 'the question is empty (only white space)'),
         ];
       }
       if (loaded === undefined) continue;
-      if (paper === null) {
+      if (loaded === null) {
         found.push(
           rowProblem(row, 'unknown_paper', 'error', `paper "${row.paper_id}" is not in the paper source`),
         );
-      } else checkEvidence(row, paper, evidence, found);
+      } else if (paper) checkEvidence(row as DatasetRow, paper, evidence, found);
       papersOf[i] = found;
     }
   }
@@ -168,7 +176,7 @@ function checkEvidence(
 }
 
 function rowProblem(
-  row: DatasetRow,
+  row: Pick<DatasetRow, 'row_id' | 'paper_id'>,
   kind: DatasetProblemKind,
   severity: DatasetProblem['severity'],
   message: string,

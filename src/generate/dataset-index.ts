@@ -44,6 +44,7 @@ class StoredRowRef implements DatasetRowRef {
   readonly paper_id: string;
   readonly question_type: QuestionType;
   readonly domain: string;
+  readonly blankQuestion: boolean;
 
   constructor(
     row: DatasetRow,
@@ -55,6 +56,7 @@ class StoredRowRef implements DatasetRowRef {
     this.paper_id = row.paper_id;
     this.question_type = row.question_type;
     this.domain = row.domain;
+    this.blankQuestion = row.question.trim() === '';
   }
 
   load(): DatasetRow {
@@ -71,6 +73,7 @@ export function rowRef(row: DatasetRow): DatasetRowRef {
     question_type: row.question_type,
     domain: row.domain,
     alternatives: row.expected_references.reduce((n, g) => n + g.alternatives.length, 0),
+    blankQuestion: row.question.trim() === '',
     load: () => row,
   };
 }

@@ -23,7 +23,8 @@ export function addCheckOption(command: Command): Command {
  * check`), so that unknown paper ids, empty questions, duplicate row ids or an empty file stop the
  * command before any model is called: throws DATASET_INVALID on its errors, prints how many
  * warnings it has (gold evidence the strict matcher cannot find). With `check: false` only
- * unreadable rows stop it. With `cache`, a result kept there is used and a new one kept.
+ * unreadable rows stop it. With `cache`, a whole check kept there is used, and a new one kept.
+ * `evidence: false` leaves the gold evidence out unless a kept check has it (see `checkDataset`).
  */
 export async function checkReadDataset(
   ctx: CliContext,
@@ -32,12 +33,12 @@ export async function checkReadDataset(
   loadPaper: CheckOptions['loadPaper'],
   check = true,
   cache?: CheckCache,
+  evidence = true,
 ): Promise<void> {
-  const options = check && loadPaper ? { loadPaper } : {};
-  const result =
-    cache && check && loadPaper
-      ? await cachedCheck(cache, () => checkDataset(read, options))
-      : await checkDataset(read, options);
+  const withPapers = check && loadPaper !== undefined;
+  const kept = cache && withPapers ? readKeptCheck(cache.file) : undefined;
+  const result = kept ?? (await checkDataset(read, withPapers ? { loadPaper, evidence } : {}));
+  if (cache?.write && withPapers && evidence && !kept) keepCheck(cache.file, result);
   const errors = check
     ? result.errors
     : result.errors.filter((e) => e.kind === 'invalid_row' || e.kind === 'no_rows');
@@ -51,6 +52,11 @@ export async function checkReadDataset(
   if (check && result.warnings.length > 0) {
     ctx.io.err(
       `dataset check: ${result.warnings.length} warning(s), e.g. ${result.warnings[0]?.where}: ${result.warnings[0]?.message} (\`citegeist dataset check\` lists them)\n`,
+    );
+  }
+  if (withPapers && !evidence && !kept) {
+    ctx.io.err(
+      `note: the dataset's gold evidence was not looked for in the papers (for a large dataset that costs about as much as grading); \`citegeist dataset check ${path}\` with the same --papers or --corpus does it, and grading reports its result from then on\n`,
     );
   }
 }
@@ -83,25 +89,25 @@ export function checkCacheFile(workspace: string, datasetSha256: string, papersS
   return join(workspace, DATASET_CHECKS_DIR, `${key.slice(0, 32)}.json`);
 }
 
-/** A kept check result when there is a usable one, else `run`'s (kept when allowed). */
-async function cachedCheck(cache: CheckCache, run: () => Promise<DatasetCheck>): Promise<DatasetCheck> {
-  if (existsSync(cache.file)) {
-    try {
-      const kept = JSON.parse(readFileSync(cache.file, 'utf8')) as DatasetCheck;
-      if (Array.isArray(kept.errors) && Array.isArray(kept.warnings)) return kept;
-    } catch {
-      // An unreadable entry is only a cache: the check runs again and replaces it.
-    }
+/** The check result kept in `file`, when there is a usable one. */
+export function readKeptCheck(file: string): DatasetCheck | undefined {
+  if (!existsSync(file)) return undefined;
+  try {
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as DatasetCheck;
+    if (Array.isArray(kept.errors) && Array.isArray(kept.warnings)) return kept;
+  } catch {
+    // An unreadable entry is only a cache: the check runs again and replaces it.
   }
-  const result = await run();
-  if (cache.write) {
-    try {
-      writeFileAtomic(cache.file, JSON.stringify(result));
-    } catch {
-      // A workspace that cannot be written to only loses the cache.
-    }
+  return undefined;
+}
+
+/** Keeps a check result in `file` (a workspace that cannot be written only loses the cache). */
+export function keepCheck(file: string, result: DatasetCheck): void {
+  try {
+    writeFileAtomic(file, JSON.stringify(result));
+  } catch {
+    // Only a cache.
   }
-  return result;
 }
 
 /**

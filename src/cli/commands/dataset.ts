@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { CitegeistError, readJsonFile } from '../../core/index.js';
+import { CitegeistError, hashItems, readInputBytes, readJsonFile, sha256Hex } from '../../core/index.js';
 import {
   checkDataset,
   datasetMeta,
@@ -9,6 +9,7 @@ import {
   writeDataset,
 } from '../../generate/index.js';
 import type { CliContext, RegisterCommand } from '../context.js';
+import { checkCacheFile, keepCheck } from './dataset-preflight.js';
 import {
   addPaperSourceOptions,
   type PaperSourceOptions,
@@ -84,10 +85,25 @@ export const registerDataset: RegisterCommand = (program, ctx) => {
     const withPapers = Boolean(sourceOptions.corpus || sourceOptions.papers);
     const read = await loadDataset(path);
     for (const w of read.warnings) ctx.io.err(`warning: ${w}\n`);
+    const source = withPapers ? paperSource(sourceOptions, ctx.io.cwd) : undefined;
+    // Each paper's text hash, to keep the result where `answer` and `grade` look for it.
+    const hashes = new Map<string, string | null>();
     const result = await checkDataset(
       read,
-      withPapers ? { loadPaper: paperSource(sourceOptions, ctx.io.cwd) } : {},
+      source
+        ? {
+            loadPaper: async (id) => {
+              const doc = await source(id);
+              hashes.set(id, doc ? sha256Hex(doc.text) : null);
+              return doc;
+            },
+          }
+        : {},
     );
+    if (source) {
+      const datasetSha256 = sha256Hex(readInputBytes(path, { what: 'dataset' }));
+      keepCheck(checkCacheFile(ctx.io.cwd, datasetSha256, hashItems(hashes)), result);
+    }
     report(ctx, { dataset: file, papers_checked: withPapers, ...result }, () => {
       let text = `${file}: ${result.rows} rows over ${result.papers} papers; ${result.errors.length} error(s), ${result.warnings.length} warning(s)\n`;
       if (withPapers)

@@ -25,6 +25,12 @@ const METRICS = ['citation_precision', 'section_coverage', 'citation_accuracy', 
 
 async function grade(dataset: string, run: string) {
   const dir = mkdtempSync(join(tmpdir(), 'citegeist-published-'));
+  // The dataset is checked first (gold evidence included), as a user would before grading: grade
+  // then reports that check (no warning: every evidence group is found) instead of a note.
+  const checked = memoryIo({ cwd: dir });
+  expect(await runCli(['dataset', 'check', join(fixtures, dataset), '--papers', fixtures], checked.io)).toBe(
+    0,
+  );
   const { io, stdout, stderr } = memoryIo({ cwd: dir });
   const code = await runCli(
     [

@@ -114,6 +114,9 @@ afterEach(async () => {
   server = undefined;
 });
 
+/** stderr without `note:` lines (what grade says it did not do), to check that nothing else is there. */
+const withoutNotes = (text: string) => text.replace(/^note: .*\n/gm, '');
+
 describe('citegeist grade and leaderboard', () => {
   it('grades a citegeist run and a published-layout run, then compares them', async () => {
     const dir = workspace();
@@ -121,7 +124,9 @@ describe('citegeist grade and leaderboard', () => {
     const base = ['--dataset', 'dataset.jsonl', '--papers', 'papers'];
     expect(await runCli(['grade', ...base, '--run', 'a.jsonl', '--out', 'a.grades.jsonl'], io)).toBe(0);
     expect(await runCli(['grade', ...base, '--run', 'model-b.json', '--out', 'b.grades.jsonl'], io)).toBe(0);
-    expect(stderr()).toBe('');
+    // No warning; each grading notes that the gold evidence was not looked for (no check kept here).
+    expect(withoutNotes(stderr())).toBe('');
+    expect(stderr().match(/^note: the dataset's gold evidence was not looked for/gm)).toHaveLength(2);
     const [manifest, ...b] = readFileSync(join(dir, 'b.grades.jsonl'), 'utf8')
       .trim()
       .split('\n')
@@ -345,7 +350,7 @@ describe('citegeist grade and leaderboard', () => {
       );
       return {
         code,
-        stderr: stderr(),
+        stderr: withoutNotes(stderr()),
         accuracy: () =>
           JSON.parse(readFileSync(join(cwd, 'g.jsonl'), 'utf8').split('\n')[1]!).citation_accuracy,
       };
@@ -475,18 +480,28 @@ describe('grade writes rows as they complete and resumes like answer', () => {
     expect(existsSync(join(dir, '.citegeist'))).toBe(false);
   });
 
-  it("keeps the dataset check's results for the next grading of the same dataset and papers", async () => {
+  it('reports the gold-evidence check `dataset check` kept for the same dataset and papers, and notes its absence', async () => {
     const dir = workspace();
     const rows = readFileSync(join(dir, 'dataset.jsonl'), 'utf8').replace(
       /coaching reported/g,
       'mentoring saw',
     );
     writeFileSync(join(dir, 'dataset.jsonl'), rows);
+    const check = ['dataset', 'check', 'dataset.jsonl', '--papers', 'papers'];
+    // Grading alone does not look for the gold evidence (validation stays off its path) and says so.
+    const unchecked = memoryIo({ cwd: dir });
+    expect(await runCli(gradeA, unchecked.io)).toBe(0);
+    expect(unchecked.stderr()).not.toMatch(/evidence group/);
+    expect(unchecked.stderr()).toMatch(
+      /note: the dataset's gold evidence was not looked for[\s\S]*dataset check/,
+    );
+    expect(await runCli(check, memoryIo({ cwd: dir }).io)).toBe(0);
     const first = memoryIo({ cwd: dir });
-    expect(await runCli(gradeA, first.io)).toBe(0);
+    expect(await runCli([...gradeA.slice(0, -1), 'g1.jsonl'], first.io)).toBe(0);
     expect(first.stderr()).toMatch(
       /dataset check: 1 warning\(s\), e\.g\. row p1_multihop0: evidence group 2/,
     );
+    expect(first.stderr()).not.toMatch(/note:/);
     const checks = join(dir, '.citegeist', 'dataset-checks');
     const [entry] = readdirSync(checks);
     // The kept result is what the next grading reports (marked here to tell it from a new check).
@@ -496,15 +511,19 @@ describe('grade writes rows as they complete and resumes like answer', () => {
     const again = memoryIo({ cwd: dir });
     expect(await runCli([...gradeA.slice(0, -1), 'g2.jsonl'], again.io)).toBe(0);
     expect(again.stderr()).toMatch(/row p1_multihop0: marked/);
-    // An edited paper is another input: it is checked again.
+    // An edited paper is another input: the kept check no longer applies until it is run again.
     writeFileSync(
       join(dir, 'papers', 'p1.md'),
       `${readFileSync(join(dir, 'papers', 'p1.md'), 'utf8')}\nMore.\n`,
     );
     const edited = memoryIo({ cwd: dir });
     expect(await runCli([...gradeA.slice(0, -1), 'g3.jsonl'], edited.io)).toBe(0);
-    expect(edited.stderr()).toMatch(/row p1_multihop0: evidence group 2/);
+    expect(edited.stderr()).toMatch(/note: the dataset's gold evidence was not looked for/);
+    expect(await runCli(check, memoryIo({ cwd: dir }).io)).toBe(0);
     expect(readdirSync(checks)).toHaveLength(2);
+    const rechecked = memoryIo({ cwd: dir });
+    expect(await runCli([...gradeA.slice(0, -1), 'g4.jsonl'], rechecked.io)).toBe(0);
+    expect(rechecked.stderr()).toMatch(/row p1_multihop0: evidence group 2/);
   });
 
   it('grade reuses the dataset check `answer` kept for the same dataset and papers', async () => {

@@ -160,7 +160,9 @@ async function prepareWith(
       const text = all.text(id);
       return text === null ? null : { text, forms: all.forms(id) };
     };
-    await checkReadDataset(ctx, datasetPath, read, loadPaper, true, cache);
+    // Grading looks for the gold evidence (warnings only, as costly as grading a large run) only
+    // through a check `answer` or `dataset check` kept here: validation stays off its path.
+    await checkReadDataset(ctx, datasetPath, read, loadPaper, true, cache, false);
   } else {
     await checkReadDataset(ctx, datasetPath, read, undefined, false);
   }
