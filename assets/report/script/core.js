@@ -97,24 +97,31 @@ function filteredList({ title, runParam, runs, run, failedOnly, failedLabel, cou
       h('label', { class: 'check' }, failedOnlyBox(failedOnly), ` ${failedLabel}`),
     ),
     h('p', { class: 'count' }, count),
-    h(
-      'table',
-      { class: 'rows' },
-      h(
-        'thead',
-        null,
-        h(
-          'tr',
-          null,
-          headers.map((t) => h('th', null, t)),
-        ),
-      ),
+    rowsTable(
+      headers,
       h(
         'tbody',
         null,
         rows.map((cells) => h('tr', null, ...cells)),
       ),
     ),
+  );
+}
+/** A list view's table: a header row of `headers` (texts) over `body` (a <tbody>). */
+function rowsTable(headers, body) {
+  return h(
+    'table',
+    { class: 'rows' },
+    h(
+      'thead',
+      null,
+      h(
+        'tr',
+        null,
+        headers.map((t) => h('th', null, t)),
+      ),
+    ),
+    body,
   );
 }
 function debounce(fn, ms) {

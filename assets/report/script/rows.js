@@ -197,22 +197,14 @@ function renderRowList(list, f) {
   put(
     list,
     h('p', { class: 'count', id: 'row-count' }, `${all.length} of ${D.questions.length} questions`),
-    h(
-      'table',
-      { class: 'rows' },
-      h(
-        'thead',
-        null,
-        h(
-          'tr',
-          null,
-          h('th', null, 'row'),
-          h('th', null, 'type'),
-          h('th', null, 'domain'),
-          h('th', null, 'question'),
-          h('th', null, metricById.has(f.metric) ? metricById.get(f.metric).label : 'scores'),
-        ),
-      ),
+    rowsTable(
+      [
+        'row',
+        'type',
+        'domain',
+        'question',
+        metricById.has(f.metric) ? metricById.get(f.metric).label : 'scores',
+      ],
       body,
     ),
     shown.length < all.length ? more : null,
