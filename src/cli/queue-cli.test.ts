@@ -53,6 +53,9 @@ afterAll(async () => {
   await redis?.stop();
 });
 
+/** `answer` over the workspace's dataset and papers with the fake server's model. */
+const answerArgs = () => ['answer', '--dataset', 'dataset.jsonl', '--papers', 'papers', '--model', model];
+
 /** Runs the CLI in this process, as the coordinator (its env holds the key too: it must not travel). */
 async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const { io, stdout, stderr } = memoryIo({ cwd: dir, env: { OPENAI_COMPATIBLE_API_KEY: SENTINEL } });
@@ -86,16 +89,7 @@ function lastProgress(stderr: string, label: string): string | undefined {
 
 describe.skipIf(!installed)('--queue with three worker processes', () => {
   it('answer: the queue run writes what a local run writes, row for row, in dataset order', async () => {
-    const common = [
-      'answer',
-      '--dataset',
-      'dataset.jsonl',
-      '--papers',
-      'papers',
-      '--model',
-      model,
-      '--no-cache',
-    ];
+    const common = [...answerArgs(), '--no-cache'];
     const local = await cli(...common, '--out', 'local.jsonl', '--concurrency', '1');
     const queued = await cli(...common, '--out', 'queued.jsonl', '--queue', redis.url);
     expect(local.code).toBe(0);
@@ -207,19 +201,7 @@ describe.skipIf(!installed)('--queue with three worker processes', () => {
   });
 
   it('--cache redis://… on a local run: a re-run is served from the shared cache', async () => {
-    const args = [
-      'answer',
-      '--dataset',
-      'dataset.jsonl',
-      '--papers',
-      'papers',
-      '--model',
-      model,
-      '--cache',
-      `${redis.url.replace(/\/0$/, '/1')}`,
-      '--concurrency',
-      '8',
-    ];
+    const args = [...answerArgs(), '--cache', `${redis.url.replace(/\/0$/, '/1')}`, '--concurrency', '8'];
     const calls = server.requests.length;
     expect((await cli(...args, '--out', 'cached-1.jsonl')).code).toBe(0);
     expect(server.requests.length - calls).toBe(60);
@@ -229,17 +211,7 @@ describe.skipIf(!installed)('--queue with three worker processes', () => {
   });
 
   it('says which flag is wrong: a bad queue URL, --rpm without --queue', async () => {
-    const base = [
-      'answer',
-      '--dataset',
-      'dataset.jsonl',
-      '--papers',
-      'papers',
-      '--model',
-      model,
-      '--out',
-      'x.jsonl',
-    ];
+    const base = [...answerArgs(), '--out', 'x.jsonl'];
     const bad = await cli(...base, '--queue', 'http://host:6379');
     expect(bad.stderr).toMatch(
       /BAD_OPTION.*--queue "http:\/\/host:6379" is not a redis:\/\/ or rediss:\/\/ URL/s,
@@ -252,19 +224,7 @@ describe.skipIf(!installed)('--queue with three worker processes', () => {
   });
 
   it('refuses an unreachable queue before writing anything, with a coded error', async () => {
-    const r = await cli(
-      'answer',
-      '--dataset',
-      'dataset.jsonl',
-      '--papers',
-      'papers',
-      '--model',
-      model,
-      '--out',
-      'never.jsonl',
-      '--queue',
-      'redis://127.0.0.1:1/0',
-    );
+    const r = await cli(...answerArgs(), '--out', 'never.jsonl', '--queue', 'redis://127.0.0.1:1/0');
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/QUEUE_UNREACHABLE.*redis:\/\/127\.0\.0\.1:1\/0/s);
     expect(() => readFileSync(join(dir, 'never.jsonl'))).toThrow();
