@@ -79,7 +79,7 @@ export interface DatasetRowRef {
   /** Evidence alternatives over all its groups (a measure of the row's grading work). */
   readonly alternatives: number;
   /** Whether its question is empty or white space (what the dataset check asks of every row). */
-  readonly blankQuestion?: boolean;
+  readonly blankQuestion: boolean;
   /** The whole row (read from its file again). */
   load(): DatasetRow;
 }

@@ -115,11 +115,10 @@ export async function checkDataset(read: CheckedDataset, options: CheckOptions =
     const paper = withEvidence ? preparePaper(loaded.text, { forms: loaded.forms ?? null }) : null;
     for (const i of indices) {
       const ref = read.rows[i]!;
-      // An indexed row knows whether its question is blank: it is read again only for its evidence.
-      const row = isRef(ref) && (withEvidence || ref.blankQuestion === undefined) ? ref.load() : ref;
+      // A row reference knows whether its question is blank: it is read again only for its evidence.
+      const row = isRef(ref) && withEvidence ? ref.load() : ref;
       const found: DatasetProblem[] = [];
-      const blank = 'question' in row ? row.question.trim() === '' : (row as DatasetRowRef).blankQuestion;
-      if (blank) {
+      if (isRef(row) ? row.blankQuestion : row.question.trim() === '') {
         questions[i] = [
           rowProblem(row, 'empty_question', 'error', 'the question is empty (only white space)'),
         ];
@@ -129,7 +128,7 @@ export async function checkDataset(read: CheckedDataset, options: CheckOptions =
         found.push(
           rowProblem(row, 'unknown_paper', 'error', `paper "${row.paper_id}" is not in the paper source`),
         );
-      } else if (paper) checkEvidence(row as DatasetRow, paper, evidence, found);
+      } else if (paper && !isRef(row)) checkEvidence(row, paper, evidence, found);
       papersOf[i] = found;
     }
   }
