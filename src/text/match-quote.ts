@@ -22,7 +22,7 @@
 import type { Span } from '../core/index.js';
 import { findGappedMatch } from './gapped-match.js';
 import { type MatchTokens, matchTokens, TokenKind } from './match-tokens.js';
-import { nearestPassage } from './nearest-passage.js';
+import { type NearestPassage, nearestPassage } from './nearest-passage.js';
 import { normalizeQuote, toOriginalSpan } from './normalize.js';
 import { noSpaceString, type PreparedPaper, preparePaper } from './prepare-paper.js';
 
@@ -146,6 +146,18 @@ function noMatch(): QuoteMatch {
   return { matched: false, rule: 'none', spans: [] };
 }
 
+/** A miss with the nearest passage, or with similarity 0 when there is none. */
+function missNear(near: NearestPassage | null | undefined): QuoteMatch {
+  if (!near) return { matched: false, rule: 'none', spans: [], similarity: 0 };
+  return {
+    matched: false,
+    rule: 'none',
+    spans: [],
+    similarity: near.similarity,
+    nearest: { start: near.start, end: near.end, text: near.text },
+  };
+}
+
 /**
  * Matches one quote against a paper (a `PreparedPaper` from `preparePaper`, or raw text, which is
  * then prepared for this call only: prepare once when matching many quotes).
@@ -158,7 +170,7 @@ export function matchQuote(
   const prepared = typeof paper === 'string' ? preparePaper(paper) : paper;
   const strict = (options.mode ?? 'researchqa') === 'strict';
   const normalized = normalizeQuote(quote);
-  if (normalized.text.length === 0) return { matched: false, rule: 'none', spans: [], similarity: 0 };
+  if (normalized.text.length === 0) return missNear(null);
   const byText = tryRules(prepared, normalized.text, strict);
   if (byText) return byText;
   if (!strict && options.nearest === false) return noMatch();
@@ -166,15 +178,7 @@ export function matchQuote(
   const gapped = strict ? gappedRule(prepared, quoteTokens) : undefined;
   if (gapped) return gapped;
   if (options.nearest === false) return noMatch();
-  const near = nearestPassage(prepared, normalized.text, quoteTokens);
-  if (!near) return { matched: false, rule: 'none', spans: [], similarity: 0 };
-  return {
-    matched: false,
-    rule: 'none',
-    spans: [],
-    similarity: near.similarity,
-    nearest: { start: near.start, end: near.end, text: near.text },
-  };
+  return missNear(nearestPassage(prepared, normalized.text, quoteTokens));
 }
 
 /**
@@ -187,7 +191,7 @@ export function matchQuote(
 export function matchQuoteModes(paper: PreparedPaper, quote: string): Record<MatchMode, QuoteMatch> {
   const normalized = normalizeQuote(quote);
   if (normalized.text.length === 0) {
-    const empty = (): QuoteMatch => ({ matched: false, rule: 'none', spans: [], similarity: 0 });
+    const empty = (): QuoteMatch => missNear(null);
     return { researchqa: empty(), strict: empty() };
   }
   const researchqa = tryRules(paper, normalized.text, false) ?? noMatch();
@@ -227,19 +231,11 @@ export function matchAnyQuote(
       if (gapped) return gapped;
     }
   }
-  if (!wantNearest) return { matched: false, rule: 'none', spans: [], similarity: 0 };
-  let best: QuoteMatch | undefined;
+  if (!wantNearest) return missNear(null);
+  let best: NearestPassage | undefined;
   for (const [i, n] of normalized.entries()) {
     const near = nearestPassage(paper, n.text, tokens[i]!);
-    if (near && (best === undefined || near.similarity > best.similarity!)) {
-      best = {
-        matched: false,
-        rule: 'none',
-        spans: [],
-        similarity: near.similarity,
-        nearest: { start: near.start, end: near.end, text: near.text },
-      };
-    }
+    if (near && (best === undefined || near.similarity > best.similarity)) best = near;
   }
-  return best ?? { matched: false, rule: 'none', spans: [], similarity: 0 };
+  return missNear(best);
 }
