@@ -542,7 +542,12 @@ describe('two processes writing one file or one corpus at once', () => {
         writeFileSync(join(cwd, 'in', `doc${String(i).padStart(3, '0')}.md`), paperText(i).repeat(4));
       const results = await race(['ingest', 'in', '--corpus', 'corpus.sqlite'], cwd, offset);
       if (results.every((r) => r.code === 0)) both++;
-      else other++;
+      else {
+        other++;
+        // Say why, so a failure of this race can be diagnosed from the CI log alone.
+        for (const r of results.filter((x) => x.code !== 0))
+          console.error(`ingest race (offset ${offset} ms) exited ${r.code}:\n${r.err.slice(-2000)}`);
+      }
       const state = corpusState(join(cwd, 'corpus.sqlite'));
       lost += files - state.documents;
       duplicated += state.duplicates;
