@@ -38,6 +38,9 @@ export interface StoredFile {
 type Row = Record<string, unknown>;
 
 /** A document's text with the quote matcher's stored forms of it (null: not stored, or stale). */
+/** How long a connection waits for another's write transaction before SQLITE_BUSY. */
+const WRITER_WAIT_MS = 60_000;
+
 export interface MatchingText {
   text: string;
   forms: MatchForms | null;
@@ -71,6 +74,9 @@ export class CorpusStore {
       db = new Database(path, {
         readonly: options.readonly ?? false,
         fileMustExist: options.readonly ?? false,
+        // A second writer (two `ingest`s into one corpus) waits for the first's transaction
+        // rather than failing after better-sqlite3's default 5 s, which a loaded machine exceeded.
+        timeout: WRITER_WAIT_MS,
       });
     } catch (error) {
       throw new CitegeistError(
@@ -169,7 +175,8 @@ export class CorpusStore {
         .run(path, contentHash, now);
       return docs.map((doc, ord) => this.insert(doc, { file: path, ord, contentHash, now }, out.forms));
     });
-    return run();
+    // IMMEDIATE, as refreshMatchForms explains: a second writer waits instead of failing.
+    return run.immediate();
   }
 
   /** Stores one document that has no file (replacing a stored one with the same id). */
@@ -178,7 +185,8 @@ export class CorpusStore {
       this.db.prepare('DELETE FROM documents WHERE id = ?').run(doc.id);
       return this.insert(doc, { file: null, ord: 0, contentHash, now: new Date().toISOString() });
     });
-    return run();
+    // IMMEDIATE, as refreshMatchForms explains: a second writer waits instead of failing.
+    return run.immediate();
   }
 
   remove(id: string): boolean {

@@ -96,6 +96,9 @@ export function refreshMatchForms(db: Database.Database, ids: readonly string[])
   const current = db.prepare('SELECT version FROM match_forms WHERE doc_id = ?');
   const text = db.prepare('SELECT text FROM documents WHERE id = ?');
   let written = 0;
+  // IMMEDIATE: the write lock is taken before the first read. A deferred transaction that reads and
+  // then writes fails at once (SQLITE_BUSY, no waiting) when another writer committed in between,
+  // which is what a second `ingest` into the same corpus met on files the first had just stored.
   db.transaction(() => {
     for (const id of ids) {
       const row = current.get(id) as Row | undefined;
@@ -105,6 +108,6 @@ export function refreshMatchForms(db: Database.Database, ids: readonly string[])
       writeMatchForms(db, id, String(doc.text));
       written++;
     }
-  })();
+  }).immediate();
   return written;
 }
