@@ -106,12 +106,17 @@ export function loadIndex(dir: string): SavedIndex {
   const passages = new PassageTable(folder, manifest.documents, manifest.passages);
   const bm25 = Bm25DiskIndex.open(folder, (row) => passages.idAt(row));
   const modelPath = join(folder, MODEL_FILE);
+  let model: unknown | null | undefined;
   return {
     manifest,
     folder,
     passages,
     bm25,
-    embedderModel: existsSync(modelPath) ? JSON.parse(readFileSync(modelPath, 'utf8')) : null,
+    // Read when first asked for (an LSA model is megabytes of JSON a BM25 query never needs).
+    get embedderModel() {
+      model ??= existsSync(modelPath) ? JSON.parse(readFileSync(modelPath, 'utf8')) : null;
+      return model;
+    },
   };
 }
 
