@@ -122,6 +122,20 @@ export class PassageTable implements ReadonlyMap<string, Passage> {
     return row < (this.firstRows[doc + 1] as number) ? row : undefined;
   }
 
+  /** The passage ids of document `docId` in order, or undefined when it is not indexed. */
+  passagesOfPaper(docId: string): string[] | undefined {
+    const first = this.rowOf(`${docId}#0`);
+    if (first === undefined) return this.docRows?.has(docId) ? [] : undefined;
+    const doc = this.docRows?.get(docId) as number;
+    const count = (this.firstRows?.[doc + 1] as number) - first;
+    return Array.from({ length: count }, (_, n) => `${docId}#${n}`);
+  }
+
+  /** Whether `id` names a passage of the index (without reading it). */
+  hasPassage(id: string): boolean {
+    return this.rowOf(id) !== undefined;
+  }
+
   get(id: string): Passage | undefined {
     const row = this.rowOf(id);
     if (row === undefined) return undefined;
