@@ -62,6 +62,27 @@ describe('export passages → another engine → answer --retrieved run.trec (is
     writeFileSync(join(cwd, 'good.trec'), 'r1 Q0 p2 1 4 other\nr1 Q0 p1#0 2 3.5 other\n');
     expect((await run(cwd, [...answer.slice(0, -1), 'g.jsonl', '--retrieved', 'good.trec'])).code).toBe(0);
     expect(String(runRecords(join(cwd, 'g.jsonl')).rows[0]?.answer)).toMatch(/1,204 survey responses/);
+    // qa-grid: the run is one more row of the grid, beside citegeist's own BM25.
+    const grid = await run(cwd, [
+      'qa-grid',
+      '--dataset',
+      'd.jsonl',
+      '--modes',
+      'bm25',
+      '--baseline-mode',
+      'bm25',
+      '--models',
+      'extractive',
+      '--retrieved',
+      'good.trec',
+      '--out-dir',
+      'grid',
+    ]);
+    expect(grid.code, grid.err).toBe(0);
+    const summary = JSON.parse(readFileSync(join(cwd, 'grid', 'grid.summary.json'), 'utf8')) as {
+      settings: { modes: string[] };
+    };
+    expect(summary.settings.modes).toEqual(['bm25', 'retrieved']);
     writeFileSync(join(cwd, 'bad.trec'), 'r1 Q0 p1#7 1 2 x\nr1 Q0 nope 2 1 x\nr1 Q0 p1#0 3 0.5 x\n');
     const refused = await run(cwd, [...answer.slice(0, -1), 'b.jsonl', '--retrieved', 'bad.trec']);
     expect(refused.code).not.toBe(0);
