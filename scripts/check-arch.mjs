@@ -10,6 +10,9 @@ const defaultRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'src'
 /** Pipeline order: a stage may import only stages at or before its own rank. */
 export const STAGES = [
   'core',
+  'io',
+  'python-compat',
+  'formats',
   'text',
   'stats',
   'llm',

@@ -1,6 +1,6 @@
 import type { Citation, DatasetRow, EvidenceGroup, Span, Verdict } from '../core/index.js';
 import { failed, notApplicable, scored } from '../core/index.js';
-import { pythonRound } from '../stats/index.js';
+import { pythonRound } from '../python-compat/index.js';
 import { type MatchRule, sequenceRatioAtLeast } from '../text/index.js';
 import { flatLayoutScores } from './flat-layout-metrics.js';
 

@@ -5,15 +5,12 @@ import {
   type DatasetRowRef,
   defaultLabel,
   type InputRef,
-  inspectRunFile,
-  keepParsed,
-  RunFile,
-  type RunFileOptions,
   type RunManifest,
   type RunRow,
   type RunRowRef,
   sha256Hex,
 } from '../core/index.js';
+import { inspectRunFile, keepParsed, RunFile, type RunFileOptions } from '../io/index.js';
 import { estimateCost, type PriceTable } from '../llm/index.js';
 import { GradesSummary } from './aggregate.js';
 import { type GradeRow, GradeRowSchema } from './grade-row.js';

@@ -2,4 +2,4 @@
 import { register } from 'tsx/esm/api';
 
 register();
-await import('./grading-worker.ts');
+await import('./grading-worker.js');

@@ -25,11 +25,10 @@ import {
   nuggetBankFileName,
   nuggetBankText,
   type ReportRequest,
-  readJsonFile,
-  stringifyPythonJson,
-  writeFileAtomic,
-} from '../../core/index.js';
+} from '../../formats/index.js';
+import { readJsonFile, writeFileAtomic } from '../../io/index.js';
 import type { LlmProvider } from '../../llm/index.js';
+import { stringifyPythonJson } from '../../python-compat/index.js';
 import { type AnswerVerdict, applyVerdict, cleanAnswers, judgeAnswers } from './answer-validation.js';
 import {
   type DocumentQa,

@@ -5,7 +5,7 @@
  * below (stated in the output; docs/nuggets.md compares them with measured runs).
  */
 
-import type { ReportRequest } from '../../core/index.js';
+import type { ReportRequest } from '../../formats/index.js';
 import type { ChatMessage } from '../../llm/index.js';
 import { candidatePairs } from './candidate-pairs.js';
 import type { DocumentQa } from './grounded-qa.js';

@@ -8,7 +8,7 @@
  * before `"about 20,000"`; Python keeps insertion order). Objects built in code carry no note and
  * are written in their own order with JavaScript number formatting rules mapped to Python's.
  */
-import { CitegeistError } from './errors.js';
+import { CitegeistError } from '../core/index.js';
 
 const NOTE = Symbol('python-json');
 

@@ -1,4 +1,4 @@
-import { CitegeistError } from './errors.js';
+import { CitegeistError } from '../core/index.js';
 
 /** One data record of a CSV file: its 1-based starting line and its fields by header name. */
 export interface CsvRecord {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { stringifyPythonJson } from '../python-compat/python-json.js';
 import { sharedDataPath, skipWithoutSharedData } from '../testing/index.js';
-import { stringifyPythonJson } from './python-json.js';
 import {
   codePointLength,
   nfkcLength,

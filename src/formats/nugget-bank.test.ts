@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { parsePythonJson, stringifyPythonJson } from '../python-compat/python-json.js';
 import { sharedDataPath, skipWithoutSharedData } from '../testing/index.js';
 import {
   asNuggetBank,
@@ -27,7 +28,6 @@ import {
   toNeuclirEvaluation,
 } from './nugget-formats.js';
 import { addNuggets, createNuggetBank, mergeMetadata, nuggetQuestion } from './nugget-merge.js';
-import { parsePythonJson, stringifyPythonJson } from './python-json.js';
 
 const q = (init: Partial<NuggetQuestion> & { question: string }): NuggetQuestion => ({
   query_id: '1',

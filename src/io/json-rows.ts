@@ -10,7 +10,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
-import { CitegeistError } from './errors.js';
+import { CitegeistError } from '../core/index.js';
 import type { JsonlLine } from './jsonl.js';
 import { decodeUtf8, readInputBytes, systemError } from './read-input.js';
 

@@ -7,12 +7,11 @@
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { writeFileAtomic } from './atomic-write.js';
-import { CitegeistError, location, quoteValue } from './errors.js';
+import { CitegeistError, location, quoteValue } from '../core/index.js';
+import { decodeUtf8, MAX_INPUT_BYTES, readInputBytes, writeFileAtomic } from '../io/index.js';
+import { parsePythonJson, stringifyPythonJson } from '../python-compat/index.js';
 import { asNuggetBank, bankQueryId, type NuggetBank } from './nugget-bank.js';
 import { asNuggetizerRecord, fromLegacyV1, fromNeuclirEvaluation, fromNuggetizer } from './nugget-formats.js';
-import { parsePythonJson, stringifyPythonJson } from './python-json.js';
-import { decodeUtf8, MAX_INPUT_BYTES, readInputBytes } from './read-input.js';
 
 export type NuggetFileFormat = 'v3' | 'v1' | 'neuclir' | 'nuggetizer';
 

@@ -2,9 +2,15 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import {
+  createManifest,
+  defaultLabel,
+  hashItems,
+  manifestDifferences,
+  unitKey,
+} from '../core/run-manifest.js';
 import { lockPathOf } from './file-lock.js';
 import { byField, inspectRunFile, RunFile, type RunFileOptions, reorderRunFile } from './run-file.js';
-import { createManifest, defaultLabel, hashItems, manifestDifferences, unitKey } from './run-manifest.js';
 
 const H = (c: string) => c.repeat(64);
 const manifest = (k = 8, dataset = 'a') =>

@@ -1,8 +1,8 @@
 import { isUtf8 } from 'node:buffer';
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
-import type { ErrorCode } from './error-codes.js';
-import { CitegeistError } from './errors.js';
+import type { ErrorCode } from '../core/index.js';
+import { CitegeistError } from '../core/index.js';
 
 /**
  * The most any input file may hold before citegeist refuses to read it. Text inputs cannot be larger

@@ -14,7 +14,8 @@
  * file converted to v3 and back keeps them.
  */
 import { z } from 'zod';
-import { CitegeistError, quoteValue } from './errors.js';
+import { CitegeistError, describeIssues, quoteValue } from '../core/index.js';
+import { orderedEntries, orderedObject } from '../python-compat/index.js';
 import {
   answerEntries,
   bankQueryId,
@@ -26,8 +27,6 @@ import {
   nuggetEntries,
 } from './nugget-bank.js';
 import { addNuggets, createNuggetBank, nuggetQuestion } from './nugget-merge.js';
-import { describeIssues } from './parse.js';
-import { orderedEntries, orderedObject } from './python-json.js';
 
 const V1Answer = z.union([
   z.string(),

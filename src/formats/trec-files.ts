@@ -1,4 +1,4 @@
-import { CitegeistError, location, quoteValue } from '../../core/index.js';
+import { CitegeistError, location, quoteValue } from '../core/index.js';
 import { compareBytes } from './byte-order.js';
 
 /** One judgement line of a qrels file: `qid iter docno rel`. */

@@ -17,7 +17,8 @@
  * question are kept after the known ones. Merging a claim, or a claim and a question, is refused
  * as in the reference (`TypeError` there).
  */
-import { CitegeistError, quoteValue } from './errors.js';
+import { CitegeistError, quoteValue } from '../core/index.js';
+import { orderedEntries, orderedObject } from '../python-compat/index.js';
 import {
   type Answer,
   type Creator,
@@ -28,7 +29,6 @@ import {
   type NuggetQuestion,
   type Reference,
 } from './nugget-bank.js';
-import { orderedEntries, orderedObject } from './python-json.js';
 
 type Meta = Record<string, unknown> | null | undefined;
 

@@ -1,13 +1,19 @@
 import { closeSync, existsSync, fsync, fsyncSync, openSync, statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { z } from 'zod';
+import {
+  CitegeistError,
+  describeIssues,
+  isManifestRecord,
+  location,
+  manifestDifferences,
+  parseManifest,
+  type RunManifest,
+} from '../core/index.js';
 import { removeAtomicLeftovers, removeFilesIn, writeAll, writeFileAtomic } from './atomic-write.js';
-import { CitegeistError, location } from './errors.js';
 import { FileLock } from './file-lock.js';
 import { type JsonlLine, parseJsonl } from './jsonl.js';
-import { describeIssues } from './parse.js';
 import { readTextFile } from './read-input.js';
-import { isManifestRecord, manifestDifferences, parseManifest, type RunManifest } from './run-manifest.js';
 
 type Row = Record<string, unknown>;
 

@@ -10,9 +10,8 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { CitegeistError } from './errors.js';
-import { describeIssues } from './parse.js';
-import { orderedEntries } from './python-json.js';
+import { CitegeistError, describeIssues } from '../core/index.js';
+import { orderedEntries } from '../python-compat/index.js';
 
 export const AGGREGATOR_TYPES = ['AND', 'OR', 'NOT', 'SUM', 'Default'] as const;
 export type AggregatorType = (typeof AGGREGATOR_TYPES)[number];

@@ -1,6 +1,6 @@
 """Writes python-round-reference.json: [x, ndigits, round(x, ndigits)] from CPython (3.11 here).
 
-Run: python3 src/stats/__fixtures__/make-python-round-reference.py
+Run: python3 src/python-compat/__fixtures__/make-python-round-reference.py
 The cases: hand-picked ties and near-ties (0.0005, 0.6665, 0.0625, 2.675, ...), every k/n for
 n <= 40 (the fractions the ResearchQA metrics produce), and seeded random values.
 """

@@ -14,9 +14,8 @@
  * The line as read is kept (`raw`), so a run reads and writes back equal, unknown fields included.
  */
 import { z } from 'zod';
-import { CitegeistError, location } from './errors.js';
-import { describeIssues } from './parse.js';
-import { orderedEntries, orderedObject, parsePythonJson } from './python-json.js';
+import { CitegeistError, describeIssues, location } from '../core/index.js';
+import { orderedEntries, orderedObject, parsePythonJson } from '../python-compat/index.js';
 
 export type ReportFormat = 'ragtime' | 'neuclir-2024' | 'trec-rag-2024';
 export const REPORT_FORMATS: readonly ReportFormat[] = ['ragtime', 'neuclir-2024', 'trec-rag-2024'];

@@ -23,7 +23,7 @@ vi.mock('node:fs', async (importOriginal) => {
 });
 
 const { RunFile } = await import('./run-file.js');
-const { createManifest } = await import('./run-manifest.js');
+const { createManifest } = await import('../core/run-manifest.js');
 
 const manifest = createManifest({
   kind: 'run',

@@ -10,7 +10,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { CitegeistError } from './errors.js';
+import { CitegeistError } from '../core/index.js';
 
 /**
  * Writes a whole file so that a reader (or a crash) sees either the old content or the new one,

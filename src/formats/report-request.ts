@@ -6,8 +6,7 @@
  * unless told to count words.
  */
 import { z } from 'zod';
-import { CitegeistError, location, quoteValue } from './errors.js';
-import { describeIssues } from './parse.js';
+import { CitegeistError, describeIssues, location, quoteValue } from '../core/index.js';
 
 export interface ReportRequest {
   id: string;

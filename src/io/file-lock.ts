@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { CitegeistError } from './errors.js';
+import { CitegeistError } from '../core/index.js';
 
 /** What a lock file records about the process holding it. */
 export interface LockHolder {
