@@ -1,6 +1,6 @@
-import { CitegeistError, quoteValue } from '../core/index.js';
-import { bootstrapCI, median } from '../stats/index.js';
-import type { EvidenceTally } from './evidence-grounding.js';
+import { CitegeistError, quoteValue } from '../../core/index.js';
+import { bootstrapCI, median } from '../../stats/index.js';
+import type { EvidenceTally } from '../evidence-grounding.js';
 import type { GradeRow } from './grade-row.js';
 import { METRIC_IDS, RESEARCHQA_METRICS, type ResearchqaMetricId } from './metric-registry.js';
 import { tallyRubricEvidence } from './rubric-judge-grounding.js';

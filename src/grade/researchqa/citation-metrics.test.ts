@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { DatasetRow, Verdict } from '../core/index.js';
-import { verdictValue } from '../core/index.js';
+import type { DatasetRow, Verdict } from '../../core/index.js';
+import { verdictValue } from '../../core/index.js';
 import {
   type AnsweredRow,
   type CitationScores,

@@ -3,9 +3,9 @@
  * and the earlier flat-layout one (`flat-layout-metrics.ts`): the shapes they score, which rows are
  * refusal rows, the two accuracies, and the quote × evidence-group hits.
  */
-import type { DatasetRow, EvidenceGroup, Span, Verdict } from '../core/index.js';
-import { failed, scored } from '../core/index.js';
-import type { MatchRule } from '../text/index.js';
+import type { Citation, DatasetRow, EvidenceGroup, Span, Verdict } from '../../core/index.js';
+import { failed, scored } from '../../core/index.js';
+import type { MatchRule } from '../../text/index.js';
 
 export interface QuoteCheck {
   /** The rule that matched in the grader's quote mode (`none`: not found). */

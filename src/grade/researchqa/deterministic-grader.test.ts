@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { type DatasetRow, DatasetRowSchema, RunRowSchema } from '../core/index.js';
-import { sharedDataPath } from '../testing/index.js';
-import { preparePaper, sequenceRatioAtLeast } from '../text/index.js';
+import { type DatasetRow, DatasetRowSchema, RunRowSchema } from '../../core/index.js';
+import { sharedDataPath } from '../../testing/index.js';
+import { preparePaper, sequenceRatioAtLeast } from '../../text/index.js';
 import { alternativeMatcher, DeterministicGrader } from './deterministic-grader.js';
 
 const reference = JSON.parse(

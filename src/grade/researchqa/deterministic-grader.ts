@@ -1,5 +1,11 @@
-import { citationCount, type DatasetRow, type RunRow, type RunRowRef, type Verdict } from '../core/index.js';
-import type { MatchMode, PreparedPaper } from '../text/index.js';
+import {
+  citationCount,
+  type DatasetRow,
+  type RunRow,
+  type RunRowRef,
+  type Verdict,
+} from '../../core/index.js';
+import type { MatchMode, PreparedPaper } from '../../text/index.js';
 import {
   type AlternativeMatch,
   type CitationScores,

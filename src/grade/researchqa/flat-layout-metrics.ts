@@ -19,16 +19,16 @@
  * `compute_citation_metrics(result)`), so it recorded 1.0 on every row; citegeist applies the
  * published quote matcher instead (as the current grader does), strict accuracy beside it.
  */
-import type { Verdict } from '../core/index.js';
-import { failed, notApplicable, scored } from '../core/index.js';
+import type { Verdict } from '../../core/index.js';
+import { failed, notApplicable, scored } from '../../core/index.js';
 import type {
   AlternativeMatch,
   CitationRule,
   CitationScores,
   PaperQuotes,
   ScoredRow,
-} from './citation-metrics.js';
-import { accuracies, isRefusalRow, matchHits } from './citation-metrics.js';
+} from './citation-parts.js';
+import { accuracies, isRefusalRow, matchHits } from './citation-parts.js';
 
 export function flatLayoutScores(
   row: ScoredRow,

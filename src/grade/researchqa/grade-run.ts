@@ -1,5 +1,5 @@
-import type { DatasetRow, DatasetRowRef, RunRow, RunRowRef } from '../core/index.js';
-import { failed, notApplicable } from '../core/index.js';
+import type { DatasetRow, DatasetRowRef, RunRow, RunRowRef } from '../../core/index.js';
+import { failed, notApplicable } from '../../core/index.js';
 import { setMetric } from './deterministic-grader.js';
 import type { GradeRow } from './grade-row.js';
 import {

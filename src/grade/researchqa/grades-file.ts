@@ -9,9 +9,9 @@ import {
   type RunRow,
   type RunRowRef,
   sha256Hex,
-} from '../core/index.js';
-import { inspectRunFile, keepParsed, RunFile, type RunFileOptions } from '../io/index.js';
-import { estimateCost, type PriceTable } from '../llm/index.js';
+} from '../../core/index.js';
+import { inspectRunFile, keepParsed, RunFile, type RunFileOptions } from '../../io/index.js';
+import { estimateCost, type PriceTable } from '../../llm/index.js';
 import { GradesSummary } from './aggregate.js';
 import { type GradeRow, GradeRowSchema } from './grade-row.js';
 import { type GradeRunOptions, type GradeRunResult, gradeRun } from './grade-run.js';

@@ -1,5 +1,5 @@
-import { CitegeistError, isManifestRecord, type RunManifest } from '../core/index.js';
-import { parseJsonl, readTextFile, takeManifest } from '../io/index.js';
+import { CitegeistError, isManifestRecord, type RunManifest } from '../../core/index.js';
+import { parseJsonl, readTextFile, takeManifest } from '../../io/index.js';
 import { type GradeRow, GradeRowSchema } from './grade-row.js';
 
 /** True when the text starts with a grades manifest, or its first row looks like a grades row. */

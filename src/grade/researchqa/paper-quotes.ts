@@ -1,4 +1,4 @@
-import type { Span } from '../core/index.js';
+import type { Span } from '../../core/index.js';
 import {
   type MatchMode,
   type MatchRule,
@@ -6,7 +6,7 @@ import {
   matchQuoteModes,
   type PreparedPaper,
   type QuoteMatch,
-} from '../text/index.js';
+} from '../../text/index.js';
 import type { PaperQuotes, QuoteCheck } from './citation-metrics.js';
 
 /**

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { type DatasetRow, DatasetRowSchema, type RunRow, RunRowSchema } from '../core/index.js';
-import { createRandom } from '../stats/index.js';
-import { sharedDataPath } from '../testing/index.js';
-import { preparePaper } from '../text/index.js';
+import { type DatasetRow, DatasetRowSchema, type RunRow, RunRowSchema } from '../../core/index.js';
+import { createRandom } from '../../stats/index.js';
+import { sharedDataPath } from '../../testing/index.js';
+import { preparePaper } from '../../text/index.js';
 import { DeterministicGrader } from './deterministic-grader.js';
 import { gradeDeterministic, runPool, type WorkerResponse } from './parallel-grading.js';
 

@@ -18,8 +18,8 @@ import {
   type DatasetRowRef,
   type RunRow,
   type RunRowRef,
-} from '../core/index.js';
-import type { MatchForms, MatchMode } from '../text/index.js';
+} from '../../core/index.js';
+import type { MatchForms, MatchMode } from '../../text/index.js';
 import type { CitationScores } from './citation-metrics.js';
 import { allFailed } from './citation-metrics.js';
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DatasetRowSchema } from '../core/index.js';
-import { FakeLlm } from '../testing/index.js';
+import { DatasetRowSchema } from '../../core/index.js';
+import { FakeLlm } from '../../testing/index.js';
 import { AnchoredRubricJudge, RUBRIC_SYSTEM_PROMPT } from './rubric-judge.js';
 import { cappedAccuracy, groundRubricVerdict } from './rubric-judge-grounding.js';
 

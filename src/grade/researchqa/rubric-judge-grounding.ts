@@ -15,8 +15,13 @@
  * at all (every item unverified, or a score above 1 with no item) → 1 ("the core claim … is
  * fabricated"). Completeness (omissions) is not a claim of support and is left as the judge gave it.
  */
-import { type GroundedSpan, type NearestEvidence, type QuoteLocation, QuoteLocator } from '../text/index.js';
-import type { EvidenceTally, GroundingOptions } from './evidence-grounding.js';
+import {
+  type GroundedSpan,
+  type NearestEvidence,
+  type QuoteLocation,
+  QuoteLocator,
+} from '../../text/index.js';
+import type { EvidenceTally, GroundingOptions } from '../evidence-grounding.js';
 
 /** One claim the judge counted as consistent with the expected answer, as it quoted it. */
 export interface RubricEvidenceItem {

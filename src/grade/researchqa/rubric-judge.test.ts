@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DatasetRowSchema } from '../core/index.js';
-import { FakeLlm } from '../testing/index.js';
+import { DatasetRowSchema } from '../../core/index.js';
+import { FakeLlm } from '../../testing/index.js';
 import { AnchoredRubricJudge, fence, rubricUserPrompt } from './rubric-judge.js';
 
 const row = DatasetRowSchema.parse({

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { Citation, DatasetRow, Verdict } from '../core/index.js';
-import { failed, rubricItems, scored } from '../core/index.js';
-import type { LlmProvider } from '../llm/index.js';
-import type { GroundingOptions } from './evidence-grounding.js';
+import type { Citation, DatasetRow, Verdict } from '../../core/index.js';
+import { failed, rubricItems, scored } from '../../core/index.js';
+import type { LlmProvider } from '../../llm/index.js';
+import type { GroundingOptions } from '../evidence-grounding.js';
 import { groundRubricVerdict, type RubricGrounding } from './rubric-judge-grounding.js';
 
 /**

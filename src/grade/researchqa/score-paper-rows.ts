@@ -1,5 +1,5 @@
-import type { RunRow } from '../core/index.js';
-import { type MatchForms, type MatchMode, preparePaper } from '../text/index.js';
+import type { RunRow } from '../../core/index.js';
+import { type MatchForms, type MatchMode, preparePaper } from '../../text/index.js';
 import {
   type AlternativeMatch,
   allFailed,
