@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
-import { readTextFile } from '../core/index.js';
+import { parseRun } from '../formats/index.js';
+import { readTextFile } from '../io/index.js';
 import {
   assertIndexFresh,
   loadIndex,
   type PassageTable,
-  parseRun,
   RunRetriever,
   resolveRun,
 } from '../retrieve/index.js';

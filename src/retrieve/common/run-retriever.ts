@@ -1,5 +1,5 @@
 import { CitegeistError } from '../../core/index.js';
-import type { Run } from '../eval/index.js';
+import type { Run } from '../../formats/index.js';
 import { type Retriever, type ScoredPassage, scoredPassage } from './retriever.js';
 
 /** How the ids of another engine's run are checked against the corpus's index. */
