@@ -31,6 +31,7 @@ export {
   type TrecValue,
   trecEval,
 } from './trec-eval.js';
+export { isTrecEvalStopped, TrecEvalStopped } from './trec-eval-stopped.js';
 export {
   formatRun,
   parseQrels,
