@@ -3,11 +3,11 @@ import { Option } from 'commander';
 import { CitegeistError, readTextFile } from '../../core/index.js';
 import {
   formatTrecEval,
+  isTrecEvalStopped,
   parsePrefs,
   parseQrelsJg,
   parseQrelsPrefs,
   parseZScores,
-  isTrecEvalStopped,
   type RelInfo,
   type TrecEvalResult,
   trecEval,

@@ -16,11 +16,7 @@ export class TrecEvalStopped extends CitegeistError {
   /** Where it stopped: scoring this topic, or finishing the summary of this measure. */
   readonly stoppedAt: { stage: 'topic'; qid: string } | { stage: 'summary'; measure: string };
 
-  constructor(
-    cause: CitegeistError,
-    partial: TrecEvalResult,
-    stoppedAt: TrecEvalStopped['stoppedAt'],
-  ) {
+  constructor(cause: CitegeistError, partial: TrecEvalResult, stoppedAt: TrecEvalStopped['stoppedAt']) {
     super(cause.code, cause.problem, cause.fix, { cause });
     this.name = 'TrecEvalStopped';
     this.partial = partial;

@@ -164,8 +164,7 @@ function scoreTopic(
       let v = computed[vi] ?? 0;
       if (bogus) {
         // trec_eval.c zeroes what the stand-in document would otherwise count.
-        if (name === 'num_ret' || name === 'utility' || name === 'rbp_resid' || name.startsWith('unj'))
-          v = 0;
+        if (name === 'num_ret' || name === 'utility' || name === 'rbp_resid' || name.startsWith('unj')) v = 0;
         if (name === 'relstring') text = "''";
       }
       if (zscores) {
@@ -186,11 +185,7 @@ function scoreTopic(
 }
 
 /** A CitegeistError met while scoring, re-thrown with what trec_eval had printed before it. */
-function stopped(
-  error: unknown,
-  partial: () => TrecEvalResult,
-  at: TrecEvalStopped['stoppedAt'],
-): unknown {
+function stopped(error: unknown, partial: () => TrecEvalResult, at: TrecEvalStopped['stoppedAt']): unknown {
   return isCitegeistError(error) && !isTrecEvalStopped(error)
     ? new TrecEvalStopped(error, partial(), at)
     : error;
