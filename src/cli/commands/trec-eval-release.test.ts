@@ -168,6 +168,17 @@ describe('deliberate differences from trec_eval 10.0', () => {
     ]);
   });
 
+  it('a preference cycle in a later topic: the earlier topics, then the coded error (trec_eval aborts)', async () => {
+    // add_transitives() in form_prefs_counts.c calls abort() on a cycle: SIGABRT does not flush
+    // stdout, so what trec_eval had printed is lost unless its buffer had already been written.
+    // citegeist prints the earlier topics as for any other stop.
+    const prefs = '1 g s1 a 2\n1 g s1 b 1\n2 g s1 c 2\n2 g s1 d 1\n2 g s2 d 2\n2 g s2 c 1\n';
+    const run = '1 Q0 a 1 2 r\n1 Q0 b 2 1 r\n2 Q0 c 1 2 r\n2 Q0 d 2 1 r\n';
+    const r = await trecEvalCli({ prefs, run }, ['-q', '-R', 'prefs', '-m', 'prefs_simp', 'prefs', 'run']);
+    expect([r.code, r.stdout]).toEqual([1, line('prefs_simp', '1', '1.0000')]);
+    expect(r.stderr).toMatch(/^error \[INVALID_INPUT\]: Preference judgements are inconsistent/);
+  });
+
   it.each([
     [
       'a grade 1.9 (atol reads 1)',
