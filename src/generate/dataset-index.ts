@@ -8,13 +8,8 @@
  * flat-layout row the earlier layout): the file is read assuming what it has seen so far, and read
  * again from the start in the rare file whose first such row comes after others.
  */
-import {
-  type DatasetRow,
-  type DatasetRowRef,
-  type QuestionType,
-  RowFile,
-  type RowPlace,
-} from '../core/index.js';
+import type { DatasetRow, DatasetRowRef, QuestionType } from '../core/index.js';
+import { RowFile, type RowPlace } from '../io/index.js';
 import {
   type DatasetReadResult,
   datasetShape,

@@ -3,13 +3,15 @@ import {
   type DatasetRow,
   DatasetRowSchema,
   describeIssues,
+  location,
+} from '../core/index.js';
+import {
   type JsonRowsFile,
   JsonSyntaxError,
-  location,
   type RowPlace,
   scanJsonRows,
   writeFileAtomic,
-} from '../core/index.js';
+} from '../io/index.js';
 import {
   type DatasetLayout,
   evidenceKind,

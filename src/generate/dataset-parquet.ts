@@ -1,4 +1,5 @@
-import { CitegeistError, readInputBytes } from '../core/index.js';
+import { CitegeistError } from '../core/index.js';
+import { readInputBytes } from '../io/index.js';
 import { type DatasetReadResult, datasetFromEntries, readDataset, requireValidRows } from './dataset-io.js';
 import { plainJson } from './dataset-layouts.js';
 

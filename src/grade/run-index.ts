@@ -5,17 +5,13 @@
  */
 import {
   CitegeistError,
-  firstContentChar,
   isManifestRecord,
-  type JsonRowsFile,
   location,
   parseManifest,
-  RowFile,
-  type RowPlace,
   type RunRow,
   type RunRowRef,
-  scanJsonRows,
 } from '../core/index.js';
+import { firstContentChar, type JsonRowsFile, RowFile, type RowPlace, scanJsonRows } from '../io/index.js';
 import {
   citegeistRow,
   noteMissingCitations,

@@ -2,16 +2,18 @@ import { basename } from 'node:path';
 import {
   CitegeistError,
   describeIssues,
-  firstContentChar,
-  type JsonRowsFile,
   location,
   type RunManifest,
   type RunRow,
   RunRowSchema,
+} from '../core/index.js';
+import {
+  firstContentChar,
+  type JsonRowsFile,
   readJsonlLines,
   scanJsonRows,
   takeManifest,
-} from '../core/index.js';
+} from '../io/index.js';
 
 export interface RunReadResult {
   format: 'citegeist' | 'published';

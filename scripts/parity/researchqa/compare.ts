@@ -18,7 +18,7 @@ import {
   gradeRun,
   readRun,
 } from '../../../src/grade/index.js';
-import { pythonRound } from '../../../src/stats/index.js';
+import { pythonRound } from '../../../src/python-compat/index.js';
 import { hubParquet } from '../hub-parquet.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

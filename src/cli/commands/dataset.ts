@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { CitegeistError, hashItems, readInputBytes, readJsonFile, sha256Hex } from '../../core/index.js';
+import { CitegeistError, hashItems, sha256Hex } from '../../core/index.js';
 import {
   checkDataset,
   datasetMeta,
@@ -8,6 +8,7 @@ import {
   loadDataset,
   writeDataset,
 } from '../../generate/index.js';
+import { readInputBytes, readJsonFile } from '../../io/index.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { checkCacheFile, keepCheck } from './dataset-preflight.js';
 import {

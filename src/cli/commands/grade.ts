@@ -1,13 +1,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import {
-  CitegeistError,
-  type DatasetRowRef,
-  ERROR_CODES,
-  hashItems,
-  sha256OfFile,
-} from '../../core/index.js';
+import { CitegeistError, type DatasetRowRef, ERROR_CODES, hashItems } from '../../core/index.js';
 import { type DatasetIndex, loadDatasetIndex } from '../../generate/index.js';
 import {
   type AlternativeMatchMode,
@@ -22,6 +16,7 @@ import {
   renderEvidenceTally,
   spreads,
 } from '../../grade/index.js';
+import { sha256OfFile } from '../../io/index.js';
 import { circularityWarnings, modelId, parseModelString } from '../../llm/index.js';
 import { renderBreakdown, renderLeaderboard } from '../../report/index.js';
 import type { CliContext } from '../context.js';

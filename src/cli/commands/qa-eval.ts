@@ -1,5 +1,4 @@
 import { resolve } from 'node:path';
-import { readTextFile, sha256OfFile, writeFileAtomic } from '../../core/index.js';
 import {
   parseQaMetrics,
   parseReferences,
@@ -8,6 +7,7 @@ import {
   scoreAnswers,
   summarizeQaScores,
 } from '../../grade/index.js';
+import { readTextFile, sha256OfFile, writeFileAtomic } from '../../io/index.js';
 import { formatScore, renderTable } from '../../text/index.js';
 import { VERSION } from '../../version.js';
 import { addBertScoreOptions, type BertScoreFlags, bertScoreSetup } from '../bertscore-setup.js';

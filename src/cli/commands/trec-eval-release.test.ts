@@ -15,14 +15,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  formatTrecEval,
-  isTrecEvalStopped,
-  parseQrels,
-  parseRun,
-  type TrecEvalStopped,
-  trecEval,
-} from '../../retrieve/index.js';
+import { parseQrels, parseRun } from '../../formats/index.js';
+import { formatTrecEval, isTrecEvalStopped, type TrecEvalStopped, trecEval } from '../../retrieve/index.js';
 import { memoryIo } from '../io.js';
 import { runCli } from '../program.js';
 

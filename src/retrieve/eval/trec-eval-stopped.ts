@@ -1,5 +1,5 @@
 import { CitegeistError } from '../../core/index.js';
-import type { TrecEvalResult } from './trec-eval.js';
+import type { TrecEvalResult } from './trec-eval-result.js';
 
 /**
  * trec_eval stops part way: it prints each topic's lines (-q) as soon as the topic is scored and

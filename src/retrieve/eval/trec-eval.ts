@@ -1,11 +1,12 @@
 import { CitegeistError, isCitegeistError, quoteValue } from '../../core/index.js';
+import type { Qrels, QrelsEntry, Run, RunEntry } from '../../formats/index.js';
 import { type ResolvedMeasure, resolveMeasures } from './measure-params.js';
 import type { ResRelsJg, TopicView } from './measures/measure-def.js';
 import { formPrefsCounts, type ResultsPrefs } from './prefs-counts.js';
 import type { JudgmentGroup, PrefEntry, Prefs, QrelsJg, ZScores } from './rel-info-files.js';
 import { mergeJudgements, type ResRels, rankRun } from './res-rels.js';
+import type { TrecEvalResult, TrecValue } from './trec-eval-result.js';
 import { isTrecEvalStopped, TrecEvalStopped } from './trec-eval-stopped.js';
-import type { Qrels, QrelsEntry, Run, RunEntry } from './trec-files.js';
 
 /** Judgements in one of trec_eval's `-R` formats. */
 export type RelInfo =
@@ -35,27 +36,6 @@ export interface TrecEvalOptions {
    * help text still describes (listed in `TrecEvalResult.unscoredTopics`).
    */
   missingTopics?: 'fail' | 'skip';
-}
-
-/** One printed value: `name` as trec_eval prints it (`P_10`); `text` for runid and relstring. */
-export interface TrecValue {
-  name: string;
-  value: number;
-  integer: boolean;
-  text?: string;
-}
-
-export interface TrecEvalResult {
-  /** Evaluated topics in trec_eval's order (byte order of topic ids), with their per-topic values. */
-  queries: { qid: string; values: TrecValue[] }[];
-  /** The `all` lines. */
-  summary: TrecValue[];
-  numQueries: number;
-  runId: string;
-  /** Values are z-scores (`-Z`): printed with a `Z` prefix and four decimals. */
-  zscores: boolean;
-  /** Judged topics without results that were not scored (only with `missingTopics: 'skip'`). */
-  unscoredTopics: string[];
 }
 
 /** trec_eval.c scores a judged topic missing from the run (-c) as this one unjudged document. */
