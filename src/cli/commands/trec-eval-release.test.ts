@@ -15,8 +15,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseQrels, parseRun } from '../../formats/index.js';
+import { compareBytes, parseQrels, parseRun } from '../../formats/index.js';
 import { formatTrecEval, isTrecEvalStopped, type TrecEvalStopped, trecEval } from '../../retrieve/index.js';
+import { createRandom } from '../../stats/index.js';
 import { memoryIo } from '../io.js';
 import { runCli } from '../program.js';
 
@@ -194,5 +195,85 @@ describe('deliberate differences from trec_eval 10.0', () => {
     expect([r.code, r.stdout]).toEqual([1, '']);
     expect(r.stderr).toMatch(/^error \[INVALID_INPUT\]/);
     expect(r.stderr).toMatch(error);
+  });
+});
+
+describe('where trec_eval 10.0 stops, on seeded random inputs', () => {
+  // The oracle is trec_eval.c's loop: judged topics in byte order, each topic's lines printed when
+  // it is scored and depending on that topic alone. So the stdout of a command that stops at topic
+  // k is the -q -n output of the same command on the judgements of the topics before k, and the
+  // first k is the first judged topic that has no results (without -c) or lists a document twice
+  // within its first -M documents by trec_eval's ranking (form_res_rels.c). Grades run from -1 to
+  // 2, so a topic may be all negative: scored here, as deliberate difference 1 says.
+  const FLAG_SETS = [
+    ['-q', '-m', 'map'],
+    ['-q', '-m', 'all_trec'],
+    ['-q', '-c', '-m', 'official'],
+    ['-q', '-M5', '-m', 'P.5', '-m', 'num_ret'],
+  ];
+
+  /** trec_eval's ranking, cut at -M: score descending, ties by docno descending. */
+  const ranked = (docs: { docno: string; sim: number }[], max: number) =>
+    [...docs].sort((a, b) => b.sim - a.sim || compareBytes(b.docno, a.docno)).slice(0, max);
+
+  it('stdout equals the lines of the topics before the first stop, 80 cases', async () => {
+    const rnd = createRandom(2712);
+    const int = (n: number) => Math.floor(rnd() * n);
+    let stops = 0;
+    for (let c = 0; c < 80; c++) {
+      const flags = FLAG_SETS[c % FLAG_SETS.length] as string[];
+      const topics = Array.from({ length: 2 + int(5) }, (_, i) =>
+        rnd() < 0.5 ? `${i + 1}` : `q${int(30)}x${i}`,
+      );
+      const qrels: string[] = [];
+      const run: string[] = [];
+      const runDocs = new Map<string, { docno: string; sim: number }[]>();
+      for (const t of topics) {
+        const pool = 1 + int(6);
+        for (let d = 0; d < pool; d++) qrels.push(`${t} 0 d${d} ${int(4) - 1}`);
+        if (rnd() < 0.2) continue; // a judged topic missing from the run
+        const docs = Array.from({ length: 1 + int(7) }, (_, d) => ({
+          docno: `d${int(9)}`,
+          sim: int(4) + d / 10,
+        }));
+        // Mostly distinct documents; sometimes a duplicate stays in.
+        const list = rnd() < 0.25 ? docs : [...new Map(docs.map((x) => [x.docno, x])).values()];
+        runDocs.set(t, list);
+        for (const [i, x] of list.entries()) run.push(`${t} Q0 ${x.docno} ${i + 1} ${x.sim} r`);
+      }
+      if (run.length === 0) continue;
+      const judged = [...new Set(topics)].sort(compareBytes);
+      const complete = flags.includes('-c');
+      const max = flags.includes('-M5') ? 5 : Number.POSITIVE_INFINITY;
+      const stopAt = judged.findIndex((t) => {
+        const docs = runDocs.get(t);
+        if (!docs) return !complete;
+        const names = ranked(docs, max).map((x) => x.docno);
+        return new Set(names).size !== names.length;
+      });
+      const files = { qrels: `${qrels.join('\n')}\n`, run: `${run.join('\n')}\n` };
+      const r = await trecEvalCli(files, [...flags, 'qrels', 'run']);
+      if (stopAt < 0) {
+        expect([c, r.code]).toEqual([c, 0]);
+        continue;
+      }
+      stops++;
+      expect([c, r.code]).toEqual([c, 1]);
+      const before = new Set(judged.slice(0, stopAt));
+      const expected =
+        before.size === 0
+          ? ''
+          : (
+              await trecEvalCli(
+                {
+                  ...files,
+                  qrels: `${qrels.filter((l) => before.has(l.split(' ')[0] as string)).join('\n')}\n`,
+                },
+                [...flags, '-n', 'qrels', 'run'],
+              )
+            ).stdout;
+      expect([c, r.stdout]).toEqual([c, expected]);
+    }
+    expect(stops).toBeGreaterThan(20);
   });
 });
