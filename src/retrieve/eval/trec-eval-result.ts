@@ -6,10 +6,11 @@ export interface TrecValue {
   text?: string;
 }
 
+/** What `trecEval` computed: the lines `formatTrecEval` prints, as values. */
 export interface TrecEvalResult {
   /** Evaluated topics in trec_eval's order (byte order of topic ids), with their per-topic values. */
   queries: { qid: string; values: TrecValue[] }[];
-  /** The `all` lines. */
+  /** The `all` lines (in a `TrecEvalStopped`'s partial result: those finished before the stop). */
   summary: TrecValue[];
   numQueries: number;
   runId: string;
