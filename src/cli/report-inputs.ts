@@ -2,9 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import type { DatasetRow, Document } from '../core/index.js';
-import { readMaybeGzip } from '../formats/index.js';
-import { loadDatasetStrict } from '../generate/index.js';
-import { readRun } from '../grade/index.js';
+import { loadDatasetStrict, readMaybeGzip, readRun } from '../formats/index.js';
 import { parseJsonl, readJsonFile, readTextFile, sha256OfFile } from '../io/index.js';
 import {
   type BankNuggets,

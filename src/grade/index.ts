@@ -86,6 +86,4 @@ export {
   type RubricGrounding,
   tallyRubricEvidence,
 } from './researchqa/rubric-judge-grounding.js';
-export { indexRun, type RunIndex } from './run-index.js';
-export { type RunReadResult, readRun } from './run-io.js';
 export * from './vetscore/index.js';

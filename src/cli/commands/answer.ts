@@ -18,7 +18,7 @@ import {
   papersInput,
   sha256Hex,
 } from '../../core/index.js';
-import { loadDataset } from '../../generate/index.js';
+import { loadDataset } from '../../formats/index.js';
 import { byField, readInputBytes, writeFileAtomic } from '../../io/index.js';
 import { modelId, parseModelString } from '../../llm/index.js';
 import { preparePaper } from '../../text/index.js';

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { CitegeistError, type DatasetRowRef, ERROR_CODES, hashItems } from '../../core/index.js';
-import { type DatasetIndex, loadDatasetIndex } from '../../generate/index.js';
+import { type DatasetIndex, indexRun, loadDatasetIndex, type RunIndex } from '../../formats/index.js';
 import {
   type AlternativeMatchMode,
   AnchoredRubricJudge,
@@ -11,8 +11,6 @@ import {
   type GradeRunOptions,
   GradesSummary,
   gradeRun,
-  indexRun,
-  type RunIndex,
   renderEvidenceTally,
   spreads,
 } from '../../grade/index.js';

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
+import { readRun } from '../../formats/index.js';
 import {
   parseQaMetrics,
   parseReferences,
   type QaModelSummary,
-  readRun,
   scoreAnswers,
   summarizeQaScores,
 } from '../../grade/index.js';

@@ -12,7 +12,7 @@ import {
   runAnswers,
 } from '../../answer/index.js';
 import { CitegeistError, type InputRef, papersInput } from '../../core/index.js';
-import { loadDatasetStrict } from '../../generate/index.js';
+import { loadDatasetStrict } from '../../formats/index.js';
 import {
   type GridCell,
   type GridRow,

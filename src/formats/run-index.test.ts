@@ -7,7 +7,7 @@ import { indexRun } from './run-index.js';
 import { readRun } from './run-io.js';
 
 const fixture = (name: string) =>
-  new URL(`../generate/__fixtures__/researchqa-layouts/${name}`, import.meta.url).pathname;
+  new URL(`./__fixtures__/researchqa-layouts/${name}`, import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'citegeist-run-index-'));
 const write = (name: string, text: string) => {
   const path = join(dir, name);
