@@ -186,13 +186,14 @@ export function collectStudy(outputs: readonly string[], cwd: string): Study {
       const dataset = need(abs, inputs.dataset?.path ?? '', cwd, inputs.dataset?.sha256);
       const run = need(abs, inputs.run?.path ?? '', cwd);
       const source = inputs.papers?.source ?? '';
-      const corpus = source.startsWith('corpus:') ? need(abs, source.slice('corpus:'.length), cwd) : null;
-      if (!corpus)
+      const kind = source.startsWith('corpus:') ? 'corpus' : source.startsWith('papers:') ? 'papers' : null;
+      if (!kind)
         throw new CitegeistError(
           'PACK_INPUT_MISSING',
-          `${rel(abs)} was graded against papers from ${JSON.stringify(source)}; packs take graded studies over a corpus (--corpus).`,
-          'Ingest the papers into a corpus and grade with --corpus, then pack.',
+          `${rel(abs)} records no paper source (${JSON.stringify(source)}), so its papers cannot be packed.`,
+          'Grade with --corpus or --papers, then pack.',
         );
+      const papers = need(abs, source.slice(kind.length + 1), cwd);
       const outs = [abs];
       const summary = `${abs.replace(/\.jsonl$/, '')}.summary.json`;
       const argv = [
@@ -201,8 +202,8 @@ export function collectStudy(outputs: readonly string[], cwd: string): Study {
         rel(dataset),
         '--run',
         rel(run),
-        '--corpus',
-        rel(corpus),
+        `--${kind}`,
+        rel(papers),
         '--match',
         String(settings.match),
         '--quote-mode',
@@ -218,7 +219,7 @@ export function collectStudy(outputs: readonly string[], cwd: string): Study {
       if (settings.trust_unlocated_evidence === true) argv.push('--trust-unlocated-evidence');
       argv.push('--label', String(manifest.label), '--no-check', '--out', rel(abs));
       for (const o of outs) files.set(o, { abs: o, role: 'output' });
-      for (const i of [dataset, run, corpus]) addInput(i);
+      for (const i of [dataset, run, papers]) addInput(i);
       steps.push({
         id: rel(abs),
         kind: 'cli',
