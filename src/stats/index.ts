@@ -10,6 +10,7 @@ export {
 export { type CorrelationValue, pearson, spearman } from './correlation.js';
 export { type ColumnSummary, mean, median, quantileSorted, summarize } from './descriptive.js';
 export { kendallTauB, kendallTauC } from './kendall.js';
+export { canonicalOrder, keyedMeanInterval, SUMMARY_ITERATIONS } from './keyed-mean-interval.js';
 export {
   type CoincidenceMatrix,
   coincidenceMatrix,
