@@ -22,6 +22,11 @@ export interface PairedBootstrapResult {
   percentile: [number, number] | null;
   /** BCa interval from the same replicates; null where undefined (see `bcaBounds`). */
   bca: [number, number] | null;
+  /**
+   * Two-sided bootstrap p-value of "no difference": 2 · min(share of replicates ≤ 0, share ≥ 0),
+   * capped at 1 (the percentile interval inverted); null for n = 0.
+   */
+  p: number | null;
   confidence: number;
   iterations: number;
   seed: number;
@@ -47,7 +52,7 @@ export function pairedBootstrap(
   const d = a.map((v, i) => v - b[i]!);
   const estimate = meanUnchecked(d);
   const base = { n, estimate, confidence, iterations, seed };
-  if (estimate === null) return { ...base, percentile: null, bca: null };
+  if (estimate === null) return { ...base, percentile: null, bca: null, p: null };
   const draw = meanResampler(d);
   const random = createRandom(seed);
   const replicates = new Float64Array(iterations);
@@ -57,5 +62,13 @@ export function pairedBootstrap(
   const sorted = replicates as unknown as readonly number[];
   const percentile: [number, number] = [quantileSorted(sorted, tail), quantileSorted(sorted, 1 - tail)];
   const influence = d.map((x) => x - estimate);
-  return { ...base, percentile, bca: n < 2 ? null : bcaBounds(replicates, estimate, influence, confidence) };
+  let le = 0;
+  let ge = 0;
+  for (const r of replicates) {
+    if (r <= 0) le++;
+    if (r >= 0) ge++;
+  }
+  const p = Math.min(1, (2 * Math.min(le, ge)) / iterations);
+  const bca = n < 2 ? null : bcaBounds(replicates, estimate, influence, confidence);
+  return { ...base, percentile, bca, p };
 }

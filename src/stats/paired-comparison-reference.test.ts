@@ -128,13 +128,13 @@ describe(`paired comparisons agree with SciPy ${ref.scipy}`, () => {
       ['bh', bh],
     ] as const) {
       const adjusted = adjustPValues(p, method);
-      expected.forEach((e, i) => close(adjusted[i], e));
+      for (const [i, e] of expected.entries()) close(adjusted[i], e);
     }
     expect(adjustPValues([0.01, null, 0.04], 'bonferroni')).toEqual([0.02, null, 0.08]);
   });
 
   it('has the normal distribution of SciPy ndtr / ndtri', () => {
-    ref.normal.x.forEach((x, i) => close(normalCdf(x), ref.normal.ndtr[i]!, 1e-14));
-    ref.normal.p.forEach((p, i) => close(normalQuantile(p), ref.normal.ndtri[i]!, 1e-14));
+    for (const [i, x] of ref.normal.x.entries()) close(normalCdf(x), ref.normal.ndtr[i]!, 1e-14);
+    for (const [i, p] of ref.normal.p.entries()) close(normalQuantile(p), ref.normal.ndtri[i]!, 1e-14);
   });
 });
