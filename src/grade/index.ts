@@ -22,6 +22,7 @@ export {
   spanMatch,
   usableGroups,
 } from './citation-metrics.js';
+export { assertComparable, type ComparableFile, MIN_SHARED_ITEMS } from './comparable-files.js';
 export {
   type AlternativeMatchMode,
   alternativeMatcher,
@@ -51,6 +52,7 @@ export {
   runRowHash,
 } from './grades-file.js';
 export { isGradesText, parseGrades, parseGradesFile, readGrades } from './grades-io.js';
+export { gradesMetricScores, gradesPairwise } from './grades-pairwise.js';
 export {
   METRIC_IDS,
   type MetricDefinition,

@@ -5,6 +5,7 @@ export { escapeHtml } from './escape-html.js';
 export { type FaithfulnessSource, faithfulnessLabel } from './faithfulness-section.js';
 export { type BankNuggets, bankNuggets } from './judgments-section.js';
 export { renderBreakdown, renderLeaderboard } from './leaderboard-table.js';
+export { renderPairwiseTable } from './pairwise-text.js';
 export { type LooseGrade, looseGradeRow } from './loose-grade-row.js';
 export {
   type ManifestInfo,

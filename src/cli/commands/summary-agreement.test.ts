@@ -18,7 +18,7 @@ const SENTENCES = Array.from(
  * whose citations are right, half right or wrong, so every metric has a spread of values and a
  * bootstrap interval that changes with the order of its values.
  */
-function workspace(): string {
+function workspace(options: { model?: string; allRight?: boolean } = {}): string {
   const dir = mkdtempSync(join(tmpdir(), 'citegeist-agree-'));
   mkdirSync(join(dir, 'papers'));
   writeFileSync(
@@ -42,11 +42,14 @@ function workspace(): string {
   const run = dataset
     .map((r, i) => ({
       row_id: r.row_id,
-      model: 'extractive',
+      model: options.model ?? 'extractive',
       answer: 'a [^1] [^2] [^3] [^4]',
       citations: [0, 2, 4, 6].map((k, j) => ({
         key: String(j + 1),
-        quote: j < i % 5 ? SENTENCES[(i + k) % 8]! : `A sentence ${i}-${j} that is not in the paper at all.`,
+        quote:
+          options.allRight || j < i % 5
+            ? SENTENCES[(i + k) % 8]!
+            : `A sentence ${i}-${j} that is not in the paper at all.`,
       })),
       latency_ms: 100 + i * 13,
     }))
@@ -119,5 +122,75 @@ describe('one grades file gives one set of figures in every command', () => {
       const library = aggregateGrades(parseGradesFile(join(dir, file), text).rows);
       expect(figures(library[0]!.overall.metrics)).toBe(expected);
     }
+  });
+});
+
+describe('leaderboard: pairwise comparisons under the means', () => {
+  it('prints Δ, CI, p and adjusted p per metric, and --json carries the table', async () => {
+    const dir = workspace();
+    const base = ['grade', '--dataset', 'dataset.jsonl', '--papers', 'papers'];
+    await cli(dir, [...base, '--run', 'run.jsonl', '--out', 'a.jsonl']);
+    const right = workspace({ model: 'oracle', allRight: true });
+    writeFileSync(join(dir, 'run2.jsonl'), readFileSync(join(right, 'run.jsonl')));
+    await cli(dir, [...base, '--run', 'run2.jsonl', '--out', 'b.jsonl']);
+    const text = await cli(dir, [
+      'leaderboard',
+      'a.jsonl',
+      'b.jsonl',
+      '--test',
+      't',
+      '--correction',
+      'bonferroni',
+    ]);
+    expect(text).toMatch(/pairwise comparisons: paired t-test .*Bonferroni-adjusted over \d+ comparisons/);
+    expect(text).toMatch(
+      /Citation precision\n\s+A vs B.*\n\s+extractive vs oracle\s+-0\.521\s+\[-0\.\d+, -0\.\d+\]\s+<0\.0001\s+<0\.0001 \*\s+24\s+0/,
+    );
+    expect(text).toMatch(/best: oracle; every other system is significantly worse/);
+    const json = JSON.parse(await cli(dir, ['--json', 'leaderboard', 'a.jsonl', 'b.jsonl'])) as {
+      pairwise: {
+        test: string;
+        correction: string;
+        rows: { metric: string; comparison: { n: number; test: { p: number } } }[];
+      };
+    };
+    expect(json.pairwise).toMatchObject({ test: 'randomization', correction: 'holm' });
+    const precision = json.pairwise.rows.find((r) => r.metric === 'citation_precision')!;
+    expect(precision.comparison.n).toBe(24);
+    expect(precision.comparison.test.p).toBeLessThan(0.001);
+  });
+
+  it('refuses files made on different datasets, or sharing too few items, naming both and the overlap', async () => {
+    const dir = workspace();
+    const base = ['grade', '--dataset', 'dataset.jsonl', '--papers', 'papers'];
+    await cli(dir, [...base, '--run', 'run.jsonl', '--out', 'a.jsonl']);
+    const other = workspace({ model: 'oracle' });
+    // The same questions under another dataset file (one extra row): another dataset hash.
+    writeFileSync(
+      join(dir, 'dataset2.jsonl'),
+      `${readFileSync(join(other, 'dataset.jsonl'), 'utf8')}\n${JSON.stringify({ row_id: 'extra', paper_id: 'p1', domain: 'x', question_type: 'lookup', question: 'q?', expected_answer: 'x', expected_references: [] })}`,
+    );
+    writeFileSync(join(dir, 'run2.jsonl'), readFileSync(join(other, 'run.jsonl')));
+    await cli(dir, [
+      'grade',
+      '--dataset',
+      'dataset2.jsonl',
+      '--papers',
+      'papers',
+      '--run',
+      'run2.jsonl',
+      '--out',
+      'b.jsonl',
+    ]);
+    const refused = memoryIo({ cwd: dir });
+    expect(await runCli(['leaderboard', 'a.jsonl', 'b.jsonl'], refused.io)).not.toBe(0);
+    expect(refused.stderr()).toMatch(
+      /COMPARE_DATASET_MISMATCH.*a\.jsonl and b\.jsonl were made on different datasets.*24 shared item\(s\) of 24 in a\.jsonl and 24 in b\.jsonl/s,
+    );
+    const few = memoryIo({ cwd: dir });
+    expect(await runCli(['leaderboard', 'a.jsonl', 'a.jsonl', '--min-shared', '30'], few.io)).not.toBe(0);
+    expect(few.stderr()).toMatch(
+      /COMPARE_TOO_FEW_SHARED.*24 shared item\(s\) of 24 in a\.jsonl and 24 in a\.jsonl \(at least 30 needed\)/s,
+    );
   });
 });
