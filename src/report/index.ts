@@ -5,7 +5,6 @@ export { escapeHtml } from './escape-html.js';
 export { type FaithfulnessSource, faithfulnessLabel } from './faithfulness-section.js';
 export { type BankNuggets, bankNuggets } from './judgments-section.js';
 export { renderBreakdown, renderLeaderboard } from './leaderboard-table.js';
-export { renderPairwiseTable } from './pairwise-text.js';
 export { type LooseGrade, looseGradeRow } from './loose-grade-row.js';
 export {
   type ManifestInfo,
@@ -14,6 +13,7 @@ export {
   type SplitRecords,
   splitRecords,
 } from './loose-records.js';
+export { renderPairwiseTable } from './pairwise-text.js';
 export type { PaperTextMode } from './paper-excerpts.js';
 export { reportAssets } from './report-assets.js';
 export type * from './report-data.js';
