@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { adjustPValues } from './multiple-comparisons.js';
-import { type ItemScore, pairItems } from './pair-items.js';
+import { alignScores, type ItemScore, pairAligned, pairItems } from './pair-items.js';
 import { comparePairedItems } from './paired-comparison.js';
 import { pairedTTest } from './paired-t-test.js';
 import { pairwiseTable } from './pairwise-table.js';
@@ -102,5 +102,26 @@ describe('pairwiseTable', () => {
     // With no correction and alpha tiny nothing is significant: everyone is in the group.
     const lenient = pairwiseTable(metrics, { test: 't', correction: 'none', alpha: 1e-300 });
     expect(lenient.groups[0]!.indistinguishable).toEqual(['B', 'A', 'C']);
+  });
+});
+
+describe('alignScores / pairAligned', () => {
+  it('pairs as pairItems does', () => {
+    const a = new Map<string, ItemScore>([
+      ['b', 1],
+      ['a', 'failed'],
+      ['c', 0.5],
+      ['x', 1],
+      ['n', 'not-applicable'],
+    ]);
+    const b = new Map<string, ItemScore>([
+      ['c', 0],
+      ['a', 1],
+      ['b', 0.25],
+      ['y', 0],
+      ['n', 1],
+    ]);
+    const { ids, columns } = alignScores([a, b]);
+    expect(pairAligned(ids, columns[0]!, columns[1]!)).toEqual(pairItems(a, b));
   });
 });

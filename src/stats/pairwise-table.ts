@@ -1,5 +1,5 @@
 import { adjustPValues, type Correction } from './multiple-comparisons.js';
-import { type ItemScore, pairItems } from './pair-items.js';
+import { alignScores, type ItemScore, pairAligned } from './pair-items.js';
 import {
   comparePairedItems,
   type PairedComparison,
@@ -71,11 +71,13 @@ export function pairwiseTable(
   const { iterations = 10_000, seed = 0 } = options;
   const rows: Omit<PairwiseRow, 'adjustedP' | 'significant'>[] = [];
   for (const m of metrics) {
+    const { ids, columns } = alignScores(m.systems.map((s) => s.scores));
     for (let i = 0; i < m.systems.length; i++) {
       for (let j = i + 1; j < m.systems.length; j++) {
         const a = m.systems[i]!;
         const b = m.systems[j]!;
-        const comparison = comparePairedItems(pairItems(a.scores, b.scores), { ...options, test });
+        const paired = pairAligned(ids, columns[i]!, columns[j]!);
+        const comparison = comparePairedItems(paired, { ...options, test });
         rows.push({ metric: m.metric, a: a.label, b: b.label, comparison });
       }
     }
