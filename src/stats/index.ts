@@ -12,6 +12,7 @@ export {
 export { cohensDz, differenceSd } from './cohens-dz.js';
 export { type CorrelationValue, pearson, spearman } from './correlation.js';
 export { type ColumnSummary, mean, median, quantileSorted, summarize } from './descriptive.js';
+export { type JudgeVariance, judgeVariance } from './judge-variance.js';
 export { kendallTauB, kendallTauC } from './kendall.js';
 export { canonicalOrder, keyedMeanInterval, SUMMARY_ITERATIONS } from './keyed-mean-interval.js';
 export {
@@ -74,6 +75,14 @@ export {
   type RandomizationResult,
 } from './randomization-test.js';
 export { rankData } from './rank.js';
+export {
+  type PairStability,
+  type RankStability,
+  type RankStabilityOptions,
+  type RepeatedScores,
+  rankStability,
+  type SystemStability,
+} from './rank-stability.js';
 export { reliabilityDataFromRatings, type UnitRating } from './reliability-data.js';
 export { type SignTestResult, signTest } from './sign-test.js';
 export {
