@@ -48,7 +48,8 @@ export default async function main(): Promise<void> {
   for (let pass = 0; pass < PASSES; pass++) {
     times.push(
       timed(() => {
-        comparisons = pairwiseTable(metrics, { test: 'randomization', iterations: 10_000, seed: pass }).rows.length;
+        comparisons = pairwiseTable(metrics, { test: 'randomization', iterations: 10_000, seed: pass }).rows
+          .length;
       }),
     );
   }
@@ -58,5 +59,7 @@ export default async function main(): Promise<void> {
     `${SYSTEMS} systems × ${LEVELS.length} metrics × ${ITEMS.toLocaleString('en-US')} items: ${comparisons} comparisons (10,000 bootstrap resamples + 10,000 sign patterns each), load ${loadAverage()}`,
   );
   console.log(`  whole table: ${formatTiming(t, 1, 'ms')}  (goal ≤ 5,000 ms)`);
-  console.log(`  peak resident memory of the process: ${peakMb.toFixed(0)} MB (goal ≤ 500 MB; includes the data)`);
+  console.log(
+    `  peak resident memory of the process: ${peakMb.toFixed(0)} MB (goal ≤ 500 MB; includes the data)`,
+  );
 }
