@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { numpyMean } from '../python-compat/index.js';
 import { bcaBounds } from './bca-interval.js';
 import { cohensDz, differenceSd } from './cohens-dz.js';
 import { minimumDetectableDifference } from './minimum-detectable-difference.js';
@@ -10,7 +11,6 @@ import { type ItemScore, pairItems } from './pair-items.js';
 import { pairedBootstrap } from './paired-bootstrap.js';
 import { pairedPermutationTest } from './paired-permutation-test.js';
 import { pairedTTest } from './paired-t-test.js';
-import { numpyMean } from './python-numerics.js';
 import { signTest } from './sign-test.js';
 import { wilcoxonSignedRank } from './wilcoxon-signed-rank.js';
 

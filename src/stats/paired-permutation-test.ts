@@ -1,6 +1,6 @@
+import { numpySum } from '../python-compat/index.js';
 import { binomialVariate } from './binomial.js';
 import { fewLevels } from './bootstrap.js';
-import { numpySum } from './python-numerics.js';
 import { createRandom } from './random.js';
 import { assertPaired, assertResampling } from './validate.js';
 

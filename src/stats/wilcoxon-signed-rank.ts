@@ -1,5 +1,5 @@
+import { numpySum } from '../python-compat/index.js';
 import { normalCdf } from './normal-distribution.js';
-import { numpySum } from './python-numerics.js';
 import { rankData } from './rank.js';
 import { assertPaired } from './validate.js';
 

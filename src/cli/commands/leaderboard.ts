@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { CitegeistError, readTextFile } from '../../core/index.js';
+import { CitegeistError } from '../../core/index.js';
+import { readRun } from '../../formats/index.js';
 import {
   assertComparable,
   type ComparableFile,
@@ -8,8 +9,8 @@ import {
   isGradesText,
   parseGradesFile,
   RESEARCHQA_METRICS,
-  readRun,
 } from '../../grade/index.js';
+import { readTextFile } from '../../io/index.js';
 import { renderPairwiseTable } from '../../report/index.js';
 import type { RegisterCommand } from '../context.js';
 import { addLlmOptions } from '../llm-options.js';
