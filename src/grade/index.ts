@@ -34,6 +34,7 @@ export {
   spanMatch,
   usableGroups,
 } from './researchqa/citation-metrics.js';
+export { compareGradesFiles, type GradesFileText } from './researchqa/compare-grades-files.js';
 export {
   type AlternativeMatchMode,
   alternativeMatcher,
