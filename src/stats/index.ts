@@ -1,4 +1,25 @@
 /** stats/: pure statistical functions (no I/O). Every function refuses NaN/Infinity input. */
+
+export { bootstrapAgreement } from './agreement-bootstrap.js';
+export {
+  AGREEMENT_MEASURES,
+  type AgreementMeasureId,
+  type AgreementSpec,
+  type AgreementValues,
+  accuracyOf,
+  agreementMeasures,
+  alphaOf,
+  type CategoryAgreement,
+  type CategoryIndex,
+  categoryIndex,
+  cohenKappaOf,
+  confusionOf,
+  type KappaWeights,
+  kendallTauBOf,
+  pearsonOf,
+  perCategoryOf,
+  spearmanOf,
+} from './agreement-measures.js';
 export {
   type BootstrapInterval,
   type BootstrapOptions,
@@ -11,6 +32,7 @@ export { type CorrelationValue, pearson, spearman } from './correlation.js';
 export { type ColumnSummary, mean, median, quantileSorted, summarize } from './descriptive.js';
 export { kendallTauB, kendallTauC } from './kendall.js';
 export {
+  alphaFromCoincidence,
   type CoincidenceMatrix,
   coincidenceMatrix,
   krippendorffAlpha,
@@ -18,6 +40,7 @@ export {
   type ReliabilityData,
 } from './krippendorff-alpha.js';
 export { type LinearSvmModel, type LinearSvmOptions, trainLinearSvm } from './linear-svm.js';
+export { type PairTable, pairTable, withCounts } from './pair-table.js';
 export { type PairedTTestResult, pairedTTest } from './paired-t-test.js';
 export {
   fitPartialCreditModel,

@@ -31,8 +31,16 @@ export interface CoincidenceMatrix {
  * values, or no variation at all (every pairable value the same, so D_e = 0).
  */
 export function krippendorffAlpha(data: ReliabilityData, level: MeasurementLevel): number | null {
+  differenceFunction(level);
+  return alphaFromCoincidence(coincidenceMatrix(data, level), level);
+}
+
+/**
+ * α from a coincidence matrix already built (e.g. from the cell counts of two raters, which
+ * `stats/agreement.ts` resamples): the same formula as `krippendorffAlpha`, without the raters.
+ */
+export function alphaFromCoincidence(m: CoincidenceMatrix, level: MeasurementLevel): number | null {
   const delta = differenceFunction(level);
-  const m = coincidenceMatrix(data, level);
   if (m.total < 2) return null;
   const d2 = delta(m);
   let observed = 0;
