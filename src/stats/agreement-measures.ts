@@ -112,7 +112,10 @@ const categoryCache = new WeakMap<Float64Array, Map<readonly number[], CategoryI
 
 function cachedCategoryIndex(t: PairTable, categories: readonly number[]): CategoryIndex | null {
   let byList = categoryCache.get(t.yValues);
-  if (!byList) categoryCache.set(t.yValues, (byList = new Map()));
+  if (!byList) {
+    byList = new Map();
+    categoryCache.set(t.yValues, byList);
+  }
   if (!byList.has(categories)) byList.set(categories, categoryIndex(t, categories));
   return byList.get(categories)!;
 }
