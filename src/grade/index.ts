@@ -51,6 +51,8 @@ export {
   runRowHash,
 } from './grades-file.js';
 export { isGradesText, parseGrades, parseGradesFile, readGrades } from './grades-io.js';
+export * from './human-labels/index.js';
+export * from './judge-card/index.js';
 export {
   METRIC_IDS,
   type MetricDefinition,

@@ -14,6 +14,7 @@ import { registerLeaderboard } from './leaderboard.js';
 import { registerList } from './list.js';
 import { registerLlm } from './llm.js';
 import { registerMetaEvalFaithfulness } from './meta-eval-faithfulness.js';
+import { registerMetaEvalJudge } from './meta-eval-judge.js';
 import { registerMetaEvalRanking } from './meta-eval-ranking.js';
 import { registerNuggetsConvert, registerNuggetsStats } from './nuggets-convert.js';
 import { registerNuggetsGenerate } from './nuggets-generate.js';
@@ -74,6 +75,7 @@ export const COMMANDS: RegisterCommand[] = [
   registerReportsScore,
   registerReportsCompare,
   registerMetaEvalRanking,
+  registerMetaEvalJudge,
   registerLeaderboard,
   registerReport,
   registerServe,

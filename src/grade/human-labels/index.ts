@@ -29,4 +29,5 @@ export {
   readRagchecker,
   readRagcheckerScores,
 } from './ragchecker.js';
+export { rescaledScoreDifferences } from './score-differences.js';
 export { HUMAN_SETS, type HumanSetName, readHumanSet } from './sets.js';

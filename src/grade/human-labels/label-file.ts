@@ -7,13 +7,16 @@ import {
   takeManifest,
 } from '../../core/index.js';
 import { describeScale, type HumanSet, parseLabel } from './human-set.js';
+import { rescaledScoreDifferences } from './score-differences.js';
 
 /**
  * A judge's labels for the items of a human set, read from any file that maps item ids to labels:
  * JSON lines `{"id": …, "label": …}` (the output of `meta-eval judge`, after its manifest, or any
  * other tool's), or CSV/TSV with `id` and `label` columns. A `score` field/column instead of `label`
  * holds a continuous score on an ordered scale's range (e.g. a rescaled score difference); a row
- * with `"status": "failed"` is a judge failure (counted, never a label).
+ * with `"status": "failed"` is a judge failure (counted, never a label). Rows of a pointwise judge on
+ * a pair (`answer_scores: [s1, s2]`, written by `meta-eval judge`) become continuous preferences by
+ * RAGChecker's protocol (`rescaledScoreDifferences`, to the scale's range).
  */
 export interface JudgeLabels {
   /** id → the judge's value. */
@@ -23,6 +26,8 @@ export interface JudgeLabels {
   /** Whether the values are continuous scores rather than the scale's categories. */
   continuous: boolean;
   manifest: RunManifest | null;
+  /** A pair judged in both orders: each order's verdict for answer 2 (for the position-flip rate). */
+  orders: Map<string, { first: number; second: number }>;
   /** Rows that could not be read (no id, not JSON): line and reason; they are left out. */
   problems: { line: number; problem: string }[];
 }
@@ -36,8 +41,10 @@ export function readLabelFile(text: string, path: string, set: HumanSet): JudgeL
     failed: [],
     continuous: false,
     manifest: rows.manifest,
+    orders: new Map(),
     problems: [],
   };
+  const pairScores = new Map<string, { answer1: number | null; answer2: number | null }>();
   const known = new Set(set.items.map((i) => i.id));
   const unmatched: string[] = [];
   let matched = 0;
@@ -54,8 +61,12 @@ export function readLabelFile(text: string, path: string, set: HumanSet): JudgeL
     }
     matched++;
     const where = `${path} line ${row.line}`;
+    if (row.orders) out.orders.set(row.id, row.orders);
     if (row.failed) out.failed.push(row.id);
-    else if (row.score !== undefined) {
+    else if (row.answerScores) {
+      scores++;
+      pairScores.set(row.id, { answer1: row.answerScores[0], answer2: row.answerScores[1] });
+    } else if (row.score !== undefined) {
       scores++;
       out.values.set(row.id, parseScore(set, row.score, where));
     } else {
@@ -84,6 +95,11 @@ export function readLabelFile(text: string, path: string, set: HumanSet): JudgeL
     );
   }
   out.continuous = scores > 0;
+  if (pairScores.size > 0) {
+    const codes = set.scale.categories?.map((c) => c.code) ?? [set.scale.min ?? -1, set.scale.max ?? 1];
+    const range: [number, number] = [Math.min(...codes), Math.max(...codes)];
+    for (const [id, v] of rescaledScoreDifferences(pairScores, range)) out.values.set(id, v);
+  }
   return out;
 }
 
@@ -105,7 +121,15 @@ function parseScore(set: HumanSet, raw: unknown, where: string): number {
 }
 
 type Row =
-  | { line: number; id: string; label?: unknown; score?: unknown; failed: boolean }
+  | {
+      line: number;
+      id: string;
+      label?: unknown;
+      score?: unknown;
+      answerScores?: [number, number];
+      orders?: { first: number; second: number };
+      failed: boolean;
+    }
   | { line: number; problem: string };
 
 function jsonRows(text: string, path: string): { manifest: RunManifest | null; rows: Row[] } {

@@ -1,3 +1,5 @@
+export { chooseSetJudge, defaultJudgeKind, SET_JUDGE_KINDS, type SetJudgeKind } from './choose-judge.js';
+export { LexicalClaimSupportJudge, VetscoreClaimSupportJudge } from './claim-support-judge.js';
 export {
   type CrowdragAgreementRow,
   reproduceCrowdragLlmAgreement,
@@ -5,14 +7,24 @@ export {
 export {
   buildJudgeCard,
   type CardOptions,
+  type CardReference,
   type HumanCeiling,
   humanCeiling,
   type JudgeCard,
   type JudgeIdentity,
   type MeasureTable,
   measuresFor,
-  type Reference,
 } from './judge-card.js';
+export { PAIRWISE_DIMENSIONS, PairwiseJudge } from './pairwise-judge.js';
 export { type RagcheckerMetaEvalRow, reproduceRagcheckerMetaEval } from './ragchecker-meta-eval.js';
 export { MEASURE_NAMES, renderJudgeCard } from './render-card.js';
-export { rescaledScoreDifferences } from './score-differences.js';
+export { ReferenceRubricJudge, UtilityRubricJudge } from './rubric-set-judge.js';
+export {
+  judgmentsManifest,
+  planSetJudge,
+  runSetJudge,
+  type SetRunResult,
+  type SetRunSettings,
+  sampleItems,
+} from './run-set-judge.js';
+export { type JudgeProvider, promptVersionOf, type SetJudge, type SetJudgment } from './set-judge.js';

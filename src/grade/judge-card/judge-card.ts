@@ -5,6 +5,7 @@ import {
   type AgreementSpec,
   type BootstrapInterval,
   bootstrapAgreement,
+  bootstrapCI,
   categoryIndex,
   confusionOf,
   krippendorffAlpha,
@@ -21,7 +22,7 @@ import {
 } from '../human-labels/index.js';
 
 /** Which human value a judge's label is compared with. */
-export type Reference = 'gold' | 'each';
+export type CardReference = 'gold' | 'each';
 
 /** The judge a card certifies: model (or tool), prompt version, and what produced the labels. */
 export interface JudgeIdentity {
@@ -34,7 +35,7 @@ export interface JudgeIdentity {
 }
 
 export interface CardOptions {
-  reference?: Reference;
+  reference?: CardReference;
   iterations?: number;
   seed?: number;
   confidence?: number;
@@ -60,7 +61,7 @@ export interface JudgeCard {
   judge: JudgeIdentity & { continuous: boolean };
   /** Items the judge labelled and the set holds; judge failures; set items the judge did not label. */
   counts: { judged: number; failed: number; not_judged: number; pairs: number };
-  reference: Reference;
+  reference: CardReference;
   measures: MeasureTable;
   /** Rows = the human reference, columns = the judge, over the scale's categories (null for scores). */
   confusion: { categories: string[]; counts: number[][] } | null;
@@ -75,6 +76,8 @@ export interface JudgeCard {
   by_group: { group: string; pairs: number; measures: MeasureTable }[];
   /** The same measures between the annotators themselves: how close a second person comes. */
   ceiling: HumanCeiling;
+  /** Bias probes measured on this run (position swap: pairs judged in both orders). */
+  probes: { position_swap?: { pairs: number; flipped: number; rate: BootstrapInterval } };
 }
 
 export type HumanCeiling =
@@ -111,7 +114,7 @@ export function buildJudgeCard(
   identity: JudgeIdentity,
   options: CardOptions,
 ): JudgeCard {
-  const reference: Reference =
+  const reference: CardReference =
     options.reference ??
     (set.items.every((i) => i.gold !== undefined || i.labels.length === 1) ? 'gold' : 'each');
   const boot = {
@@ -119,10 +122,11 @@ export function buildJudgeCard(
     seed: options.seed ?? 0,
     confidence: options.confidence ?? 0.95,
   };
+  const codes = categoryCodes(set.scale);
   const spec: AgreementSpec = {
     level: alphaLevel(set.scale),
     measures: measuresFor(set.scale),
-    ...(judge.continuous ? {} : { categories: categoryCodes(set.scale) }),
+    ...(judge.continuous || !codes ? {} : { categories: codes }),
   };
   const pairs = referencePairs(set, judge, reference);
   const table = pairTable(pairs.x, pairs.y);
@@ -192,11 +196,32 @@ export function buildJudgeCard(
       return { group: g, pairs: t.n, measures: bootstrapAgreement(t, spec, boot) };
     }),
     ceiling: humanCeiling(set, spec, boot),
+    probes: positionProbe(set, judge, boot),
+  };
+}
+
+/** Share of pairs whose verdict changed when the answers swapped places, with its interval. */
+function positionProbe(
+  set: HumanSet,
+  judge: JudgeLabels,
+  boot: { iterations: number; seed: number; confidence: number },
+): JudgeCard['probes'] {
+  const ids = new Set(set.items.map((i) => i.id));
+  const flags: number[] = [...judge.orders]
+    .filter(([id]) => ids.has(id))
+    .map(([, o]) => (o.first === o.second ? 0 : 1));
+  if (flags.length === 0) return {};
+  return {
+    position_swap: {
+      pairs: flags.length,
+      flipped: flags.reduce((s, f) => s + f, 0),
+      rate: bootstrapCI(flags, undefined, boot),
+    },
   };
 }
 
 /** The (judge, human) pairs compared, with each pair's item group. */
-function referencePairs(set: HumanSet, judge: JudgeLabels, reference: Reference) {
+function referencePairs(set: HumanSet, judge: JudgeLabels, reference: CardReference) {
   const x: number[] = [];
   const y: number[] = [];
   const group: (string | undefined)[] = [];

@@ -4,8 +4,8 @@ import {
   type RagcheckerDimension,
   readRagchecker,
   readRagcheckerScores,
+  rescaledScoreDifferences,
 } from '../human-labels/index.js';
-import { rescaledScoreDifferences } from './score-differences.js';
 
 /** One row of RAGChecker's Table 2 (correlation with human judgment), in percent to 2 decimals. */
 export interface RagcheckerMetaEvalRow {

@@ -44,6 +44,12 @@ export function renderJudgeCard(card: JudgeCard): string {
       `ceiling: ${card.ceiling.pairs} annotator pairs over ${card.ceiling.annotators} annotators; α over all annotators ${formatScore(card.ceiling.alpha_all_annotators)}`,
     );
   } else lines.push(`ceiling: not available (${card.ceiling.reason})`);
+  const swap = card.probes.position_swap;
+  if (swap) {
+    lines.push(
+      `position swap: ${swap.flipped} of ${swap.pairs} pairs judged differently when the answers swapped places, rate ${formatScore(swap.rate.estimate)} [${formatScore(swap.rate.lower)}, ${formatScore(swap.rate.upper)}] (inconsistent pairs count as ties)`,
+    );
+  }
   if (card.confusion) {
     lines.push('', 'confusion (rows: people, columns: judge)');
     lines.push(
