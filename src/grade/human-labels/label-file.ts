@@ -142,12 +142,28 @@ function jsonRows(text: string, path: string): { manifest: RunManifest | null; r
       const id = typeof v.id === 'string' || typeof v.id === 'number' ? String(v.id) : null;
       if (id === null) return { line: l.line, problem: 'no "id"' };
       const failed = v.status === 'failed';
-      if (!failed && v.label === undefined && v.score === undefined)
-        return { line: l.line, problem: 'neither "label" nor "score"' };
+      const scores = v.answer_scores;
+      const pair =
+        Array.isArray(scores) &&
+        scores.length === 2 &&
+        scores.every((x) => typeof x === 'number' && Number.isFinite(x));
+      if (!failed && v.label === undefined && v.score === undefined && !pair)
+        return { line: l.line, problem: 'neither "label" nor "score" nor "answer_scores"' };
+      const o = v.orders as { first?: unknown; second?: unknown } | undefined;
+      const orders =
+        o && typeof o.first === 'number' && typeof o.second === 'number'
+          ? { orders: { first: o.first, second: o.second } }
+          : {};
+      const value = pair
+        ? { answerScores: scores as [number, number] }
+        : v.score !== undefined
+          ? { score: v.score }
+          : { label: v.label };
       return {
         line: l.line,
         id,
-        ...(v.score !== undefined ? { score: v.score } : { label: v.label }),
+        ...value,
+        ...orders,
         failed,
       };
     }),
