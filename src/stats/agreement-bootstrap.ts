@@ -1,5 +1,5 @@
-import { type AgreementSpec, type AgreementValues, agreementMeasures } from './agreement-measures.js';
-import { binomialVariate } from './binomial.js';
+import { type AgreementSpec, type AgreementValues, measureEvaluator } from './agreement-measures.js';
+import { binomialVariateFast } from './binomial-btrs.js';
 import type { BootstrapInterval, BootstrapOptions } from './bootstrap.js';
 import { quantileSorted } from './descriptive.js';
 import type { PairTable } from './pair-table.js';
@@ -12,7 +12,7 @@ const CELL_RATIO = 16;
 /**
  * Percentile bootstrap intervals for every measure of `spec` at once: each resample draws n items
  * with replacement, which for the pair table is a multinomial draw of its cell counts. With few
- * cells (a label scale) the counts are drawn directly as conditional binomials, O(cells log n) per
+ * cells (a label scale) the counts are drawn directly as conditional binomials, O(cells) per
  * resample; with many (a continuous score) the n items are drawn one by one. Both give the same
  * bootstrap distribution. All measures see the same resamples (seeded mulberry32).
  */
@@ -30,13 +30,12 @@ export function bootstrapAgreement(
     confidence > 0 && confidence < 1,
     'a number in (0, 1)',
   );
-  const estimates = agreementMeasures(table, spec);
+  const evaluate = measureEvaluator(table, spec);
+  const estimates = evaluate(table.counts);
   const draws = new Map(spec.measures.map((m) => [m, [] as number[]]));
   const random = createRandom(seed);
   const cells = table.counts.length;
   const counts = new Float64Array(cells);
-  // every resample holds n items, so n is the table's; the counts are refilled in place
-  const resample: PairTable = { ...table, counts };
   const byBinomials = cells * CELL_RATIO < table.n;
   for (let b = 0; b < iterations && table.n > 0; b++) {
     counts.fill(0);
@@ -47,7 +46,7 @@ export function bootstrapAgreement(
         const drawn =
           c === cells - 1
             ? remaining
-            : binomialVariate(random, remaining, Math.min(1, table.counts[c]! / remainingWeight));
+            : binomialVariateFast(random, remaining, Math.min(1, table.counts[c]! / remainingWeight));
         counts[c] = drawn;
         remaining -= drawn;
         remainingWeight -= table.counts[c]!;
@@ -55,7 +54,7 @@ export function bootstrapAgreement(
     } else {
       for (let i = 0; i < table.n; i++) counts[table.itemCell[randomInt(random, table.n)]!]! += 1;
     }
-    const values = agreementMeasures(resample, spec);
+    const values = evaluate(counts);
     for (const m of spec.measures) {
       const v = values[m];
       if (v !== null && v !== undefined) draws.get(m)!.push(v);

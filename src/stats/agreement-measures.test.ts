@@ -3,16 +3,33 @@ import { describe, expect, it } from 'vitest';
 import { bootstrapAgreement } from './agreement-bootstrap.js';
 import {
   AGREEMENT_MEASURES,
+  type AgreementMeasureId,
   agreementMeasures,
-  alphaOf,
   categoryIndex,
-  cohenKappaOf,
   confusionOf,
-  kendallTauBOf,
-  pearsonOf,
+  type KappaWeights,
   perCategoryOf,
-  spearmanOf,
 } from './agreement-measures.js';
+import type { PairTable } from './pair-table.js';
+
+const one = (
+  t: PairTable,
+  m: AgreementMeasureId,
+  level: MeasurementLevel = 'interval',
+  categories?: number[],
+) => agreementMeasures(t, { level, measures: [m], ...(categories ? { categories } : {}) })[m];
+const pearsonOf = (t: PairTable) => one(t, 'pearson');
+const spearmanOf = (t: PairTable) => one(t, 'spearman');
+const kendallTauBOf = (t: PairTable) => one(t, 'kendall_tau_b');
+const alphaOf = (t: PairTable, level: MeasurementLevel) => one(t, 'alpha', level);
+const kappaId: Record<KappaWeights, AgreementMeasureId> = {
+  unweighted: 'kappa',
+  linear: 'kappa_linear',
+  quadratic: 'kappa_quadratic',
+};
+const cohenKappaOf = (t: PairTable, categories: number[], w: KappaWeights) =>
+  one(t, kappaId[w], 'nominal', categories);
+
 import { pearson, spearman } from './correlation.js';
 import { kendallTauB } from './kendall.js';
 import { krippendorffAlpha, type MeasurementLevel } from './krippendorff-alpha.js';
@@ -51,13 +68,10 @@ describe('agreement measures against the Python reference (tolerance 1e-12)', ()
       if (want !== undefined) expect(alphaOf(t, level)).toBeCloseTo(want, 12);
     }
     if (c.categories) {
-      const cat = categoryIndex(t, c.categories)!;
-      expect(
-        agreementMeasures(t, { level: 'nominal', categories: c.categories, measures: ['accuracy'] }).accuracy,
-      ).toBeCloseTo(c.accuracy!, 12);
-      expect(cohenKappaOf(t, cat, 'unweighted')).toBeCloseTo(c.kappa_unweighted!, 12);
-      expect(cohenKappaOf(t, cat, 'linear')).toBeCloseTo(c.kappa_linear!, 12);
-      expect(cohenKappaOf(t, cat, 'quadratic')).toBeCloseTo(c.kappa_quadratic!, 12);
+      expect(one(t, 'accuracy', 'nominal', c.categories)).toBeCloseTo(c.accuracy!, 12);
+      expect(cohenKappaOf(t, c.categories, 'unweighted')).toBeCloseTo(c.kappa_unweighted!, 12);
+      expect(cohenKappaOf(t, c.categories, 'linear')).toBeCloseTo(c.kappa_linear!, 12);
+      expect(cohenKappaOf(t, c.categories, 'quadratic')).toBeCloseTo(c.kappa_quadratic!, 12);
     } else {
       const values = agreementMeasures(t, { level: 'ordinal', measures: AGREEMENT_MEASURES });
       expect(values.kappa).toBeNull();
@@ -88,7 +102,7 @@ describe('agreement edge cases', () => {
     expect(kendallTauBOf(t)).toBeNull();
     // both raters constant and equal: κ's expected disagreement is 0
     const same = pairTable([2, 2], [2, 2]);
-    expect(cohenKappaOf(same, categoryIndex(same, [1, 2])!, 'unweighted')).toBeNull();
+    expect(cohenKappaOf(same, [1, 2], 'unweighted')).toBeNull();
     expect(alphaOf(same, 'nominal')).toBeNull();
   });
   it('perfect agreement: accuracy 1, κ 1, α 1', () => {

@@ -5,7 +5,9 @@ import type { PairTable } from './pair-table.js';
  * Agreement between two raters (x, y) computed from their pair table (`pair-table.ts`), so that the
  * bootstrap can recompute them from resampled counts. Each equals the textbook formula on the raw
  * pairs; `agreement-measures.test.ts` checks them against `pearson`, `spearman`, `kendallTauB`,
- * `krippendorffAlpha` and against reference values from Python (SciPy, NumPy formulas).
+ * `krippendorffAlpha` and against reference values from Python (SciPy, NumPy formulas); Cohen's κ
+ * is 1 − Σ w·O / Σ w·E with disagreement weights on category positions (1 off the diagonal, |i − j|,
+ * (i − j)²), as scikit-learn's `cohen_kappa_score` with `labels` = the categories.
  * `null` = not applicable (no variation, no items, or values off the category list).
  */
 export type AgreementMeasureId =
@@ -40,47 +42,265 @@ export interface AgreementSpec {
 export type AgreementValues = Partial<Record<AgreementMeasureId, number | null>>;
 
 export function agreementMeasures(t: PairTable, spec: AgreementSpec): AgreementValues {
-  const out: AgreementValues = {};
-  const cat = spec.categories ? cachedCategoryIndex(t, spec.categories) : null;
-  for (const m of spec.measures) {
-    switch (m) {
-      case 'accuracy':
-        out[m] = cat ? accuracyOf(t) : null;
-        break;
-      case 'kappa':
-        out[m] = cat ? cohenKappaOf(t, cat, 'unweighted') : null;
-        break;
-      case 'kappa_linear':
-        out[m] = cat ? cohenKappaOf(t, cat, 'linear') : null;
-        break;
-      case 'kappa_quadratic':
-        out[m] = cat ? cohenKappaOf(t, cat, 'quadratic') : null;
-        break;
-      case 'alpha':
-        out[m] = alphaOf(t, spec.level);
-        break;
-      case 'pearson':
-        out[m] = pearsonOf(t);
-        break;
-      case 'spearman':
-        out[m] = spearmanOf(t);
-        break;
-      case 'kendall_tau_b':
-        out[m] = kendallTauBOf(t);
-        break;
-    }
-  }
-  return out;
+  return measureEvaluator(t, spec)(t.counts);
 }
 
-/** Share of items on which x and y are equal. */
-export function accuracyOf(t: PairTable): number | null {
-  if (t.n === 0) return null;
-  let same = 0;
-  for (let c = 0; c < t.counts.length; c++) {
-    if (t.xValues[t.cellX[c]!] === t.yValues[t.cellY[c]!]) same += t.counts[c]!;
+/**
+ * Prepares everything about a table that does not depend on its counts (category positions,
+ * weights, the pooled value list, the x groups of the cells), and returns the function that
+ * computes the measures of `spec` from a vector of cell counts: the table's own, or a bootstrap
+ * resample's. This is the one implementation of every measure here; `agreementMeasures` is it
+ * applied to the table's counts.
+ */
+export function measureEvaluator(
+  t: PairTable,
+  spec: AgreementSpec,
+): (counts: ArrayLike<number>) => AgreementValues {
+  const cells = t.cellX.length;
+  const want = new Set(spec.measures);
+  const cat = spec.categories ? categoryIndex(t, spec.categories) : null;
+  // per cell: category positions (κ), equality (accuracy), pooled-value indices (α), values (r)
+  const ci = new Int32Array(cells);
+  const cj = new Int32Array(cells);
+  const same = new Uint8Array(cells);
+  const xv = new Float64Array(cells);
+  const yv = new Float64Array(cells);
+  for (let c = 0; c < cells; c++) {
+    xv[c] = t.xValues[t.cellX[c]!]!;
+    yv[c] = t.yValues[t.cellY[c]!]!;
+    same[c] = xv[c] === yv[c] ? 1 : 0;
+    if (cat) {
+      ci[c] = cat.xPos[t.cellX[c]!]!;
+      cj[c] = cat.yPos[t.cellY[c]!]!;
+    }
   }
-  return same / t.n;
+  const k = cat?.k ?? 0;
+  const weights = (['unweighted', 'linear', 'quadratic'] as const).map((w) => {
+    const m = new Float64Array(k * k);
+    for (let i = 0; i < k; i++)
+      for (let j = 0; j < k; j++)
+        m[i * k + j] =
+          w === 'unweighted' ? (i === j ? 0 : 1) : w === 'linear' ? Math.abs(i - j) : (i - j) ** 2;
+    return m;
+  });
+  const union = Float64Array.from(new Set([...t.xValues, ...t.yValues])).sort();
+  const at = new Map(Array.from(union, (v, i) => [v, i]));
+  const ua = Int32Array.from(xv, (v) => at.get(v)!);
+  const ub = Int32Array.from(yv, (v) => at.get(v)!);
+  const nx = t.xValues.length;
+  const ny = t.yValues.length;
+  // scratch, reused by every call
+  const rows = new Float64Array(nx);
+  const cols = new Float64Array(ny);
+  const rk = new Float64Array(k);
+  const ck = new Float64Array(k);
+  const marg = new Float64Array(union.length);
+  const pos = new Float64Array(union.length);
+  const xRank = new Float64Array(nx);
+  const yRank = new Float64Array(ny);
+  const tree = new Float64Array(ny + 1);
+
+  return (counts) => {
+    const out: AgreementValues = {};
+    let n = 0;
+    rows.fill(0);
+    cols.fill(0);
+    for (let c = 0; c < cells; c++) {
+      const m = counts[c]!;
+      n += m;
+      rows[t.cellX[c]!]! += m;
+      cols[t.cellY[c]!]! += m;
+    }
+    const xConstant = nonZero(rows) <= 1;
+    const yConstant = nonZero(cols) <= 1;
+    if (want.has('accuracy')) {
+      let hit = 0;
+      for (let c = 0; c < cells; c++) if (same[c]) hit += counts[c]!;
+      out.accuracy = cat && n > 0 ? hit / n : null;
+    }
+    if (want.has('kappa') || want.has('kappa_linear') || want.has('kappa_quadratic')) {
+      const kappas = cat && n > 0 ? kappaAll(counts, n) : [null, null, null];
+      if (want.has('kappa')) out.kappa = kappas[0]!;
+      if (want.has('kappa_linear')) out.kappa_linear = kappas[1]!;
+      if (want.has('kappa_quadratic')) out.kappa_quadratic = kappas[2]!;
+    }
+    if (want.has('alpha')) out.alpha = n > 0 ? alpha(counts, n) : null;
+    if (want.has('pearson'))
+      out.pearson =
+        n < 2 || xConstant || yConstant
+          ? null
+          : weightedPearson(
+              counts,
+              n,
+              (c) => xv[c]!,
+              (c) => yv[c]!,
+            );
+    if (want.has('spearman')) {
+      if (n < 2 || xConstant || yConstant) out.spearman = null;
+      else {
+        averageRanks(rows, xRank);
+        averageRanks(cols, yRank);
+        out.spearman = weightedPearson(
+          counts,
+          n,
+          (c) => xRank[t.cellX[c]!]!,
+          (c) => yRank[t.cellY[c]!]!,
+        );
+      }
+    }
+    if (want.has('kendall_tau_b'))
+      out.kendall_tau_b = n < 2 || xConstant || yConstant ? null : kendall(counts, n);
+    return out;
+  };
+
+  function kappaAll(counts: ArrayLike<number>, n: number): (number | null)[] {
+    rk.fill(0);
+    ck.fill(0);
+    const observed = [0, 0, 0];
+    for (let c = 0; c < cells; c++) {
+      const m = counts[c]!;
+      const i = ci[c]!;
+      const j = cj[c]!;
+      rk[i]! += m;
+      ck[j]! += m;
+      for (let w = 0; w < 3; w++) observed[w]! += m * weights[w]![i * k + j]!;
+    }
+    return weights.map((wm, w) => {
+      let expected = 0;
+      for (let i = 0; i < k; i++) {
+        if (rk[i] === 0) continue;
+        for (let j = 0; j < k; j++) expected += rk[i]! * ck[j]! * wm[i * k + j]!;
+      }
+      expected /= n;
+      return expected === 0 ? null : 1 - observed[w]! / expected;
+    });
+  }
+
+  /**
+   * Krippendorff's α for two raters who rated every item: the coincidence matrix is T + Tᵀ.
+   * Ordinal δ²(c, k) equals (M_c − M_k)² with M_c the value's mid-position in the pooled ranking
+   * (values below c, plus n_c / 2), so ordinal is the interval formula on those positions: O(cells).
+   */
+  function alpha(counts: ArrayLike<number>, n: number): number | null {
+    const level = spec.level;
+    marg.fill(0);
+    for (let c = 0; c < cells; c++) {
+      marg[ua[c]!]! += counts[c]!;
+      marg[ub[c]!]! += counts[c]!;
+    }
+    const total = 2 * n;
+    if (level === 'ratio') return alphaFromCoincidence(coincidence(counts, n), level);
+    if (level === 'ordinal') {
+      let below = 0;
+      for (let v = 0; v < union.length; v++) {
+        pos[v] = below + marg[v]! / 2;
+        below += marg[v]!;
+      }
+    } else pos.set(union);
+    const nominal = level === 'nominal';
+    let observed = 0;
+    for (let c = 0; c < cells; c++) {
+      const a = ua[c]!;
+      const b = ub[c]!;
+      if (a !== b) observed += 2 * counts[c]! * (nominal ? 1 : (pos[a]! - pos[b]!) ** 2);
+    }
+    let expected = 0;
+    if (nominal) {
+      let squares = 0;
+      for (const m of marg) squares += m * m;
+      expected = total * total - squares;
+    } else {
+      let mean = 0;
+      for (let v = 0; v < union.length; v++) mean += marg[v]! * pos[v]!;
+      mean /= total;
+      for (let v = 0; v < union.length; v++) expected += marg[v]! * (pos[v]! - mean) ** 2;
+      expected *= 2 * total;
+    }
+    if (expected === 0) return null;
+    return 1 - ((total - 1) * observed) / expected;
+  }
+
+  function coincidence(counts: ArrayLike<number>, n: number) {
+    const o = Array.from(union, () => new Array<number>(union.length).fill(0));
+    for (let c = 0; c < cells; c++) {
+      o[ua[c]!]![ub[c]!]! += counts[c]!;
+      o[ub[c]!]![ua[c]!]! += counts[c]!;
+    }
+    return { values: [...union], o, marginals: [...marg], total: 2 * n, pairableUnits: n };
+  }
+
+  function weightedPearson(
+    counts: ArrayLike<number>,
+    n: number,
+    fx: (c: number) => number,
+    fy: (c: number) => number,
+  ): number | null {
+    let mx = 0;
+    let my = 0;
+    for (let c = 0; c < cells; c++) {
+      mx += counts[c]! * fx(c);
+      my += counts[c]! * fy(c);
+    }
+    mx /= n;
+    my /= n;
+    let sxy = 0;
+    let sxx = 0;
+    let syy = 0;
+    for (let c = 0; c < cells; c++) {
+      const m = counts[c]!;
+      const dx = fx(c) - mx;
+      const dy = fy(c) - my;
+      sxy += m * dx * dy;
+      sxx += m * dx * dx;
+      syy += m * dy * dy;
+    }
+    if (sxx === 0 || syy === 0) return null;
+    return Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx) / Math.sqrt(syy)));
+  }
+
+  /**
+   * Kendall's τ-b: cells are sorted by x, so pairs with the cells of smaller x are counted as
+   * concordant or discordant with a Fenwick tree over y, O(cells log cells).
+   */
+  function kendall(counts: ArrayLike<number>, n: number): number | null {
+    tree.fill(0);
+    const below = (j: number) => {
+      let s = 0;
+      for (let i = j; i > 0; i -= i & -i) s += tree[i]!;
+      return s;
+    };
+    let concordant = 0;
+    let discordant = 0;
+    let seen = 0;
+    let start = 0;
+    while (start < cells) {
+      let end = start;
+      while (end < cells && t.cellX[end] === t.cellX[start]) end++;
+      for (let c = start; c < end; c++) {
+        const m = counts[c]!;
+        if (m === 0) continue;
+        const j = t.cellY[c]!;
+        concordant += m * below(j);
+        discordant += m * (seen - below(j + 1));
+      }
+      for (let c = start; c < end; c++) {
+        const m = counts[c]!;
+        for (let i = t.cellY[c]! + 1; i <= ny; i += i & -i) tree[i]! += m;
+        seen += m;
+      }
+      start = end;
+    }
+    const pairs = (n * (n - 1)) / 2;
+    let tiedX = 0;
+    let tiedY = 0;
+    for (const r of rows) tiedX += (r * (r - 1)) / 2;
+    for (const c of cols) tiedY += (c * (c - 1)) / 2;
+    if (tiedX === pairs || tiedY === pairs) return null;
+    return Math.max(
+      -1,
+      Math.min(1, (concordant - discordant) / Math.sqrt(pairs - tiedX) / Math.sqrt(pairs - tiedY)),
+    );
+  }
 }
 
 /** Positions of the x and y values in the category list; null when a value is not a category. */
@@ -107,164 +327,7 @@ export function categoryIndex(t: PairTable, categories: readonly number[]): Cate
   return { k: categories.length, xPos, yPos };
 }
 
-/** Category positions depend on the table's values only, which every resample shares: computed once. */
-const categoryCache = new WeakMap<Float64Array, Map<readonly number[], CategoryIndex | null>>();
-
-function cachedCategoryIndex(t: PairTable, categories: readonly number[]): CategoryIndex | null {
-  let byList = categoryCache.get(t.yValues);
-  if (!byList) {
-    byList = new Map();
-    categoryCache.set(t.yValues, byList);
-  }
-  if (!byList.has(categories)) byList.set(categories, categoryIndex(t, categories));
-  return byList.get(categories)!;
-}
-
 export type KappaWeights = 'unweighted' | 'linear' | 'quadratic';
-
-/**
- * Cohen's κ = 1 − Σ w·O / Σ w·E with disagreement weights on category positions i, j: 1 off the
- * diagonal (unweighted), |i − j| (linear) or (i − j)² (quadratic); E = outer product of the
- * marginals / n (as scikit-learn's `cohen_kappa_score` with `labels` = the categories).
- */
-export function cohenKappaOf(t: PairTable, cat: CategoryIndex, weights: KappaWeights): number | null {
-  if (t.n === 0) return null;
-  const w = (i: number, j: number) =>
-    weights === 'unweighted' ? (i === j ? 0 : 1) : weights === 'linear' ? Math.abs(i - j) : (i - j) ** 2;
-  const rows = new Float64Array(cat.k);
-  const cols = new Float64Array(cat.k);
-  let observed = 0;
-  for (let c = 0; c < t.counts.length; c++) {
-    const i = cat.xPos[t.cellX[c]!]!;
-    const j = cat.yPos[t.cellY[c]!]!;
-    const m = t.counts[c]!;
-    rows[i]! += m;
-    cols[j]! += m;
-    observed += m * w(i, j);
-  }
-  let expected = 0;
-  for (let i = 0; i < cat.k; i++) {
-    if (rows[i] === 0) continue;
-    for (let j = 0; j < cat.k; j++) expected += rows[i]! * cols[j]! * w(i, j);
-  }
-  expected /= t.n;
-  if (expected === 0) return null;
-  return 1 - observed / expected;
-}
-
-/**
- * Krippendorff's α for the two raters (every item rated by both): the coincidence matrix is
- * T + Tᵀ. Nominal, interval and ordinal need only the marginals and the cells, O(cells): ordinal
- * δ²(c, k) equals (M_c − M_k)² with M_c the value's mid-position in the pooled ranking
- * (values below c, plus n_c / 2), so it is the interval formula on those positions.
- */
-export function alphaOf(t: PairTable, level: MeasurementLevel): number | null {
-  if (t.n === 0) return null;
-  const { values, xAt, yAt } = unionOf(t);
-  const marg = new Float64Array(values.length);
-  for (let c = 0; c < t.counts.length; c++) {
-    marg[xAt[t.cellX[c]!]!]! += t.counts[c]!;
-    marg[yAt[t.cellY[c]!]!]! += t.counts[c]!;
-  }
-  const total = 2 * t.n;
-  if (level === 'ratio') return alphaFromCoincidence(coincidence(t, values, xAt, yAt, marg), level);
-  const pos = new Float64Array(values.length);
-  if (level === 'ordinal') {
-    let below = 0;
-    for (let v = 0; v < values.length; v++) {
-      pos[v] = below + marg[v]! / 2;
-      below += marg[v]!;
-    }
-  } else pos.set(values);
-  const nominal = level === 'nominal';
-  let observed = 0;
-  for (let c = 0; c < t.counts.length; c++) {
-    const a = xAt[t.cellX[c]!]!;
-    const b = yAt[t.cellY[c]!]!;
-    if (a !== b) observed += 2 * t.counts[c]! * (nominal ? 1 : (pos[a]! - pos[b]!) ** 2);
-  }
-  let expected = 0;
-  if (nominal) {
-    let squares = 0;
-    for (const m of marg) squares += m * m;
-    expected = total * total - squares;
-  } else {
-    let mean = 0;
-    for (let v = 0; v < values.length; v++) mean += marg[v]! * pos[v]!;
-    mean /= total;
-    for (let v = 0; v < values.length; v++) expected += marg[v]! * (pos[v]! - mean) ** 2;
-    expected *= 2 * total;
-  }
-  if (expected === 0) return null;
-  return 1 - ((total - 1) * observed) / expected;
-}
-
-/** Pearson's r over the cells, each weighted by its count. */
-export function pearsonOf(t: PairTable): number | null {
-  return weightedPearson(t, t.xValues, t.yValues);
-}
-
-/** Spearman's ρ: Pearson's r on average ranks, the ranks read off the marginals. */
-export function spearmanOf(t: PairTable): number | null {
-  const rows = new Float64Array(t.xValues.length);
-  const cols = new Float64Array(t.yValues.length);
-  for (let c = 0; c < t.counts.length; c++) {
-    rows[t.cellX[c]!]! += t.counts[c]!;
-    cols[t.cellY[c]!]! += t.counts[c]!;
-  }
-  return weightedPearson(t, averageRanks(rows), averageRanks(cols));
-}
-
-/**
- * Kendall's τ-b from the cells: cells are sorted by x, so concordant and discordant pairs with the
- * cells of smaller x are counted with a Fenwick tree over y, O(cells log cells).
- */
-export function kendallTauBOf(t: PairTable): number | null {
-  const n = t.n;
-  if (n < 2) return null;
-  const ny = t.yValues.length;
-  const tree = new Float64Array(ny + 1);
-  const add = (j: number, m: number) => {
-    for (let i = j + 1; i <= ny; i += i & -i) tree[i]! += m;
-  };
-  const below = (j: number) => {
-    let s = 0;
-    for (let i = j; i > 0; i -= i & -i) s += tree[i]!;
-    return s;
-  };
-  const rows = new Float64Array(t.xValues.length);
-  const cols = new Float64Array(ny);
-  let concordant = 0;
-  let discordant = 0;
-  let seen = 0;
-  let start = 0;
-  while (start < t.counts.length) {
-    let end = start;
-    while (end < t.counts.length && t.cellX[end] === t.cellX[start]) end++;
-    for (let c = start; c < end; c++) {
-      const m = t.counts[c]!;
-      if (m === 0) continue;
-      const j = t.cellY[c]!;
-      concordant += m * below(j);
-      discordant += m * (seen - below(j + 1));
-      rows[t.cellX[c]!]! += m;
-      cols[j]! += m;
-    }
-    for (let c = start; c < end; c++) {
-      add(t.cellY[c]!, t.counts[c]!);
-      seen += t.counts[c]!;
-    }
-    start = end;
-  }
-  const pairs = (n * (n - 1)) / 2;
-  let tiedX = 0;
-  let tiedY = 0;
-  for (const r of rows) tiedX += (r * (r - 1)) / 2;
-  for (const c of cols) tiedY += (c * (c - 1)) / 2;
-  if (tiedX === pairs || tiedY === pairs) return null;
-  const tau = (concordant - discordant) / Math.sqrt(pairs - tiedX) / Math.sqrt(pairs - tiedY);
-  return Math.max(-1, Math.min(1, tau));
-}
 
 /** The k × k confusion matrix over the categories: rows = y (the reference), columns = x. */
 export function confusionOf(t: PairTable, cat: CategoryIndex): number[][] {
@@ -300,93 +363,17 @@ export function perCategoryOf(t: PairTable, cat: CategoryIndex): CategoryAgreeme
   });
 }
 
-function weightedPearson(t: PairTable, xs: ArrayLike<number>, ys: ArrayLike<number>): number | null {
-  const n = t.n;
-  if (n < 2) return null;
-  let mx = 0;
-  let my = 0;
-  for (let c = 0; c < t.counts.length; c++) {
-    mx += t.counts[c]! * xs[t.cellX[c]!]!;
-    my += t.counts[c]! * ys[t.cellY[c]!]!;
-  }
-  mx /= n;
-  my /= n;
-  let sxy = 0;
-  let sxx = 0;
-  let syy = 0;
-  for (let c = 0; c < t.counts.length; c++) {
-    const m = t.counts[c]!;
-    const dx = xs[t.cellX[c]!]! - mx;
-    const dy = ys[t.cellY[c]!]! - my;
-    sxy += m * dx * dy;
-    sxx += m * dx * dx;
-    syy += m * dy * dy;
-  }
-  // A constant side is detected exactly (as `pearson` does), not by a tolerance on sxx: a resample
-  // that keeps one value leaves rounding noise of ~1e-30 there, not 0.
-  if (singleValue(t, 'x') || singleValue(t, 'y') || sxx === 0 || syy === 0) return null;
-  const r = sxy / Math.sqrt(sxx) / Math.sqrt(syy);
-  return Math.max(-1, Math.min(1, r));
-}
-
-function singleValue(t: PairTable, side: 'x' | 'y'): boolean {
-  const idx = side === 'x' ? t.cellX : t.cellY;
-  let first = -1;
-  for (let c = 0; c < t.counts.length; c++) {
-    if (t.counts[c] === 0) continue;
-    if (first === -1) first = idx[c]!;
-    else if (idx[c] !== first) return false;
-  }
-  return true;
+function nonZero(values: Float64Array): number {
+  let count = 0;
+  for (const v of values) if (v !== 0) count++;
+  return count;
 }
 
 /** Average ranks (1-based) of values whose counts, in ascending value order, are `counts`. */
-function averageRanks(counts: Float64Array): Float64Array {
-  const ranks = new Float64Array(counts.length);
+function averageRanks(counts: Float64Array, out: Float64Array): void {
   let before = 0;
   for (let i = 0; i < counts.length; i++) {
-    ranks[i] = before + (counts[i]! + 1) / 2;
+    out[i] = before + (counts[i]! + 1) / 2;
     before += counts[i]!;
   }
-  return ranks;
-}
-
-type Union = { values: Float64Array; xAt: Int32Array; yAt: Int32Array; of: Float64Array };
-const unionCache = new WeakMap<Float64Array, Union>();
-
-/** The union of x and y values (ascending) and where each x and y value sits in it (once per table). */
-function unionOf(t: PairTable): Union {
-  const cached = unionCache.get(t.xValues);
-  if (cached && cached.of === t.yValues) return cached;
-  const union = computeUnion(t);
-  unionCache.set(t.xValues, union);
-  return union;
-}
-
-function computeUnion(t: PairTable): Union {
-  const values = Float64Array.from(new Set([...t.xValues, ...t.yValues])).sort();
-  const at = new Map(Array.from(values, (v, i) => [v, i]));
-  return {
-    of: t.yValues,
-    values,
-    xAt: Int32Array.from(t.xValues, (v) => at.get(v)!),
-    yAt: Int32Array.from(t.yValues, (v) => at.get(v)!),
-  };
-}
-
-function coincidence(
-  t: PairTable,
-  values: Float64Array,
-  xAt: Int32Array,
-  yAt: Int32Array,
-  marg: Float64Array,
-) {
-  const o = Array.from(values, () => new Array<number>(values.length).fill(0));
-  for (let c = 0; c < t.counts.length; c++) {
-    const a = xAt[t.cellX[c]!]!;
-    const b = yAt[t.cellY[c]!]!;
-    o[a]![b]! += t.counts[c]!;
-    o[b]![a]! += t.counts[c]!;
-  }
-  return { values: [...values], o, marginals: [...marg], total: 2 * t.n, pairableUnits: t.n };
 }

@@ -6,19 +6,14 @@ export {
   type AgreementMeasureId,
   type AgreementSpec,
   type AgreementValues,
-  accuracyOf,
   agreementMeasures,
-  alphaOf,
   type CategoryAgreement,
   type CategoryIndex,
   categoryIndex,
-  cohenKappaOf,
   confusionOf,
   type KappaWeights,
-  kendallTauBOf,
-  pearsonOf,
+  measureEvaluator,
   perCategoryOf,
-  spearmanOf,
 } from './agreement-measures.js';
 export {
   type BootstrapInterval,
@@ -36,6 +31,7 @@ export {
   type CoincidenceMatrix,
   coincidenceMatrix,
   krippendorffAlpha,
+  krippendorffAlphaOfUnits,
   type MeasurementLevel,
   type ReliabilityData,
 } from './krippendorff-alpha.js';

@@ -8,10 +8,9 @@ import {
   bootstrapCI,
   categoryIndex,
   confusionOf,
-  krippendorffAlpha,
+  krippendorffAlphaOfUnits,
   pairTable,
   perCategoryOf,
-  reliabilityDataFromRatings,
 } from '../../stats/index.js';
 import {
   alphaLevel,
@@ -270,20 +269,21 @@ export function humanCeiling(
       reason: `${set.name} has one human label per item, so agreement between people cannot be measured on it`,
     };
   }
-  const ratings = set.items.flatMap((item) =>
-    item.labels.map((l) => ({ unit: item.id, rater: l.annotator, value: l.value })),
-  );
-  const { data } = reliabilityDataFromRatings(ratings);
+  const annotators = new Set<string>();
+  for (const item of set.items) for (const l of item.labels) annotators.add(l.annotator);
   return {
     available: true,
     pairs: x.length,
-    annotators: new Set(ratings.map((r) => r.rater)).size,
+    annotators: annotators.size,
     measures: bootstrapAgreement(
       pairTable(x, y),
       { ...spec, categories: categoryCodes(set.scale) ?? [] },
       boot,
     ),
-    alpha_all_annotators: krippendorffAlpha(data, spec.level),
+    alpha_all_annotators: krippendorffAlphaOfUnits(
+      set.items.map((i) => i.labels.map((l) => l.value)),
+      spec.level,
+    ),
     note: 'pairs of labels on the same item are resampled as independent pairs; with more than two annotators per item the interval is narrower than a resampling of items would give',
   };
 }
