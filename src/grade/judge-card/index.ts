@@ -1,3 +1,4 @@
+export { checkJudgeCard, readJudgeCard } from './card-file.js';
 export { chooseSetJudge, defaultJudgeKind, SET_JUDGE_KINDS, type SetJudgeKind } from './choose-judge.js';
 export { LexicalClaimSupportJudge, VetscoreClaimSupportJudge } from './claim-support-judge.js';
 export {
