@@ -1,5 +1,5 @@
 import { basename, resolve } from 'node:path';
-import { CitegeistError, readTextFile, writeFileAtomic } from '../../core/index.js';
+import { CitegeistError } from '../../core/index.js';
 import {
   buildJudgeCard,
   chooseSetJudge,
@@ -17,6 +17,7 @@ import {
   type SetJudgeKind,
   sampleItems,
 } from '../../grade/index.js';
+import { readTextFile, writeFileAtomic } from '../../io/index.js';
 import { estimateCost, modelId, parseModelString } from '../../llm/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';

@@ -3,23 +3,22 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { CitegeistError } from '../../core/index.js';
 import {
-  CitegeistError,
-  hashFileInto,
   type LoadedBank,
   parseReportRun,
   parseRequests,
   type ReadRunResult,
   type ReportRequest,
   readNuggetBanks,
-  readTextFile,
-} from '../../core/index.js';
+} from '../../formats/index.js';
 import {
   type CitedDocumentSource,
   corpusDocuments,
   folderDocuments,
   jsonlDocuments,
 } from '../../grade/index.js';
+import { hashFileInto, readTextFile } from '../../io/index.js';
 import { CorpusStore } from '../../store/index.js';
 import type { CliContext } from '../context.js';
 

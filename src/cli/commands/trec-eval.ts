@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { Option } from 'commander';
-import { CitegeistError, readTextFile } from '../../core/index.js';
+import { CitegeistError } from '../../core/index.js';
+import { readTextFile } from '../../io/index.js';
 import {
   formatTrecEval,
   parsePrefs,

@@ -6,7 +6,8 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { CitegeistError, location, parseJsonl, quoteValue, readTextFile } from '../../core/index.js';
+import { CitegeistError, location, quoteValue } from '../../core/index.js';
+import { parseJsonl, readTextFile } from '../../io/index.js';
 import { chunkDocument, docIdOfPassage, loadIndex, type Passage } from '../../retrieve/index.js';
 import type { CorpusStore } from '../../store/index.js';
 

@@ -1,11 +1,5 @@
-import {
-  CitegeistError,
-  parseCsv,
-  parseJsonl,
-  quoteValue,
-  type RunManifest,
-  takeManifest,
-} from '../../core/index.js';
+import { CitegeistError, quoteValue, type RunManifest } from '../../core/index.js';
+import { parseCsv, parseJsonl, takeManifest } from '../../io/index.js';
 import { describeScale, type HumanSet, parseLabel } from './human-set.js';
 import { rescaledScoreDifferences } from './score-differences.js';
 

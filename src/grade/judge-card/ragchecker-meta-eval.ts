@@ -1,4 +1,5 @@
-import { agreementMeasures, pairTable, pythonRound } from '../../stats/index.js';
+import { pythonRound } from '../../python-compat/index.js';
+import { agreementMeasures, pairTable } from '../../stats/index.js';
 import {
   RAGCHECKER_DIMENSIONS,
   type RagcheckerDimension,

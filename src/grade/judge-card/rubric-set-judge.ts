@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DatasetRowSchema } from '../../core/index.js';
 import { type ChatMessage, delimit, UNTRUSTED_NOTE } from '../../llm/index.js';
 import type { HumanItem } from '../human-labels/index.js';
-import { AnchoredRubricJudge, RUBRIC_SYSTEM_PROMPT, rubricUserPrompt } from '../rubric-judge.js';
+import { AnchoredRubricJudge, RUBRIC_SYSTEM_PROMPT, rubricUserPrompt } from '../researchqa/rubric-judge.js';
 import type { CallOptions } from '../vetscore/index.js';
 import { field, type JudgeProvider, promptVersionOf, type SetJudge, type SetJudgment } from './set-judge.js';
 

@@ -1,4 +1,5 @@
-import { createManifest, RunFile, type RunManifest } from '../../core/index.js';
+import { createManifest, type RunManifest } from '../../core/index.js';
+import { RunFile } from '../../io/index.js';
 import type { ChatMessage } from '../../llm/index.js';
 import { createRandom, randomInt } from '../../stats/index.js';
 import type { HumanItem, HumanSet } from '../human-labels/index.js';

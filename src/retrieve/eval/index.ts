@@ -1,4 +1,3 @@
-export { compareBytes } from './byte-order.js';
 export { formatFixed, formatFixed4 } from './c-format.js';
 export {
   type CompareOptions,
@@ -31,13 +30,3 @@ export {
   type TrecValue,
   trecEval,
 } from './trec-eval.js';
-export {
-  formatRun,
-  parseQrels,
-  parseRun,
-  type Qrels,
-  type QrelsEntry,
-  type RankedResult,
-  type Run,
-  type RunEntry,
-} from './trec-files.js';

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseQrels, parseRun } from '../../formats/trec-files.js';
 import { formatFixed4, formatLong } from './c-format.js';
 import { formatTrecEval } from './format-trec-eval.js';
 import { resolveMeasures } from './measure-params.js';
 import { parsePrefs, parseQrelsJg, parseZScores } from './rel-info-files.js';
 import { perQueryValues, trecEval } from './trec-eval.js';
-import { parseQrels, parseRun } from './trec-files.js';
 
 const fixture = (name: string) =>
   readFileSync(join(import.meta.dirname, '__fixtures__', 'trec-eval-10.0', name), 'utf8');

@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseQrels, parseRun } from '../../formats/trec-files.js';
 import { sharedDataPath } from '../../testing/index.js';
 import { formatFixed4, formatTrecEval } from './format-trec-eval.js';
 import { resolveMeasures } from './measure-params.js';
 import { perQueryValues, trecEval } from './trec-eval.js';
-import { parseQrels, parseRun } from './trec-files.js';
 
 /** trec_eval 10.0's test files, bundled. */
 const fixture = (name: string) =>

@@ -1,10 +1,10 @@
 import { CitegeistError } from '../../core/index.js';
+import type { Qrels, QrelsEntry, Run, RunEntry } from '../../formats/index.js';
 import { type ResolvedMeasure, resolveMeasures } from './measure-params.js';
 import type { ResRelsJg, TopicView } from './measures/measure-def.js';
 import { formPrefsCounts, type ResultsPrefs } from './prefs-counts.js';
 import type { JudgmentGroup, PrefEntry, Prefs, QrelsJg, ZScores } from './rel-info-files.js';
 import { mergeJudgements, type ResRels, rankRun } from './res-rels.js';
-import type { Qrels, QrelsEntry, Run, RunEntry } from './trec-files.js';
 
 /** Judgements in one of trec_eval's `-R` formats. */
 export type RelInfo =
