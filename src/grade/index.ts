@@ -8,6 +8,8 @@ export {
   type SupportGrounding,
   tallyEvidence,
 } from './evidence-grounding.js';
+export * from './human-labels/index.js';
+export * from './judge-card/index.js';
 export * from './qa/index.js';
 export * from './qasper/index.js';
 export {
@@ -53,8 +55,6 @@ export {
   runRowHash,
 } from './researchqa/grades-file.js';
 export { isGradesText, parseGrades, parseGradesFile, readGrades } from './researchqa/grades-io.js';
-export * from './human-labels/index.js';
-export * from './judge-card/index.js';
 export {
   METRIC_IDS,
   type MetricDefinition,

@@ -301,6 +301,31 @@ describe.skipIf(missing)(`meta-eval judge --labels: any id → label file ${miss
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/judge vs people\s+people vs people \(ceiling\)/);
     expect(r.out).toMatch(/Cohen's κ/);
+    // the same labels as an OpenAI-family judge: the self-preference probe covers the pairs with
+    // exactly one GPT-4 answer (family from the system name, e.g. bm25_gpt_4)
+    const j = await cli(
+      [
+        '--json',
+        'meta-eval',
+        'judge',
+        '--set',
+        'ragchecker',
+        '--data',
+        data,
+        '--labels',
+        'l.csv',
+        '--iterations',
+        '200',
+        '--judge-family',
+        'openai',
+      ],
+      dir,
+    );
+    const own = set.items.filter(
+      (i) => (i.inputs.family_1 === 'openai') !== (i.inputs.family_2 === 'openai'),
+    );
+    expect(own.length).toBeGreaterThan(0);
+    expect(JSON.parse(j.out).probes.self_preference).toMatchObject({ family: 'openai', pairs: own.length });
   });
 
   it('ids the set does not have are refused with the count matched and examples', async () => {

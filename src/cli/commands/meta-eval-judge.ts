@@ -41,6 +41,7 @@ interface Options extends LlmFlags {
   seed: number;
   out?: string;
   listItems?: boolean;
+  judgeFamily?: string;
 }
 
 /** Where the sets are: --data, else $CITEGEIST_HUMAN_LABELS, else ./human-labels. */
@@ -85,7 +86,11 @@ export function metaEvalJudgeCommand(runtime: RuntimeFactory): RegisterCommand {
       .option('--iterations <n>', 'bootstrap resamples', countOption('--iterations'), 10_000)
       .option('--seed <n>', 'bootstrap seed', seedOption('--seed'), 0)
       .option('--out <file>', 'write the card (JSON with its run manifest) here')
-      .option('--list-items', 'print the set’s item ids and stop');
+      .option('--list-items', 'print the set’s item ids and stop')
+      .option(
+        '--judge-family <family>',
+        'with --labels: the judge model’s family (openai, meta, …) for the self-preference probe',
+      );
     addLlmOptions(command, { model: false, judge: true }).action(async (o: Options) => {
       const set = readHumanSet(o.set, dataDir(o, ctx), o.dimension);
       if (o.listItems) return void ctx.io.out(`${set.items.map((i) => i.id).join('\n')}\n`);
@@ -128,6 +133,7 @@ function cardFromLabels(set: HumanSet, o: Options, ctx: CliContext): JudgeCard {
     model: typeof s.judge_model === 'string' ? s.judge_model : basename(o.labels!),
     prompt_version: typeof s.prompt_version === 'string' ? s.prompt_version : null,
     kind: typeof s.judge_kind === 'string' ? s.judge_kind : 'labels-file',
+    family: o.judgeFamily ?? (typeof s.judge_family === 'string' ? s.judge_family : null),
   };
   return buildJudgeCard(set, labels, identity, cardOptions(o));
 }
@@ -214,7 +220,7 @@ async function cardFromJudge(
     return buildJudgeCard(
       set,
       labels,
-      { model: judge.model, prompt_version: judge.promptVersion, kind: judge.kind },
+      { model: judge.model, prompt_version: judge.promptVersion, kind: judge.kind, family: judge.family },
       cardOptions(o),
     );
   } finally {

@@ -1,4 +1,5 @@
 import { CitegeistError, quoteValue } from '../../core/index.js';
+import { modelFamily } from '../../llm/index.js';
 import { type HumanItem, type HumanSet, type LabelScale, parseLabel } from './human-set.js';
 import { SetFiles } from './set-files.js';
 
@@ -75,6 +76,9 @@ export function readCrowdrag25(dir: string, dimension: CrowdragDimension = 'qual
         question: queries.get(r.query_id) ?? null,
         answer_1: a?.text ?? null,
         answer_2: b?.text ?? null,
+        // LLM responses were written by GPT-4o (the paper), the others by crowd workers
+        family_1: a ? (a.kind === 'llm' ? modelFamily('gpt-4o') : 'human') : null,
+        family_2: b ? (b.kind === 'llm' ? modelFamily('gpt-4o') : 'human') : null,
       },
       labels: votes.map((v, w) => ({
         annotator: r.worker[w]!,

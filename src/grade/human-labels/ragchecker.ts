@@ -1,4 +1,5 @@
 import { CitegeistError, quoteValue } from '../../core/index.js';
+import { modelFamily } from '../../llm/index.js';
 import { type HumanItem, type HumanSet, type LabelScale, parseLabel } from './human-set.js';
 import { SetFiles } from './set-files.js';
 
@@ -63,6 +64,9 @@ export function readRagchecker(dir: string, dimension: RagcheckerDimension = 'ov
         answer_2: row.model2.response,
         model_1: row.model1.model_name,
         model_2: row.model2.model_name,
+        // the generator's family (`bm25_gpt_4` → openai), for the self-preference probe
+        family_1: generatorFamily(row.model1.model_name),
+        family_2: generatorFamily(row.model2.model_name),
       },
       labels: [label],
       group: row.dataset,
@@ -101,6 +105,11 @@ export function readRagcheckerScores(
     ]),
   );
   return { scores, sha256: files.sha256() };
+}
+
+/** `bm25_llama3_70b` → the family of `llama3-70b` (the retriever prefix is not the generator). */
+function generatorFamily(system: string): string {
+  return modelFamily(system.replace(/^(bm25|e5_mistral)_/, '').replace(/_/g, '-'));
 }
 
 function checkDimension(dimension: string): void {

@@ -45,6 +45,66 @@ const card = buildJudgeCard(
   { iterations: 100, version: 'test' },
 );
 
+describe('self-preference probe', () => {
+  it('on pairs with one answer of the judge’s family: judge’s preference for it minus people’s, by hand', () => {
+    const pairs: HumanSet = {
+      ...set,
+      scale: {
+        kind: 'preference',
+        categories: [-1, 0, 1].map((code) => ({ code, name: String(code) })),
+        meaning: 'answer 2 over 1',
+      },
+      items: [
+        {
+          id: 'p1',
+          inputs: { family_1: 'openai', family_2: 'meta' },
+          labels: [{ annotator: 'a', value: 1 }],
+        },
+        {
+          id: 'p2',
+          inputs: { family_1: 'meta', family_2: 'openai' },
+          labels: [{ annotator: 'a', value: 0 }],
+        },
+        {
+          id: 'p3',
+          inputs: { family_1: 'openai', family_2: 'openai' },
+          labels: [{ annotator: 'a', value: 1 }],
+        },
+      ],
+    };
+    const judged: JudgeLabels = {
+      ...labels,
+      failed: [],
+      values: new Map([
+        ['p1', -1],
+        ['p2', 1],
+        ['p3', 1],
+      ]),
+    };
+    const c = buildJudgeCard(
+      pairs,
+      judged,
+      { model: 'openai:m', prompt_version: null, kind: 'labels-file', family: 'openai' },
+      { iterations: 50, version: 'test' },
+    );
+    // p1: own = answer 1 → judge +1 (it chose answer 1), people −1; p2: own = answer 2 → judge +1, people 0; p3 has two own answers
+    expect(c.probes.self_preference).toMatchObject({
+      family: 'openai',
+      pairs: 2,
+      judge_mean: 1,
+      human_mean: -0.5,
+    });
+    expect(c.probes.self_preference!.bias.estimate).toBeCloseTo(1.5, 12);
+    const none = buildJudgeCard(
+      pairs,
+      judged,
+      { model: 'x', prompt_version: null, kind: 'labels-file' },
+      { iterations: 50, version: 'test' },
+    );
+    expect(none.probes.self_preference).toBeUndefined();
+  });
+});
+
 describe('judge card files', () => {
   it('a card counts judge failures apart (never as labels) and reads back from its JSON', () => {
     expect(card.counts).toEqual({ judged: 5, failed: 1, not_judged: 0, pairs: 5 });

@@ -31,6 +31,8 @@ export interface JudgeIdentity {
   prompt_version: string | null;
   /** `vetscore-claim-support`, `rubric`, `pairwise`, `labels-file`, … */
   kind: string;
+  /** The judge model's family (`openai`, `meta`, …), for the self-preference probe; null when unknown. */
+  family?: string | null;
 }
 
 export interface CardOptions {
@@ -76,7 +78,21 @@ export interface JudgeCard {
   /** The same measures between the annotators themselves: how close a second person comes. */
   ceiling: HumanCeiling;
   /** Bias probes measured on this run (position swap: pairs judged in both orders). */
-  probes: { position_swap?: { pairs: number; flipped: number; rate: BootstrapInterval } };
+  probes: {
+    position_swap?: { pairs: number; flipped: number; rate: BootstrapInterval };
+    /**
+     * Pairs with exactly one answer from the judge's own model family: how much more the judge
+     * prefers that answer than people do, in scale units (judge − people, positive = favours its
+     * own family), with its interval.
+     */
+    self_preference?: {
+      family: string;
+      pairs: number;
+      judge_mean: number;
+      human_mean: number;
+      bias: BootstrapInterval;
+    };
+  };
 }
 
 export type HumanCeiling =
@@ -195,7 +211,48 @@ export function buildJudgeCard(
       return { group: g, pairs: t.n, measures: bootstrapAgreement(t, spec, boot) };
     }),
     ceiling: humanCeiling(set, spec, boot),
-    probes: positionProbe(set, judge, boot),
+    probes: {
+      ...positionProbe(set, judge, boot),
+      ...selfPreferenceProbe(set, judge, identity.family ?? null, boot),
+    },
+  };
+}
+
+/**
+ * Self-preference: on pairs where exactly one answer comes from the judge's family, the judge's
+ * preference for that answer (its value, sign turned so that positive favours it) minus people's
+ * (the gold label, or the mean of the labels).
+ */
+function selfPreferenceProbe(
+  set: HumanSet,
+  judge: JudgeLabels,
+  family: string | null,
+  boot: { iterations: number; seed: number; confidence: number },
+): JudgeCard['probes'] {
+  if (!family || family === 'unknown') return {};
+  const judged: number[] = [];
+  const human: number[] = [];
+  for (const item of set.items) {
+    const value = judge.values.get(item.id);
+    const own1 = item.inputs.family_1 === family;
+    const own2 = item.inputs.family_2 === family;
+    if (value === undefined || own1 === own2) continue;
+    const sign = own2 ? 1 : -1;
+    const people = item.gold ?? item.labels.reduce((s, l) => s + l.value, 0) / item.labels.length;
+    judged.push(sign * value);
+    human.push(sign * people);
+  }
+  if (judged.length === 0) return {};
+  const diff = judged.map((v, i) => v - human[i]!);
+  const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+  return {
+    self_preference: {
+      family,
+      pairs: diff.length,
+      judge_mean: mean(judged),
+      human_mean: mean(human),
+      bias: bootstrapCI(diff, undefined, boot),
+    },
   };
 }
 

@@ -50,6 +50,12 @@ export function renderJudgeCard(card: JudgeCard): string {
       `position swap: ${swap.flipped} of ${swap.pairs} pairs judged differently when the answers swapped places, rate ${formatScore(swap.rate.estimate)} [${formatScore(swap.rate.lower)}, ${formatScore(swap.rate.upper)}] (inconsistent pairs count as ties)`,
     );
   }
+  const self = card.probes.self_preference;
+  if (self) {
+    lines.push(
+      `self-preference (${self.family}): on ${self.pairs} pairs with one ${self.family} answer the judge favours it by ${formatScore(self.judge_mean)}, people by ${formatScore(self.human_mean)}; bias ${formatScore(self.bias.estimate)} [${formatScore(self.bias.lower)}, ${formatScore(self.bias.upper)}] (scale units)`,
+    );
+  }
   if (card.confusion) {
     lines.push('', 'confusion (rows: people, columns: judge)');
     lines.push(
