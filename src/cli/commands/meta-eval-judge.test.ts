@@ -274,6 +274,57 @@ describe.skipIf(missing)(`meta-eval judge against the fake OpenAI-compatible ser
   });
 });
 
+describe.skipIf(missing)(`meta-eval judge --probe-verbosity ${missing ?? ''}`, () => {
+  it('judges each answer again padded; the card reports the mean score shift, computed from the two judgments files', async () => {
+    // a judge that gives 5 to any answer carrying the padding sentence and 2 otherwise
+    const server = await new FakeOpenAiServer({
+      replies: (request) => ({
+        text: JSON.stringify({
+          score: (request.messages.at(-1)?.content ?? '').includes('To put it in context') ? 5 : 2,
+          justification: 'x',
+        }),
+      }),
+    }).start();
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'pad-'));
+      const judge = `openai-compatible:${server.url}/v1#judge-model`;
+      const argv = [
+        '--json',
+        'meta-eval',
+        'judge',
+        '--set',
+        'alce-utility',
+        '--data',
+        data,
+        '--judge',
+        judge,
+        '--limit',
+        '10',
+        '--iterations',
+        '200',
+        '--no-cache',
+        '--probe-verbosity',
+        '--judgments',
+        'j.jsonl',
+      ];
+      const r = await cli(argv, dir);
+      expect(r.code).toBe(0);
+      const card = JSON.parse(r.out);
+      expect(card.probes.verbosity).toMatchObject({ scores: 10, mean_original: 2, mean_padded: 5 });
+      expect(card.probes.verbosity.shift.estimate).toBe(3);
+      expect(card.manifest.settings.verbosity_probe).toBe(true);
+      expect(readFileSync(join(dir, 'j.verbosity.jsonl'), 'utf8').split('\n')[0]).toMatch(
+        /verbosity-padding/,
+      );
+      expect(server.requests.length).toBe(20);
+      const refused = await cli([...argv.slice(0, 7), '--judge-kind', 'pairwise', ...argv.slice(7)], dir);
+      expect(refused.err).toMatch(/--probe-verbosity measures how padding moves a pointwise score/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe.skipIf(missing)(`meta-eval judge --labels: any id → label file ${missing ?? ''}`, () => {
   it('a CSV of labels makes a card; the text card shows judge and ceiling side by side', async () => {
     const set = readHumanSet('ragchecker', data);

@@ -8,14 +8,19 @@ import {
   type JudgeCard,
   type JudgeIdentity,
   judgmentsManifest,
+  PaddedJudge,
   planSetJudge,
+  pointwiseScores,
   readHumanSet,
   readLabelFile,
   renderJudgeCard,
   runSetJudge,
   SET_JUDGE_KINDS,
+  type SetJudge,
   type SetJudgeKind,
   sampleItems,
+  type VerbosityProbe,
+  verbosityProbe,
 } from '../../grade/index.js';
 import { readTextFile, writeFileAtomic } from '../../io/index.js';
 import { estimateCost, modelId, parseModelString } from '../../llm/index.js';
@@ -42,6 +47,7 @@ interface Options extends LlmFlags {
   out?: string;
   listItems?: boolean;
   judgeFamily?: string;
+  probeVerbosity?: boolean;
 }
 
 /** Where the sets are: --data, else $CITEGEIST_HUMAN_LABELS, else ./human-labels. */
@@ -87,6 +93,10 @@ export function metaEvalJudgeCommand(runtime: RuntimeFactory): RegisterCommand {
       .option('--seed <n>', 'bootstrap seed', seedOption('--seed'), 0)
       .option('--out <file>', 'write the card (JSON with its run manifest) here')
       .option('--list-items', 'print the set’s item ids and stop')
+      .option(
+        '--probe-verbosity',
+        'with a rubric judge: judge every answer again padded with neutral text of the same topic and report the score shift',
+      )
       .option(
         '--judge-family <family>',
         'with --labels: the judge model’s family (openai, meta, …) for the self-preference probe',
@@ -150,6 +160,13 @@ async function cardFromJudge(
   try {
     const provider = rt ? rt.provider(settings.judge!) : null;
     const kind = o.judgeKind ?? defaultJudgeKind(set);
+    if (o.probeVerbosity && kind !== 'rubric') {
+      throw new CitegeistError(
+        'BAD_OPTION',
+        `--probe-verbosity measures how padding moves a pointwise score; the ${kind} judge gives none.`,
+        'Use it with --judge-kind rubric (the default on ragchecker, crowdrag25 and alce-utility).',
+      );
+    }
     const judge =
       lexical || !settings.dryRun
         ? chooseSetJudge(kind, set, provider)
@@ -157,6 +174,7 @@ async function cardFromJudge(
     const items = sampleItems(set, o.limit ?? null, o.sampleSeed);
     if (settings.dryRun) {
       const plan = planSetJudge(items, judge);
+      if (o.probeVerbosity) plan.requests.push(...planSetJudge(items, new PaddedJudge(judge)).requests);
       const estimate = lexical
         ? null
         : estimateCost(
@@ -181,47 +199,60 @@ async function cardFromJudge(
       );
       return null;
     }
-    const manifest = judgmentsManifest(set, judge, {
-      limit: o.limit ?? null,
-      sampleSeed: o.sampleSeed,
-      version: VERSION,
-    });
     const judgmentsPath = resolve(
       ctx.io.cwd,
       o.judgments ?? `${o.out ?? `${set.name}-${judge.kind}`}.judgments.jsonl`,
     );
-    await rt?.useRun?.({ run_id: manifest.run_id, label: manifest.label, kind: 'judgments' });
-    const progress = createProgress({ io: ctx.io, label: 'judge', total: items.length, unit: 'items' });
-    rt?.onCall?.((call) => progress.call(call));
-    let result: Awaited<ReturnType<typeof runSetJudge>>;
-    try {
-      result = await runSetJudge(items, judge, manifest, {
-        outPath: judgmentsPath,
-        concurrency: settings.concurrency,
-        call: {},
-        command: 'citegeist meta-eval judge',
-        onItem: (item, j) =>
-          progress.tick({
-            ok: j.status === 'scored',
-            note: item.id,
-            ...(j.status === 'failed' ? { problem: `${item.id}: ${j.reason}` } : {}),
-          }),
+    const run = async (j: SetJudge, path: string) => {
+      const manifest = judgmentsManifest(set, j, {
+        limit: o.limit ?? null,
+        sampleSeed: o.sampleSeed,
+        version: VERSION,
       });
-    } finally {
-      progress.stop();
+      await rt?.useRun?.({ run_id: manifest.run_id, label: manifest.label, kind: 'judgments' });
+      const progress = createProgress({ io: ctx.io, label: 'judge', total: items.length, unit: 'items' });
+      rt?.onCall?.((call) => progress.call(call));
+      try {
+        const result = await runSetJudge(items, j, manifest, {
+          outPath: path,
+          concurrency: settings.concurrency,
+          call: {},
+          command: 'citegeist meta-eval judge',
+          onItem: (item, v) =>
+            progress.tick({
+              ok: v.status === 'scored',
+              note: item.id,
+              ...(v.status === 'failed' ? { problem: `${item.id}: ${v.reason}` } : {}),
+            }),
+        });
+        ctx.io.err(
+          `judged ${result.judged} items (${result.resumed} already in ${path}), ${result.failed} judge failures\n`,
+        );
+        if (result.failed > 0) ctx.setExitCode(1);
+      } finally {
+        progress.stop();
+      }
+      return readTextFile(path, 'judgments file');
+    };
+    const text = await run(judge, judgmentsPath);
+    let verbosity: VerbosityProbe | null = null;
+    if (o.probeVerbosity) {
+      const paddedPath = judgmentsPath.replace(/(\.jsonl)?$/, '.verbosity.jsonl');
+      const padded = await run(new PaddedJudge(judge), paddedPath);
+      verbosity = verbosityProbe(pointwiseScores(text, judgmentsPath), pointwiseScores(padded, paddedPath), {
+        iterations: o.iterations,
+        seed: o.seed,
+        confidence: 0.95,
+      });
     }
-    ctx.io.err(
-      `judged ${result.judged} items (${result.resumed} already in ${judgmentsPath}), ${result.failed} judge failures\n`,
-    );
-    if (result.failed > 0) ctx.setExitCode(1);
-    const labels = readLabelFile(readTextFile(judgmentsPath, 'judgments file'), judgmentsPath, set);
+    const labels = readLabelFile(text, judgmentsPath, set);
     const sampled = new Set(items.map((i) => i.id));
     for (const id of [...labels.values.keys()]) if (!sampled.has(id)) labels.values.delete(id);
     return buildJudgeCard(
       set,
       labels,
       { model: judge.model, prompt_version: judge.promptVersion, kind: judge.kind, family: judge.family },
-      cardOptions(o),
+      { ...cardOptions(o), verbosity },
     );
   } finally {
     rt?.close();

@@ -29,3 +29,10 @@ export {
   sampleItems,
 } from './run-set-judge.js';
 export { type JudgeProvider, promptVersionOf, type SetJudge, type SetJudgment } from './set-judge.js';
+export {
+  PaddedJudge,
+  padAnswer,
+  pointwiseScores,
+  type VerbosityProbe,
+  verbosityProbe,
+} from './verbosity-probe.js';

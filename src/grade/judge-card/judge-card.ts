@@ -19,6 +19,7 @@ import {
   type JudgeLabels,
   type LabelScale,
 } from '../human-labels/index.js';
+import type { VerbosityProbe } from './verbosity-probe.js';
 
 /** Which human value a judge's label is compared with. */
 export type CardReference = 'gold' | 'each';
@@ -42,6 +43,8 @@ export interface CardOptions {
   confidence?: number;
   /** How the judged items were drawn (`--limit`), recorded in the manifest. */
   sample?: { limit: number | null; seed: number };
+  /** A verbosity probe measured beside the run (`verbosityProbe`), shown on the card. */
+  verbosity?: VerbosityProbe | null;
   version: string;
   now?: () => Date;
 }
@@ -92,6 +95,8 @@ export interface JudgeCard {
       human_mean: number;
       bias: BootstrapInterval;
     };
+    /** The same answers judged again padded with neutral text of the same topic: the score shift. */
+    verbosity?: VerbosityProbe;
   };
 }
 
@@ -163,6 +168,7 @@ export function buildJudgeCard(
       confidence: boot.confidence,
       limit: options.sample?.limit ?? null,
       sample_seed: options.sample?.seed ?? null,
+      verbosity_probe: options.verbosity ? true : null,
     },
     inputs: {
       set: { sha256: set.sha256, items: set.items.length, licence: set.licence },
@@ -214,6 +220,7 @@ export function buildJudgeCard(
     probes: {
       ...positionProbe(set, judge, boot),
       ...selfPreferenceProbe(set, judge, identity.family ?? null, boot),
+      ...(options.verbosity ? { verbosity: options.verbosity } : {}),
     },
   };
 }

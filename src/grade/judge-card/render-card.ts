@@ -50,6 +50,12 @@ export function renderJudgeCard(card: JudgeCard): string {
       `position swap: ${swap.flipped} of ${swap.pairs} pairs judged differently when the answers swapped places, rate ${formatScore(swap.rate.estimate)} [${formatScore(swap.rate.lower)}, ${formatScore(swap.rate.upper)}] (inconsistent pairs count as ties)`,
     );
   }
+  const pad = card.probes.verbosity;
+  if (pad) {
+    lines.push(
+      `verbosity: ${pad.scores} answers padded with neutral text of the same topic moved from ${formatScore(pad.mean_original)} to ${formatScore(pad.mean_padded)}; shift ${formatScore(pad.shift.estimate)} [${formatScore(pad.shift.lower)}, ${formatScore(pad.shift.upper)}]`,
+    );
+  }
   const self = card.probes.self_preference;
   if (self) {
     lines.push(
