@@ -126,6 +126,42 @@ describe.skipIf(missing)(`meta-eval judge against the fake OpenAI-compatible ser
     expect(JSON.parse(r.out).measures.kappa.iterations).toBe(200);
   });
 
+  it('grade faithfulness --judge-card: shown beside the score for the same verifier, refused for another (JUDGE_CARD_STALE)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'card-'));
+    expect(
+      (await cli([...base('check-covid'), '--judge', judge(), '--limit', '9', '--out', 'card.json'], dir))
+        .code,
+    ).toBe(0);
+    writeFileSync(
+      join(dir, 'answers.jsonl'),
+      `${JSON.stringify({ id: 'a', question: 'Q', answer: 'Dogs are mammals [1].', sources: { '1': 'Dogs are mammals.' } })}\n`,
+    );
+    const grade = [
+      'grade',
+      'faithfulness',
+      '--answers',
+      'answers.jsonl',
+      '--out',
+      'f.jsonl',
+      '--no-cache',
+      '--judge-card',
+      'card.json',
+      '--judge',
+    ];
+    const ok = await cli(['--json', ...grade, judge()], dir);
+    expect(JSON.parse(ok.out).judge_card.summary).toMatch(
+      /^judge card: openai-compatible:.* on check-covid \(9 items\): Cohen's κ 1\.000/,
+    );
+    const stale = await cli(
+      [...grade, `openai-compatible:${server.url}/v1#another-model`, '--out', 'g.jsonl'],
+      dir,
+    );
+    expect(stale.code).not.toBe(0);
+    expect(stale.err).toMatch(/JUDGE_CARD_STALE/);
+    const joint = await cli([...grade, judge(), '--joint', '--out', 'h.jsonl'], dir);
+    expect(joint.err).toMatch(/prompt version "[0-9a-f]{12}", not "joint"/);
+  });
+
   it('resumes: a second run judges nothing again and makes the same card', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'card-'));
     const argv = [

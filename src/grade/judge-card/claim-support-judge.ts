@@ -18,6 +18,11 @@ function excerptsOf(item: HumanItem): Excerpt[] {
 
 const claimOf = (item: HumanItem) => String(item.inputs.claim ?? '');
 
+/** The version of VETSCORE's verification prompt (the fixed text of `verifyPrompt`). */
+export function claimSupportPromptVersion(): string {
+  return promptVersionOf(...verifyPrompt({ claim: '', excerpts: [] }).map((m) => m.content));
+}
+
 /**
  * VETSCORE's claim-support judge (`verifyClaim`: the same prompt, schema and evidence grounding as
  * `grade faithfulness`) on claim + evidence. supported → SUPPORT, contradicted → REFUTE,
@@ -33,8 +38,7 @@ export class VetscoreClaimSupportJudge implements SetJudge {
   constructor(private readonly llm: JudgeProvider) {
     this.model = llm.id;
     this.family = llm.family;
-    const fixed = verifyPrompt({ claim: '', excerpts: [] });
-    this.promptVersion = promptVersionOf(...fixed.map((m) => m.content));
+    this.promptVersion = claimSupportPromptVersion();
   }
 
   requests(item: HumanItem): ChatMessage[][] {

@@ -1,6 +1,10 @@
 export { checkJudgeCard, readJudgeCard } from './card-file.js';
 export { chooseSetJudge, defaultJudgeKind, SET_JUDGE_KINDS, type SetJudgeKind } from './choose-judge.js';
-export { LexicalClaimSupportJudge, VetscoreClaimSupportJudge } from './claim-support-judge.js';
+export {
+  claimSupportPromptVersion,
+  LexicalClaimSupportJudge,
+  VetscoreClaimSupportJudge,
+} from './claim-support-judge.js';
 export {
   type CrowdragAgreementRow,
   reproduceCrowdragLlmAgreement,
@@ -18,7 +22,7 @@ export {
 } from './judge-card.js';
 export { PAIRWISE_DIMENSIONS, PairwiseJudge } from './pairwise-judge.js';
 export { type RagcheckerMetaEvalRow, reproduceRagcheckerMetaEval } from './ragchecker-meta-eval.js';
-export { MEASURE_NAMES, renderJudgeCard } from './render-card.js';
+export { cardSummaryLine, MEASURE_NAMES, renderJudgeCard } from './render-card.js';
 export { ReferenceRubricJudge, UtilityRubricJudge } from './rubric-set-judge.js';
 export {
   judgmentsManifest,

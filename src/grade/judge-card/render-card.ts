@@ -106,3 +106,16 @@ export function renderJudgeCard(card: JudgeCard): string {
   }
   return `${lines.join('\n')}\n`;
 }
+
+/**
+ * One line for a judged number's output: the card's set, its headline agreement (κ, else α, else
+ * Spearman) with the interval, and the human ceiling of the same measure.
+ */
+export function cardSummaryLine(card: JudgeCard): string {
+  const id = (['kappa', 'alpha', 'spearman'] as AgreementMeasureId[]).find(
+    (m) => card.measures[m]?.estimate != null,
+  );
+  const name = id ? MEASURE_NAMES[id] : 'agreement';
+  const ceiling = card.ceiling.available && id ? ci(card.ceiling.measures, id) : 'n/a (one label per item)';
+  return `judge card: ${card.judge.model} on ${card.set.name}${card.set.dimension ? `/${card.set.dimension}` : ''} (${card.counts.judged} items): ${name} ${id ? ci(card.measures, id) : 'n/a'}; people vs people ${ceiling}`;
+}
