@@ -27,6 +27,7 @@ export const STAGES = [
   'grade',
   'report',
   'server',
+  'pack',
   'cli',
 ];
 const rank = new Map(STAGES.map((s, i) => [s, i]));

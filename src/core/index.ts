@@ -1,4 +1,6 @@
 /** core/: the types every stage shares (documents, datasets, runs, manifests, verdicts) and the one error type with its code table. */
+
+export * from './clock.js';
 export * from './dataset.js';
 export * from './document.js';
 export * from './error-codes.js';

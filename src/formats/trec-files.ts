@@ -101,7 +101,11 @@ export function expectFields(
   }
 }
 
-/** A whole-number relevance grade (trec_eval reads it with atol). */
+/**
+ * A whole-number relevance grade. trec_eval reads it with atol, which takes the leading digits of
+ * anything (`1.9` and `1e3` are 1, `abc` is 0); citegeist refuses all but an integer, so a grade
+ * is never read as another one without a word.
+ */
 export function parseGrade(file: string, line: number, text: string): number {
   if (!INTEGER.test(text)) {
     throw malformed(
@@ -109,7 +113,7 @@ export function parseGrade(file: string, line: number, text: string): number {
       line,
       'relevance is not an integer',
       text,
-      'Use an integer grade (0 = not relevant).',
+      'Write the grade as an integer such as 0, 1 or 2 (0 = not relevant, negative = pooled but unjudged); trec_eval would read "1.9" or "1e3" as 1.',
     );
   }
   return Number.parseInt(text, 10);
@@ -153,7 +157,14 @@ export function parseRun(text: string, file = 'run'): Run {
     const [qid, , docno, , simText, tag] = fields as [string, string, string, string, string, string];
     const sim = parseCDouble(simText);
     if (sim === null) {
-      throw malformed(file, line, 'score is not a number', simText, 'Write a decimal score in column 5.');
+      // trec_eval (get_trec_results.c) would also read hexadecimal (0x10 = 16) or the leading digits of a word.
+      throw malformed(
+        file,
+        line,
+        'score is not a decimal number',
+        simText,
+        'Write the score in column 5 as a decimal number such as 12.5 or 1e-3.',
+      );
     }
     pushTo(topics, qid, { docno, sim });
     runId = tag;

@@ -6,6 +6,7 @@ import { registerCompare } from './compare.js';
 import { registerDataset } from './dataset.js';
 import { registerDemo } from './demo.js';
 import { registerErrors } from './errors.js';
+import { registerExport } from './export.js';
 import { registerGenerate } from './generate.js';
 import { registerGradeFaithfulness } from './grade-faithfulness.js';
 import { registerGrade } from './grade-researchqa.js';
@@ -21,6 +22,7 @@ import { registerNuggetsGenerate } from './nuggets-generate.js';
 import { registerNuggetsGinger } from './nuggets-ginger.js';
 import { registerNuggetsScoreQuality } from './nuggets-quality.js';
 import { registerNuggetsSelect, registerNuggetsTrainSelector } from './nuggets-select.js';
+import { registerPack } from './pack.js';
 import { registerQaEval } from './qa-eval.js';
 import { registerQaGrid } from './qa-grid.js';
 import { registerQasperEval } from './qasper-eval.js';
@@ -55,6 +57,7 @@ export const COMMANDS: RegisterCommand[] = [
   registerIndex,
   registerSearch,
   registerRetrieve,
+  registerExport,
   registerRecipes,
   registerDataset,
   registerGenerate,
@@ -79,6 +82,7 @@ export const COMMANDS: RegisterCommand[] = [
   registerLeaderboard,
   registerReport,
   registerServe,
+  registerPack,
   registerQaEval,
   registerQaGrid,
   registerQasperEval,

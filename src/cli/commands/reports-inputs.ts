@@ -93,7 +93,12 @@ export function openDocuments(cwd: string, spec: string): { source: CitedDocumen
   if (statSync(path).isDirectory()) return { source: folderDocuments(path), close() {} };
   if (isSqlite(path)) {
     const store = CorpusStore.open(path, { readonly: true });
-    return { source: corpusDocuments(store, join(dirname(path), 'index')), close: () => store.close() };
+    // Named as given (relative to the working folder), so the judgments' .meta.json records no
+    // machine path and a study replayed elsewhere writes the same bytes.
+    return {
+      source: corpusDocuments(store, join(dirname(path), 'index'), spec),
+      close: () => store.close(),
+    };
   }
   return { source: jsonlDocuments(readTextFile(path, 'documents file'), path), close() {} };
 }

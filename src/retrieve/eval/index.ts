@@ -26,7 +26,7 @@ export {
   perQueryValues,
   type RelInfo,
   type TrecEvalOptions,
-  type TrecEvalResult,
-  type TrecValue,
   trecEval,
 } from './trec-eval.js';
+export type { TrecEvalResult, TrecValue } from './trec-eval-result.js';
+export { isTrecEvalStopped, TrecEvalStopped } from './trec-eval-stopped.js';
