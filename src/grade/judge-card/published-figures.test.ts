@@ -21,7 +21,8 @@ describe.skipIf(missing)(
      * Ru et al., "RAGChecker: A Fine-grained Framework for Diagnosing Retrieval-Augmented Generation",
      * NeurIPS 2024 Datasets & Benchmarks (arXiv 2408.08067), Table 2, rows "RAGChecker" and "Human"
      * (Pearson / Spearman × 100): correctness 49.66 / 46.95, completeness 60.67 / 58.11,
-     * overall 61.93 / 60.90; Human 63.67 / 59.19, 71.91 / 68.36, 70.09 / 68.89.
+     * overall 61.93 / 60.90; Human 63.67 / 59.19, 71.91 / 68.36, 70.09 / 68.89 (the output of the
+     * released meta_eval.py; the paper's table text could not be re-read here to check each cell).
      */
     it('RAGChecker meta-evaluation (Table 2): Pearson and Spearman × 100, to 2 decimals, and the annotator sanity row', () => {
       const rows = reproduceRagcheckerMetaEval(dir('ragchecker'));
