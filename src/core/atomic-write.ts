@@ -11,6 +11,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CitegeistError } from './errors.js';
+import { systemError } from './read-input.js';
 
 /**
  * Writes a whole file so that a reader (or a crash) sees either the old content or the new one,
@@ -37,6 +38,8 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
     } catch {
       // not created
     }
+    const coded = systemError(error, path, 'output', 'write');
+    if (coded instanceof CitegeistError) throw coded;
     const code = (error as NodeJS.ErrnoException).code;
     throw new CitegeistError(
       'OUTPUT_UNWRITABLE',

@@ -9,6 +9,8 @@ export {
 export {
   contentHash,
   expandPaths,
+  findIngestFiles,
+  type IngestFiles,
   type IngestOutcome,
   type IngestSummary,
   ingestFile,

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { CorpusStore, type IngestOutcome, ingestPaths } from '../../store/index.js';
+import { CorpusStore, findIngestFiles, type IngestOutcome, ingestPaths } from '../../store/index.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION, corpusPath, displayPath } from '../corpus-option.js';
 import { createLazyProgress } from '../progress.js';
@@ -23,14 +23,19 @@ export const registerIngest: RegisterCommand = (program, ctx) => {
     .description('extract papers (PDF, JATS, TEI, Markdown, text, QASPER or S2ORC JSON) into the corpus')
     .argument('<paths...>', 'files or folders (folders are searched recursively)')
     .option(...CORPUS_OPTION)
-    .action(async (paths: string[], options: { corpus?: string }) => {
+    .option('--allow-empty', 'succeed when the paths hold no file to ingest (an empty folder)')
+    .action(async (paths: string[], options: { corpus?: string; allowEmpty?: boolean }) => {
       const path = corpusPath(ctx, options.corpus);
+      const found = await findIngestFiles(
+        paths.map((p) => resolve(ctx.io.cwd, p)),
+        options.allowEmpty ? { allowEmpty: true } : {},
+      );
       const store = CorpusStore.open(path);
       const bar = createLazyProgress({ io: ctx.io, label: 'ingest', unit: 'files' });
       try {
         const summary = await ingestPaths(
           store,
-          paths.map((p) => resolve(ctx.io.cwd, p)),
+          found,
           (_done, total, outcome) => {
             if (!outcome) return;
             bar.tick(

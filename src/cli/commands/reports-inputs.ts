@@ -4,6 +4,7 @@ import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import {
+  assertRegularInput,
   CitegeistError,
   hashFileInto,
   type LoadedBank,
@@ -68,6 +69,7 @@ export function readBanks(cwd: string, path: string): Map<string, LoadedBank> {
 }
 
 function isSqlite(path: string): boolean {
+  assertRegularInput(path, 'documents file');
   const fd = openSync(path, 'r');
   try {
     const head = Buffer.alloc(16);

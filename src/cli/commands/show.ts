@@ -1,5 +1,4 @@
 import { existsSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
   CitegeistError,
@@ -7,6 +6,7 @@ import {
   findSectionsByLabel,
   pageAt,
   quoteValue,
+  readInputBytes,
   type Section,
 } from '../../core/index.js';
 import { detectFormat, inspectPdfPage, renderPageInspection } from '../../ingest/index.js';
@@ -76,7 +76,7 @@ async function pdfOf(ctx: CliContext, ref: string, corpus: string | undefined) {
       );
     }
   }
-  const bytes = new Uint8Array(await readFile(file));
+  const bytes = new Uint8Array(readInputBytes(file, { what: 'PDF' }));
   if (detectFormat(file, bytes) !== 'pdf') {
     throw new CitegeistError(
       'BAD_OPTION',

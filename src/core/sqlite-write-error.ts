@@ -1,0 +1,40 @@
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { ErrorCode } from './error-codes.js';
+import { CitegeistError } from './errors.js';
+
+/**
+ * A SQLite error met while opening or writing the database at `path` (`what`: "corpus", "response
+ * cache"), as the coded error of its true cause: a full disk (SQLITE_FULL) is DISK_FULL; a
+ * read-only file, folder or file system (SQLITE_READONLY…, or SQLITE_CANTOPEN on an existing file)
+ * `readOnly` (CORPUS_READ_ONLY for the corpus). Anything else is returned unchanged. Neither cause
+ * is the fault of an input being read, so neither may be reported as an unreadable input or as a
+ * file that is "not a citegeist corpus".
+ */
+export function sqliteWriteError(
+  error: unknown,
+  path: string,
+  what: string,
+  readOnly: ErrorCode = 'READ_ONLY_LOCATION',
+): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return error;
+  const detail = error instanceof Error ? error.message : code;
+  if (code === 'SQLITE_FULL') {
+    return new CitegeistError(
+      'DISK_FULL',
+      `The ${what} ${path} could not be written: the disk it is on is full (${code}: ${detail}). What was stored before is intact.`,
+      `Free space on the disk that holds ${dirname(path)} (or give a path on another disk), then run the command again.`,
+      { cause: error },
+    );
+  }
+  if (code.startsWith('SQLITE_READONLY') || (code === 'SQLITE_CANTOPEN' && existsSync(path))) {
+    return new CitegeistError(
+      readOnly,
+      `The ${what} ${path} cannot be written: the file, its folder ${dirname(path)} or their file system is read-only (${code}: ${detail}).`,
+      `Make ${path} and its folder writable (chmod u+w), or give a path on a writable disk.`,
+      { cause: error },
+    );
+  }
+  return error;
+}
