@@ -170,7 +170,7 @@ function removeStale(path: string, stale: LockHolder): boolean {
 }
 
 /** True unless the holder is on this host and its process is gone (or its pid was reused). */
-function isAlive(holder: LockHolder): boolean {
+export function isAlive(holder: LockHolder): boolean {
   if (holder.host !== hostname()) return true;
   try {
     process.kill(holder.pid, 0);

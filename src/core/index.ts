@@ -16,6 +16,7 @@ export * from './parse.js';
 export * from './python-json.js';
 export * from './read-input.js';
 export * from './sqlite-write-error.js';
+export * from './writer-check.js';
 export * from './report-length.js';
 export * from './report-request.js';
 export * from './report-run.js';

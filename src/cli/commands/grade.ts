@@ -3,9 +3,11 @@ import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import {
   CitegeistError,
+  checkFinished,
   type DatasetRowRef,
   ERROR_CODES,
   hashItems,
+  type PartialInput,
   sha256OfFile,
 } from '../../core/index.js';
 import { type DatasetIndex, loadDatasetIndex } from '../../generate/index.js';
@@ -53,6 +55,8 @@ export interface GradeOptions extends Omit<LlmFlags, 'model'> {
   check?: boolean;
   /** Count the rubric judge's unverified support as support (`--trust-unlocated-evidence`). */
   trustUnlocatedEvidence?: boolean;
+  /** Grade run files still being written (`--allow-partial`), marking the output partial. */
+  allowPartial?: boolean;
 }
 
 /** The dataset, runs, paper texts and grading settings one grading command works from. */
@@ -77,6 +81,8 @@ export interface Prepared {
   missingFields: Record<string, string[]>;
   /** The rubric judge counts its unverified support as support (`--trust-unlocated-evidence`). */
   trustUnlocatedEvidence: boolean;
+  /** Run files read while their writer was still writing them (with --allow-partial). */
+  partial: PartialInput[];
 }
 
 /**
@@ -95,6 +101,15 @@ export async function prepare(
   checkEnum('--match', opts.match, ['researchqa', 'span']);
   checkEnum('--quote-mode', quoteMode, ['researchqa', 'strict']);
   checkSource(paperSourceOf(ctx, opts));
+  // Before anything is read: a run whose writer still holds its lock is a part of a run.
+  const partial = runFiles
+    .map((f) => checkFinished(resolve(ctx.io.cwd, f), 'run file', opts.allowPartial === true))
+    .filter((p) => p !== null);
+  for (const p of partial) {
+    ctx.io.err(
+      `warning: ${p.path} is still being written by ${p.writer}: grading the rows it holds now (--allow-partial); the output is marked partial\n`,
+    );
+  }
   const inputs = [opts.dataset, ...runFiles].map((f) => resolve(ctx.io.cwd, f));
   if (inputs.reduce((n, f) => n + (statSync(f, { throwIfNoEntry: false })?.size ?? 0), 0) >= LARGE_INPUT) {
     boundHeapGrowth();
@@ -105,7 +120,11 @@ export async function prepare(
     for (const c of closers.splice(0)) c();
   };
   try {
-    return { ...(await prepareWith(ctx, read, runFiles, opts, allPapers, quoteMode, closers)), close };
+    return {
+      ...(await prepareWith(ctx, read, runFiles, opts, allPapers, quoteMode, closers)),
+      partial,
+      close,
+    };
   } catch (error) {
     close();
     throw error;
@@ -120,7 +139,7 @@ async function prepareWith(
   allPapers: boolean,
   quoteMode: 'researchqa' | 'strict',
   closers: (() => void)[],
-): Promise<Omit<Prepared, 'close'>> {
+): Promise<Omit<Prepared, 'close' | 'partial'>> {
   const datasetPath = resolve(ctx.io.cwd, opts.dataset);
   for (const w of read.warnings) ctx.io.err(`warning: ${w}\n`);
   const check = opts.check !== false;
@@ -130,6 +149,7 @@ async function prepareWith(
     label: _label,
     check: _check,
     trustUnlocatedEvidence,
+    allowPartial: _allowPartial,
     ...flags
   } = opts;
   const settings = resolveLlmSettings(flags, ctx.config(), ctx.io.cwd);
@@ -257,7 +277,8 @@ export async function gradeRunFiles(
 ): Promise<GradeRow[]> {
   const p = await prepare(ctx, runFiles, opts, false);
   try {
-    return await withJudge(ctx, p, (judge, onCall) => gradeAll(ctx, p, judge, onCall));
+    const partial = runFiles.map((f) => p.partial.some((x) => x.path === resolve(ctx.io.cwd, f)));
+    return await withJudge(ctx, p, (judge, onCall) => gradeAll(ctx, p, partial, judge, onCall));
   } finally {
     p.close();
   }
@@ -339,11 +360,13 @@ interface Grading extends Omit<GradeRunOptions, 'judge' | 'concurrency' | 'onRow
 async function gradeAll(
   ctx: CliContext,
   p: Prepared,
+  /** Per run: read while still being written (--allow-partial), so its label says "(partial)". */
+  partial: boolean[],
   judge: AnchoredRubricJudge | undefined,
   onCall?: OnJudgeCall,
 ): Promise<GradeRow[]> {
   const all: GradeRow[] = [];
-  for (const run of p.runs) {
+  for (const [i, run] of p.runs.entries()) {
     const result = await withProgress(
       ctx,
       run.rows.length,
@@ -352,7 +375,8 @@ async function gradeAll(
         gradeRun(p.dataset, run.rows, p.grading.paperText, { ...gradeOptions(p, judge), ...options }),
       onCall,
     );
-    for (const g of result.grades) g.label = run.manifest?.label ?? null;
+    const label = run.manifest?.label ?? null;
+    for (const g of result.grades) g.label = partial[i] ? `${label ?? g.model} (partial)` : label;
     reportOutcome(ctx, run.models, result);
     all.push(...result.grades);
   }

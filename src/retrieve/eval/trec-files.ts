@@ -101,7 +101,14 @@ export function expectFields(
   }
 }
 
-/** A whole-number relevance grade (trec_eval reads it with atol). */
+/**
+ * The highest relevance grade read. trec_eval keeps a count per grade up to the highest one
+ * (an array of max grade + 1), so a grade in the millions is a typo or a score in the wrong column,
+ * never a judgement; a grade of 10^22 would need more memory than any machine has.
+ */
+export const MAX_RELEVANCE_GRADE = 1_000_000;
+
+/** A whole-number relevance grade (trec_eval reads it with atol), at most MAX_RELEVANCE_GRADE. */
 export function parseGrade(file: string, line: number, text: string): number {
   if (!INTEGER.test(text)) {
     throw malformed(
@@ -112,7 +119,17 @@ export function parseGrade(file: string, line: number, text: string): number {
       'Use an integer grade (0 = not relevant).',
     );
   }
-  return Number.parseInt(text, 10);
+  const grade = Number.parseInt(text, 10);
+  if (grade > MAX_RELEVANCE_GRADE) {
+    throw malformed(
+      file,
+      line,
+      `relevance grade is above ${MAX_RELEVANCE_GRADE.toLocaleString('en-US')}, the highest citegeist reads`,
+      text,
+      'Use a small integer grade (0 = not relevant, 1, 2, … more relevant); check that the columns are "qid iter docno rel".',
+    );
+  }
+  return grade;
 }
 
 /**
