@@ -8,6 +8,7 @@ import {
   ERROR_CODES,
   hashItems,
   type PartialInput,
+  quoteValue,
   sha256OfFile,
 } from '../../core/index.js';
 import { type DatasetIndex, loadDatasetIndex } from '../../generate/index.js';
@@ -203,6 +204,7 @@ async function prepareWith(
         'Give the JSONL written by `citegeist answer`, or a published results file.',
       );
     }
+    refuseForeignRun(f, run, dataset, opts.dataset);
     for (const e of run.errors.slice(0, 10)) ctx.io.err(`skipped [INVALID_INPUT] ${e.where}: ${e.message}\n`);
     if (run.errors.length > 0) ctx.setExitCode(1);
     warnMissingFields(ctx, 'run', run.missingFields, missingFields);
@@ -413,14 +415,32 @@ export function withProgress<T>(
   }).finally(() => progress.stop());
 }
 
+/**
+ * A run none of whose row ids is in the dataset was answered over another dataset: grading it
+ * would write an empty grades file and succeed, so it is refused before anything is written.
+ */
+function refuseForeignRun(file: string, run: RunIndex, dataset: readonly DatasetRowRef[], datasetFile: string): void {
+  const ids = new Set(dataset.map((r) => r.row_id));
+  if (run.rows.some((r) => ids.has(r.row_id))) return;
+  throw new CitegeistError(
+    'NOTHING_IN_COMMON',
+    `None of the ${run.rows.length} row ids of the run ${file} (e.g. ${run.rows
+      .slice(0, 3)
+      .map((r) => quoteValue(r.row_id))
+      .join(', ')}) is in the dataset ${datasetFile}.`,
+    'Grade the run against the dataset it answered (--dataset), or check that the row ids match.',
+  );
+}
+
 export function reportOutcome(
   ctx: CliContext,
   models: string[],
   result: { unknownRows: string[]; missingRows: string[]; judgeFailures: number; judgeCalls: number },
 ): void {
   if (result.unknownRows.length > 0) {
+    // The rows are left out, the others graded; the exit code and its code say so.
     ctx.io.err(
-      `${result.unknownRows.length} run row(s) are not in the dataset: ${result.unknownRows.slice(0, 5).join(', ')}\n`,
+      `error [INVALID_INPUT]: ${result.unknownRows.length} run row(s) are not in the dataset and were not graded: ${result.unknownRows.slice(0, 5).join(', ')}\n  fix: Grade the run against the dataset it answered (--dataset), or remove those rows from the run.\n`,
     );
     ctx.setExitCode(1);
   }
