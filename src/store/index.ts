@@ -11,6 +11,7 @@ export {
   expandPaths,
   findIngestFiles,
   type IngestFiles,
+  type IngestOptions,
   type IngestOutcome,
   type IngestSummary,
   ingestFile,

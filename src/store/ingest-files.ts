@@ -75,6 +75,11 @@ export async function expandPaths(paths: readonly string[]): Promise<IngestFiles
   return { files: [...files], missing };
 }
 
+export interface IngestOptions {
+  /** The most pages one PDF may have (`--max-pdf-pages`; default DEFAULT_MAX_PDF_PAGES). */
+  maxPdfPages?: number;
+}
+
 /** What `expandPaths` found: the files to ingest, and the paths that do not exist. */
 export interface IngestFiles {
   files: string[];
@@ -102,7 +107,11 @@ export async function findIngestFiles(
 }
 
 /** Ingests one file: a no-op when its content hash is stored, else parse and replace atomically. */
-export async function ingestFile(store: CorpusStore, file: string): Promise<IngestOutcome> {
+export async function ingestFile(
+  store: CorpusStore,
+  file: string,
+  options: IngestOptions = {},
+): Promise<IngestOutcome> {
   const path = resolve(file);
   try {
     const bytes = new Uint8Array(readInputBytes(path, { what: 'paper' }));
@@ -113,7 +122,11 @@ export async function ingestFile(store: CorpusStore, file: string): Promise<Inge
       store.refreshMatchForms(stored.ids);
       return { status: 'unchanged', file, ids: stored.ids };
     }
-    const docs = await readDocumentBytes(bytes, { file, id: fileStem(file) });
+    const docs = await readDocumentBytes(bytes, {
+      file,
+      id: fileStem(file),
+      ...(options.maxPdfPages !== undefined ? { maxPdfPages: options.maxPdfPages } : {}),
+    });
     const ids = store.upsertFile(path, hash, docs);
     const damaged = docs
       .map((d) => d.meta.damaged)
@@ -149,6 +162,7 @@ export async function ingestPaths(
   store: CorpusStore,
   paths: readonly string[] | IngestFiles,
   onProgress?: (done: number, total: number, outcome: IngestOutcome | undefined) => void,
+  options: IngestOptions = {},
 ): Promise<IngestSummary> {
   const { files, missing } = 'files' in paths ? paths : await expandPaths(paths);
   const outcomes: IngestOutcome[] = missing.map((file) => ({
@@ -160,7 +174,7 @@ export async function ingestPaths(
   }));
   onProgress?.(0, files.length, undefined);
   for (const [i, file] of files.entries()) {
-    const outcome = await ingestFile(store, file);
+    const outcome = await ingestFile(store, file, options);
     outcomes.push(outcome);
     onProgress?.(i + 1, files.length, outcome);
   }

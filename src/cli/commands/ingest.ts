@@ -1,8 +1,10 @@
 import { resolve } from 'node:path';
+import { DEFAULT_MAX_PDF_PAGES } from '../../ingest/index.js';
 import { CorpusStore, findIngestFiles, type IngestOutcome, ingestPaths } from '../../store/index.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION, corpusPath, displayPath } from '../corpus-option.js';
 import { createLazyProgress } from '../progress.js';
+import { parseIntOption } from './option-parsers.js';
 
 function formatOutcome(o: IngestOutcome): string {
   if (o.status === 'failed')
@@ -24,7 +26,13 @@ export const registerIngest: RegisterCommand = (program, ctx) => {
     .argument('<paths...>', 'files or folders (folders are searched recursively)')
     .option(...CORPUS_OPTION)
     .option('--allow-empty', 'succeed when the paths hold no file to ingest (an empty folder)')
-    .action(async (paths: string[], options: { corpus?: string; allowEmpty?: boolean }) => {
+    .option(
+      '--max-pdf-pages <n>',
+      'refuse a PDF with more pages than this (INGEST_PDF_TOO_LONG)',
+      parseIntOption('--max-pdf-pages', 1),
+      DEFAULT_MAX_PDF_PAGES,
+    )
+    .action(async (paths: string[], options: { corpus?: string; allowEmpty?: boolean; maxPdfPages: number }) => {
       const path = corpusPath(ctx, options.corpus);
       const found = await findIngestFiles(
         paths.map((p) => resolve(ctx.io.cwd, p)),
@@ -47,6 +55,7 @@ export const registerIngest: RegisterCommand = (program, ctx) => {
               total,
             );
           },
+          { maxPdfPages: options.maxPdfPages },
         );
         bar.stop();
         const outcomes = summary.outcomes.map((o) => ({ ...o, file: displayPath(ctx, o.file) }));
