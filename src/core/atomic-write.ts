@@ -40,7 +40,10 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
     }
     // A full disk and a read-only place have codes of their own; the rest is OUTPUT_UNWRITABLE.
     const coded = systemError(error, path, 'output', 'write');
-    if (coded instanceof CitegeistError && (coded.code === 'DISK_FULL' || coded.code === 'READ_ONLY_LOCATION'))
+    if (
+      coded instanceof CitegeistError &&
+      (coded.code === 'DISK_FULL' || coded.code === 'READ_ONLY_LOCATION')
+    )
       throw coded;
     const code = (error as NodeJS.ErrnoException).code;
     throw new CitegeistError(

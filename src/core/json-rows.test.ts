@@ -102,7 +102,9 @@ describe('inputs readTextFile guards against', () => {
     // No writer is ever started: an open() would hang this test, the refusal must come first.
     expect(() => rows(fifo, 'lines', 4)).toThrow(expect.objectContaining({ code: 'FILE_NOT_REGULAR' }));
     expect(() => new RowFile(fifo).text({ offset: 0, length: 1 })).toThrow(/named pipe/);
-    expect(() => readTextFile(fifo, 'dataset')).toThrow(expect.objectContaining({ code: 'FILE_NOT_REGULAR' }));
+    expect(() => readTextFile(fifo, 'dataset')).toThrow(
+      expect.objectContaining({ code: 'FILE_NOT_REGULAR' }),
+    );
     expect(() => readTextFile('/dev/zero', 'dataset')).toThrow(/character device/);
   });
 

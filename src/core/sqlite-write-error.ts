@@ -20,10 +20,12 @@ export function sqliteWriteError(
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return error;
   const detail = error instanceof Error ? error.message : code;
-  if (code === 'SQLITE_FULL') {
+  // SQLite reports a full disk as SQLITE_FULL, a write past the file-size limit (EFBIG) as a failed
+  // write: both are a disk that takes no more, and a failing disk would fail the same way.
+  if (code === 'SQLITE_FULL' || code === 'SQLITE_IOERR_WRITE') {
     return new CitegeistError(
       'DISK_FULL',
-      `The ${what} ${path} could not be written: the disk it is on is full (${code}: ${detail}). What was stored before is intact.`,
+      `The ${what} ${path} could not be written: ${code === 'SQLITE_FULL' ? 'the disk it is on is full' : 'a write failed (a full disk, a file-size limit, or a failing disk)'} (${code}: ${detail}). What was stored before is intact.`,
       `Free space on the disk that holds ${dirname(path)} (or give a path on another disk), then run the command again.`,
       { cause: error },
     );

@@ -1,5 +1,5 @@
-import { isAlive, type LockHolder, lockPathOf, readHolder } from './file-lock.js';
 import { CitegeistError } from './errors.js';
+import { isAlive, type LockHolder, lockPathOf, readHolder } from './file-lock.js';
 
 /** An input read while its writer was still writing it (graded with --allow-partial). */
 export interface PartialInput {

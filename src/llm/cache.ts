@@ -101,28 +101,28 @@ export class ResponseCache implements ReplyCache {
     try {
       if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
       this.db = new Database(path);
-    } catch (error) {
-      throw sqliteWriteError(systemError(error, path, 'response cache', 'write'), path, 'response cache');
-    }
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('mmap_size = 268435456');
-    this.db.exec(`
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma('synchronous = NORMAL');
+      this.db.pragma('mmap_size = 268435456');
+      this.db.exec(`
       CREATE TABLE IF NOT EXISTS llm_replies (
         key TEXT PRIMARY KEY, model TEXT NOT NULL, text TEXT NOT NULL,
         input_tokens INTEGER, output_tokens INTEGER, created_at TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS embeddings (
         key TEXT PRIMARY KEY, model TEXT NOT NULL, dims INTEGER NOT NULL, vec BLOB NOT NULL);`);
-    this.getReply = this.db.prepare(
-      'SELECT text, input_tokens AS input, output_tokens AS output FROM llm_replies WHERE key = ?',
-    );
-    this.putReply = this.db.prepare(
-      'INSERT OR REPLACE INTO llm_replies (key, model, text, input_tokens, output_tokens, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-    );
-    this.getVector = this.db.prepare('SELECT vec FROM embeddings WHERE key = ?');
-    this.putVector = this.db.prepare(
-      'INSERT OR REPLACE INTO embeddings (key, model, dims, vec) VALUES (?, ?, ?, ?)',
-    );
+      this.getReply = this.db.prepare(
+        'SELECT text, input_tokens AS input, output_tokens AS output FROM llm_replies WHERE key = ?',
+      );
+      this.putReply = this.db.prepare(
+        'INSERT OR REPLACE INTO llm_replies (key, model, text, input_tokens, output_tokens, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      );
+      this.getVector = this.db.prepare('SELECT vec FROM embeddings WHERE key = ?');
+      this.putVector = this.db.prepare(
+        'INSERT OR REPLACE INTO embeddings (key, model, dims, vec) VALUES (?, ?, ?, ?)',
+      );
+    } catch (error) {
+      throw sqliteWriteError(systemError(error, path, 'response cache', 'write'), path, 'response cache');
+    }
   }
 
   get(key: string): CachedReply | undefined {
@@ -162,7 +162,8 @@ export class ResponseCache implements ReplyCache {
     } catch (error) {
       this.failed = true;
       const coded = sqliteWriteError(error, this.path, 'response cache');
-      const why = coded instanceof CitegeistError ? `[${coded.code}] ${coded.problem} ${coded.fix}` : String(error);
+      const why =
+        coded instanceof CitegeistError ? `[${coded.code}] ${coded.problem} ${coded.fix}` : String(error);
       this.warn(`replies are no longer cached (the results are not affected): ${why}`);
     }
   }

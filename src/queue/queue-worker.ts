@@ -10,9 +10,9 @@ import {
   queueNameFor,
   registryKeys,
 } from './call-job.js';
-import { countCompleted } from './run-tally.js';
 import { loadBullmq, openRedis } from './redis-client.js';
 import { connectionOptions, type RedisTarget } from './redis-target.js';
+import { countCompleted } from './run-tally.js';
 
 export interface QueueWorkerOptions {
   target: RedisTarget;

@@ -296,7 +296,11 @@ describe.skipIf(!installed)('the queue (a real redis-server, the fake model serv
     await c.announce(RUN);
     // Slow replies: every call is still running when the coordinator goes away.
     respond = (r) => ({ text: `late ${r.messages.at(-1)?.content}`, delayMs: 400 });
-    const calls = ['p', 'q', 'r', 's', 't'].map((t) => provider(c).generate(ask(t)).catch(() => null));
+    const calls = ['p', 'q', 'r', 's', 't'].map((t) =>
+      provider(c)
+        .generate(ask(t))
+        .catch(() => null),
+    );
     await waitFor(async () => (await readQueueStatus(target)).models[0]?.active === 4);
     await c.close();
     await waitFor(async () => w.tally.done === 5);

@@ -89,7 +89,9 @@ export class CorpusStore {
         timeout: WRITER_WAIT_MS,
       });
     } catch (error) {
-      const coded = options.readonly ? error : sqliteWriteError(systemError(error, path, 'corpus', 'write'), path, 'corpus', 'CORPUS_READ_ONLY');
+      const coded = options.readonly
+        ? error
+        : sqliteWriteError(systemError(error, path, 'corpus', 'write'), path, 'corpus', 'CORPUS_READ_ONLY');
       if (coded instanceof CitegeistError) throw coded;
       throw new CitegeistError(
         'CORPUS_UNREADABLE',

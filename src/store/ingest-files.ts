@@ -137,7 +137,8 @@ export async function ingestFile(
     // A full disk or a read-only corpus is not this file's fault, and every file after it would
     // fail the same way: it stops the batch (what was stored before stays).
     const error = sqliteWriteError(caught, store.path, 'corpus', 'CORPUS_READ_ONLY');
-    if (isCitegeistError(error) && (error.code === 'DISK_FULL' || error.code === 'CORPUS_READ_ONLY')) throw error;
+    if (isCitegeistError(error) && (error.code === 'DISK_FULL' || error.code === 'CORPUS_READ_ONLY'))
+      throw error;
     if (isCitegeistError(error))
       return { status: 'failed', file, code: error.code, problem: error.problem, fix: error.fix };
     const message = error instanceof Error ? error.message : String(error);

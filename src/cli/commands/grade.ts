@@ -419,7 +419,12 @@ export function withProgress<T>(
  * A run none of whose row ids is in the dataset was answered over another dataset: grading it
  * would write an empty grades file and succeed, so it is refused before anything is written.
  */
-function refuseForeignRun(file: string, run: RunIndex, dataset: readonly DatasetRowRef[], datasetFile: string): void {
+function refuseForeignRun(
+  file: string,
+  run: RunIndex,
+  dataset: readonly DatasetRowRef[],
+  datasetFile: string,
+): void {
   const ids = new Set(dataset.map((r) => r.row_id));
   if (run.rows.some((r) => ids.has(r.row_id))) return;
   throw new CitegeistError(

@@ -44,9 +44,15 @@ export const registerLeaderboard: RegisterCommand = (program, ctx) => {
           const file = parseGradesFile(path, text);
           if (file.manifest) runs.add(file.manifest.label, file.manifest.run_id, f);
           if (partial) {
-            ctx.io.err(`warning: ${f} is still being written by ${partial.writer}: its rows so far are shown as "(partial)"\n`);
+            ctx.io.err(
+              `warning: ${f} is still being written by ${partial.writer}: its rows so far are shown as "(partial)"\n`,
+            );
           }
-          grades.push(...(partial ? file.rows.map((r) => ({ ...r, label: `${r.label ?? r.model} (partial)` })) : file.rows));
+          grades.push(
+            ...(partial
+              ? file.rows.map((r) => ({ ...r, label: `${r.label ?? r.model} (partial)` }))
+              : file.rows),
+          );
         } else {
           const manifest = readRun(path).manifest;
           if (manifest) runs.add(manifest.label, manifest.run_id, f);

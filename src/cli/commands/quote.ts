@@ -60,7 +60,8 @@ export function readQuotes(path: string): QuoteInput[] {
   }
   return parseJsonl(text).map((entry): QuoteInput => {
     const where = location(path, entry.line);
-    if (!entry.ok) return { line: entry.line, code: 'INVALID_JSON', error: `${where}: not valid JSON (${entry.error})` };
+    if (!entry.ok)
+      return { line: entry.line, code: 'INVALID_JSON', error: `${where}: not valid JSON (${entry.error})` };
     const value = entry.value;
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       return {

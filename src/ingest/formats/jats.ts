@@ -2,7 +2,16 @@ import type { Document, DocumentMeta } from '../../core/index.js';
 import { DocumentBuilder } from '../document-builder.js';
 import type { IngestContext } from '../ingest-context.js';
 import { licenceName } from './licence.js';
-import { child, children, find, findAll, parseXml, requireRoot, textOf, type XmlElement } from './xml-tree.js';
+import {
+  child,
+  children,
+  find,
+  findAll,
+  parseXml,
+  requireRoot,
+  textOf,
+  type XmlElement,
+} from './xml-tree.js';
 
 /** Elements inside a paragraph that are not its running text (they are emitted after it). */
 const FLOATS = new Set(['fig', 'table-wrap', 'disp-formula', 'list', 'boxed-text', 'supplementary-material']);

@@ -2,7 +2,16 @@ import type { Document, DocumentMeta } from '../../core/index.js';
 import { DocumentBuilder } from '../document-builder.js';
 import type { IngestContext } from '../ingest-context.js';
 import { licenceName } from './licence.js';
-import { child, children, find, findAll, parseXml, requireRoot, textOf, type XmlElement } from './xml-tree.js';
+import {
+  child,
+  children,
+  find,
+  findAll,
+  parseXml,
+  requireRoot,
+  textOf,
+  type XmlElement,
+} from './xml-tree.js';
 
 /** Heading level from GROBID's section number (`n="2.1"` → 2); unnumbered → 1. */
 function levelOf(head: XmlElement | undefined): number {

@@ -94,7 +94,12 @@ export function parseXml(text: string, file: string): XmlElement {
  * The root of a paper in one XML format: refused as INGEST_UNSUPPORTED_FORMAT when the document is
  * another kind of XML (an HTML page, an RSS feed), which would otherwise be stored as a paper.
  */
-export function requireRoot(root: XmlElement, names: readonly string[], format: string, file: string): XmlElement {
+export function requireRoot(
+  root: XmlElement,
+  names: readonly string[],
+  format: string,
+  file: string,
+): XmlElement {
   if (names.includes(root.name)) return root;
   throw new CitegeistError(
     'INGEST_UNSUPPORTED_FORMAT',
