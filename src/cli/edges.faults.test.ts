@@ -387,7 +387,7 @@ describe('6. full disks and read-only places', () => {
     expect(ingest.err).toMatch(/corpus\/c\.sqlite/);
   });
 
-  it('the reply cache of a model run on a full disk warns once and never throws after close', async () => {
+  it('a model run whose reply cache cannot be written is DISK_FULL naming the cache, never a TypeError', async () => {
     const server = await new FakeOpenAiServer({ replies: campaignReply }).start();
     try {
       const dir = faultWorkspace(8, 2);
@@ -410,7 +410,8 @@ describe('6. full disks and read-only places', () => {
         { ulimitKb: 6 },
       );
       expect(r.err).not.toMatch(/TypeError|database connection is not open|\n\s+at /);
-      expect(classify(r, true)).not.toBe('crash');
+      expectRefused(r, 'DISK_FULL');
+      expect(r.err).toMatch(/\.sqlite/);
     } finally {
       await server.close();
     }

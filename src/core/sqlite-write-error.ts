@@ -21,8 +21,9 @@ export function sqliteWriteError(
   if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return error;
   const detail = error instanceof Error ? error.message : code;
   // SQLite reports a full disk as SQLITE_FULL, a write past the file-size limit (EFBIG) as a failed
-  // write: both are a disk that takes no more, and a failing disk would fail the same way.
-  if (code === 'SQLITE_FULL' || code === 'SQLITE_IOERR_WRITE') {
+  // write or a shared-memory file that cannot grow: all a disk that takes no more (a failing disk
+  // would fail the same way, and the message says so).
+  if (code === 'SQLITE_FULL' || code === 'SQLITE_IOERR_WRITE' || code === 'SQLITE_IOERR_SHMSIZE') {
     return new CitegeistError(
       'DISK_FULL',
       `The ${what} ${path} could not be written: ${code === 'SQLITE_FULL' ? 'the disk it is on is full' : 'a write failed (a full disk, a file-size limit, or a failing disk)'} (${code}: ${detail}). What was stored before is intact.`,
