@@ -25,7 +25,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_INPUT_BYTES } from '../core/index.js';
+import { MAX_INPUT_BYTES } from '../io/index.js';
 import { type CliResult, classify, printedCodes, runCase } from '../testing/fault-campaign.js';
 import { campaignReply, faultWorkspace } from '../testing/fault-workspace.js';
 import { flatPdf } from '../testing/generated-pdf.js';

@@ -14,7 +14,7 @@ export function createProgram(io: CliIo): { program: Command; ctx: CliContext } 
     .option('--config <file>', 'config file (default: citegeist.config.json|yaml in the current folder)')
     .exitOverride()
     .configureOutput(output(io));
-  const ctx = createContext(program, io, (argv) => runCli(argv, io));
+  const ctx = createContext(program, io, (argv, other) => runCli(argv, other ?? io));
   // A config file named with --config is read (and refused when invalid) by every command, as
   // `answer` refuses it: one that a command does not use must not pass unnoticed when it is wrong.
   program.hook('preAction', () => {

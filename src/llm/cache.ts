@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { CitegeistError, sqliteWriteError, systemError } from '../core/index.js';
+import { CitegeistError } from '../core/index.js';
+import { sqliteWriteError, systemError } from '../io/index.js';
 import type { TokenUsage } from './provider.js';
 
 /** normal: read and write; no-cache: neither; cache-only: read, and a miss fails the call. */
@@ -130,6 +131,10 @@ export class ResponseCache implements ReplyCache {
     if (pending) return pending.reply;
     const row = this.getReply.get(key);
     if (!row) return undefined;
+    // `citegeist pack` replays a study against the workspace cache and keeps exactly the replies
+    // served, which this log names (one key a line); nothing else reads it.
+    const used = process.env.CITEGEIST_CACHE_USED;
+    if (used) appendFileSync(used, `${key}\n`);
     const usage =
       row.input === null || row.output === null ? null : { inputTokens: row.input, outputTokens: row.output };
     return { text: row.text, usage };

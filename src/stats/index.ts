@@ -29,9 +29,6 @@ export {
   type PcmRating,
 } from './partial-credit-model.js';
 export { partialCreditExpectedScore, partialCreditProbabilities } from './partial-credit-probabilities.js';
-export { exactMean, numpyMean, numpyMedian, numpySum } from './python-numerics.js';
-export { PythonRandom } from './python-random.js';
-export { pythonRound } from './python-round.js';
 export { createRandom, type RandomSource, randomInt } from './random.js';
 export {
   pairedRandomizationTest,

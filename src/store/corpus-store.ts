@@ -2,15 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import {
-  assertRegularInput,
-  CitegeistError,
-  type Document,
-  type DocumentMeta,
-  DocumentSchema,
-  sqliteWriteError,
-  systemError,
-} from '../core/index.js';
+import { CitegeistError, type Document, type DocumentMeta, DocumentSchema } from '../core/index.js';
+import { assertRegularInput, sqliteWriteError, systemError } from '../io/index.js';
 import type { MatchForms } from '../text/index.js';
 import { CORPUS_SCHEMA, CORPUS_SCHEMA_VERSION, UPGRADABLE_FROM } from './corpus-schema.js';
 import {

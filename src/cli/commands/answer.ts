@@ -11,17 +11,15 @@ import {
   runAnswers,
 } from '../../answer/index.js';
 import {
-  byField,
   CitegeistError,
   type DatasetRow,
   type Document,
   hashItems,
   papersInput,
-  readInputBytes,
   sha256Hex,
-  writeFileAtomic,
 } from '../../core/index.js';
-import { loadDataset } from '../../generate/index.js';
+import { loadDataset } from '../../formats/index.js';
+import { byField, readInputBytes, writeFileAtomic } from '../../io/index.js';
 import { modelId, parseModelString } from '../../llm/index.js';
 import { preparePaper } from '../../text/index.js';
 import { VERSION } from '../../version.js';

@@ -1,17 +1,8 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import {
-  CitegeistError,
-  checkFinished,
-  type DatasetRowRef,
-  ERROR_CODES,
-  hashItems,
-  type PartialInput,
-  quoteValue,
-  sha256OfFile,
-} from '../../core/index.js';
-import { type DatasetIndex, loadDatasetIndex } from '../../generate/index.js';
+import { CitegeistError, type DatasetRowRef, ERROR_CODES, hashItems, quoteValue } from '../../core/index.js';
+import { type DatasetIndex, indexRun, loadDatasetIndex, type RunIndex } from '../../formats/index.js';
 import {
   type AlternativeMatchMode,
   AnchoredRubricJudge,
@@ -20,11 +11,10 @@ import {
   type GradeRunOptions,
   GradesSummary,
   gradeRun,
-  indexRun,
-  type RunIndex,
   renderEvidenceTally,
   spreads,
 } from '../../grade/index.js';
+import { checkFinished, type PartialInput, sha256OfFile } from '../../io/index.js';
 import { circularityWarnings, modelId, parseModelString } from '../../llm/index.js';
 import { renderBreakdown, renderLeaderboard } from '../../report/index.js';
 import type { CliContext } from '../context.js';

@@ -20,6 +20,7 @@ import { registerNuggetsGenerate } from './nuggets-generate.js';
 import { registerNuggetsGinger } from './nuggets-ginger.js';
 import { registerNuggetsScoreQuality } from './nuggets-quality.js';
 import { registerNuggetsSelect, registerNuggetsTrainSelector } from './nuggets-select.js';
+import { registerPack } from './pack.js';
 import { registerQaEval } from './qa-eval.js';
 import { registerQaGrid } from './qa-grid.js';
 import { registerQasperEval } from './qasper-eval.js';
@@ -77,6 +78,7 @@ export const COMMANDS: RegisterCommand[] = [
   registerLeaderboard,
   registerReport,
   registerServe,
+  registerPack,
   registerQaEval,
   registerQaGrid,
   registerQasperEval,

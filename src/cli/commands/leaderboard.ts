@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
-import { CitegeistError, checkFinished, readTextFile } from '../../core/index.js';
-import { type GradeRow, isGradesText, parseGradesFile, readRun } from '../../grade/index.js';
+import { CitegeistError } from '../../core/index.js';
+import { readRun } from '../../formats/index.js';
+import { type GradeRow, isGradesText, parseGradesFile } from '../../grade/index.js';
+import { checkFinished, readTextFile } from '../../io/index.js';
 import type { RegisterCommand } from '../context.js';
 import { addLlmOptions } from '../llm-options.js';
 import { addCheckOption } from './dataset-preflight.js';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { type ReportRequest, sha256OfFile } from '../../core/index.js';
+import type { ReportRequest } from '../../formats/index.js';
 import {
   createPassageLocator,
   DEFAULT_EXACT_LIMIT,
@@ -17,6 +17,7 @@ import {
   readRequestDocuments,
   StepState,
 } from '../../generate/index.js';
+import { sha256OfFile } from '../../io/index.js';
 import { type LlmProvider, modelId, parseModelString } from '../../llm/index.js';
 import { chunkDocument, loadIndex, type Passage } from '../../retrieve/index.js';
 import { VERSION } from '../../version.js';

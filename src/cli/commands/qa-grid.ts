@@ -11,14 +11,8 @@ import {
   type PassageSource,
   runAnswers,
 } from '../../answer/index.js';
-import {
-  CitegeistError,
-  type InputRef,
-  papersInput,
-  readTextFile,
-  writeFileAtomic,
-} from '../../core/index.js';
-import { loadDatasetStrict } from '../../generate/index.js';
+import { CitegeistError, type InputRef, papersInput } from '../../core/index.js';
+import { loadDatasetStrict } from '../../formats/index.js';
 import {
   type GridCell,
   type GridRow,
@@ -28,6 +22,7 @@ import {
   scoreAnswers,
   summarizeGrid,
 } from '../../grade/index.js';
+import { readTextFile, writeFileAtomic } from '../../io/index.js';
 import { modelId, parseModelString } from '../../llm/index.js';
 import { formatScore, renderTable } from '../../text/index.js';
 import { VERSION } from '../../version.js';

@@ -8,16 +8,11 @@ import {
   reportRunLine,
   retrievedPassages,
 } from '../../answer/index.js';
-import {
-  CitegeistError,
-  canonicalJson,
-  JsonlAppender,
-  parseReportRun,
-  readTextFile,
-  sha256Hex,
-  stringifyPythonJson,
-} from '../../core/index.js';
+import { CitegeistError, canonicalJson, sha256Hex } from '../../core/index.js';
+import { parseReportRun } from '../../formats/index.js';
+import { JsonlAppender, readTextFile } from '../../io/index.js';
 import { CHARS_PER_TOKEN, estimateCost, modelId, parseModelString } from '../../llm/index.js';
+import { stringifyPythonJson } from '../../python-compat/index.js';
 import { VERSION } from '../../version.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION } from '../corpus-option.js';

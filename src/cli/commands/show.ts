@@ -6,10 +6,10 @@ import {
   findSectionsByLabel,
   pageAt,
   quoteValue,
-  readInputBytes,
   type Section,
 } from '../../core/index.js';
 import { detectFormat, inspectPdfPage, renderPageInspection } from '../../ingest/index.js';
+import { readInputBytes } from '../../io/index.js';
 import { loadDocument } from '../../store/index.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { CORPUS_OPTION, corpusPath } from '../corpus-option.js';

@@ -1,4 +1,3 @@
 export { type DecodedIndexFile, decodeIndexFile, encodeIndexFile } from './index-file.js';
 export { type Retriever, type ScoredPassage, scoredPassage } from './retriever.js';
-export { Bm25Retriever, DenseRetriever } from './retrievers.js';
 export { TopK } from './top-k.js';

@@ -1,6 +1,6 @@
-import { Bm25Retriever, type Retriever } from '../common/index.js';
+import type { Retriever } from '../common/index.js';
 import { type FusionConfig, HybridRetriever } from '../fusion/index.js';
-import type { Bm25Index, Rm3Options } from '../lexical/index.js';
+import { type Bm25Index, Bm25Retriever, type Rm3Options } from '../lexical/index.js';
 
 /** Where retrieval runs: over a whole corpus (`search`, `retrieve`) or within one paper (`answer`). */
 export type RetrievalScope = 'corpus' | 'paper';

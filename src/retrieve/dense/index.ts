@@ -1,6 +1,7 @@
 export { ANN_DEFAULTS, AnnIndex, type AnnOptions } from './ann-index.js';
 export { type Blas, blasTopK, loadBlas } from './blas-scan.js';
 export { ANN_THRESHOLD, DenseIndex, type DenseMode } from './dense-index.js';
+export { DenseRetriever } from './dense-retriever.js';
 export {
   ExactIndex,
   type ExactKernel,
