@@ -1,4 +1,5 @@
 export * from './argue/index.js';
+export { assertComparable, type ComparableFile, MIN_SHARED_ITEMS } from './comparable-files.js';
 export {
   type EvidenceTally,
   type GroundingOptions,
@@ -33,6 +34,7 @@ export {
   spanMatch,
   usableGroups,
 } from './researchqa/citation-metrics.js';
+export { compareGradesFiles, type GradesFileText } from './researchqa/compare-grades-files.js';
 export {
   type AlternativeMatchMode,
   alternativeMatcher,
@@ -53,6 +55,7 @@ export {
   runRowHash,
 } from './researchqa/grades-file.js';
 export { isGradesText, parseGrades, parseGradesFile, readGrades } from './researchqa/grades-io.js';
+export { gradesMetricScores, gradesPairwise } from './researchqa/grades-pairwise.js';
 export {
   METRIC_IDS,
   type MetricDefinition,

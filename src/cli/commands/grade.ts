@@ -466,7 +466,12 @@ function checkEnum(flag: string, value: string, allowed: string[]): void {
 }
 
 /** Prints the leaderboard (or its JSON) for grades rows, or their summary built as they were graded. */
-export function printSummary(ctx: CliContext, grades: GradeRow[] | GradesSummary, seed: number): unknown {
+export function printSummary(
+  ctx: CliContext,
+  grades: GradeRow[] | GradesSummary,
+  seed: number,
+  extra: { json: Record<string, unknown>; text: string } = { json: {}, text: '' },
+): unknown {
   const summary = Array.isArray(grades) ? GradesSummary.of(grades) : grades;
   const models = summary.build({ seed });
   const spread = spreads(models);
@@ -474,7 +479,7 @@ export function printSummary(ctx: CliContext, grades: GradeRow[] | GradesSummary
   const { tallies: evidence, trusted } = summary.evidence();
   const judgeEvidence = evidence.length > 0 ? { judge_evidence: evidence } : {};
   if (ctx.globals().json) {
-    ctx.io.out(`${JSON.stringify({ models, spreads: spread, ...judgeEvidence }, null, 2)}\n`);
+    ctx.io.out(`${JSON.stringify({ models, spreads: spread, ...judgeEvidence, ...extra.json }, null, 2)}\n`);
   } else {
     ctx.io.out(renderLeaderboard(models, spread));
     ctx.io.out(`\n${renderBreakdown(models, 'byType')}`);
@@ -483,6 +488,7 @@ export function printSummary(ctx: CliContext, grades: GradeRow[] | GradesSummary
       where: 'the answer or the expected answer',
     });
     for (const line of lines) ctx.io.out(`\nrubric judge ${line}\n`);
+    ctx.io.out(extra.text);
   }
   return { models, spreads: spread, ...judgeEvidence };
 }

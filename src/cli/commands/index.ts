@@ -6,6 +6,7 @@ import { registerCompare } from './compare.js';
 import { registerDataset } from './dataset.js';
 import { registerDemo } from './demo.js';
 import { registerErrors } from './errors.js';
+import { registerExport } from './export.js';
 import { registerGenerate } from './generate.js';
 import { registerGradeFaithfulness } from './grade-faithfulness.js';
 import { registerGrade } from './grade-researchqa.js';
@@ -55,6 +56,7 @@ export const COMMANDS: RegisterCommand[] = [
   registerIndex,
   registerSearch,
   registerRetrieve,
+  registerExport,
   registerRecipes,
   registerDataset,
   registerGenerate,

@@ -136,7 +136,7 @@ function loadInputs(flags: GenerateFlags, requests: ReportRequest[], ctx: CliCon
   const docs = papers.flatMap((p) => paperDocuments(p, maxTokens));
   // The passages `reports judge --docs <corpus>` reads: the index's, else the paper chunked the same way.
   const indexDir = join(dirname(path), 'index');
-  const indexed = existsSync(join(indexDir, 'manifest.json')) ? loadIndex(indexDir).passages : null;
+  const indexed = existsSync(join(indexDir, 'manifest.json')) ? loadIndex(indexDir).passages.toArray() : null;
   const byPaper = new Map<string, Passage[]>();
   const passages = indexed ?? papers.flatMap((d) => chunkDocument(d));
   for (const p of passages) byPaper.set(p.docId, [...(byPaper.get(p.docId) ?? []), p]);

@@ -82,7 +82,7 @@ export function corpusDocuments(
   shown: string = store.path,
 ): CitedDocumentSource {
   const indexed = indexDir && existsSync(join(indexDir, 'manifest.json')) ? loadIndex(indexDir) : null;
-  const passages = new Map<string, Passage>(indexed?.passages.map((p) => [p.id, p]) ?? []);
+  const passages = new Map<string, Passage>(indexed?.passages.toArray().map((p) => [p.id, p]) ?? []);
   const chunked = new Set<string>();
   const papers = new Map<string, ReturnType<CorpusStore['get']>>();
   const paper = (paperId: string) => {

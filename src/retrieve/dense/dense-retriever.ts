@@ -1,12 +1,13 @@
 import type { Embedder } from '../../llm/index.js';
 import { type Retriever, type ScoredPassage, scoredPassage } from '../common/index.js';
 import { DenseIndex } from './dense-index.js';
+import type { VectorIndex } from './vector-index.js';
 
 /** Exact or approximate nearest-neighbour search over embedded passages. */
 export class DenseRetriever implements Retriever {
   readonly id: string;
   constructor(
-    private readonly index: DenseIndex,
+    private readonly index: VectorIndex,
     private readonly embedder: Embedder,
   ) {
     this.id = `dense:${embedder.id}`;

@@ -1,5 +1,6 @@
 export { ANN_DEFAULTS, AnnIndex, type AnnOptions } from './ann-index.js';
 export { type Blas, blasTopK, loadBlas } from './blas-scan.js';
+export { DENSE_FILES, DenseFileWriter, DiskDenseIndex } from './dense-file.js';
 export { ANN_THRESHOLD, DenseIndex, type DenseMode } from './dense-index.js';
 export { DenseRetriever } from './dense-retriever.js';
 export {
@@ -9,3 +10,4 @@ export {
   type VectorHit,
   type VectorSearch,
 } from './exact-index.js';
+export type { VectorIndex } from './vector-index.js';
