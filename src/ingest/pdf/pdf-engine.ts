@@ -51,9 +51,10 @@ const NODE_OPTIONS = {
  * The most pages one PDF may have (`--max-pdf-pages`). A paper has tens of pages, a thesis or a
  * proceedings volume hundreds; pdfjs finds each page by walking the page tree from the root, which
  * for a flat tree (one /Kids list, as many generators write it) costs time in proportion to the
- * pages, so reading all of them grows with the square of the count: 4,000 flat pages took 34 s of
- * CPU on 2 loaded cores (2026-12-01), almost all of it in that walk. 5,000 keeps one file under
- * about a minute; a larger file is refused before any page is read.
+ * pages, so reading all of them grows with the square of the count: a CPU profile of `ingest` on
+ * 4,000 flat pages (2026-12-01, load 18) spent 14 of its 34 s in that walk (Catalog.getPageDict and
+ * its RefSetCache lookups), our own layout code 1.5 s. 5,000 keeps one file near a minute on a
+ * loaded machine; a larger one is refused before any page is read (`npm run bench -- pdf-pages`).
  */
 export const DEFAULT_MAX_PDF_PAGES = 5000;
 
