@@ -1,4 +1,5 @@
 export * from './argue/index.js';
+export { assertComparable, type ComparableFile, MIN_SHARED_ITEMS } from './comparable-files.js';
 export {
   type EvidenceTally,
   type GroundingOptions,
@@ -8,6 +9,8 @@ export {
   type SupportGrounding,
   tallyEvidence,
 } from './evidence-grounding.js';
+export * from './human-labels/index.js';
+export * from './judge-card/index.js';
 export * from './qa/index.js';
 export * from './qasper/index.js';
 export {
@@ -33,6 +36,7 @@ export {
   spanMatch,
   usableGroups,
 } from './researchqa/citation-metrics.js';
+export { compareGradesFiles, type GradesFileText } from './researchqa/compare-grades-files.js';
 export {
   type AlternativeMatchMode,
   alternativeMatcher,
@@ -53,6 +57,7 @@ export {
   runRowHash,
 } from './researchqa/grades-file.js';
 export { isGradesText, parseGrades, parseGradesFile, readGrades } from './researchqa/grades-io.js';
+export { gradesMetricScores, gradesPairwise } from './researchqa/grades-pairwise.js';
 export {
   METRIC_IDS,
   type MetricDefinition,

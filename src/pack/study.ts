@@ -324,7 +324,7 @@ export function collectStudy(outputs: readonly string[], cwd: string): Study {
     files: [...files.values()]
       .map((f) => ({ abs: f.abs, path: logical(f.abs), role: f.role }))
       .sort((a, b) => (a.path < b.path ? -1 : 1)),
-    steps: ordered.map(({ s, i }) => ({
+    steps: ordered.map(({ s }) => ({
       ...s,
       outputs: s.outputs.map(rebase),
       cwd: cwdLogical,

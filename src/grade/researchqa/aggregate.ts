@@ -1,5 +1,5 @@
 import { CitegeistError, quoteValue } from '../../core/index.js';
-import { bootstrapCI, median } from '../../stats/index.js';
+import { canonicalOrder, keyedMeanInterval, median } from '../../stats/index.js';
 import type { EvidenceTally } from '../evidence-grounding.js';
 import type { GradeRow } from './grade-row.js';
 import { METRIC_IDS, RESEARCHQA_METRICS, type ResearchqaMetricId } from './metric-registry.js';
@@ -11,7 +11,7 @@ export interface MetricSummary {
   n: number;
   mean: number | null;
   median: number | null;
-  /** 95% percentile bootstrap CI of the mean (seeded). */
+  /** 95% percentile bootstrap CI of the mean (seeded; rows in row-id order: `keyedMeanInterval`). */
   ci: [number, number] | null;
   /** Rows where the metric failed (answer or judge failure): never averaged as 0. */
   failed: number;
@@ -67,6 +67,8 @@ class GroupTally {
   readonly latencies: number[] = [];
   readonly costs: number[] = [];
   readonly values = new Map<ResearchqaMetricId, number[]>(METRIC_IDS.map((id) => [id, []]));
+  /** The row id of each value (the interval is computed in row-id order, whatever order rows came in). */
+  readonly keys = new Map<ResearchqaMetricId, string[]>(METRIC_IDS.map((id) => [id, []]));
   readonly failed = new Map<ResearchqaMetricId, number>(METRIC_IDS.map((id) => [id, 0]));
   readonly notApplicable = new Map<ResearchqaMetricId, number>(METRIC_IDS.map((id) => [id, 0]));
 
@@ -77,8 +79,10 @@ class GroupTally {
     for (let m = 0; m < METRIC_IDS.length; m++) {
       const id = METRIC_IDS[m]!;
       const v = r.values[m]!;
-      if (!Number.isNaN(v)) this.values.get(id)!.push(v);
-      else if (r.failed & (1 << m)) this.failed.set(id, this.failed.get(id)! + 1);
+      if (!Number.isNaN(v)) {
+        this.values.get(id)!.push(v);
+        this.keys.get(id)!.push(r.rowId);
+      } else if (r.failed & (1 << m)) this.failed.set(id, this.failed.get(id)! + 1);
       else this.notApplicable.set(id, this.notApplicable.get(id)! + 1);
     }
     this.quotesChecked += r.quotes;
@@ -94,9 +98,9 @@ class GroupTally {
       const ci =
         values.length === 0
           ? null
-          : bootstrapCI(values, undefined, {
+          : keyedMeanInterval(this.keys.get(id)!, values, {
               seed: options.seed ?? 0,
-              iterations: options.iterations ?? 2000,
+              ...(options.iterations !== undefined ? { iterations: options.iterations } : {}),
             });
       metrics[id] = {
         n: values.length,
@@ -172,8 +176,14 @@ class SlimGrade {
 /** Summary of a set of grades rows (one model, one slice). */
 export function summarizeGroup(rows: readonly GradeRow[], options: AggregateOptions = {}): GroupSummary {
   const tally = new GroupTally();
-  for (const r of rows) tally.add(new SlimGrade(r));
+  for (const r of inRowIdOrder(rows.map((g) => new SlimGrade(g)))) tally.add(r);
   return tally.summary(options);
+}
+
+/** The rows given (holes skipped) in canonical order: by row id, code-unit order (`canonicalOrder`). */
+function inRowIdOrder(rows: readonly (SlimGrade | undefined)[]): SlimGrade[] {
+  const present = rows.filter((r): r is SlimGrade => r !== undefined);
+  return canonicalOrder(present.map((r) => r.rowId)).map((i) => present[i]!);
 }
 
 /** The run a grades row belongs to: its label, else (rows from before labels) its model. */
@@ -254,15 +264,10 @@ export class GradesSummary {
   /** See `aggregateGrades`. */
   build(options: AggregateOptions = {}): ModelSummary[] {
     const runs = new Map<string, RunTally>();
-    for (const r of this.rows) {
-      if (!r) continue;
-      let run = runs.get(r.run);
-      if (!run) {
-        run = new RunTally();
-        runs.set(r.run, run);
-      }
-      run.add(r);
-    }
+    // Runs in first-seen order (the columns), rows tallied in row-id order (the figures): every
+    // sum, mean and interval is then the same whatever order the rows were graded or written in.
+    for (const r of this.rows) if (r && !runs.has(r.run)) runs.set(r.run, new RunTally());
+    for (const r of inRowIdOrder(this.rows)) runs.get(r.run)!.add(r);
     const out: ModelSummary[] = [];
     for (const [label, run] of runs) {
       if (run.twice.length > 0) {

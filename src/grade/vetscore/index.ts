@@ -24,6 +24,7 @@ export { findMarkerGroups, type MarkerGroup, normaliseKey as normaliseCitationKe
 export * from './meta/index.js';
 export { VETSCORE_METRICS } from './metrics.js';
 export { type FaithfulnessPlan, planFaithfulness } from './plan.js';
+export { verifyPrompt } from './prompts/index.js';
 export {
   majorityVerified,
   medianHarm,
@@ -41,7 +42,9 @@ export {
 } from './rubric.js';
 export { type Excerpt, type Segment, segmentAnswer } from './segment.js';
 export {
+  FAITHFULNESS_ITERATIONS,
   type FaithfulnessSummary,
+  faithfulnessInterval,
   renderFaithfulnessSummary,
   renderUnsupported,
   summarizeFaithfulness,
