@@ -6,6 +6,7 @@ export * from './error-codes.js';
 export * from './errors.js';
 export * from './file-lock.js';
 export * from './json-rows.js';
+export * from './json-syntax.js';
 export * from './jsonl.js';
 export * from './jsonl-writer.js';
 export * from './nugget-bank.js';

@@ -11,6 +11,7 @@
 import { isUtf8 } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { CitegeistError } from './errors.js';
+import { jsonSyntaxProblem } from './json-syntax.js';
 import type { JsonlLine } from './jsonl.js';
 import { decodeUtf8, readInputBytes, systemError } from './read-input.js';
 
@@ -352,7 +353,7 @@ export function readJsonlLines(path: string, what = 'file'): JsonlLine[] {
       try {
         out.push({ line, ok: true, value: JSON.parse(text) });
       } catch (error) {
-        out.push({ line, ok: false, error: (error as Error).message, text });
+        out.push({ line, ok: false, error: jsonSyntaxProblem(error, text), text });
       }
     },
     what,

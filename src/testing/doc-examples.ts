@@ -34,7 +34,7 @@ export interface DocExample {
   /** The command as a user would type it, without `citegeist`. */
   readonly command: string;
   readonly mode: ExampleMode;
-  readonly reason?: string;
+  readonly reason?: string | undefined;
   readonly copies: readonly { from: string; to: string }[];
   readonly expectedCode: number;
 }

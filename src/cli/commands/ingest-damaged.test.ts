@@ -40,3 +40,19 @@ describe('ingest of a damaged PDF', () => {
     });
   });
 });
+
+describe('ingest of a web page saved as .pdf', () => {
+  it('says it is HTML (with its title) and what that usually means, and ingests nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'citegeist-html-pdf-'));
+    writeFileSync(
+      join(dir, 'paper.pdf'),
+      '\uFEFF<!DOCTYPE html>\n<html lang="en"><head><title>Sign in | Publisher</title></head><body>Log in</body></html>\n',
+    );
+    const { io, stdout } = memoryIo({ cwd: dir });
+    expect(await runCli(['ingest', 'paper.pdf'], io)).toBe(1);
+    expect(stdout()).toMatch(
+      /\[INGEST_PDF_CORRUPT\] .*paper\.pdf is not a PDF but a web page \(HTML, titled "Sign in \| Publisher"\) saved under a \.pdf name: usually a paywall, login/,
+    );
+    expect(stdout()).toMatch(/fix: Open the link in a browser where you have access/);
+  });
+});

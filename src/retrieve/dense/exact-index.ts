@@ -1,8 +1,8 @@
-import { exactSearch, MetricKind } from 'usearch';
 import { CitegeistError } from '../../core/index.js';
 import { TopK } from '../common/index.js';
 import { type Blas, blasTopK, loadBlas } from './blas-scan.js';
 import { blockedTopK } from './blocked-scan.js';
+import { loadUsearch, type Usearch } from './usearch-scan.js';
 
 export interface VectorHit {
   index: number;
@@ -33,13 +33,15 @@ export type ExactKernel = 'auto' | 'blas' | 'native' | 'js';
  * Exact inner-product search over one row-major Float32Array, queries batched. Three kernels
  * return the same top-k lists (checked in `npm run bench -- dense`), sorted by score with ties by
  * the lower row index: `blas` (OpenBLAS sgemm/sgemv through koffi, the kernel numpy's `Q @ X.T`
- * runs), `native` (usearch's SIMD pairwise scan) and `js` (`blockedTopK`, pure JS).
+ * runs), `native` (usearch's SIMD pairwise scan; usearch is an optional dependency) and `js`
+ * (`blockedTopK`, pure JS). `auto` takes the first of them that loads.
  */
 export class ExactIndex implements VectorSearch {
   readonly size: number;
-  /** The kernel that runs (`auto` resolved: `blas` when OpenBLAS loads, else `native`). */
+  /** The kernel that runs (`auto` resolved: `blas` when OpenBLAS loads, else `native` when usearch does, else `js`). */
   readonly kernel: Exclude<ExactKernel, 'auto'>;
   private readonly blas: Blas | null;
+  private readonly usearch: Usearch | null;
 
   constructor(
     readonly data: Float32Array,
@@ -62,7 +64,15 @@ export class ExactIndex implements VectorSearch {
         'Install OpenBLAS (Debian: `apt-get install libopenblas0-pthread`), or use the native kernel.',
       );
     }
-    this.kernel = kernel === 'auto' ? (this.blas ? 'blas' : 'native') : kernel;
+    this.usearch = (kernel === 'auto' && !this.blas) || kernel === 'native' ? loadUsearch() : null;
+    if (kernel === 'native' && !this.usearch) {
+      throw new CitegeistError(
+        'OPTIONAL_DEPENDENCY',
+        'The native kernel was asked for, but usearch is not installed (npm skips it on Node 20: it needs Node 22).',
+        'Use Node 22 and `npm install usearch`, or the blas or js kernel.',
+      );
+    }
+    this.kernel = kernel === 'auto' ? (this.blas ? 'blas' : this.usearch ? 'native' : 'js') : kernel;
   }
 
   search(queries: readonly Float32Array[], k: number): VectorHit[][] {
@@ -70,20 +80,22 @@ export class ExactIndex implements VectorSearch {
     if (this.size === 0 || k <= 0) return queries.map(() => []);
     if (this.kernel === 'blas' && this.blas)
       return blasTopK(this.blas, this.data, this.dimensions, queries, k);
-    return this.kernel === 'native' ? this.searchNative(queries, k) : this.searchBlocked(queries, k);
+    return this.kernel === 'native' && this.usearch
+      ? this.searchNative(this.usearch, queries, k)
+      : this.searchBlocked(queries, k);
   }
 
-  private searchNative(queries: readonly Float32Array[], k: number): VectorHit[][] {
+  private searchNative(usearch: Usearch, queries: readonly Float32Array[], k: number): VectorHit[][] {
     const d = this.dimensions;
     const flat = new Float32Array(queries.length * d);
     queries.forEach((q, i) => {
       flat.set(q, i * d);
     });
     const count = Math.min(k, this.size);
-    const result = exactSearch(this.data, flat, d, count, MetricKind.IP, 0);
+    const result = usearch.exactSearch(this.data, flat, d, count, usearch.MetricKind.IP, 0);
     const keys = result.keys;
     const dist = result.distances;
-    const counts = 'counts' in result ? result.counts : null;
+    const counts = result.counts ?? null;
     return queries.map((_, qi) => {
       const n = counts ? Number(counts[qi]) : keys.length;
       const hits: VectorHit[] = [];
