@@ -97,13 +97,15 @@ describe('citegeist report', () => {
         ['lookup', 'valueOf'],
       ]),
       'b.jsonl': file('b', [
-        ['lookup', 'nlp'],
+        ['lookup', 'nlp\u0000x'],
         ['lookup', 'nlp'],
         ['lookup', 'nlp'],
       ]),
     });
     const { io, stderr } = memoryIo({ cwd });
-    expect(await runCli(['report', '--grades', 'a.jsonl', 'b.jsonl', '--out', 'r.html'], io), stderr()).toBe(0);
+    expect(await runCli(['report', '--grades', 'a.jsonl', 'b.jsonl', '--out', 'r.html'], io), stderr()).toBe(
+      0,
+    );
     const html = readFileSync(join(cwd, 'r.html'), 'utf8');
     const d = data(html);
     expect(Object.keys(d.runs[0].byType).sort()).toEqual(['constructor', 'lookup', 'toString']);
@@ -113,6 +115,9 @@ describe('citegeist report', () => {
     // The breakdown table has a row for each, with run b's cell empty.
     expect(html).toMatch(/<th scope="row">constructor<\/th>/);
     expect(html).toMatch(/<th scope="row">__proto__<\/th>/);
+    // A NUL in the input is never written raw into the page.
+    expect(html.includes('\u0000')).toBe(false);
+    expect(html).toContain('nlp\uFFFDx');
   });
 
   it('writes a VETSCORE-only report with --json output', async () => {
