@@ -1,4 +1,13 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -174,6 +183,10 @@ describe('every command the docs show', () => {
         cpSync(source, join(cwd, to), { recursive: statSync(source).isDirectory() });
       }
       for (const example of block) {
+        if (example.write) {
+          writeFileSync(join(cwd, example.write.file), example.write.text);
+          continue;
+        }
         const words = shellWords(example.command).flatMap((w) => expandGlob(w, cwd));
         const { io, stdout, stderr } = memoryIo({ cwd });
         const code = await runCli(words, io);

@@ -43,6 +43,17 @@ describe('extractExamples', () => {
     ]);
   });
 
+  it('turns printf lines of a run block into files to write, in order', () => {
+    const md =
+      "  <!-- examples: run rc=1 -->\n  ```sh\n  printf '1 0 a 1\\n2\\tb\\n' > qrels; printf 'x\\n' > run\n  citegeist trec-eval qrels run\n  ```";
+    const found = extractExamples('x.md', md, COMMANDS);
+    expect(found.map((e) => [e.write ?? e.command, e.expectedCode])).toEqual([
+      [{ file: 'qrels', text: '1 0 a 1\n2\tb\n' }, 1],
+      [{ file: 'run', text: 'x\n' }, 1],
+      ['trec-eval qrels run', 1],
+    ]);
+  });
+
   it('refuses a parse directive without a reason and an unknown word', () => {
     expect(() =>
       extractExamples('x.md', '<!-- examples: parse -->\n```\ncitegeist x\n```', COMMANDS),

@@ -10,7 +10,7 @@
  *
  * How a fenced block is checked is said by an HTML comment on the lines just before it:
  * - no comment, or `<!-- examples: run -->`: each command runs in a copy of the demo workspace
- *   (a folder where `citegeist demo` ran) and must exit 0;
+ *   (a folder where `citegeist demo` ran) and must exit 0; a `printf '…' > FILE` line writes FILE;
  *   `copy SRC=DEST` (repeatable) first copies a file or folder of the repository (or `demo-output/…`
  *   of the workspace) to DEST in the copy; `rc=N` expects exit code N;
  * - `<!-- examples: parse: REASON -->`: the command cannot run offline (a real model, the network,
@@ -37,6 +37,15 @@ export interface DocExample {
   readonly reason?: string | undefined;
   readonly copies: readonly { from: string; to: string }[];
   readonly expectedCode: number;
+  /** A `printf '…' > FILE` line of a run block: the file to write before the commands after it. */
+  readonly write?: { file: string; text: string };
+}
+
+const PRINTF = /^printf '([^']*)' > (\S+)$/;
+
+/** The text `printf` writes for a format without conversions (`\n`, `\t`, `\\` escapes). */
+function printfText(format: string): string {
+  return format.replace(/\\([nt\\])/g, (_, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : '\\'));
 }
 
 export interface DemoFigure {
@@ -148,7 +157,13 @@ function fencedExamples(file: string, lines: readonly string[]): DocExample[] {
       const first = j;
       while (text.endsWith('\\') && j + 1 < close)
         text = `${text.slice(0, -1).trimEnd()} ${stripComment(lines[++j]!.trim())}`;
-      for (const part of splitAnd(text)) {
+      for (const part of text.split(/;\s+(?=printf )/).flatMap(splitAnd)) {
+        const printf = PRINTF.exec(part);
+        if (printf && directive.mode === 'run') {
+          const write = { file: printf[2]!, text: printfText(printf[1]!) };
+          found.push({ file, line: first + 1, command: part, ...directive, write });
+          continue;
+        }
         if (!COMMAND_START.test(part)) continue;
         found.push({ file, line: first + 1, command: part.replace(COMMAND_START, '').trim(), ...directive });
       }
