@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -54,5 +54,10 @@ describe('ingest of a web page saved as .pdf', () => {
       /\[INGEST_PDF_CORRUPT\] .*paper\.pdf is not a PDF but a web page \(HTML, titled "Sign in \| Publisher"\) saved under a \.pdf name: usually a paywall, login/,
     );
     expect(stdout()).toMatch(/fix: Open the link in a browser where you have access/);
+    // Nothing was ingested, so no (empty) corpus is left behind; nor for a file that is not there.
+    expect(existsSync(join(dir, '.citegeist', 'corpus.sqlite'))).toBe(false);
+    const missing = memoryIo({ cwd: dir });
+    expect(await runCli(['ingest', 'not-there.pdf', '--corpus', 'c.sqlite'], missing.io)).not.toBe(0);
+    expect(readdirSync(dir).filter((f) => f.startsWith('c.sqlite'))).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { existsSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CorpusStore, type IngestOutcome, ingestPaths } from '../../store/index.js';
 import type { RegisterCommand } from '../context.js';
@@ -25,6 +26,7 @@ export const registerIngest: RegisterCommand = (program, ctx) => {
     .option(...CORPUS_OPTION)
     .action(async (paths: string[], options: { corpus?: string }) => {
       const path = corpusPath(ctx, options.corpus);
+      const existed = existsSync(path);
       const store = CorpusStore.open(path);
       const bar = createLazyProgress({ io: ctx.io, label: 'ingest', unit: 'files' });
       try {
@@ -56,7 +58,11 @@ export const registerIngest: RegisterCommand = (program, ctx) => {
         if (summary.failed > 0) ctx.setExitCode(1);
       } finally {
         bar.stop();
+        // Nothing ingested into a corpus this command created (only missing or failed files): leave
+        // no empty corpus behind. Checked while open: another ingest that wrote to it keeps it.
+        const empty = !existed && store.digests().size === 0;
         store.close();
+        if (empty) for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
       }
     });
 };
