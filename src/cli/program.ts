@@ -15,6 +15,11 @@ export function createProgram(io: CliIo): { program: Command; ctx: CliContext } 
     .exitOverride()
     .configureOutput(output(io));
   const ctx = createContext(program, io, (argv, other) => runCli(argv, other ?? io));
+  // A config file named with --config is read (and refused when invalid) by every command, as
+  // `answer` refuses it: one that a command does not use must not pass unnoticed when it is wrong.
+  program.hook('preAction', () => {
+    if (program.opts<{ config?: string }>().config !== undefined) ctx.config();
+  });
   for (const register of COMMANDS) register(program, ctx);
   const configure = (command: Command) => {
     command.exitOverride().configureOutput(output(io));

@@ -13,8 +13,8 @@ export const MANIFEST_FORMAT = 1;
 
 /**
  * What a manifest heads: answers (`run`), ResearchQA grades, VETSCORE results, generated questions,
- * RECIPER recipes, and the state files of nugget folders (`nuggets generate`, `score-quality`,
- * `ginger`).
+ * RECIPER recipes, the state files of nugget folders (`nuggets generate`, `score-quality`,
+ * `ginger`), a judge's labels on a human-judgment set (`judgments`) and a judge card.
  */
 export const MANIFEST_KINDS = [
   'run',
@@ -25,6 +25,8 @@ export const MANIFEST_KINDS = [
   'nuggets',
   'nugget-quality',
   'ginger',
+  'judgments',
+  'judge-card',
 ] as const;
 export type ManifestKind = (typeof MANIFEST_KINDS)[number];
 

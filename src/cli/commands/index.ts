@@ -15,6 +15,7 @@ import { registerLeaderboard } from './leaderboard.js';
 import { registerList } from './list.js';
 import { registerLlm } from './llm.js';
 import { registerMetaEvalFaithfulness } from './meta-eval-faithfulness.js';
+import { registerMetaEvalJudge } from './meta-eval-judge.js';
 import { registerMetaEvalRanking } from './meta-eval-ranking.js';
 import { registerNuggetsConvert, registerNuggetsStats } from './nuggets-convert.js';
 import { registerNuggetsGenerate } from './nuggets-generate.js';
@@ -77,6 +78,7 @@ export const COMMANDS: RegisterCommand[] = [
   registerReportsScore,
   registerReportsCompare,
   registerMetaEvalRanking,
+  registerMetaEvalJudge,
   registerLeaderboard,
   registerReport,
   registerServe,
