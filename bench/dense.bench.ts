@@ -12,10 +12,29 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Index, MetricKind, ScalarKind } from 'usearch';
 import { ANN_DEFAULTS, AnnIndex, ExactIndex, loadBlas, normalizeRows } from '../src/retrieve/index.js';
+
+/** usearch's HNSW, as far as this bench uses it; usearch is optional (Node ≥ 22), so loaded if there. */
+interface UsearchIndex {
+  add(keys: BigUint64Array, vectors: Float32Array, threads: number): void;
+  search(query: Float32Array, k: number, threads: number): { keys: ArrayLike<bigint> };
+}
+interface UsearchModule {
+  Index: new (options: Record<string, unknown>) => UsearchIndex;
+  MetricKind: { IP: unknown };
+  ScalarKind: { F32: unknown };
+}
+const usearch: UsearchModule | null = (() => {
+  try {
+    return createRequire(import.meta.url)('usearch') as UsearchModule;
+  } catch {
+    return null;
+  }
+})();
+
 import { formatRatio, formatTiming, interleaved, loadAverage, type Timing, timed } from './interleaved.js';
 
 const N = Number(process.env.DENSE_BENCH_N ?? 50_000);
@@ -124,7 +143,7 @@ async function benchExact(data: Float32Array, queries: Float32Array[]): Promise<
   const blas = loadBlas();
   const kernels = {
     ...(blas ? { blas: new ExactIndex(data, D, 'blas') } : {}),
-    native: new ExactIndex(data, D, 'native'),
+    ...(usearch ? { native: new ExactIndex(data, D, 'native') } : {}),
     js: new ExactIndex(data, D, 'js'),
   };
   console.log(
@@ -186,7 +205,7 @@ async function benchExact(data: Float32Array, queries: Float32Array[]): Promise<
         `identical top-${K} lists, ${name} vs numpy: ${same(lists[name], top)}/${lists[name]?.length ?? 0}`,
       );
     }
-    const ours = blas ? 'blas' : 'native';
+    const ours = blas ? 'blas' : usearch ? 'native' : 'js';
     for (const mode of ['batch', 'single'] as const) {
       console.log(
         `exact search, ${mode}: citegeist (${ours}) / numpy = ${formatRatio(t[`${ours} ${mode}`] as Timing, t[`numpy ${mode}`] as Timing, { max: 1.5 })}`,
@@ -195,7 +214,7 @@ async function benchExact(data: Float32Array, queries: Float32Array[]): Promise<
     console.log(
       `  (citegeist (${ours}) batch, top-k included / numpy's product alone: ${formatRatio(t[`${ours} batch`] as Timing, t['numpy product'] as Timing, { max: 1.5 })})`,
     );
-    if (blas)
+    if (blas && usearch)
       console.log(
         `  (native usearch scan / numpy, batch: ${formatRatio(t['native batch'] as Timing, t['numpy batch'] as Timing, { max: 1.5 })})`,
       );
@@ -205,13 +224,15 @@ async function benchExact(data: Float32Array, queries: Float32Array[]): Promise<
 
 function benchAnn(label: string, data: Float32Array, queries: Float32Array[]): void {
   const n = data.length / D;
-  const truth = new ExactIndex(data, D, 'native').search(queries, K);
+  const truth = new ExactIndex(data, D, 'js').search(queries, K);
+  if (!usearch) console.log(`${label}: usearch is not installed (Node 20); its HNSW is not measured`);
   const { m, efConstruction, efSearch } = ANN_DEFAULTS;
   const [us, usBuild] = time(() => {
-    const index = new Index({
+    if (!usearch) return null;
+    const index = new usearch.Index({
       dimensions: D,
-      metric: MetricKind.IP,
-      quantization: ScalarKind.F32,
+      metric: usearch.MetricKind.IP,
+      quantization: usearch.ScalarKind.F32,
       connectivity: m,
       expansion_add: efConstruction,
       expansion_search: efSearch,
@@ -226,15 +247,15 @@ function benchAnn(label: string, data: Float32Array, queries: Float32Array[]): v
     return index;
   });
   const [usHits, usMs] = time(() =>
-    queries.map((q) => Array.from(us.search(q, K, 1).keys, (key) => ({ index: Number(key) }))),
+    us ? queries.map((q) => Array.from(us.search(q, K, 1).keys, (key) => ({ index: Number(key) }))) : null,
   );
   const [hn, hnBuild] = time(() => new AnnIndex(data, D));
   const [hnHits, hnMs] = time(() => hn.search(queries, K));
   const params = `M=${m}, efC=${efConstruction}, ef=${efSearch}`;
   for (const [name, build, ms, hits] of [
-    ['usearch HNSW', usBuild, usMs, usHits],
-    ['hnswlib-node HNSW (AnnIndex)', hnBuild, hnMs, hnHits],
-  ] as const) {
+    ...(usHits ? [['usearch HNSW', usBuild, usMs, usHits] as const] : []),
+    ['hnswlib-node HNSW (AnnIndex)', hnBuild, hnMs, hnHits] as const,
+  ]) {
     console.log(
       `${label} ${n} x ${D}: ${name} (${params}): build ${(build / 1000).toFixed(1)} s, ${(ms / Q).toFixed(3)} ms/query, recall@10 ${recall(truth, hits).toFixed(4)}`,
     );

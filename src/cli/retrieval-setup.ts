@@ -28,7 +28,7 @@ import {
   type SavedIndex,
 } from '../retrieve/index.js';
 import type { CliContext } from './context.js';
-import { corpusPath, displayPath, openCorpus } from './corpus-option.js';
+import { corpusPath, displayPath, openCorpus, requireCorpus } from './corpus-option.js';
 
 export const MODES = ['auto', 'bm25', 'dense', 'hybrid', 'reciper', 'reciper-public'] as const;
 export type Mode = (typeof MODES)[number];
@@ -137,6 +137,8 @@ export async function openRetriever(
     recipes?: string | undefined;
   },
 ): Promise<OpenedIndex> {
+  // No corpus is CORPUS_NOT_FOUND (ingest first), not INDEX_MISSING (whose fix, `index`, would fail).
+  requireCorpus(corpusPath(ctx, options.corpus));
   const dir = indexDirOf(ctx, options.corpus);
   const saved = loadIndex(dir);
   assertIndexFresh(dir, saved.manifest, corpusDigests(ctx, options.corpus));

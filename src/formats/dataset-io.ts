@@ -8,6 +8,7 @@ import {
 import {
   type JsonRowsFile,
   JsonSyntaxError,
+  jsonSyntaxProblem,
   type RowPlace,
   scanJsonRows,
   writeFileAtomic,
@@ -111,17 +112,20 @@ export function scanDataset(
   visit: (value: unknown, where: string, place: RowPlace) => void,
 ): JsonRowsFile {
   let file: JsonRowsFile;
+  // The row number (non-blank lines so far) beside the line: they differ after blank lines.
+  let row = 0;
   try {
     file = scanJsonRows(
       path,
       shape,
       (text, place) => {
+        if (text.trim() !== '') row++;
         let value: unknown;
         try {
           value = JSON.parse(text);
         } catch (error) {
           if (shape === 'json') throw new JsonSyntaxError((error as Error).message);
-          value = error as Error;
+          value = new Error(`row ${row}, ${jsonSyntaxProblem(error, text)}`);
         }
         const where = shape === 'lines' ? location(path, place.index) : `${path} rows[${place.index}]`;
         visit(value, where, place);

@@ -3,6 +3,7 @@ export * from './atomic-write.js';
 export * from './csv.js';
 export * from './file-lock.js';
 export * from './json-rows.js';
+export * from './json-syntax.js';
 export * from './jsonl.js';
 export * from './jsonl-writer.js';
 export * from './read-input.js';

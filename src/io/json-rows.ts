@@ -11,6 +11,7 @@
 import { isUtf8 } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { CitegeistError } from '../core/index.js';
+import { jsonSyntaxProblem } from './json-syntax.js';
 import type { JsonlLine } from './jsonl.js';
 import {
   assertRegularInput,
@@ -362,7 +363,7 @@ export function readJsonlLines(path: string, what = 'file'): JsonlLine[] {
       try {
         out.push({ line, ok: true, value: JSON.parse(text) });
       } catch (error) {
-        out.push({ line, ok: false, error: (error as Error).message, text });
+        out.push({ line, ok: false, error: jsonSyntaxProblem(error, text), text });
       }
     },
     what,

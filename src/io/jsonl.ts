@@ -1,3 +1,5 @@
+import { jsonSyntaxProblem } from './json-syntax.js';
+
 /** One line of a JSONL file: the parsed value, or why it could not be parsed. */
 export type JsonlLine =
   | { line: number; ok: true; value: unknown }
@@ -16,7 +18,7 @@ export function parseJsonl(text: string): JsonlLine[] {
     try {
       out.push({ line: i + 1, ok: true, value: JSON.parse(raw) });
     } catch (error) {
-      out.push({ line: i + 1, ok: false, error: (error as Error).message, text: raw });
+      out.push({ line: i + 1, ok: false, error: jsonSyntaxProblem(error, raw), text: raw });
     }
   }
   return out;

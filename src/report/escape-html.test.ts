@@ -7,4 +7,8 @@ describe('escapeHtml', () => {
       '&lt;script&gt;alert(&quot;x&quot; &amp; &#39;y&#39;)&lt;/script&gt;',
     );
   });
+
+  it('writes a NUL as the U+FFFD a browser would show, never raw', () => {
+    expect(escapeHtml('a\u0000b')).toBe('a\uFFFDb');
+  });
 });

@@ -1,5 +1,6 @@
 import { formatScore } from '../text/index.js';
 import { escapeHtml as e } from './escape-html.js';
+import { own } from './own-record.js';
 import type { GroupStats, MetricInfo, MetricStats, ReportData, RunInfo } from './report-data.js';
 import { groupedMeansSvg, histogramSvg, swatch } from './svg-charts.js';
 
@@ -81,7 +82,10 @@ function breakdownTable(d: ReportData, by: 'byType' | 'byDomain'): string {
   const rows: string[] = [];
   for (const key of keys) {
     for (const m of d.metrics) {
-      const cells = d.runs.map((r) => r[by][key]?.metrics[m.id]);
+      const cells = d.runs.map((r) => {
+        const g = own(r[by], key);
+        return g ? own(g.metrics, m.id) : undefined;
+      });
       if (cells.every((c) => !c || (c.n === 0 && c.failed === 0))) continue;
       rows.push(`<tr><th scope="row">${e(key)}</th><td>${e(m.label)}</td>${cells.map(cell).join('')}</tr>`);
     }
@@ -96,7 +100,8 @@ function meansChart(d: ReportData, m: MetricInfo, by: 'byType' | 'byDomain'): st
     .map((k) => ({
       group: k,
       bars: d.runs.map((r) => {
-        const s: MetricStats | undefined = (r[by][k] as GroupStats | undefined)?.metrics[m.id];
+        const g: GroupStats | undefined = own(r[by], k);
+        const s: MetricStats | undefined = g ? own(g.metrics, m.id) : undefined;
         return { label: r.label, colour: r.colour, mean: s?.mean ?? null, ci: s?.ci ?? null, n: s?.n ?? 0 };
       }),
     }))

@@ -1,4 +1,5 @@
 import { type GradeRow, type GroupSummary, type MetricDefinition, summarizeGroup } from '../grade/index.js';
+import { ownRecord } from './own-record.js';
 import type { GroupStats, RunInfo } from './report-data.js';
 
 /** What the cost table needs of one answer. */
@@ -14,11 +15,10 @@ function groupStats(g: GroupSummary): GroupStats {
   return {
     rows: g.rows,
     answerFailures: g.answerFailures,
-    metrics: Object.fromEntries(
-      Object.entries(g.metrics).map(([id, m]) => [
-        id,
-        { n: m.n, mean: m.mean, ci: m.ci, failed: m.failed, na: m.notApplicable },
-      ]),
+    metrics: ownRecord(
+      Object.entries(g.metrics).map(
+        ([id, m]) => [id, { n: m.n, mean: m.mean, ci: m.ci, failed: m.failed, na: m.notApplicable }] as const,
+      ),
     ),
   };
 }
@@ -97,8 +97,8 @@ export function runInfo(
 ): RunInfo {
   const options = { seed };
   const slice = (key: (r: GradeRow) => string) =>
-    Object.fromEntries(
-      [...groupBy(grades, key)].map(([k, rs]) => [k, groupStats(summarizeGroup(rs, options))]),
+    ownRecord(
+      [...groupBy(grades, key)].map(([k, rs]) => [k, groupStats(summarizeGroup(rs, options))] as const),
     );
   const overall = summarizeGroup(grades, options);
   return {

@@ -197,6 +197,8 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
           ),
           write: !settings.dryRun,
         },
+        true,
+        sourceOptions,
       );
       // Every row retrieves for the extractive answerer and --context retrieval; with auto, only
       // papers too long for the model do (a stale index is then set aside with a note, not refused).

@@ -9,10 +9,9 @@ import {
   readManifest,
   writeIndex,
 } from '../../retrieve/index.js';
-import { CorpusStore } from '../../store/index.js';
 import { VERSION } from '../../version.js';
 import type { RegisterCommand } from '../context.js';
-import { CORPUS_OPTION, corpusPath, displayPath } from '../corpus-option.js';
+import { CORPUS_OPTION, corpusPath, displayPath, openCorpus } from '../corpus-option.js';
 import { createProgress, type Progress } from '../progress.js';
 import { indexDirOf } from '../retrieval-setup.js';
 import { countOption } from './option-parsers.js';
@@ -50,7 +49,7 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
       const path = corpusPath(ctx, flags.corpus);
       const dir = indexDirOf(ctx, flags.corpus);
       const spec = flags.dense ? (flags.embedder ?? ctx.config().embedder ?? DEFAULT_EMBEDDER) : null;
-      const store = CorpusStore.open(path, { readonly: true });
+      const store = openCorpus(path);
       try {
         const digests = store.digests();
         if (digests.size === 0) {

@@ -13,6 +13,7 @@ import {
 import { writeFileAtomic } from '../../io/index.js';
 import { MATCH_FORMS_VERSION } from '../../text/index.js';
 import type { CliContext } from '../context.js';
+import { type PaperSourceOptions, sourceFlags } from './paper-source.js';
 
 /** Adds `--no-check` to a command that runs the dataset check first (`answer`, `grade`). */
 export function addCheckOption(command: Command): Command {
@@ -35,7 +36,10 @@ export async function checkReadDataset(
   check = true,
   cache?: CheckCache,
   evidence = true,
+  source: PaperSourceOptions = {},
 ): Promise<void> {
+  // The fix line names the papers too: `dataset check D` alone checks no paper and finds nothing.
+  const checkCommand = `citegeist dataset check ${path}${sourceFlags(source)}`;
   const withPapers = check && loadPaper !== undefined;
   const kept = cache && withPapers ? readKeptCheck(cache.file) : undefined;
   const result = kept ?? (await checkDataset(read, withPapers ? { loadPaper, evidence } : {}));
@@ -47,7 +51,7 @@ export async function checkReadDataset(
     throw new CitegeistError(
       'DATASET_INVALID',
       `The dataset ${path} has ${errors.length} problem(s) that would make rows fail or count wrongly:\n${formatDatasetProblems(errors, 5).trimEnd()}`,
-      `Run \`citegeist dataset check ${path}\` for the full list and fix those rows${check ? ', or pass --no-check to run anyway' : ''}.`,
+      `Run \`${checkCommand}\` for the full list and fix those rows${check ? ', or pass --no-check to run anyway' : ''}.`,
     );
   }
   if (check && result.warnings.length > 0) {
@@ -57,7 +61,7 @@ export async function checkReadDataset(
   }
   if (withPapers && !evidence && !kept) {
     ctx.io.err(
-      `note: the dataset's gold evidence was not looked for in the papers (for a large dataset that costs about as much as grading); \`citegeist dataset check ${path}\` with the same --papers or --corpus does it, and grading reports its result from then on\n`,
+      `note: the dataset's gold evidence was not looked for in the papers (for a large dataset that costs about as much as grading); \`${checkCommand}\` does it, and grading reports its result from then on\n`,
     );
   }
 }

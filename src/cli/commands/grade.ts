@@ -173,7 +173,7 @@ async function prepareWith(
     };
     // Grading looks for the gold evidence (warnings only, as costly as grading a large run) only
     // through a check `answer` or `dataset check` kept here: validation stays off its path.
-    await checkReadDataset(ctx, datasetPath, read, loadPaper, true, cache, false);
+    await checkReadDataset(ctx, datasetPath, read, loadPaper, true, cache, false, paperSourceOf(ctx, opts));
   } else {
     await checkReadDataset(ctx, datasetPath, read, undefined, false);
   }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -38,5 +38,26 @@ describe('ingest of a damaged PDF', () => {
       damaged: 1,
       outcomes: [{ damaged: expect.stringMatching(/unreadable/) }],
     });
+  });
+});
+
+describe('ingest of a web page saved as .pdf', () => {
+  it('says it is HTML (with its title) and what that usually means, and ingests nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'citegeist-html-pdf-'));
+    writeFileSync(
+      join(dir, 'paper.pdf'),
+      '\uFEFF<!DOCTYPE html>\n<html lang="en"><head><title>Sign in | Publisher</title></head><body>Log in</body></html>\n',
+    );
+    const { io, stdout } = memoryIo({ cwd: dir });
+    expect(await runCli(['ingest', 'paper.pdf'], io)).toBe(1);
+    expect(stdout()).toMatch(
+      /\[INGEST_PDF_CORRUPT\] .*paper\.pdf is not a PDF but a web page \(HTML, titled "Sign in \| Publisher"\) saved under a \.pdf name: usually a paywall, login/,
+    );
+    expect(stdout()).toMatch(/fix: Open the link in a browser where you have access/);
+    // Nothing was ingested, so no (empty) corpus is left behind; nor for a file that is not there.
+    expect(existsSync(join(dir, '.citegeist', 'corpus.sqlite'))).toBe(false);
+    const missing = memoryIo({ cwd: dir });
+    expect(await runCli(['ingest', 'not-there.pdf', '--corpus', 'c.sqlite'], missing.io)).not.toBe(0);
+    expect(readdirSync(dir).filter((f) => f.startsWith('c.sqlite'))).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { existsSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEFAULT_MAX_PDF_PAGES } from '../../ingest/index.js';
 import { CorpusStore, findIngestFiles, type IngestOutcome, ingestPaths } from '../../store/index.js';
@@ -39,6 +40,7 @@ export const registerIngest: RegisterCommand = (program, ctx) => {
           paths.map((p) => resolve(ctx.io.cwd, p)),
           options.allowEmpty ? { allowEmpty: true } : {},
         );
+        const existed = existsSync(path);
         const store = CorpusStore.open(path);
         const bar = createLazyProgress({ io: ctx.io, label: 'ingest', unit: 'files' });
         try {
@@ -71,7 +73,11 @@ export const registerIngest: RegisterCommand = (program, ctx) => {
           if (summary.failed > 0) ctx.setExitCode(1);
         } finally {
           bar.stop();
+          // Nothing ingested into a corpus this command created (only missing or failed files):
+          // leave no empty corpus behind. Checked while open: another ingest that wrote to it keeps it.
+          const empty = !existed && store.digests().size === 0;
           store.close();
+          if (empty) for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
         }
       },
     );

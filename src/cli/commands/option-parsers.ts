@@ -10,6 +10,8 @@ export interface NumberRule {
   integer?: boolean;
   min?: number;
   max?: number;
+  /** The value the fix line suggests (default: the minimum, else 1 or 0.5): a sensible one, not "--port 1". */
+  example?: number;
 }
 
 const INTEGER = /^[+-]?\d+$/;
@@ -35,7 +37,8 @@ export function parseNumberFlag(name: string, value: string, rule: NumberRule = 
     rule.min === undefined ? '' : `at least ${rule.min}`,
     rule.max === undefined ? '' : `at most ${rule.max}`,
   ].filter(Boolean);
-  const example = rule.min !== undefined && rule.min > 0 ? rule.min : rule.integer ? 1 : 0.5;
+  const example =
+    rule.example ?? (rule.min !== undefined && rule.min > 0 ? rule.min : rule.integer ? 1 : 0.5);
   throw new CitegeistError(
     'BAD_OPTION',
     `${name} must be ${kind}${range.length > 0 ? ` ${range.join(' and ')}` : ''}, got ${quoteValue(value)}.`,

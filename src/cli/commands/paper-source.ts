@@ -35,6 +35,18 @@ export interface PaperSourceOptions {
   corpus?: string;
 }
 
+/**
+ * The flags that name a paper source on a command line (` --corpus demo-output/corpus.sqlite`), for a
+ * fix line that must show the same problem when run as printed; '' for none.
+ */
+export function sourceFlags(options: PaperSourceOptions): string {
+  const arg = (value: string) =>
+    /^[\w./:@+-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
+  if (options.corpus) return ` --corpus ${arg(options.corpus)}`;
+  if (options.papers) return ` --papers ${arg(options.papers)}`;
+  return '';
+}
+
 /** How a manifest names a paper source (`corpus:<file>` or `papers:<dir>`, as given). */
 export function describeSource(options: PaperSourceOptions): string {
   return options.corpus ? `corpus:${options.corpus}` : options.papers ? `papers:${options.papers}` : 'none';

@@ -73,6 +73,53 @@ describe('citegeist report', () => {
     });
   });
 
+  it('builds when question types and domains are names of Object.prototype in one run only', async () => {
+    // Plain objects answer `constructor`/`toString`/`__proto__` from their prototype: the report
+    // crashed ("Cannot read properties of undefined") when one run had such a type and another not.
+    const file = (label: string, names: [string, string][]) =>
+      [
+        { citegeist_manifest: 1, kind: 'grades', label },
+        ...names.map(([type, domain], i) => ({
+          row_id: `r${i}`,
+          model: label,
+          question_type: type,
+          domain,
+          citation_accuracy: 1,
+          status: { citation_accuracy: 'scored' },
+        })),
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n');
+    const cwd = workspace({
+      'a.jsonl': file('a', [
+        ['constructor', '__proto__'],
+        ['toString', 'hasOwnProperty'],
+        ['lookup', 'valueOf'],
+      ]),
+      'b.jsonl': file('b', [
+        ['lookup', 'nlp\u0000x'],
+        ['lookup', 'nlp'],
+        ['lookup', 'nlp'],
+      ]),
+    });
+    const { io, stderr } = memoryIo({ cwd });
+    expect(await runCli(['report', '--grades', 'a.jsonl', 'b.jsonl', '--out', 'r.html'], io), stderr()).toBe(
+      0,
+    );
+    const html = readFileSync(join(cwd, 'r.html'), 'utf8');
+    const d = data(html);
+    expect(Object.keys(d.runs[0].byType).sort()).toEqual(['constructor', 'lookup', 'toString']);
+    expect(Object.keys(d.runs[0].byDomain).sort()).toEqual(['__proto__', 'hasOwnProperty', 'valueOf']);
+    expect(d.runs[0].byType.constructor.metrics.citation_accuracy).toMatchObject({ n: 1, mean: 1 });
+    expect(Object.keys(d.runs[1].byType)).toEqual(['lookup']);
+    // The breakdown table has a row for each, with run b's cell empty.
+    expect(html).toMatch(/<th scope="row">constructor<\/th>/);
+    expect(html).toMatch(/<th scope="row">__proto__<\/th>/);
+    // A NUL in the input is never written raw into the page.
+    expect(html.includes('\u0000')).toBe(false);
+    expect(html).toContain('nlp\uFFFDx');
+  });
+
   it('writes a VETSCORE-only report with --json output', async () => {
     const row = {
       id: 'x',

@@ -19,7 +19,7 @@ export const registerServe: RegisterCommand = (program, ctx) => {
     .option(
       '--port <n>',
       'port on 127.0.0.1 (0: any free port)',
-      numberOption('--port', { integer: true, min: 0, max: 65535 }),
+      numberOption('--port', { integer: true, min: 0, max: 65535, example: 8080 }),
       8080,
     )
     .action(async (dir: string, opts: { port: number }) => {

@@ -78,7 +78,7 @@ export async function openPdf(file: string, bytes: Uint8Array, maxPages = DEFAUL
     doc = await task.promise;
   } catch (error) {
     await task.destroy().catch(() => undefined);
-    throw pdfOpenError(file, error);
+    throw pdfOpenError(file, error, bytes);
   }
   if (doc.numPages > maxPages) {
     await task.destroy().catch(() => undefined);
@@ -91,9 +91,18 @@ export async function openPdf(file: string, bytes: Uint8Array, maxPages = DEFAUL
   return doc;
 }
 
-function pdfOpenError(file: string, error: unknown): CitegeistError {
+function pdfOpenError(file: string, error: unknown, bytes: Uint8Array): CitegeistError {
   const name = (error as { name?: string })?.name ?? '';
   const message = error instanceof Error ? error.message : String(error);
+  const html = htmlPage(bytes);
+  if (html) {
+    return new CitegeistError(
+      'INGEST_PDF_CORRUPT',
+      `${file} is not a PDF but a web page (HTML${html.title ? `, titled ${JSON.stringify(html.title)}` : ''}) saved under a .pdf name: usually a paywall, login or "access denied" page that a download got instead of the paper.`,
+      'Open the link in a browser where you have access (or find an open-access copy) and save the PDF itself; or ingest another format of the paper (JATS, TEI).',
+      { cause: error },
+    );
+  }
   if (name === 'PasswordException') {
     return new CitegeistError(
       'INGEST_PDF_ENCRYPTED',
@@ -108,6 +117,18 @@ function pdfOpenError(file: string, error: unknown): CitegeistError {
     'The file may be truncated or damaged: download it again, or ingest another format of the paper (JATS, TEI).',
     { cause: error },
   );
+}
+
+/** The start of an HTML page (and its title), when `bytes` are one rather than a PDF. */
+export function htmlPage(bytes: Uint8Array): { title: string | null } | null {
+  const head = new TextDecoder('utf-8', { fatal: false })
+    .decode(bytes.subarray(0, 4096))
+    .replace(/^\uFEFF/, '')
+    .trimStart();
+  if (!/^(<!doctype html|<html[\s>]|<head[\s>]|<\?xml[^>]*>\s*(<!doctype html|<html))/i.test(head))
+    return null;
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(head)?.[1]?.replace(/\s+/g, ' ').trim();
+  return { title: title || null };
 }
 
 /** Whether a page has text in its upper half at least 20% larger than most of its text. */
@@ -178,12 +199,12 @@ export async function readPdfContent(
       if (v !== undefined) out[k] = v;
     }
     if (unreadable.length === doc.numPages && doc.numPages > 0) {
-      throw pdfOpenError(file, new Error(unreadable[0]?.reason ?? 'no page could be read'));
+      throw pdfOpenError(file, new Error(unreadable[0]?.reason ?? 'no page could be read'), bytes);
     }
     return { pages, unreadable, info: out };
   } catch (error) {
     if (error instanceof CitegeistError) throw error;
-    throw pdfOpenError(file, error);
+    throw pdfOpenError(file, error, bytes);
   } finally {
     await doc.destroy();
   }

@@ -3,6 +3,7 @@ import { AnnIndex } from './ann-index.js';
 import { type Blas, blasTopK, loadBlas } from './blas-scan.js';
 import { DenseIndex } from './dense-index.js';
 import { ExactIndex, normalizeRows } from './exact-index.js';
+import { loadUsearch } from './usearch-scan.js';
 
 function randomMatrix(n: number, d: number, seed: number): Float32Array {
   let s = seed;
@@ -19,7 +20,12 @@ describe('ExactIndex', () => {
   const queries = Array.from({ length: 6 }, (_, i) => randomMatrix(1, d, 100 + i));
 
   const blas = loadBlas();
-  it.each(blas ? (['blas', 'native', 'js'] as const) : (['native', 'js'] as const))(
+  const kernels = [
+    ...(blas ? (['blas'] as const) : []),
+    ...(loadUsearch() ? (['native'] as const) : []),
+    'js',
+  ] as const;
+  it.each(kernels)(
     '%s kernel returns exactly the naive top-k (blocked queries incl. a partial block)',
     (kernel) => {
       const index = new ExactIndex(data, d, kernel);

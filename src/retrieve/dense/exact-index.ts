@@ -1,8 +1,8 @@
-import { exactSearch, MetricKind } from 'usearch';
 import { CitegeistError } from '../../core/index.js';
 import { TopK } from '../common/index.js';
 import { type Blas, blasTopK, loadBlas } from './blas-scan.js';
 import { blockedTopK } from './blocked-scan.js';
+import { loadUsearch, type Usearch } from './usearch-scan.js';
 
 export interface VectorHit {
   index: number;
@@ -36,13 +36,15 @@ export const NATIVE_MAX_SCORES = 8_000_000;
  * Exact inner-product search over one row-major Float32Array, queries batched. Three kernels
  * return the same top-k lists (checked in `npm run bench -- dense`), sorted by score with ties by
  * the lower row index: `blas` (OpenBLAS sgemm/sgemv through koffi, the kernel numpy's `Q @ X.T`
- * runs), `native` (usearch's SIMD pairwise scan) and `js` (`blockedTopK`, pure JS).
+ * runs), `native` (usearch's SIMD pairwise scan; usearch is an optional dependency) and `js`
+ * (`blockedTopK`, pure JS). `auto` takes the first of them that loads.
  */
 export class ExactIndex implements VectorSearch {
   readonly size: number;
-  /** The kernel that runs (`auto` resolved: `blas` when OpenBLAS loads, else `native`). */
+  /** The kernel that runs (`auto` resolved: `blas` when OpenBLAS loads, else `native` when usearch does, else `js`). */
   readonly kernel: Exclude<ExactKernel, 'auto'>;
   private readonly blas: Blas | null;
+  private readonly usearch: Usearch | null;
 
   constructor(
     readonly data: Float32Array,
@@ -65,7 +67,15 @@ export class ExactIndex implements VectorSearch {
         'Install OpenBLAS (Debian: `apt-get install libopenblas0-pthread`), or use the native kernel.',
       );
     }
-    this.kernel = kernel === 'auto' ? (this.blas ? 'blas' : 'native') : kernel;
+    this.usearch = (kernel === 'auto' && !this.blas) || kernel === 'native' ? loadUsearch() : null;
+    if (kernel === 'native' && !this.usearch) {
+      throw new CitegeistError(
+        'OPTIONAL_DEPENDENCY',
+        'The native kernel was asked for, but usearch is not installed (npm skips it on Node 20: it needs Node 22).',
+        'Use Node 22 and `npm install usearch`, or the blas or js kernel.',
+      );
+    }
+    this.kernel = kernel === 'auto' ? (this.blas ? 'blas' : this.usearch ? 'native' : 'js') : kernel;
   }
 
   search(queries: readonly Float32Array[], k: number): VectorHit[][] {
@@ -73,7 +83,9 @@ export class ExactIndex implements VectorSearch {
     if (this.size === 0 || k <= 0) return queries.map(() => []);
     if (this.kernel === 'blas' && this.blas)
       return blasTopK(this.blas, this.data, this.dimensions, queries, k);
-    return this.kernel === 'native' ? this.searchNative(queries, k) : this.searchBlocked(queries, k);
+    return this.kernel === 'native' && this.usearch
+      ? this.searchNative(this.usearch, queries, k)
+      : this.searchBlocked(queries, k);
   }
 
   /**
@@ -81,18 +93,19 @@ export class ExactIndex implements VectorSearch {
    * `NATIVE_MAX_SCORES` query × row scores (a 1,000-query batch at 697k rows needed 12 GB in one
    * call); each block's top k is merged into one bounded heap per query.
    */
-  private searchNative(queries: readonly Float32Array[], k: number): VectorHit[][] {
+  private searchNative(usearch: Usearch, queries: readonly Float32Array[], k: number): VectorHit[][] {
     const d = this.dimensions;
     const flat = new Float32Array(queries.length * d);
     queries.forEach((q, i) => {
       flat.set(q, i * d);
     });
     const block = Math.max(1, Math.floor(NATIVE_MAX_SCORES / Math.max(1, queries.length)));
-    if (block >= this.size) return this.nativeBlock(this.data, flat, queries.length, k);
+    if (block >= this.size) return this.nativeBlock(usearch, this.data, flat, queries.length, k);
     const heaps = queries.map(() => new TopK(Math.min(k, this.size)));
     for (let start = 0; start < this.size; start += block) {
       const rows = Math.min(block, this.size - start);
       const part = this.nativeBlock(
+        usearch,
         this.data.subarray(start * d, (start + rows) * d),
         flat,
         queries.length,
@@ -105,13 +118,19 @@ export class ExactIndex implements VectorSearch {
     return heaps.map((h) => h.sorted());
   }
 
-  private nativeBlock(data: Float32Array, flat: Float32Array, nq: number, k: number): VectorHit[][] {
+  private nativeBlock(
+    usearch: Usearch,
+    data: Float32Array,
+    flat: Float32Array,
+    nq: number,
+    k: number,
+  ): VectorHit[][] {
     const d = this.dimensions;
     const count = Math.min(k, data.length / d);
-    const result = exactSearch(data, flat, d, count, MetricKind.IP, 0);
+    const result = usearch.exactSearch(data, flat, d, count, usearch.MetricKind.IP, 0);
     const keys = result.keys;
     const dist = result.distances;
-    const counts = 'counts' in result ? result.counts : null;
+    const counts = result.counts ?? null;
     return Array.from({ length: nq }, (_, qi) => {
       const n = counts ? Number(counts[qi]) : keys.length;
       const hits: VectorHit[] = [];
