@@ -90,6 +90,8 @@ async function replaySteps(
   const verdicts: OutputVerdict[] = [];
   const shaOf = new Map(manifest.files.map((f) => [f.path, f.sha256]));
   for (const step of manifest.steps) {
+    // An output's folder exists before its step runs, as it did when the study was made.
+    for (const out of step.outputs) mkdirSync(dirname(resolve(root, out)), { recursive: true });
     const result = await run(step, root, step.models ? cache : null);
     for (const out of step.outputs) {
       const want = expected(shaOf.get(out) ?? '');

@@ -75,8 +75,9 @@ describe('citegeist pack and replay', () => {
       '--judge',
       judge,
       '--out',
-      'g.jsonl',
+      'grades/g.jsonl', // an output in a folder of its own: replay makes the folder
     ];
+    mkdirSync(join(dir, 'grades'));
     expect(await runCli(grade, made.io), made.stderr()).toBe(0);
     // Another study's reply in the same cache must not travel in this pack.
     const other = memoryIo({ cwd: dir, env });
@@ -94,7 +95,7 @@ describe('citegeist pack and replay', () => {
 
     const pack = memoryIo({ cwd: dir, env });
     expect(
-      await runCli(['pack', '--include', 'g.jsonl', '--out', 'study.cgpack'], pack.io),
+      await runCli(['pack', '--include', 'grades/g.jsonl', '--out', 'study.cgpack'], pack.io),
       pack.stderr(),
     ).toBe(0);
     expect(pack.stdout()).toMatch(/2 model replies/);
@@ -109,14 +110,14 @@ describe('citegeist pack and replay', () => {
     const elsewhere = mkdtempSync(join(tmpdir(), 'citegeist-replay-'));
     const replay = memoryIo({ cwd: elsewhere, env: {} });
     const code = await runCli(['replay', join(dir, 'study.cgpack'), '--dir', 'r'], replay.io);
-    expect(replay.stdout()).toMatch(/identical\s+g\.jsonl/);
-    expect(replay.stdout()).toMatch(/identical\s+g\.summary\.json/);
+    expect(replay.stdout()).toMatch(/identical\s+grades\/g\.jsonl/);
+    expect(replay.stdout()).toMatch(/identical\s+grades\/g\.summary\.json/);
     expect(replay.stdout()).toMatch(/2 of 2 outputs identical/);
     expect(code, replay.stdout() + replay.stderr()).toBe(0);
 
     const inspect = memoryIo({ cwd: dir });
     expect(await runCli(['pack', 'inspect', 'study.cgpack'], inspect.io)).toBe(0);
-    expect(inspect.stdout()).toMatch(/replayable\s+g\.jsonl, g\.summary\.json/);
+    expect(inspect.stdout()).toMatch(/replayable\s+grades\/g\.jsonl, grades\/g\.summary\.json/);
     expect(inspect.stdout()).toMatch(/input .* papers\/p1\.md/);
     expect(inspect.stdout()).toMatch(/model replies: 2/);
   }, 60_000);
