@@ -1,16 +1,7 @@
 import { CitegeistError } from '../../core/index.js';
-import { createEmbedder, DEFAULT_EMBEDDER } from '../../llm/index.js';
-import {
-  buildIndex,
-  describeStaleness,
-  type IndexedDocument,
-  indexExists,
-  indexStaleness,
-  readManifest,
-  saveIndex,
-} from '../../retrieve/index.js';
+import { DEFAULT_EMBEDDER } from '../../llm/index.js';
+import { DEFAULT_PASSAGE_TOKENS, indexCorpus } from '../../retrieve/index.js';
 import { CorpusStore } from '../../store/index.js';
-import { VERSION } from '../../version.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION, corpusPath, displayPath } from '../corpus-option.js';
 import { createProgress, type Progress } from '../progress.js';
@@ -42,7 +33,7 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
       '--max-tokens <n>',
       'passage token budget (long paragraphs are split at sentences)',
       countOption('--max-tokens'),
-      256,
+      DEFAULT_PASSAGE_TOKENS,
     )
     .option('--no-dense', 'build only the BM25 index')
     .option('--include-references', 'index bibliography entries too (they are left out otherwise)', false)
@@ -60,40 +51,16 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
             'Ingest some first: `citegeist ingest <files>`.',
           );
         }
-        if (!flags.rebuild && indexExists(dir)) {
-          const m = readManifest(dir);
-          const stale = indexStaleness(m, digests);
-          const settings = [
-            m.embedderSpec !== spec ? `embedder ${m.embedderSpec ?? 'none'} → ${spec ?? 'none'}` : '',
-            m.maxTokens !== flags.maxTokens ? `--max-tokens ${m.maxTokens} → ${flags.maxTokens}` : '',
-            // Indexes from before this setting kept every paragraph, references included.
-            (m.includeReferences ?? true) !== flags.includeReferences
-              ? `references ${m.includeReferences ? 'kept' : 'left out'} → ${flags.includeReferences ? 'kept' : 'left out'}`
-              : '',
-          ].filter(Boolean);
-          if (!stale && settings.length === 0) {
-            ctx.io.out(
-              `index is up to date (${m.passages} passages of ${digests.size} papers, content unchanged); use --rebuild to rebuild\n`,
-            );
-            return;
-          }
-          ctx.io.err(
-            `rebuilding the index: ${[stale ? describeStaleness(stale) : '', ...settings].filter(Boolean).join('; ')}\n`,
-          );
-        }
-        const documents: IndexedDocument[] = [];
-        for (const [id, digest] of digests) {
-          const document = store.get(id);
-          if (document) documents.push({ document, digest });
-        }
         let progress: Progress | null = null;
-        let built: Awaited<ReturnType<typeof buildIndex>>;
+        let result: Awaited<ReturnType<typeof indexCorpus>>;
         try {
-          built = await buildIndex(documents, {
+          result = await indexCorpus(store, dir, {
             maxTokens: flags.maxTokens,
             includeReferences: flags.includeReferences,
-            embedder: spec ? { spec, embedder: createEmbedder(spec, { env: ctx.io.env }) } : null,
-            version: VERSION,
+            rebuild: flags.rebuild,
+            embedder: spec,
+            env: ctx.io.env,
+            onRebuild: (reasons) => ctx.io.err(`rebuilding the index: ${reasons.join('; ')}\n`),
             onBatch: (_, total) => {
               progress ??= createProgress({ io: ctx.io, label: 'embedding', total });
               progress.tick({ ok: true });
@@ -102,10 +69,15 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
         } finally {
           (progress as Progress | null)?.stop();
         }
-        saveIndex(dir, built);
-        const { manifest, dense } = built;
+        if (result.status === 'up-to-date') {
+          ctx.io.out(
+            `index is up to date (${result.manifest.passages} passages of ${digests.size} papers, content unchanged); use --rebuild to rebuild\n`,
+          );
+          return;
+        }
+        const { manifest, denseKind } = result;
         ctx.io.out(
-          `indexed ${manifest.passages} passages of ${documents.length} papers (BM25${manifest.embedderId ? `, dense ${manifest.embedderId} ${dense?.kind}` : ''}) in ${displayPath(ctx, dir)}\n`,
+          `indexed ${manifest.passages} passages of ${result.papers} papers (BM25${manifest.embedderId ? `, dense ${manifest.embedderId} ${denseKind}` : ''}) in ${displayPath(ctx, dir)}\n`,
         );
       } finally {
         store.close();

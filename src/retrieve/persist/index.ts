@@ -1,5 +1,15 @@
 export { type BuildIndexOptions, buildIndex, type IndexedDocument } from './build-index.js';
 export {
+  checkIndex,
+  DEFAULT_PASSAGE_TOKENS,
+  type IndexableCorpus,
+  type IndexCheck,
+  type IndexCorpusOptions,
+  type IndexCorpusResult,
+  type IndexSettings,
+  indexCorpus,
+} from './index-corpus.js';
+export {
   type IndexManifest,
   indexExists,
   loadEmbedderModel,
