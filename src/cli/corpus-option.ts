@@ -1,7 +1,8 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { CitegeistError } from '../core/index.js';
-import { CorpusStore, defaultCorpusPath } from '../store/index.js';
+import { defaultCorpusPath } from '../store/index.js';
+
+export { openCorpus } from '../store/index.js';
+
 import type { CliContext } from './context.js';
 
 export const CORPUS_OPTION = [
@@ -19,16 +20,4 @@ export function corpusPath(ctx: CliContext, flag: string | undefined): string {
 export function displayPath(ctx: CliContext, path: string): string {
   const cwd = ctx.io.cwd.endsWith('/') ? ctx.io.cwd : `${ctx.io.cwd}/`;
   return path.startsWith(cwd) ? path.slice(cwd.length) : path;
-}
-
-/** Opens an existing corpus read-only; a missing file says how to create one. */
-export function openCorpus(path: string): CorpusStore {
-  if (!existsSync(path)) {
-    throw new CitegeistError(
-      'CORPUS_NOT_FOUND',
-      `There is no corpus at ${path}.`,
-      'Ingest papers first (`citegeist ingest <files or folders>`), or pass --corpus <file>.',
-    );
-  }
-  return CorpusStore.open(path, { readonly: true });
 }

@@ -24,4 +24,5 @@ export {
   PapersDir,
   type PapersDirOptions,
 } from './load-document.js';
+export { openCorpus } from './open-corpus.js';
 export { PapersCache } from './papers-cache.js';

@@ -36,7 +36,7 @@ import {
 } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
 import { putInInputOrder } from '../queue-runtime.js';
-import { openPaperRetrieval } from '../retrieval-setup.js';
+import { openPaperRetrieval } from '../setup/retrieval-options.js';
 import { noteTakeovers } from '../takeover-note.js';
 import { addCheckOption, checkCacheFile, checkReadDataset } from './dataset-preflight.js';
 import { countOption } from './option-parsers.js';

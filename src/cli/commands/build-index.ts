@@ -5,7 +5,7 @@ import { CorpusStore } from '../../store/index.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION, corpusPath, displayPath } from '../corpus-option.js';
 import { createProgress, type Progress } from '../progress.js';
-import { indexDirOf } from '../retrieval-setup.js';
+import { indexDirOf } from '../setup/retrieval-options.js';
 import { countOption } from './option-parsers.js';
 
 interface IndexFlags {

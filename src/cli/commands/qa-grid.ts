@@ -41,7 +41,7 @@ import {
   type LlmRuntime,
   resolveLlmSettings,
 } from '../llm-options.js';
-import { MODES, type Mode, openRetriever, parseMode, RECIPES_OPTION } from '../retrieval-setup.js';
+import { MODES, type Mode, openRetriever, parseMode, RECIPES_OPTION } from '../setup/retrieval-options.js';
 import { countOption, seedOption } from './option-parsers.js';
 import { fileSha256 } from './qa-eval.js';
 import { type GridEstimateCell, gridEstimate, renderGridEstimate } from './qa-grid-estimate.js';

@@ -25,7 +25,7 @@ import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } fr
 import { createProgress } from '../progress.js';
 import { putInInputOrder } from '../queue-runtime.js';
 import { checkResumeMeta } from '../resume-meta.js';
-import { MODES, openRetriever, parseMode, RECIPES_OPTION } from '../retrieval-setup.js';
+import { MODES, openRetriever, parseMode, RECIPES_OPTION } from '../setup/retrieval-options.js';
 import { countOption } from './option-parsers.js';
 import { readRequests, reportsCommand } from './reports-inputs.js';
 import { parseLengthMode } from './reports-validate.js';

@@ -4,7 +4,7 @@ import { formatRun, type RankedResult } from '../../retrieve/index.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION } from '../corpus-option.js';
 import { createProgress } from '../progress.js';
-import { MODES, openRetriever, parseMode, RECIPES_OPTION } from '../retrieval-setup.js';
+import { MODES, openRetriever, parseMode, RECIPES_OPTION } from '../setup/retrieval-options.js';
 import { countOption } from './option-parsers.js';
 
 interface RetrieveFlags {

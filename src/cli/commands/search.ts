@@ -1,7 +1,7 @@
 import { CitegeistError } from '../../core/index.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION } from '../corpus-option.js';
-import { MODES, openRetriever, parseMode, RECIPES_OPTION } from '../retrieval-setup.js';
+import { MODES, openRetriever, parseMode, RECIPES_OPTION } from '../setup/retrieval-options.js';
 import { countOption } from './option-parsers.js';
 
 interface SearchFlags {

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { CitegeistError } from '../../core/index.js';
 import { DenseIndex, type DenseMode } from '../dense/index.js';
 import { Bm25Index } from '../lexical/index.js';
@@ -119,4 +119,9 @@ export function openDense(
     );
   }
   return DenseIndex.fromBuffer(saved.dense, embedder, join(dir, FILES.dense), mode);
+}
+
+/** The index folder of a corpus file: `index/` beside it, where `citegeist index` writes. */
+export function indexDirFor(corpusPath: string): string {
+  return join(dirname(corpusPath), 'index');
 }

@@ -11,6 +11,7 @@ export {
 } from './index-corpus.js';
 export {
   type IndexManifest,
+  indexDirFor,
   indexExists,
   loadEmbedderModel,
   loadIndex,
