@@ -32,7 +32,7 @@ import type { LlmSettings } from '../llm-options.js';
 import { createProgress } from '../progress.js';
 import { putInInputOrder } from '../queue-runtime.js';
 import { checkResumeMeta } from '../resume-meta.js';
-import type { FaithfulnessRuntime, RuntimeFactory } from './grade-faithfulness.js';
+import type { FaithfulnessRuntime, RuntimeFactory } from '../setup/faithfulness-runtime.js';
 import {
   hashInputs,
   openDocuments,

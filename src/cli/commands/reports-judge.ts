@@ -2,7 +2,7 @@ import { CitegeistError } from '../../core/index.js';
 import { DEFAULT_MAX_DOC_CHARS } from '../../grade/index.js';
 import type { RegisterCommand } from '../context.js';
 import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } from '../llm-options.js';
-import type { RuntimeFactory } from './grade-faithfulness.js';
+import type { RuntimeFactory } from '../setup/faithfulness-runtime.js';
 import { collect, countOption, parseIntOption } from './option-parsers.js';
 import { reportsCommand } from './reports-inputs.js';
 import { type JudgeOptions, runReportsJudge } from './reports-judge-run.js';
