@@ -8,8 +8,8 @@ import {
   type QaMetricId,
 } from '../grade/index.js';
 import { readModelConfig, TransformersTokenEncoder } from '../llm/index.js';
-import { parseIntOption } from './commands/option-parsers.js';
 import type { CliContext } from './context.js';
+import { parseIntOption } from './setup/option-parsers.js';
 
 export interface BertScoreFlags {
   bertscoreModel?: string;

@@ -11,10 +11,10 @@ import {
   ResponseCache,
 } from '../llm/index.js';
 import { isRedisUrl, parseRedisUrl, RedisReplyCache } from '../queue/index.js';
-import { parseNumberFlag } from './commands/option-parsers.js';
 import type { Config } from './config.js';
 import { createQueuedRuntime } from './queue-runtime.js';
 import { callTally, type LlmRuntime, type LlmSettings, withEnvPassword } from './setup/llm-runtime.js';
+import { parseNumberFlag } from './setup/option-parsers.js';
 
 export {
   type CallTotals,

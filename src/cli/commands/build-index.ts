@@ -5,8 +5,8 @@ import { CorpusStore } from '../../store/index.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION, corpusPath, displayPath } from '../corpus-option.js';
 import { createProgress, type Progress } from '../progress.js';
+import { countOption } from '../setup/option-parsers.js';
 import { indexDirOf } from '../setup/retrieval-options.js';
-import { countOption } from './option-parsers.js';
 
 interface IndexFlags {
   corpus?: string;

@@ -1,8 +1,8 @@
 import { Option } from 'commander';
 import { compareRuns, formatComparison } from '../../retrieve/index.js';
 import type { RegisterCommand } from '../context.js';
-import { readQrels, readRun } from './input-files.js';
-import { collect, countOption, parseIntOption, seedOption } from './option-parsers.js';
+import { readQrels, readRun } from '../setup/input-files.js';
+import { collect, countOption, parseIntOption, seedOption } from '../setup/option-parsers.js';
 
 interface CompareFlags {
   qrels: string;

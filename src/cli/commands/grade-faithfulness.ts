@@ -4,10 +4,9 @@ import { DEFAULT_HARM_EXPONENT, DEFAULT_HARM_RUBRIC } from '../../grade/index.js
 import type { RegisterCommand } from '../context.js';
 import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } from '../llm-options.js';
 import type { RuntimeFactory } from '../setup/faithfulness-runtime.js';
-import { type FaithfulnessOptions, runGradeFaithfulness } from './grade-faithfulness-run.js';
-
+import { type FaithfulnessOptions, runGradeFaithfulness } from '../setup/grade-faithfulness-run.js';
+import { countOption, numberOption } from '../setup/option-parsers.js';
 import { gradeGroup } from './grade-researchqa.js';
-import { countOption, numberOption } from './option-parsers.js';
 
 /** Registers `citegeist grade faithfulness` (VETSCORE, METHODS §3) on the `grade` command. */
 export function gradeFaithfulnessCommand(runtime: RuntimeFactory): RegisterCommand {

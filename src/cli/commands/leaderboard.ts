@@ -3,10 +3,15 @@ import { CitegeistError, readTextFile } from '../../core/index.js';
 import { type GradeRow, isGradesText, parseGradesFile, readRun } from '../../grade/index.js';
 import type { RegisterCommand } from '../context.js';
 import { addLlmOptions } from '../llm-options.js';
-import { addCheckOption } from './dataset-preflight.js';
-import { type GradeOptions, gradeRunFiles, printLeaderboardEstimate, printSummary } from './grade.js';
-import { seedOption } from './option-parsers.js';
-import { addPaperSourceOptions } from './paper-source.js';
+import { addCheckOption } from '../setup/dataset-preflight.js';
+import {
+  type GradeOptions,
+  gradeRunFiles,
+  printLeaderboardEstimate,
+  printSummary,
+} from '../setup/grading.js';
+import { seedOption } from '../setup/option-parsers.js';
+import { addPaperSourceOptions } from '../setup/paper-source.js';
 
 export const registerLeaderboard: RegisterCommand = (program, ctx) => {
   const command = program

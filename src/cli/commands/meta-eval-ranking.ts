@@ -3,8 +3,8 @@ import { CitegeistError, quoteValue, readTextFile } from '../../core/index.js';
 import { metaEvaluateRanking, parseArgueTsv, type RankingMetaEval } from '../../grade/index.js';
 import { renderTable } from '../../text/index.js';
 import type { RegisterCommand } from '../context.js';
+import { collect, countOption, seedOption } from '../setup/option-parsers.js';
 import { metaEvalCommand } from './meta-eval-faithfulness.js';
-import { collect, countOption, seedOption } from './option-parsers.js';
 
 interface RankingFlags {
   scores: string[];

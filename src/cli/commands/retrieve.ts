@@ -4,8 +4,8 @@ import { formatRun, type RankedResult } from '../../retrieve/index.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION } from '../corpus-option.js';
 import { createProgress } from '../progress.js';
+import { countOption } from '../setup/option-parsers.js';
 import { MODES, openRetriever, parseMode, RECIPES_OPTION } from '../setup/retrieval-options.js';
-import { countOption } from './option-parsers.js';
 
 interface RetrieveFlags {
   queries: string;

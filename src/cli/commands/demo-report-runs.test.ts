@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeOpenAiServer } from '../../testing/index.js';
 import { memoryIo } from '../io.js';
 import { createProgram, runCli } from '../program.js';
-import { runReportsDemo } from './demo-reports.js';
+import { runReportsDemo } from '../setup/demo-report-runs.js';
 
 const assets = resolve(import.meta.dirname, '..', '..', '..', 'assets', 'demo');
 

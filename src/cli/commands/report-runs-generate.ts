@@ -25,10 +25,10 @@ import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } fr
 import { createProgress } from '../progress.js';
 import { putInInputOrder } from '../queue-runtime.js';
 import { checkResumeMeta } from '../resume-meta.js';
+import { countOption } from '../setup/option-parsers.js';
+import { readRequests, reportsCommand } from '../setup/report-runs-inputs.js';
 import { MODES, openRetriever, parseMode, RECIPES_OPTION } from '../setup/retrieval-options.js';
-import { countOption } from './option-parsers.js';
-import { readRequests, reportsCommand } from './reports-inputs.js';
-import { parseLengthMode } from './reports-validate.js';
+import { parseLengthMode } from './report-runs-validate.js';
 
 interface GenerateFlags extends LlmFlags {
   requests: string;
