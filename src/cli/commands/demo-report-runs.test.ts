@@ -17,7 +17,7 @@ describe('reports over the bundled demo papers', () => {
     const corpus = join(out, 'corpus.sqlite');
     expect(await runCli(['ingest', join(assets, 'papers'), '--corpus', corpus], io)).toBe(0);
     expect(await runCli(['index', '--corpus', corpus], io)).toBe(0);
-    const { ctx } = createProgram(io);
+    const { ctx } = await createProgram(io);
     const steps: string[] = [];
     const files = await runReportsDemo(
       ctx,

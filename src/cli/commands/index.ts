@@ -1,89 +1,61 @@
 import type { RegisterCommand } from '../context.js';
-import { registerAnswer } from './answer.js';
-import { registerIndex } from './build-index.js';
-import { registerCollect } from './collect.js';
-import { registerCompare } from './compare.js';
-import { registerDataset } from './dataset.js';
-import { registerDemo } from './demo.js';
-import { registerErrors } from './errors.js';
-import { registerGenerate } from './generate.js';
-import { registerGradeFaithfulness } from './grade-faithfulness.js';
-import { registerGrade } from './grade-researchqa.js';
-import { registerIngest } from './ingest.js';
-import { registerLeaderboard } from './leaderboard.js';
-import { registerList } from './list.js';
-import { registerLlm } from './llm.js';
-import { registerMetaEvalFaithfulness } from './meta-eval-faithfulness.js';
-import { registerMetaEvalRanking } from './meta-eval-ranking.js';
-import { registerNuggetsConvert, registerNuggetsStats } from './nuggets-convert.js';
-import { registerNuggetsGenerate } from './nuggets-generate.js';
-import { registerNuggetsGinger } from './nuggets-ginger.js';
-import { registerNuggetsScoreQuality } from './nuggets-quality.js';
-import { registerNuggetsSelect, registerNuggetsTrainSelector } from './nuggets-select.js';
-import { registerQaEval } from './qa-eval.js';
-import { registerQaGrid } from './qa-grid.js';
-import { registerQasperEval } from './qasper-eval.js';
-import { registerQueue } from './queue.js';
-import { registerQuote } from './quote.js';
-import { registerRecipes } from './recipes.js';
-import { registerReport } from './report.js';
-import { registerReportsCompare } from './report-runs-compare.js';
-import { registerReportsGenerate } from './report-runs-generate.js';
-import { registerReportsJudge } from './report-runs-judge.js';
-import { registerReportsScore } from './report-runs-score.js';
-import { registerReportsValidate } from './report-runs-validate.js';
-import { registerRetrieve } from './retrieve.js';
-import { registerSearch } from './search.js';
-import { registerServe } from './serve.js';
-import { registerShow } from './show.js';
-import { registerTrecEval } from './trec-eval.js';
-import { registerWorker } from './worker.js';
+
+/** A command module, loaded only when its command runs: `name` is the command it registers under. */
+export interface CommandEntry {
+  /** The top-level command the module adds (or adds a subcommand to). */
+  name: string;
+  load(): Promise<RegisterCommand>;
+}
 
 /**
  * Every CLI command, in the order `citegeist --help` lists them (roughly the pipeline's order).
- * `registerGradeFaithfulness` adds a subcommand to the `grade` command, so it must come after
- * `registerGrade`.
+ * Modules are imported when their command runs, so `citegeist <command>` loads that command's code
+ * alone (`program.ts`). `registerGradeFaithfulness` adds a subcommand to the `grade` command, so it
+ * must come after `registerGrade`.
  */
-export const COMMANDS: RegisterCommand[] = [
-  registerDemo,
-  registerCollect,
-  registerIngest,
-  registerList,
-  registerShow,
-  registerQuote,
-  registerIndex,
-  registerSearch,
-  registerRetrieve,
-  registerRecipes,
-  registerDataset,
-  registerGenerate,
-  registerAnswer,
-  registerGrade,
-  registerGradeFaithfulness,
-  registerMetaEvalFaithfulness,
-  registerNuggetsGenerate,
-  registerNuggetsScoreQuality,
-  registerNuggetsSelect,
-  registerNuggetsTrainSelector,
-  registerNuggetsGinger,
-  registerNuggetsConvert,
-  registerNuggetsStats,
-  registerReportsValidate,
-  registerReportsGenerate,
-  registerReportsJudge,
-  registerReportsScore,
-  registerReportsCompare,
-  registerMetaEvalRanking,
-  registerLeaderboard,
-  registerReport,
-  registerServe,
-  registerQaEval,
-  registerQaGrid,
-  registerQasperEval,
-  registerTrecEval,
-  registerCompare,
-  registerLlm,
-  registerWorker,
-  registerQueue,
-  registerErrors,
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'demo', load: async () => (await import('./demo.js')).registerDemo },
+  { name: 'collect', load: async () => (await import('./collect.js')).registerCollect },
+  { name: 'ingest', load: async () => (await import('./ingest.js')).registerIngest },
+  { name: 'list', load: async () => (await import('./list.js')).registerList },
+  { name: 'show', load: async () => (await import('./show.js')).registerShow },
+  { name: 'quote', load: async () => (await import('./quote.js')).registerQuote },
+  { name: 'index', load: async () => (await import('./build-index.js')).registerIndex },
+  { name: 'search', load: async () => (await import('./search.js')).registerSearch },
+  { name: 'retrieve', load: async () => (await import('./retrieve.js')).registerRetrieve },
+  { name: 'recipes', load: async () => (await import('./recipes.js')).registerRecipes },
+  { name: 'dataset', load: async () => (await import('./dataset.js')).registerDataset },
+  { name: 'generate', load: async () => (await import('./generate.js')).registerGenerate },
+  { name: 'answer', load: async () => (await import('./answer.js')).registerAnswer },
+  { name: 'grade', load: async () => (await import('./grade-researchqa.js')).registerGrade },
+  { name: 'grade', load: async () => (await import('./grade-faithfulness.js')).registerGradeFaithfulness },
+  {
+    name: 'meta-eval',
+    load: async () => (await import('./meta-eval-faithfulness.js')).registerMetaEvalFaithfulness,
+  },
+  { name: 'nuggets', load: async () => (await import('./nuggets-generate.js')).registerNuggetsGenerate },
+  { name: 'nuggets', load: async () => (await import('./nuggets-quality.js')).registerNuggetsScoreQuality },
+  { name: 'nuggets', load: async () => (await import('./nuggets-select.js')).registerNuggetsSelect },
+  { name: 'nuggets', load: async () => (await import('./nuggets-select.js')).registerNuggetsTrainSelector },
+  { name: 'nuggets', load: async () => (await import('./nuggets-ginger.js')).registerNuggetsGinger },
+  { name: 'nuggets', load: async () => (await import('./nuggets-convert.js')).registerNuggetsConvert },
+  { name: 'nuggets', load: async () => (await import('./nuggets-convert.js')).registerNuggetsStats },
+  { name: 'reports', load: async () => (await import('./report-runs-validate.js')).registerReportsValidate },
+  { name: 'reports', load: async () => (await import('./report-runs-generate.js')).registerReportsGenerate },
+  { name: 'reports', load: async () => (await import('./report-runs-judge.js')).registerReportsJudge },
+  { name: 'reports', load: async () => (await import('./report-runs-score.js')).registerReportsScore },
+  { name: 'reports', load: async () => (await import('./report-runs-compare.js')).registerReportsCompare },
+  { name: 'meta-eval', load: async () => (await import('./meta-eval-ranking.js')).registerMetaEvalRanking },
+  { name: 'leaderboard', load: async () => (await import('./leaderboard.js')).registerLeaderboard },
+  { name: 'report', load: async () => (await import('./report.js')).registerReport },
+  { name: 'serve', load: async () => (await import('./serve.js')).registerServe },
+  { name: 'qa-eval', load: async () => (await import('./qa-eval.js')).registerQaEval },
+  { name: 'qa-grid', load: async () => (await import('./qa-grid.js')).registerQaGrid },
+  { name: 'qasper-eval', load: async () => (await import('./qasper-eval.js')).registerQasperEval },
+  { name: 'trec-eval', load: async () => (await import('./trec-eval.js')).registerTrecEval },
+  { name: 'compare', load: async () => (await import('./compare.js')).registerCompare },
+  { name: 'llm', load: async () => (await import('./llm.js')).registerLlm },
+  { name: 'worker', load: async () => (await import('./worker.js')).registerWorker },
+  { name: 'queue', load: async () => (await import('./queue.js')).registerQueue },
+  { name: 'errors', load: async () => (await import('./errors.js')).registerErrors },
 ];
