@@ -27,19 +27,29 @@ export {
   type DatasetRow,
   type Document,
   type ErrorCode,
+  type InputRef,
   isCitegeistError,
   type ManifestSpec,
+  papersInput,
   type RunManifest,
   type RunRow,
+  sha256OfFile,
   type Verdict,
 } from './core/index.js';
 // Datasets: reading, checking and generating question sets; DoGMaTiQ nugget banks.
-export { checkDataset, importQasper, NuggetPipeline, readDataset } from './generate/index.js';
+export {
+  checkDataset,
+  importQasper,
+  NuggetPipeline,
+  readDataset,
+  readDatasetStrict,
+} from './generate/index.js';
 // Grade: ResearchQA grading, VETSCORE faithfulness, ARGUE judging and scoring of reports.
 export {
   AnchoredRubricJudge,
   type GradeRow,
   type GradeRunOptions,
+  type GradingSettings,
   gradeAnswer as gradeFaithfulness,
   gradeRunToFile,
   gradesManifest,
