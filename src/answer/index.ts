@@ -53,3 +53,15 @@ export {
   reportRunLine,
   retrievedPassages,
 } from './report-generator.js';
+export {
+  DEFAULT_REPORT_K,
+  DEFAULT_REPORT_LIMIT,
+  openReportRun,
+  pendingRequests,
+  type ReportRunResult,
+  type ReportRunSettings,
+  reportRunManifest,
+  reportTopicOf,
+  type WriteReportRunOptions,
+  writeReportRun,
+} from './report-run.js';

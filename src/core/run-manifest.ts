@@ -12,8 +12,8 @@ export const MANIFEST_FORMAT = 1;
 
 /**
  * What a manifest heads: answers (`run`), ResearchQA grades, VETSCORE results, generated questions,
- * RECIPER recipes, and the state files of nugget folders (`nuggets generate`, `score-quality`,
- * `ginger`).
+ * RECIPER recipes, the state files of nugget folders (`nuggets generate`, `score-quality`,
+ * `ginger`), and RAGTIME report runs (`reports generate`, its manifest beside the run).
  */
 export const MANIFEST_KINDS = [
   'run',
@@ -24,6 +24,7 @@ export const MANIFEST_KINDS = [
   'nuggets',
   'nugget-quality',
   'ginger',
+  'report-run',
 ] as const;
 export type ManifestKind = (typeof MANIFEST_KINDS)[number];
 
