@@ -33,16 +33,15 @@ export {
   papersInput,
   type RunManifest,
   type RunRow,
-  sha256OfFile,
   type Verdict,
 } from './core/index.js';
+// Formats and files: datasets, TREC runs and qrels; reading an input with its hash.
+export { formatRun, parseQrels, parseRun, readDataset, readDatasetStrict } from './formats/index.js';
 // Datasets: reading, checking and generating question sets; DoGMaTiQ nugget banks.
 export {
   checkDataset,
   importQasper,
   NuggetPipeline,
-  readDataset,
-  readDatasetStrict,
 } from './generate/index.js';
 // Grade: ResearchQA grading, VETSCORE faithfulness, ARGUE judging and scoring of reports.
 export {
@@ -62,6 +61,7 @@ export {
 } from './grade/index.js';
 // Ingest: papers (PDF, JATS, TEI, Markdown, QASPER, S2ORC) into a corpus, and opening one.
 export { readDocumentFile } from './ingest/index.js';
+export { sha256OfFile } from './io/index.js';
 // Models: LLM providers and embedders from a model string (`openai:gpt-4.1-mini`, `lsa:256`, …).
 export {
   type CreateProviderOptions,
@@ -91,7 +91,6 @@ export {
 // Index, search and retrieve: the corpus's BM25 and dense indexes, and the retrievers over them.
 export {
   compareRuns,
-  formatRun,
   formatTrecEval,
   type IndexCorpusOptions,
   type IndexCorpusResult,
@@ -100,8 +99,6 @@ export {
   type OpenedIndex,
   type OpenRetrieverOptions,
   openRetriever,
-  parseQrels,
-  parseRun,
   RETRIEVAL_MODES,
   type RetrievalMode,
   type Retriever,

@@ -65,3 +65,4 @@ export {
   type WriteReportRunOptions,
   writeReportRun,
 } from './report-run.js';
+export { runPassages } from './run-passages.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ReportRequest } from '../core/index.js';
+import type { ReportRequest } from '../formats/index.js';
 import type { ReportWriter } from './report-generator.js';
 import { openReportRun, pendingRequests, reportRunManifest, writeReportRun } from './report-run.js';
 

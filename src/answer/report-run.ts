@@ -1,13 +1,8 @@
 import pLimit from 'p-limit';
-import {
-  createManifest,
-  type LengthMode,
-  type ReportRequest,
-  RunFile,
-  type RunFile as RunFileType,
-  type RunManifest,
-  stringifyPythonJson,
-} from '../core/index.js';
+import { createManifest, type RunManifest } from '../core/index.js';
+import type { LengthMode, ReportRequest } from '../formats/index.js';
+import { RunFile, type RunFile as RunFileType } from '../io/index.js';
+import { stringifyPythonJson } from '../python-compat/index.js';
 import { type ReportWriter, reportRunLine } from './report-generator.js';
 
 /** The length limit of a request that sets none, when the caller gives none (characters). */

@@ -268,6 +268,37 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
     ],
   },
   {
+    name: 'export',
+    description: 'write corpus data for other engines',
+    commands: [
+      {
+        name: 'passages',
+        description:
+          'write the indexed passages (same ids and text as citegeist retrieves, with paper id, title, section and page) for Lucene/Pyserini, OpenSearch/Elasticsearch or any engine',
+        options: [
+          {
+            flags: '--format <format>',
+            description: 'jsonl, pyserini, opensearch-bulk',
+            default: 'jsonl',
+          },
+          {
+            flags: '--out <file>',
+            description: 'write here instead of stdout',
+          },
+          {
+            flags: '--index-name <name>',
+            description: 'the index named in opensearch-bulk action lines',
+            default: 'citegeist-passages',
+          },
+          {
+            flags: '--corpus <file>',
+            description: 'corpus file (default: .citegeist/corpus.sqlite in the current folder)',
+          },
+        ],
+      },
+    ],
+  },
+  {
     name: 'recipes',
     description: 'RECIPER recipes (procedural summaries per paper)',
     commands: [
@@ -547,6 +578,11 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
         flags: '--corpus <file>',
         description:
           'corpus store with the papers (default without --papers: "corpus" in the config file, else .citegeist/corpus.sqlite when it exists)',
+      },
+      {
+        flags: '--retrieved <run>',
+        description:
+          'a TREC run from any engine (passage or paper ids; topics = request or row ids) used as the retrieval instead of citegeist’s',
       },
       {
         flags: '--no-check',
@@ -1361,6 +1397,11 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
               'recipes for --mode reciper (default: index/recipes.jsonl beside the corpus; `recipes extract --out` writes another)',
           },
           {
+            flags: '--retrieved <run>',
+            description:
+              'a TREC run from any engine (passage or paper ids; topics = request or row ids) used as the retrieval instead of citegeist’s',
+          },
+          {
             flags: '--model <spec>',
             description: 'model, e.g. openai:gpt-4.1-mini, ollama:qwen2.5:7b, gguf:<path>',
           },
@@ -1648,6 +1689,31 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
         description: 'skip the dataset check (`citegeist dataset check`) before the run',
       },
       {
+        flags: '--test <name>',
+        description: 'significance test of each pair: randomization | bootstrap | t | wilcoxon | sign',
+        default: 'randomization',
+      },
+      {
+        flags: '--correction <name>',
+        description: 'adjust p over every pair and metric of the table: holm | bonferroni | bh | none',
+        default: 'holm',
+      },
+      {
+        flags: '--alpha <p>',
+        description: 'significance level of the adjusted p',
+        default: 0.05,
+      },
+      {
+        flags: '--resamples <n>',
+        description: 'bootstrap resamples and random sign patterns per pair',
+        default: 10000,
+      },
+      {
+        flags: '--min-shared <n>',
+        description: 'refuse two files sharing fewer items than this',
+        default: 2,
+      },
+      {
         flags: '--judge <spec>',
         description: 'judge model (same forms as --model)',
       },
@@ -1765,6 +1831,83 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
         flags: '--port <n>',
         description: 'port on 127.0.0.1 (0: any free port)',
         default: 8080,
+      },
+    ],
+  },
+  {
+    name: 'pack',
+    description:
+      'write a study pack: the outputs named, every input they were made from, the model replies they used, and how to re-derive each (docs/packs.md)',
+    options: [
+      {
+        flags: '--include <files...>',
+        description: 'outputs to pack (grades, VETSCORE results, ARGUE judgments and scores, reports…)',
+      },
+      {
+        flags: '--from <report>',
+        description: 'pack everything an HTML report was built from, and the report',
+      },
+      {
+        flags: '--out <file>',
+        description: 'pack to write',
+        default: 'study.cgpack',
+      },
+      {
+        flags: '--cache <file>',
+        description: 'reply cache the judged outputs were made with (default: .citegeist/cache.sqlite)',
+      },
+      {
+        flags: '--exclude-inputs',
+        description: 'reference inputs by hash and size instead of packing them (outputs are always packed)',
+      },
+    ],
+    commands: [
+      {
+        name: 'inspect',
+        description: 'list what a pack holds: files, sizes, hashes, replay steps, replies',
+        arguments: [
+          {
+            usage: '<pack>',
+            description: 'a .cgpack file',
+          },
+        ],
+      },
+      {
+        name: 'verify',
+        description: 'check every hash of a pack (entries, replies) without replaying it',
+        arguments: [
+          {
+            usage: '<pack>',
+            description: 'a .cgpack file',
+          },
+        ],
+      },
+    ],
+  },
+  {
+    name: 'replay',
+    description:
+      're-derive every output of a study pack from its inputs and replies (no network, no keys) and compare byte for byte',
+    arguments: [
+      {
+        usage: '<pack>',
+        description: 'a .cgpack file',
+      },
+    ],
+    options: [
+      {
+        flags: '--dir <folder>',
+        description: 'empty folder to replay in',
+        default: 'replayed',
+      },
+      {
+        flags: '--inputs <dir>',
+        description: 'folder with the inputs a pack references by hash only (same relative paths)',
+      },
+      {
+        flags: '--max-bytes <n>',
+        description: 'refuse a pack that inflates past this many bytes',
+        default: 2147483647,
       },
     ],
   },
@@ -1888,6 +2031,11 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
         flags: '--recipes <file>',
         description:
           'recipes for --mode reciper (default: index/recipes.jsonl beside the corpus; `recipes extract --out` writes another)',
+      },
+      {
+        flags: '--retrieved <run>',
+        description:
+          'a TREC run from any engine (passage or paper ids; topics = request or row ids) used as the retrieval instead of citegeist’s: one more grid row, "retrieved"',
       },
       {
         flags: '--seed <n>',
@@ -2056,6 +2204,12 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
         description: 'print z-scores against "topic measure mean stddev" lines of this file',
       },
       {
+        flags: '--skip-missing-topics',
+        description:
+          'pre-10.0: without -c, score only the topics in both files (trec_eval 9.0.x; trec_eval 10.0 stops at a judged topic missing from the run)',
+        default: false,
+      },
+      {
         flags: '--doc-level',
         description: 'roll passage ids "<docId>#<n>" up to documents (max score) before scoring',
         default: false,
@@ -2065,22 +2219,21 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
   {
     name: 'compare',
     description:
-      'compare two TREC runs per measure over the qrels topics: mean difference, win/tie/loss, paired t-test and randomization test',
+      'compare two systems item by item: TREC runs per measure over the qrels topics (mean difference, win/tie/loss, paired t-test and randomization test), or grades files per metric (the pairwise table of `leaderboard`)',
     arguments: [
       {
         usage: '<runA>',
-        description: 'baseline run',
+        description: 'baseline run, or grades file',
       },
       {
         usage: '<runB>',
-        description: 'run compared against the baseline',
+        description: 'run compared against the baseline, or grades file',
       },
     ],
     options: [
       {
         flags: '--qrels <file>',
-        description: 'qrels file',
-        mandatory: true,
+        description: 'qrels file (TREC runs)',
       },
       {
         flags: '-m, --measure <measure>',
@@ -2106,6 +2259,31 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
         flags: '--doc-level',
         description: 'roll passage ids "<docId>#<n>" up to documents (max score) before scoring',
         default: false,
+      },
+      {
+        flags: '--test <name>',
+        description: 'significance test of each pair: randomization | bootstrap | t | wilcoxon | sign',
+        default: 'randomization',
+      },
+      {
+        flags: '--correction <name>',
+        description: 'adjust p over every pair and metric of the table: holm | bonferroni | bh | none',
+        default: 'holm',
+      },
+      {
+        flags: '--alpha <p>',
+        description: 'significance level of the adjusted p',
+        default: 0.05,
+      },
+      {
+        flags: '--resamples <n>',
+        description: 'bootstrap resamples and random sign patterns per pair',
+        default: 10000,
+      },
+      {
+        flags: '--min-shared <n>',
+        description: 'refuse two files sharing fewer items than this',
+        default: 2,
       },
     ],
   },

@@ -1,11 +1,6 @@
 import { CommanderError } from 'commander';
-import {
-  CitegeistError,
-  type ErrorCode,
-  isCitegeistError,
-  systemError,
-  tooDeepError,
-} from '../core/index.js';
+import { CitegeistError, type ErrorCode, isCitegeistError } from '../core/index.js';
+import { systemError, tooDeepError } from '../io/index.js';
 import type { CliIo } from './io.js';
 
 /** Commander's own usage errors, under the codes of the one table (exit code 2, as before). */

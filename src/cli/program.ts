@@ -37,9 +37,9 @@ export async function createProgram(
 ): Promise<{ program: Command; ctx: CliContext }> {
   const program = rootProgram(io);
   const { createContext } = await import('./context.js');
-  const ctx = createContext(program, io, (argv) => runCli(argv, io));
+  const ctx = createContext(program, io, (argv, other) => runCli(argv, other ?? io));
   for (const entry of COMMANDS) {
-    if (only === undefined || entry.name === only) (await entry.load())(program, ctx);
+    if (only === undefined || entry.names.includes(only)) (await entry.load())(program, ctx);
   }
   configureCommands(program, io);
   return { program, ctx };
@@ -79,7 +79,7 @@ export function commandToLoad(argv: readonly string[]): string | null {
     const word = words[i]!;
     if (GLOBAL_WITH_VALUE.has(word)) i++;
     else if (word === '--version' || word === '-V') return null;
-    else if (!word.startsWith('-')) return COMMANDS.some((c) => c.name === word) ? word : null;
+    else if (!word.startsWith('-')) return COMMANDS.some((c) => c.names.includes(word)) ? word : null;
   }
   return null;
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCase, writeReliabilitySection } from '../testing/fault-campaign.js';
-import { readGrades } from './grades-io.js';
+import { readGrades } from './researchqa/grades-io.js';
 
 const SEED = 20_261_202;
 const METHODS = 'We collected 1,204 survey responses from teachers in three districts between 2019 and 2021.';

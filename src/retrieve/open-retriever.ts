@@ -8,7 +8,7 @@ import {
   needsFitting,
   type ProviderEnv,
 } from '../llm/index.js';
-import { DenseRetriever, type Retriever } from './common/index.js';
+import type { Retriever } from './common/index.js';
 import {
   BM25_ALONE,
   createRetriever,
@@ -18,6 +18,7 @@ import {
   hybridRetrieval,
   type RetrievalConfig,
 } from './defaults/index.js';
+import { DenseRetriever } from './dense/index.js';
 import type { Passage } from './passages/index.js';
 import {
   assertIndexFresh,
@@ -60,7 +61,7 @@ export interface OpenRetrieverOptions {
 export interface OpenedIndex {
   dir: string;
   saved: SavedIndex;
-  passages: Map<string, Passage>;
+  passages: ReadonlyMap<string, Passage>;
   retriever: Retriever;
   /** The mode that ran (`auto` resolved) and what it is, for output and run records. */
   mode: Exclude<RetrievalMode, 'auto'>;
@@ -126,7 +127,7 @@ export async function openRetriever(options: OpenRetrieverOptions): Promise<Open
   const env = options.env ?? {};
   const saved = loadIndex(dir);
   assertIndexFresh(dir, saved.manifest, options.corpus.digests());
-  const passages = new Map(saved.passages.map((p) => [p.id, p]));
+  const passages = saved.passages;
   const requested = options.embedder;
   const situation = {
     scope: 'corpus' as const,
@@ -174,7 +175,7 @@ export async function openRetriever(options: OpenRetrieverOptions): Promise<Open
     dense: denseRetriever,
   });
   const recipes = recipesOf(saved, options.recipesPath ?? recipesPathOf(dir), options);
-  const retriever = await ReciperRetriever.build(embedder, saved.passages, recipes.list, {
+  const retriever = await ReciperRetriever.build(embedder, saved.passages.toArray(), recipes.list, {
     method: mode,
     paragraphIndex: dense,
     paragraphCandidates: candidates,
@@ -214,7 +215,7 @@ function recipesOf(
   const notice = options.onNotice ?? (() => {});
   const stored = readRecipes(path);
   const shown = options.showPath ? options.showPath(path) : path;
-  const titles = new Map(saved.passages.map((p) => [p.docId, p.title]));
+  const titles = new Map([...saved.passages.values()].map((p) => [p.docId, p.title]));
   const indexed = [...stored.recipes].filter(([docId]) => titles.has(docId));
   const current = stored.manifest
     ? paperHashes(
@@ -258,7 +259,7 @@ function recipesOf(
       'Extract them first: `citegeist recipes extract --model <spec>` (needs a model).',
     );
   }
-  const papers = new Set(saved.passages.map((p) => p.docId)).size;
+  const papers = new Set(titles.keys()).size;
   const model = stored.manifest ? String(stored.manifest.settings.model) : null;
   return {
     list,

@@ -1,6 +1,6 @@
 import { CitegeistError } from '../../core/index.js';
 import { DEFAULT_EMBEDDER } from '../../llm/index.js';
-import { DEFAULT_PASSAGE_TOKENS, indexCorpus } from '../../retrieve/index.js';
+import { ANN_THRESHOLD, DEFAULT_PASSAGE_TOKENS, indexCorpus } from '../../retrieve/index.js';
 import { CorpusStore } from '../../store/index.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION, corpusPath, displayPath } from '../corpus-option.js';
@@ -61,8 +61,15 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
             embedder: spec,
             env: ctx.io.env,
             onRebuild: (reasons) => ctx.io.err(`rebuilding the index: ${reasons.join('; ')}\n`),
-            onBatch: (_, total) => {
-              progress ??= createProgress({ io: ctx.io, label: 'embedding', total });
+            onProgress: (done, total, pass) => {
+              if (done === 1 || !progress) {
+                progress?.stop();
+                progress = createProgress({
+                  io: ctx.io,
+                  label: pass === 'embed' ? 'embedding' : 'indexing',
+                  total,
+                });
+              }
               progress.tick({ ok: true });
             },
           });
@@ -75,7 +82,8 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
           );
           return;
         }
-        const { manifest, denseKind } = result;
+        const { manifest } = result;
+        const denseKind = manifest.passages > ANN_THRESHOLD ? 'ann' : 'exact';
         ctx.io.out(
           `indexed ${manifest.passages} passages of ${result.papers} papers (BM25${manifest.embedderId ? `, dense ${manifest.embedderId} ${denseKind}` : ''}) in ${displayPath(ctx, dir)}\n`,
         );

@@ -12,12 +12,14 @@ import {
   writeReportRun,
 } from '../../answer/index.js';
 import { CitegeistError, canonicalJson, sha256Hex } from '../../core/index.js';
+import { requestText } from '../../formats/index.js';
 import { VERSION } from '../../version.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION } from '../corpus-option.js';
 import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } from '../llm-options.js';
 import { createProgress } from '../progress.js';
 import { putInInputOrder } from '../queue-runtime.js';
+import { openRetrievedRun, RETRIEVED_OPTION } from '../retrieved-run.js';
 import { countOption } from '../setup/option-parsers.js';
 import { readRequests, reportsCommand } from '../setup/report-runs-inputs.js';
 import { printReportRunPlan } from '../setup/report-runs-plan.js';
@@ -36,6 +38,7 @@ interface GenerateFlags extends LlmFlags {
   runId?: string;
   embedder?: string;
   recipes?: string;
+  retrieved?: string;
 }
 
 /** `citegeist reports generate`: a RAGTIME-format run over a citegeist corpus. */
@@ -63,7 +66,8 @@ export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
     )
     .option('--length-mode <mode>', 'count the limit in NFKC characters or words', 'characters')
     .option('--embedder <spec>', 'embedder (must be the one the index was built with)')
-    .option(...RECIPES_OPTION);
+    .option(...RECIPES_OPTION)
+    .option(...RETRIEVED_OPTION);
   addLlmOptions(command).action(async (flags: GenerateFlags) => {
     const { io } = ctx;
     const settings = resolveLlmSettings(flags, ctx.config(), io.cwd);
@@ -81,7 +85,12 @@ export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
       embedder: flags.embedder,
       recipes: flags.recipes,
     });
-    const retrieval = { retriever: opened.retriever, passages: opened.passages, k: flags.k };
+    // --retrieved: another engine's run ranks the passages (topics = request ids).
+    const byText = new Map(requests.map((r) => [requestText(r), r.id]));
+    const retriever = flags.retrieved
+      ? openRetrievedRun(ctx, flags.retrieved, flags.corpus, (q) => byText.get(q)).retriever
+      : opened.retriever;
+    const retrieval = { retriever, passages: opened.passages, k: flags.k };
     if (settings.dryRun) {
       const plan = { requests, out: flags.out, outPath, runId, model, retrieval, limit: flags.limit };
       return printReportRunPlan(ctx, { ...plan, lengthMode, settings });
@@ -95,7 +104,7 @@ export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
         runId,
         teamId: flags.teamId,
         writer: writer.id,
-        retrieval: opened.retriever.id,
+        retrieval: retriever.id,
         k: flags.k,
         indexCreated: opened.saved.manifest.createdAt,
         defaultLimit: flags.limit,
@@ -103,7 +112,7 @@ export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
         requests: flags.requests,
         version: VERSION,
       });
-      const queueRun = canonicalJson([runId, writer.id, opened.retriever.id, flags.k, lengthMode]);
+      const queueRun = canonicalJson([runId, writer.id, retriever.id, flags.k, lengthMode]);
       await runtime?.useRun({ run_id: sha256Hex(queueRun).slice(0, 16), label: runId, kind: 'reports' });
       const file = openReportRun(outPath, manifest, 'citegeist reports generate');
       const total = pendingRequests(file, requests).length;

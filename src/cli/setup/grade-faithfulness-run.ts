@@ -1,14 +1,9 @@
 import { resolve } from 'node:path';
 import {
-  byField,
   CitegeistError,
   createManifest,
   defaultLabel,
-  inspectRunFile,
-  RunFile,
-  type RunFileOptions,
   type RunManifest,
-  readTextFile,
   sha256Hex,
 } from '../../core/index.js';
 import {
@@ -25,6 +20,7 @@ import {
   summarizeFaithfulness,
   unsupportedAcross,
 } from '../../grade/index.js';
+import { byField, inspectRunFile, RunFile, type RunFileOptions, readTextFile } from '../../io/index.js';
 import { estimateCost, modelId, parseModelString } from '../../llm/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext } from '../context.js';

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { type RetrievalContext, reportPrompt, retrievedPassages } from '../../answer/index.js';
-import { type LengthMode, parseReportRun, type ReportRequest, readTextFile } from '../../core/index.js';
+import { type LengthMode, parseReportRun, type ReportRequest } from '../../formats/index.js';
+import { readTextFile } from '../../io/index.js';
 import { CHARS_PER_TOKEN, estimateCost, modelId, parseModelString } from '../../llm/index.js';
 import type { CliContext } from '../context.js';
 import type { LlmSettings } from '../llm-options.js';

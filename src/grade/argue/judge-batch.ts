@@ -11,7 +11,7 @@ import {
   type Report,
   type ReportRequest,
   sentencesWithinLimit,
-} from '../../core/index.js';
+} from '../../formats/index.js';
 import type { ChatMessage } from '../../llm/index.js';
 import { createLimit } from '../vetscore/limit.js';
 import type { CitedDocumentSource } from './documents.js';

@@ -1,8 +1,8 @@
 import type { Document } from '../../core/index.js';
 import { createEmbedder } from '../../llm/index.js';
 import { VERSION } from '../../version.js';
-import { buildIndex, type IndexedDocument } from './build-index.js';
-import { type IndexManifest, indexExists, readManifest, saveIndex } from './index-dir.js';
+import { type BuildIndexOptions, type IndexedDocument, writeIndex } from './build-index.js';
+import { type IndexManifest, indexExists, readManifest } from './index-dir.js';
 import { describeStaleness, indexStaleness } from './staleness.js';
 
 /** Whitespace tokens per passage when none is given (`chunkDocument`'s default too). */
@@ -72,13 +72,13 @@ export interface IndexCorpusOptions {
   rebuild?: boolean;
   /** Called with the reasons before an existing index is rebuilt. */
   onRebuild?: (reasons: string[]) => void;
-  /** Called after each embedding batch. */
-  onBatch?: (done: number, total: number) => void;
+  /** Called as papers are indexed and passages embedded (`pass`: which of the two). */
+  onProgress?: BuildIndexOptions['onProgress'];
 }
 
 export type IndexCorpusResult =
   | { status: 'up-to-date'; manifest: IndexManifest; papers: number }
-  | { status: 'built'; manifest: IndexManifest; papers: number; denseKind: string | null };
+  | { status: 'built'; manifest: IndexManifest; papers: number };
 
 /**
  * Builds the index of a corpus in `dir` (BM25 and, with an embedder, dense vectors), unless the
@@ -101,25 +101,22 @@ export async function indexCorpus(
       return { status: 'up-to-date', manifest: check.manifest, papers: digests.size };
     if (check.state === 'stale') options.onRebuild?.(check.reasons);
   }
-  const documents: IndexedDocument[] = [];
-  for (const [id, digest] of digests) {
-    const document = corpus.get(id);
-    if (document) documents.push({ document, digest });
+  // Streamed from the corpus one paper at a time: memory does not grow with the corpus.
+  function* documents(): Generator<IndexedDocument> {
+    for (const [id, digest] of digests) {
+      const document = corpus.get(id);
+      if (document) yield { document, digest };
+    }
   }
-  const built = await buildIndex(documents, {
+  const manifest = await writeIndex(dir, documents, {
     maxTokens: settings.maxTokens,
     includeReferences: settings.includeReferences,
     embedder: options.embedder
       ? { spec: options.embedder, embedder: createEmbedder(options.embedder, { env: options.env ?? {} }) }
       : null,
     version: VERSION,
-    ...(options.onBatch ? { onBatch: options.onBatch } : {}),
+    total: digests.size,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
-  saveIndex(dir, built);
-  return {
-    status: 'built',
-    manifest: built.manifest,
-    papers: documents.length,
-    denseKind: built.dense?.kind ?? null,
-  };
+  return { status: 'built', manifest, papers: manifest.documents.length };
 }

@@ -1,4 +1,9 @@
-export { type BuildIndexOptions, buildIndex, type IndexedDocument } from './build-index.js';
+export {
+  type BuildIndexOptions,
+  FIT_SAMPLE,
+  type IndexedDocument,
+  writeIndex,
+} from './build-index.js';
 export {
   checkIndex,
   DEFAULT_PASSAGE_TOKENS,
@@ -10,14 +15,18 @@ export {
   indexCorpus,
 } from './index-corpus.js';
 export {
+  assertCurrentFormat,
+  INDEX_FORMAT,
   type IndexManifest,
   indexDirFor,
   indexExists,
   loadEmbedderModel,
   loadIndex,
+  loadPassages,
+  MANIFEST_FILE,
   openDense,
   readManifest,
   type SavedIndex,
-  saveIndex,
 } from './index-dir.js';
+export { PASSAGE_FILES, PassageTable } from './passage-table.js';
 export { assertIndexFresh, describeStaleness, type IndexStaleness, indexStaleness } from './staleness.js';
