@@ -1838,6 +1838,7 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
     name: 'pack',
     description:
       'write a study pack: the outputs named, every input they were made from, the model replies they used, and how to re-derive each (docs/packs.md)',
+    action: true,
     options: [
       {
         flags: '--include <files...>',

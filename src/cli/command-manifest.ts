@@ -13,6 +13,8 @@ export interface CommandSpec {
   summary?: string;
   hidden?: boolean;
   isDefault?: boolean;
+  /** It runs something itself (commander then lists no `help` subcommand under it). */
+  action?: boolean;
   arguments?: ArgumentSpec[];
   options?: OptionSpec[];
   commands?: CommandSpec[];
@@ -42,6 +44,7 @@ export interface OptionSpec {
 /** The fields commander keeps on a command that its public API has no getter for. */
 interface CommandInternals {
   _hidden?: boolean;
+  _actionHandler?: unknown;
   _defaultCommandName?: string | null;
 }
 
@@ -85,6 +88,7 @@ export function describeCommand(command: Command, parent?: Command): CommandSpec
     ...(command.summary() ? { summary: command.summary() } : {}),
     ...(internals._hidden ? { hidden: true } : {}),
     ...(isDefault ? { isDefault: true } : {}),
+    ...(internals._actionHandler && command.commands.length > 0 ? { action: true } : {}),
     ...(args.length > 0 ? { arguments: args } : {}),
     ...(options.length > 0 ? { options } : {}),
     ...(commands.length > 0 ? { commands } : {}),
@@ -117,6 +121,8 @@ export function addFromManifest(parent: Command, spec: CommandSpec): Command {
     if (o.mandatory) option.makeOptionMandatory();
     command.addOption(option);
   }
+  // Never run: a command that runs is loaded first (`runCli`); the action only shapes its help.
+  if (spec.action) command.action(() => {});
   for (const sub of spec.commands ?? []) addFromManifest(command, sub);
   parent.addCommand(command, {
     ...(spec.isDefault ? { isDefault: true } : {}),
