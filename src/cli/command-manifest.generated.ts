@@ -84,6 +84,15 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
         flags: '--corpus <file>',
         description: 'corpus file (default: .citegeist/corpus.sqlite in the current folder)',
       },
+      {
+        flags: '--allow-empty',
+        description: 'succeed when the paths hold no file to ingest (an empty folder)',
+      },
+      {
+        flags: '--max-pdf-pages <n>',
+        description: 'refuse a PDF with more pages than this (INGEST_PDF_TOO_LONG)',
+        default: 5000,
+      },
     ],
   },
   {
@@ -690,6 +699,11 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
             mandatory: true,
           },
           {
+            flags: '--allow-partial',
+            description:
+              'grade a run that is still being written (its writer holds its lock): the rows it holds now, marked partial in the manifest, label and summary',
+          },
+          {
             flags: '--papers <dir>',
             description: 'paper files named <paper_id>.pdf|.txt|.md',
           },
@@ -790,6 +804,11 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
           {
             flags: '--out <file>',
             description: 'per-answer results JSONL (resumable by answer id; required)',
+          },
+          {
+            flags: '--judge-card <file>',
+            description:
+              'a judge card of the verifier (meta-eval judge --set check-covid): checked against the judge and its prompt version, shown beside the score',
           },
           {
             flags: '--label <name>',
@@ -925,6 +944,125 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
             flags: '--system <run=model>',
             description: 'the model behind a system (repeatable), for the circularity check',
             default: [],
+          },
+        ],
+      },
+      {
+        name: 'judge',
+        description:
+          'judge card: agreement of a judge with people on a public human-judgment set (κ, α, correlations with bootstrap CIs, confusion, human ceiling)',
+        options: [
+          {
+            flags: '--set <name>',
+            description: 'human-judgment set: check-covid, ragchecker, crowdrag25, alce-utility',
+            mandatory: true,
+          },
+          {
+            flags: '--data <dir>',
+            description: 'folder holding the sets (default $CITEGEIST_HUMAN_LABELS or ./human-labels)',
+          },
+          {
+            flags: '--dimension <name>',
+            description:
+              'the judged aspect (ragchecker: correctness|completeness|overall; crowdrag25: its 7 dimensions)',
+          },
+          {
+            flags: '--labels <file>',
+            description:
+              'a judge’s labels: JSONL {id, label|score} (a judgments file) or CSV/TSV with id,label',
+          },
+          {
+            flags: '--judge-kind <kind>',
+            description:
+              'with --judge: claim-support, rubric, pairwise (default: claim-support for check-covid, else rubric)',
+          },
+          {
+            flags: '--judgments <file>',
+            description:
+              'with --judge: the judgments file (resumed when rerun; default <out>.judgments.jsonl)',
+          },
+          {
+            flags: '--reference <which>',
+            description:
+              'compare with the gold label or with each human label (default: gold where the set has one)',
+          },
+          {
+            flags: '--limit <n>',
+            description: 'judge a stratified sample of n items',
+          },
+          {
+            flags: '--sample-seed <n>',
+            description: 'seed of the --limit sample',
+            default: 0,
+          },
+          {
+            flags: '--iterations <n>',
+            description: 'bootstrap resamples',
+            default: 10000,
+          },
+          {
+            flags: '--seed <n>',
+            description: 'bootstrap seed',
+            default: 0,
+          },
+          {
+            flags: '--out <file>',
+            description: 'write the card (JSON with its run manifest) here',
+          },
+          {
+            flags: '--list-items',
+            description: 'print the set’s item ids and stop',
+          },
+          {
+            flags: '--probe-verbosity',
+            description:
+              'with a rubric judge: judge every answer again padded with neutral text of the same topic and report the score shift',
+          },
+          {
+            flags: '--judge-family <family>',
+            description:
+              'with --labels: the judge model’s family (openai, meta, …) for the self-preference probe',
+          },
+          {
+            flags: '--judge <spec>',
+            description: 'judge model (same forms as --model)',
+          },
+          {
+            flags: '--concurrency <n>',
+            description: 'calls in flight at once (default 4; with --queue, across the workers: 64)',
+          },
+          {
+            flags: '--budget <usd>',
+            description: 'hard cap on spend in USD: no call starts once the projected spend would pass it',
+          },
+          {
+            flags: '--dry-run',
+            description: 'estimate calls, tokens and cost, then stop without calling a model',
+            default: false,
+          },
+          {
+            flags: '--cache <file|url>',
+            description:
+              'response cache: a SQLite file (default .citegeist/cache.sqlite) or redis://host:port/db shared by several machines',
+          },
+          {
+            flags: '--no-cache',
+            description: 'neither read nor write the response cache',
+          },
+          {
+            flags: '--cache-only',
+            description: 'only replay cached replies; a miss fails that call',
+            default: false,
+          },
+          {
+            flags: '--queue <url>',
+            description:
+              'run the model calls on queue workers (`citegeist worker`) through Redis: redis://host:port[/db] (docs/scale-out.md)',
+          },
+          {
+            flags: '--rpm <n>',
+            description:
+              'with --queue: requests per minute per model, enforced across all workers (0 removes a limit)',
           },
         ],
       },
@@ -1676,6 +1814,11 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
         description: "with --judge: count the judge's unlocated claims of support as support",
       },
       {
+        flags: '--allow-partial',
+        description:
+          'include files still being written (their writer holds the lock): their rows so far, labelled "(partial)"',
+      },
+      {
         flags: '--papers <dir>',
         description: 'paper files named <paper_id>.pdf|.txt|.md',
       },
@@ -1812,6 +1955,11 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
         flags: '--out <file>',
         description: 'HTML file to write',
         default: 'report.html',
+      },
+      {
+        flags: '--allow-partial',
+        description:
+          'show grades or runs still being written (their writer holds the lock): their rows so far, with a PARTIAL note',
       },
     ],
   },

@@ -136,7 +136,7 @@ export function createLlmRuntime(
   const redis = settings.cacheRedis
     ? new RedisReplyCache(withEnvPassword(settings.cacheRedis, env), warn)
     : null;
-  const file = settings.cachePath ? new ResponseCache(settings.cachePath) : null;
+  const file = settings.cachePath ? new ResponseCache(settings.cachePath, warn) : null;
   const cache: ReplyCache | null = redis ?? file;
   const budget = settings.budgetUsd === null ? null : new Budget(settings.budgetUsd);
   const limiter = new AdaptiveLimiter({ max: settings.concurrency });

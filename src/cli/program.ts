@@ -38,6 +38,11 @@ export async function createProgram(
   const program = rootProgram(io);
   const { createContext } = await import('./context.js');
   const ctx = createContext(program, io, (argv, other) => runCli(argv, other ?? io));
+  // A config file named with --config is read (and refused when invalid) by every command, as
+  // `answer` refuses it: one that a command does not use must not pass unnoticed when it is wrong.
+  program.hook('preAction', () => {
+    if (program.opts<{ config?: string }>().config !== undefined) ctx.config();
+  });
   for (const entry of COMMANDS) {
     if (only === undefined || entry.names.includes(only)) (await entry.load())(program, ctx);
   }

@@ -56,13 +56,15 @@ export function createQueuedRuntime(
 }
 
 /**
- * After a queue run, its output in the order of its units, as a local run leaves it (workers finish
- * calls in any order; rows were appended as they came). A local run's file is left as written.
+ * A finished run's output in the order of its units, whether its calls ran here or on queue
+ * workers: rows are appended as calls finish (in any order, with concurrent calls or threads), so
+ * without this the same run would give different bytes each time — and a study pack could not
+ * replay it byte for byte (docs/packs.md).
  */
 export function putInInputOrder(
-  settings: Pick<LlmSettings, 'queue'>,
+  _settings: Pick<LlmSettings, 'queue'>,
   path: string,
   o: Parameters<typeof reorderRunFile>[1],
 ): void {
-  if (settings.queue) reorderRunFile(path, o);
+  reorderRunFile(path, o);
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
-import type { DatasetRow, Document } from '../core/index.js';
+import { CitegeistError, type DatasetRow, type Document } from '../core/index.js';
 import { loadDatasetStrict, readMaybeGzip, readRun } from '../formats/index.js';
 import { parseJsonl, readJsonFile, readTextFile, sha256OfFile } from '../io/index.js';
 import {
@@ -74,22 +74,29 @@ export class ReportReader {
   private records(
     path: string,
     kind: InputInfo['kind'],
-  ): { split: SplitRecords; sha256: string; abs: string } {
+  ): { split: SplitRecords; sha256: string; abs: string; text: string } {
     const { abs, text, sha256 } = this.text(path, kind);
     const split = splitRecords(parseJsonl(text));
-    return { split, sha256, abs };
+    return { split, sha256, abs, text };
   }
 
   grades(path: string): GradesSource {
-    const { split, sha256 } = this.records(path, 'grades');
+    const { split, sha256, text } = this.records(path, 'grades');
+    refuseCutShort(path, text);
     const rows: LooseGrade[] = [];
     for (const { line, value } of split.rows) {
       const g = looseGradeRow(value);
       if (typeof g === 'string') split.skipped.push({ line, reason: g });
       else rows.push(g);
     }
-    if (rows.length === 0 && /\.json$/i.test(path)) {
-      this.sources.notes.push(`${path} holds no grades rows (a summary file? give the .jsonl grades).`);
+    if (rows.length === 0) {
+      throw new CitegeistError(
+        'NO_ROWS',
+        `The grades file ${path} holds no grades rows${split.manifest ? ' (only its manifest: nothing was graded yet)' : ''}.`,
+        /\.json$/i.test(path)
+          ? 'A summary file holds no rows: give the .jsonl grades written by `citegeist grade`.'
+          : 'Give the grades JSONL of a finished `citegeist grade` (run it again with the same --out to finish it).',
+      );
     }
     this.record('grades', path, sha256, split, rows.length);
     return { name: path, manifest: split.manifest, rows };
@@ -208,5 +215,23 @@ export class ReportReader {
       this.record('papers', source.papers, null, { manifest: null, rows: [], skipped: [] }, out.size);
     }
     return out;
+  }
+}
+
+/**
+ * A grades file whose last line is cut short (no newline, not JSON) was truncated or its grading
+ * killed: showing the rest as the grading would hide that. `grade` with the same --out repairs it.
+ */
+function refuseCutShort(path: string, text: string): void {
+  if (text === '' || text.endsWith('\n')) return;
+  const last = text.slice(text.lastIndexOf('\n') + 1);
+  try {
+    JSON.parse(last);
+  } catch {
+    throw new CitegeistError(
+      'RUN_FILE_CORRUPT',
+      `The grades file ${path} ends in a line cut short (${last.length} bytes without an end): it was truncated, or its grading was stopped mid-write.`,
+      'Run the same `citegeist grade … --out` again: it removes the cut line and finishes the grading.',
+    );
   }
 }

@@ -1,6 +1,6 @@
 import { dirname, relative, resolve } from 'node:path';
 import { CitegeistError } from '../core/index.js';
-import { writeFileAtomic } from '../io/index.js';
+import { checkFinished, writeFileAtomic } from '../io/index.js';
 import {
   buildReportData,
   type PaperTextMode,
@@ -29,6 +29,8 @@ export interface ReportOptions {
   facts?: [string, string][];
   paperText: PaperTextMode;
   seed: number;
+  /** Show grades and runs still being written (their writer holds the lock), marked partial. */
+  allowPartial?: boolean;
 }
 
 export const PAPER_TEXT_MODES: readonly PaperTextMode[] = ['auto', 'full', 'context', 'none'];
@@ -63,6 +65,11 @@ export async function buildReportFromFiles(
   cwd: string,
 ): Promise<{ data: ReportData; read: string[] }> {
   check(o);
+  // A grades or run file whose writer still holds its lock is a part of a run: refused, or shown
+  // with a note when asked for (--allow-partial).
+  const partial = [...(o.grades ?? []), ...(o.runs ?? [])]
+    .map((f) => checkFinished(resolve(cwd, f), 'grades or run file', o.allowPartial === true))
+    .filter((p) => p !== null);
   const reader = new ReportReader(cwd);
   const grades = (o.grades ?? []).map((f) => reader.grades(f));
   const runs = (o.runs ?? []).map((f) => reader.run(f));
@@ -90,6 +97,11 @@ export async function buildReportFromFiles(
     reader.sources.notes.push(
       'No --nuggets given: only the nuggets the judgments name are shown, and none counts as met.',
     );
+  for (const p of partial) {
+    reader.sources.notes.push(
+      `PARTIAL: ${relative(cwd, p.path) || p.path} was still being written by ${p.writer} when this report was made; it shows only the rows written by then (--allow-partial).`,
+    );
+  }
   const labels = [
     ...new Set(grades.flatMap((g) => g.rows.map((r) => r.label ?? g.manifest?.label ?? r.row.model))),
   ];

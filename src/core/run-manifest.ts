@@ -14,7 +14,8 @@ export const MANIFEST_FORMAT = 1;
 /**
  * What a manifest heads: answers (`run`), ResearchQA grades, VETSCORE results, generated questions,
  * RECIPER recipes, the state files of nugget folders (`nuggets generate`, `score-quality`,
- * `ginger`), and RAGTIME report runs (`reports generate`, its manifest beside the run).
+ * `ginger`), a judge's labels on a human-judgment set (`judgments`), a judge card, and RAGTIME
+ * report runs (`reports generate`, its manifest beside the run).
  */
 export const MANIFEST_KINDS = [
   'run',
@@ -26,6 +27,8 @@ export const MANIFEST_KINDS = [
   'nugget-quality',
   'ginger',
   'report-run',
+  'judgments',
+  'judge-card',
 ] as const;
 export type ManifestKind = (typeof MANIFEST_KINDS)[number];
 

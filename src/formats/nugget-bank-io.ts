@@ -75,6 +75,13 @@ function unknownFormat(where: string): CitegeistError {
 export function readNuggetFile(path: string): LoadedBank[] {
   const text = readMaybeGzip(path, 'nugget file');
   const trimmed = text.trimStart();
+  if (trimmed === '') {
+    throw new CitegeistError(
+      'EMPTY_FILE',
+      `The nugget file ${path} is empty: it holds no nugget bank.`,
+      'Check that the file was written completely, or leave it out of the folder.',
+    );
+  }
   const isJsonl = /\.jsonl(\.gz)?$/i.test(path) || (trimmed.startsWith('{') && isMultiline(trimmed));
   if (!isJsonl) {
     const value = parsePythonJson(text, path);

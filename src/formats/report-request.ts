@@ -88,6 +88,14 @@ export function parseRequests(text: string, file: string): Map<string, ReportReq
     }
     out.set(request.id, request);
   });
+  if (out.size === 0) {
+    // No topics is never a topic set: every check and score against it would pass vacuously.
+    throw new CitegeistError(
+      'NO_ROWS',
+      `The requests file ${file} holds no request.`,
+      'Give the requests (topics) JSONL of the collection: one {"request_id", …} object per line.',
+    );
+  }
   return out;
 }
 

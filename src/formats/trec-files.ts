@@ -102,9 +102,16 @@ export function expectFields(
 }
 
 /**
- * A whole-number relevance grade. trec_eval reads it with atol, which takes the leading digits of
- * anything (`1.9` and `1e3` are 1, `abc` is 0); citegeist refuses all but an integer, so a grade
- * is never read as another one without a word.
+ * The highest relevance grade read. trec_eval keeps a count per grade up to the highest one
+ * (an array of max grade + 1), so a grade in the millions is a typo or a score in the wrong column,
+ * never a judgement; a grade of 10^22 would need more memory than any machine has.
+ */
+export const MAX_RELEVANCE_GRADE = 1_000_000;
+
+/**
+ * A whole-number relevance grade, at most MAX_RELEVANCE_GRADE. trec_eval reads it with atol, which
+ * takes the leading digits of anything (`1.9` and `1e3` are 1, `abc` is 0); citegeist refuses all
+ * but an integer, so a grade is never read as another one without a word.
  */
 export function parseGrade(file: string, line: number, text: string): number {
   if (!INTEGER.test(text)) {
@@ -116,7 +123,17 @@ export function parseGrade(file: string, line: number, text: string): number {
       'Write the grade as an integer such as 0, 1 or 2 (0 = not relevant, negative = pooled but unjudged); trec_eval would read "1.9" or "1e3" as 1.',
     );
   }
-  return Number.parseInt(text, 10);
+  const grade = Number.parseInt(text, 10);
+  if (grade > MAX_RELEVANCE_GRADE) {
+    throw malformed(
+      file,
+      line,
+      `relevance grade is above ${MAX_RELEVANCE_GRADE.toLocaleString('en-US')}, the highest citegeist reads`,
+      text,
+      'Use a small integer grade (0 = not relevant, 1, 2, … more relevant); check that the columns are "qid iter docno rel".',
+    );
+  }
+  return grade;
 }
 
 /**

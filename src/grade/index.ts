@@ -9,6 +9,8 @@ export {
   type SupportGrounding,
   tallyEvidence,
 } from './evidence-grounding.js';
+export * from './human-labels/index.js';
+export * from './judge-card/index.js';
 export * from './qa/index.js';
 export * from './qasper/index.js';
 export {

@@ -4,4 +4,6 @@ export interface IngestContext {
   file: string;
   /** The document id to give the result (for sources with several papers: the base id). */
   id: string;
+  /** The most pages one PDF may have (default DEFAULT_MAX_PDF_PAGES, `--max-pdf-pages`). */
+  maxPdfPages?: number;
 }

@@ -11,6 +11,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CitegeistError } from '../core/index.js';
+import { systemError } from './read-input.js';
 
 /**
  * Writes a whole file so that a reader (or a crash) sees either the old content or the new one,
@@ -37,6 +38,13 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
     } catch {
       // not created
     }
+    // A full disk and a read-only place have codes of their own; the rest is OUTPUT_UNWRITABLE.
+    const coded = systemError(error, path, 'output', 'write');
+    if (
+      coded instanceof CitegeistError &&
+      (coded.code === 'DISK_FULL' || coded.code === 'READ_ONLY_LOCATION')
+    )
+      throw coded;
     const code = (error as NodeJS.ErrnoException).code;
     throw new CitegeistError(
       'OUTPUT_UNWRITABLE',

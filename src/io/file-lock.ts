@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { CitegeistError } from '../core/index.js';
+import { systemError } from './read-input.js';
 
 /** What a lock file records about the process holding it. */
 export interface LockHolder {
@@ -98,12 +99,16 @@ export class FileLock {
 /** Creates the lock file with its content in one step; false when it exists. */
 function tryCreate(path: string, holder: LockHolder): boolean {
   const temp = `${path}.${holder.token}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(holder)}\n`);
   try {
+    // Inside the try: a full disk fails the write after the file was created, and the empty
+    // temporary file must not stay behind.
+    writeFileSync(temp, `${JSON.stringify(holder)}\n`);
     linkSync(temp, path);
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    const coded = systemError(error, path, 'lock file', 'write');
+    if (coded instanceof CitegeistError) throw coded;
     throw new CitegeistError(
       'OUTPUT_UNWRITABLE',
       `Cannot create the lock file ${path} (${(error as Error).message}).`,
@@ -165,7 +170,7 @@ function removeStale(path: string, stale: LockHolder): boolean {
 }
 
 /** True unless the holder is on this host and its process is gone (or its pid was reused). */
-function isAlive(holder: LockHolder): boolean {
+export function isAlive(holder: LockHolder): boolean {
   if (holder.host !== hostname()) return true;
   try {
     process.kill(holder.pid, 0);

@@ -7,3 +7,5 @@ export * from './jsonl.js';
 export * from './jsonl-writer.js';
 export * from './read-input.js';
 export * from './run-file.js';
+export * from './sqlite-write-error.js';
+export * from './writer-check.js';

@@ -1,10 +1,11 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JsonSyntaxError, RowFile, type RowPlace, readJsonlLines, scanJsonRows } from './json-rows.js';
 import { parseJsonl } from './jsonl.js';
+import { MAX_INPUT_BYTES, readTextFile } from './read-input.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'citegeist-json-rows-'));
 let n = 0;
@@ -95,20 +96,26 @@ describe('inputs readTextFile guards against', () => {
     expect(rows(file('\ufeff{"a": 1}\n'), 'lines', 4).out.map((r) => r.text)).toEqual(['{"a": 1}']);
   });
 
-  it('reads a pipe (a file that can be read only once) as often as it is asked, rows again included', () => {
+  it('refuses a named pipe before opening it: opening one with no writer would block forever', () => {
     const fifo = join(dir, `fifo${n++}`);
     execFileSync('mkfifo', [fifo]);
-    const text = '{"row_id": "a"}\n{"row_id": "b"}\n';
-    const script = `require('node:fs').writeFileSync(${JSON.stringify(fifo)}, ${JSON.stringify(text)})`;
-    const writer = spawn(process.execPath, ['-e', script]);
-    const first = rows(fifo, 'lines', 4);
-    const again = rows(fifo, 'lines', 4);
-    expect(first.out.map((r) => r.text)).toEqual(['{"row_id": "a"}', '{"row_id": "b"}']);
-    expect(again.out).toEqual(first.out);
-    const reader = new RowFile(fifo);
-    expect(reader.text(first.out[1]!.place)).toBe('{"row_id": "b"}');
-    reader.close();
-    writer.kill();
+    // No writer is ever started: an open() would hang this test, the refusal must come first.
+    expect(() => rows(fifo, 'lines', 4)).toThrow(expect.objectContaining({ code: 'FILE_NOT_REGULAR' }));
+    expect(() => new RowFile(fifo).text({ offset: 0, length: 1 })).toThrow(/named pipe/);
+    expect(() => readTextFile(fifo, 'dataset')).toThrow(
+      expect.objectContaining({ code: 'FILE_NOT_REGULAR' }),
+    );
+    expect(() => readTextFile('/dev/zero', 'dataset')).toThrow(/character device/);
+  });
+
+  it('refuses one row longer than a string can be, as FILE_TOO_LARGE naming where it starts', () => {
+    // A sparse file: a row of MAX_INPUT_BYTES + 2 bytes without writing them.
+    const path = join(dir, `huge${n++}.jsonl`);
+    const fd = openSync(path, 'w');
+    writeSync(fd, '{"a": "');
+    writeSync(fd, '"}\n', MAX_INPUT_BYTES + 2);
+    closeSync(fd);
+    expect(() => rows(path, 'lines', 1 << 22)).toThrow(expect.objectContaining({ code: 'FILE_TOO_LARGE' }));
   });
 });
 

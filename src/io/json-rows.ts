@@ -9,10 +9,17 @@
  * ResearchQA files; its other keys are parsed and returned), or one row per line (JSONL).
  */
 import { isUtf8 } from 'node:buffer';
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { CitegeistError } from '../core/index.js';
 import type { JsonlLine } from './jsonl.js';
-import { decodeUtf8, readInputBytes, systemError } from './read-input.js';
+import {
+  assertRegularInput,
+  decodeUtf8,
+  MAX_INPUT_BYTES,
+  readInputBytes,
+  STDIN_PATH,
+  systemError,
+} from './read-input.js';
 
 /** Where a row is in its file. */
 export interface RowPlace {
@@ -99,12 +106,23 @@ class ChunkedFile {
 
   /** The text of [from, to), decoded as UTF-8 (NOT_UTF8 when it is not UTF-8). */
   text(from: number, to: number): string {
+    if (to - from > MAX_INPUT_BYTES) this.rowTooLarge(from, to - from);
     const bytes =
       from >= this.start && to <= this.start + this.chunk.length
         ? this.chunk.subarray(from - this.start, to - this.start)
         : readBytes(this.fd, from, to - from);
     if (!isUtf8(bytes)) this.notUtf8();
     return bytes.toString('utf8');
+  }
+
+  /** One row longer than a string can be: FILE_TOO_LARGE naming where it starts. */
+  private rowTooLarge(at: number, length: number): never {
+    const { path, what } = this.source;
+    throw new CitegeistError(
+      'FILE_TOO_LARGE',
+      `The ${what} ${path} has one row of ${Math.round(length / (1 << 20))} MiB (from byte ${at}), more than citegeist reads as one row (${Math.floor(MAX_INPUT_BYTES / (1 << 20))} MiB).`,
+      'Check that it is the file you meant: a row is one question, answer or grade, not hundreds of megabytes.',
+    );
   }
 
   /** Throws NOT_UTF8 naming the first line of the file that is not UTF-8 (read again: a rare path). */
@@ -117,11 +135,11 @@ class ChunkedFile {
 }
 
 /**
- * A file opened to read: a regular file is read in place (`fd`); one that is not (a pipe such as
- * /dev/stdin, a device) is read whole once, under the size guard of `readInputBytes`, and kept for
- * the process (`whole`, `fd` -1), since it cannot be read twice and a file is read more than once
- * here (its layout, its rows, a row again when it is graded). Errors are coded as `readTextFile`
- * codes them (missing, a folder, unreadable…).
+ * A file opened to read: a regular file is read in place (`fd`); standard input (`-`), which cannot
+ * be read twice, is read whole once under the size guard of `readInputBytes` and kept for the
+ * process (`whole`, `fd` -1), since a file is read more than once here (its layout, its rows, a row
+ * again when it is graded). Anything else that is not a regular file (a FIFO, a device) is refused
+ * before it is opened (`assertRegularInput`). Errors are coded as `readTextFile` codes them.
  */
 interface Input {
   fd: number;
@@ -130,21 +148,13 @@ interface Input {
 }
 
 function openInput(path: string, what: string): Input {
+  if (path === STDIN_PATH) {
+    stdinWhole ??= readInputBytes(path, { what });
+    return { fd: -1, whole: stdinWhole, size: stdinWhole.length };
+  }
   let fd: number | undefined;
   try {
-    const stat = statSync(path);
-    if (stat.isDirectory()) {
-      throw new CitegeistError('FILE_IS_DIRECTORY', `The ${what} ${path} is a folder.`, 'Give a file path.');
-    }
-    if (!stat.isFile()) {
-      const key = `${stat.dev}:${stat.ino}`;
-      let whole = unseekable.get(key);
-      if (!whole) {
-        whole = readInputBytes(path, { what });
-        unseekable.set(key, whole);
-      }
-      return { fd: -1, whole, size: whole.length };
-    }
+    assertRegularInput(path, what);
     fd = openSync(path, 'r');
     return { fd, whole: null, size: fstatSync(fd).size };
   } catch (error) {
@@ -157,7 +167,7 @@ function closeInput(input: Input): void {
   if (input.fd >= 0) closeSync(input.fd);
 }
 
-const unseekable = new Map<string, Buffer>();
+let stdinWhole: Buffer | undefined;
 
 function readBytes(fd: number, offset: number, length: number): Buffer {
   const buffer = Buffer.allocUnsafe(length);

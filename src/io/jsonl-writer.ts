@@ -1,7 +1,7 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { writeAll } from './atomic-write.js';
-import { readTextFile } from './read-input.js';
+import { readTextFile, systemError } from './read-input.js';
 
 /**
  * Appends rows to a JSONL file as they complete, fsyncing each one so that a killed run loses at
@@ -29,8 +29,12 @@ export class JsonlAppender {
 
   /** Appends one already-serialised line (for writers with their own JSON style). */
   appendText(line: string): void {
-    writeAll(this.fd, `${line}\n`);
-    fsyncSync(this.fd);
+    try {
+      writeAll(this.fd, `${line}\n`);
+      fsyncSync(this.fd);
+    } catch (error) {
+      throw systemError(error, this.path, 'output', 'write');
+    }
   }
 
   close(): void {

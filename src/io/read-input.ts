@@ -1,15 +1,19 @@
 import { isUtf8 } from 'node:buffer';
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, type Stats, statSync } from 'node:fs';
 import type { ErrorCode } from '../core/index.js';
 import { CitegeistError } from '../core/index.js';
 
 /**
- * The most any input file may hold before citegeist refuses to read it. Text inputs cannot be larger
- * in any case (V8 strings stop near 512 MiB, with an uncoded "Invalid string length"); a special file
- * such as /dev/zero or /dev/full would otherwise be read until memory runs out.
+ * The most any input file (or one row of a large JSON or JSONL file) may hold before citegeist
+ * refuses to read it: V8's longest string (0x1fffffe8 characters, just under 512 MiB), since text
+ * inputs cannot be larger in any case (past it V8 throws an uncoded "Cannot create a string longer
+ * than …"), and a UTF-8 byte is at most one character.
  */
-export const MAX_INPUT_BYTES = 512 * 1024 * 1024;
+export const MAX_INPUT_BYTES = 0x1fffffe8;
+
+/** The path that means standard input, for the commands that read an input through here. */
+export const STDIN_PATH = '-';
 
 export interface ReadOptions {
   /** What the file is, for messages ("dataset", "run file"). */
@@ -21,10 +25,62 @@ export interface ReadOptions {
 }
 
 /**
- * Opens `path` for reading, refuses a folder, runs `use` on the descriptor and closes it; every
- * system error becomes a coded CitegeistError naming the file.
+ * Checks, before anything opens it, that `path` is a regular file (links followed): a folder is
+ * FILE_IS_DIRECTORY; a FIFO, socket or device FILE_NOT_REGULAR (an output being resumed:
+ * OUTPUT_UNWRITABLE), since opening a FIFO blocks until a writer comes, maybe forever, and a device
+ * such as /dev/zero never ends. Every input file citegeist reads passes here first. Standard input
+ * is read only when `-` is given (`STDIN_PATH`).
  */
-function withInputFile<T>(path: string, what: string, use: (fd: number, stat: Stats) => T): T {
+export function assertRegularInput(path: string, what: string, options: { output?: boolean } = {}): Stats {
+  let stat: Stats;
+  try {
+    stat = statSync(path);
+  } catch (error) {
+    throw systemError(error, path, what, 'read');
+  }
+  if (stat.isDirectory()) {
+    throw new CitegeistError('FILE_IS_DIRECTORY', `The ${what} ${path} is a folder.`, 'Give a file path.');
+  }
+  if (!stat.isFile()) refuseSpecial(stat, path, what, options);
+  return stat;
+}
+
+function refuseSpecial(stat: Stats, path: string, what: string, options: { output?: boolean }): never {
+  if (options.output) {
+    throw new CitegeistError(
+      'OUTPUT_UNWRITABLE',
+      `The ${what} ${path} is not a regular file (a device, pipe or socket), so it cannot hold an output.`,
+      'Give a file path on a disk (not a special file such as /dev/full or /proc/…).',
+    );
+  }
+  throw new CitegeistError(
+    'FILE_NOT_REGULAR',
+    `The ${what} ${path} is ${specialKind(stat)}, not a regular file; citegeist reads inputs only from files (a pipe may never end or never start).`,
+    'Save the data to a file and give its path (commands that read standard input take `-`).',
+  );
+}
+
+function specialKind(stat: Stats): string {
+  if (stat.isFIFO()) return 'a named pipe (FIFO)';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isCharacterDevice()) return 'a character device';
+  if (stat.isBlockDevice()) return 'a block device';
+  return 'a special file';
+}
+
+/**
+ * Opens `path` for reading once `assertRegularInput` has passed it (`-`: standard input, not
+ * opened or closed here), runs `use` on the descriptor and closes it; every system error becomes a
+ * coded CitegeistError naming the file.
+ */
+function withInputFile<T>(
+  path: string,
+  what: string,
+  use: (fd: number, stat: Stats | null) => T,
+  options: { output?: boolean } = {},
+): T {
+  if (path === STDIN_PATH && !options.output) return use(0, null);
+  assertRegularInput(path, what, options);
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -33,9 +89,8 @@ function withInputFile<T>(path: string, what: string, use: (fd: number, stat: St
   }
   try {
     const stat = fstatSync(fd);
-    if (stat.isDirectory()) {
-      throw new CitegeistError('FILE_IS_DIRECTORY', `The ${what} ${path} is a folder.`, 'Give a file path.');
-    }
+    // Replaced between the check and the open: check again, now on what was opened.
+    if (!stat.isFile()) refuseSpecial(stat, path, what, options);
     return use(fd, stat);
   } catch (error) {
     if (error instanceof CitegeistError) throw error;
@@ -72,16 +127,12 @@ function readAllGuarded(fd: number, path: string, what: string, max: number): Bu
  */
 export function readInputBytes(path: string, options: ReadOptions = {}): Buffer {
   const what = options.what ?? 'file';
-  return withInputFile(path, what, (fd, stat) => {
-    if (options.output && !stat.isFile()) {
-      throw new CitegeistError(
-        'OUTPUT_UNWRITABLE',
-        `The ${what} ${path} is not a regular file (a device, pipe or socket), so it cannot hold an output.`,
-        'Give a file path on a disk (not a special file such as /dev/full or /proc/…).',
-      );
-    }
-    return readAllGuarded(fd, path, what, options.maxBytes ?? MAX_INPUT_BYTES);
-  });
+  return withInputFile(
+    path,
+    what,
+    (fd) => readAllGuarded(fd, path, what, options.maxBytes ?? MAX_INPUT_BYTES),
+    options.output ? { output: true } : {},
+  );
 }
 
 /**
@@ -95,12 +146,12 @@ export function sha256OfFile(path: string, what = 'file'): { sha256: string; siz
 
 /**
  * Feeds a file's bytes to `hash` in 1 MiB pieces and returns how many: any size of regular file (a
- * corpus of gigabytes) in bounded memory; a device or pipe, which may never end, under the size
+ * corpus of gigabytes) in bounded memory; standard input (`-`), which may never end, under the size
  * guard of `readInputBytes`. System errors are coded as there.
  */
 export function hashFileInto(hash: Hash, path: string, what = 'file'): number {
   return withInputFile(path, what, (fd, stat) => {
-    if (!stat.isFile()) {
+    if (!stat) {
       const bytes = readAllGuarded(fd, path, what, MAX_INPUT_BYTES);
       hash.update(bytes);
       return bytes.length;
@@ -186,18 +237,22 @@ const SYSTEM_CODES: Record<string, { read: ErrorCode; write: ErrorCode; why: str
     write: 'OUTPUT_UNWRITABLE',
     why: 'is not accessible (operation not permitted)',
   },
-  EROFS: { read: 'FILE_UNREADABLE', write: 'OUTPUT_UNWRITABLE', why: 'is on a read-only file system' },
+  EROFS: { read: 'FILE_UNREADABLE', write: 'READ_ONLY_LOCATION', why: 'is on a read-only file system' },
   ENOSPC: {
     read: 'FILE_UNREADABLE',
-    write: 'OUTPUT_UNWRITABLE',
+    write: 'DISK_FULL',
     why: 'cannot be written: no space left on the device',
   },
   EDQUOT: {
     read: 'FILE_UNREADABLE',
-    write: 'OUTPUT_UNWRITABLE',
+    write: 'DISK_FULL',
     why: 'cannot be written: disk quota exceeded',
   },
-  EFBIG: { read: 'FILE_TOO_LARGE', write: 'OUTPUT_UNWRITABLE', why: 'is too large for the file system' },
+  EFBIG: {
+    read: 'FILE_TOO_LARGE',
+    write: 'DISK_FULL',
+    why: 'cannot grow: larger than the file system or the file-size limit (ulimit -f) allows',
+  },
   EINVAL: {
     read: 'FILE_UNREADABLE',
     write: 'OUTPUT_UNWRITABLE',
@@ -231,14 +286,19 @@ export function systemError(
   const known = typeof errno === 'string' ? SYSTEM_CODES[errno] : undefined;
   if (!known) return error;
   const target = path ?? (error as NodeJS.ErrnoException).path ?? '(unknown path)';
+  const code = op === 'read' ? known.read : known.write;
   const fix =
     op === 'read'
       ? known.read === 'FILE_NOT_FOUND'
         ? 'Check the path.'
         : 'Check the path and its permissions.'
-      : 'Give a writable file path on a disk with free space (not a folder or a special file such as /proc or /dev/full).';
+      : code === 'DISK_FULL'
+        ? `Free space on the disk that holds ${target} (or write to another disk), then run the command again: it resumes where it stopped.`
+        : code === 'READ_ONLY_LOCATION'
+          ? `Write to a folder on a writable disk (another --out), or remount the file system that holds ${target} read-write.`
+          : 'Give a writable file path (not a folder or a special file such as /proc or /dev/full), in a folder you may write to.';
   return new CitegeistError(
-    op === 'read' ? known.read : known.write,
+    code,
     `The ${what} ${target} ${known.why} (${errno}${op === 'write' ? ' while writing' : ''}).`,
     fix,
     { cause: error },

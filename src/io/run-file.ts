@@ -13,7 +13,7 @@ import {
 import { removeAtomicLeftovers, removeFilesIn, writeAll, writeFileAtomic } from './atomic-write.js';
 import { FileLock } from './file-lock.js';
 import { type JsonlLine, parseJsonl } from './jsonl.js';
-import { readTextFile } from './read-input.js';
+import { readTextFile, systemError } from './read-input.js';
 
 type Row = Record<string, unknown>;
 
@@ -273,7 +273,11 @@ export class RunFile {
   append(row: object): void {
     if (this.fd === null) throw new Error(`RunFile ${this.path} is closed`);
     this.lock.assertHeld();
-    writeAll(this.fd, `${this.format(row)}\n`);
+    try {
+      writeAll(this.fd, `${this.format(row)}\n`);
+    } catch (error) {
+      throw systemError(error, this.path, 'output', 'write');
+    }
     this.syncTimer ??= setTimeout(() => this.syncInBackground(), FSYNC_EVERY_MS).unref();
   }
 
@@ -282,7 +286,14 @@ export class RunFile {
     this.syncTimer = null;
     const fd = this.fd;
     if (fd !== null) {
-      fsyncSync(fd);
+      try {
+        fsyncSync(fd);
+      } catch (error) {
+        this.fd = null;
+        if (!this.syncing) closeSync(fd);
+        this.lock.release();
+        throw systemError(error, this.path, 'output', 'write');
+      }
       // A background fsync still running holds the descriptor: it is closed when that one ends.
       if (this.syncing) this.closeAfterSync = true;
       else closeSync(fd);

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { CitegeistError } from '../core/index.js';
+import { sqliteWriteError, systemError } from '../io/index.js';
 import type { TokenUsage } from './provider.js';
 
 /** normal: read and write; no-cache: neither; cache-only: read, and a miss fails the call. */
@@ -84,29 +86,44 @@ export class ResponseCache implements ReplyCache {
   private readonly getVector: Database.Statement<[string], { vec: Buffer }>;
   private readonly putVector: Database.Statement<[string, string, number, Buffer]>;
 
-  /** Opens (creating) the cache at `path`; ':memory:' for a throwaway one. */
-  constructor(readonly path: string) {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('mmap_size = 268435456');
-    this.db.exec(`
+  /** Set once a write failed (a full disk): replies are no longer stored; set() is a no-op. */
+  private failed = false;
+  private closed = false;
+
+  /**
+   * Opens (creating) the cache at `path`; ':memory:' for a throwaway one. `warn` hears, once, that
+   * replies could no longer be stored (a full disk): the cache then stops writing, and the command
+   * goes on, since its results are in its own output, not here.
+   */
+  constructor(
+    readonly path: string,
+    private readonly warn: (message: string) => void = () => {},
+  ) {
+    try {
+      if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+      this.db = new Database(path);
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma('synchronous = NORMAL');
+      this.db.pragma('mmap_size = 268435456');
+      this.db.exec(`
       CREATE TABLE IF NOT EXISTS llm_replies (
         key TEXT PRIMARY KEY, model TEXT NOT NULL, text TEXT NOT NULL,
         input_tokens INTEGER, output_tokens INTEGER, created_at TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS embeddings (
         key TEXT PRIMARY KEY, model TEXT NOT NULL, dims INTEGER NOT NULL, vec BLOB NOT NULL);`);
-    this.getReply = this.db.prepare(
-      'SELECT text, input_tokens AS input, output_tokens AS output FROM llm_replies WHERE key = ?',
-    );
-    this.putReply = this.db.prepare(
-      'INSERT OR REPLACE INTO llm_replies (key, model, text, input_tokens, output_tokens, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-    );
-    this.getVector = this.db.prepare('SELECT vec FROM embeddings WHERE key = ?');
-    this.putVector = this.db.prepare(
-      'INSERT OR REPLACE INTO embeddings (key, model, dims, vec) VALUES (?, ?, ?, ?)',
-    );
+      this.getReply = this.db.prepare(
+        'SELECT text, input_tokens AS input, output_tokens AS output FROM llm_replies WHERE key = ?',
+      );
+      this.putReply = this.db.prepare(
+        'INSERT OR REPLACE INTO llm_replies (key, model, text, input_tokens, output_tokens, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      );
+      this.getVector = this.db.prepare('SELECT vec FROM embeddings WHERE key = ?');
+      this.putVector = this.db.prepare(
+        'INSERT OR REPLACE INTO embeddings (key, model, dims, vec) VALUES (?, ?, ?, ?)',
+      );
+    } catch (error) {
+      throw sqliteWriteError(systemError(error, path, 'response cache', 'write'), path, 'response cache');
+    }
   }
 
   get(key: string): CachedReply | undefined {
@@ -128,17 +145,35 @@ export class ResponseCache implements ReplyCache {
    * commit per reply costs more than the rest of a cached call); `flush()` commits at once.
    */
   set(key: string, model: string, reply: CachedReply): void {
+    // After close (a call that ended after its command failed) or a failed write: nothing to store.
+    if (this.closed || this.failed) return;
     this.pending.set(key, { model, reply });
     this.flushTimer ??= setImmediate(() => this.flush());
   }
 
-  /** Commits queued writes now (called on close). */
+  /**
+   * Commits queued writes now (called on close). A write that fails (a full disk, a read-only
+   * file) is reported once through `warn` and stops the cache writing; it never throws, so a timer
+   * flush cannot crash the process and close() always closes the database.
+   */
   flush(): void {
     if (this.flushTimer) clearImmediate(this.flushTimer);
     this.flushTimer = undefined;
-    if (this.pending.size === 0) return;
+    if (this.pending.size === 0 || this.closed || this.failed) return;
     const rows = [...this.pending.entries()];
     this.pending.clear();
+    try {
+      this.commit(rows);
+    } catch (error) {
+      this.failed = true;
+      const coded = sqliteWriteError(error, this.path, 'response cache');
+      const why =
+        coded instanceof CitegeistError ? `[${coded.code}] ${coded.problem} ${coded.fix}` : String(error);
+      this.warn(`replies are no longer cached (the results are not affected): ${why}`);
+    }
+  }
+
+  private commit(rows: [string, { model: string; reply: CachedReply }][]): void {
     const now = new Date().toISOString();
     this.db.transaction(() => {
       for (const [key, { model, reply }] of rows) {
@@ -162,6 +197,7 @@ export class ResponseCache implements ReplyCache {
   }
 
   setEmbedding(key: string, model: string, vector: Float32Array): void {
+    if (this.closed || this.failed) return;
     this.putVector.run(
       key,
       model,
@@ -177,7 +213,9 @@ export class ResponseCache implements ReplyCache {
   }
 
   close(): void {
+    if (this.closed) return;
     this.flush();
+    this.closed = true;
     this.db.close();
   }
 }

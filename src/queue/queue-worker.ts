@@ -12,6 +12,7 @@ import {
 } from './call-job.js';
 import { loadBullmq, openRedis } from './redis-client.js';
 import { connectionOptions, type RedisTarget } from './redis-target.js';
+import { countCompleted } from './run-tally.js';
 
 export interface QueueWorkerOptions {
   target: RedisTarget;
@@ -144,6 +145,11 @@ export class QueueWorker {
     if (result.ok) this.tally.done++;
     else this.tally.failed++;
     if (result.cached) this.tally.cached++;
+    if (result.ok && this.client) {
+      const pipeline = this.client.multi();
+      countCompleted(pipeline, data.run.id, result.cached === true);
+      await pipeline.exec();
+    }
     return replyOf(result, this.options.name);
   }
 

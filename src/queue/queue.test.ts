@@ -288,4 +288,32 @@ describe.skipIf(!installed)('the queue (a real redis-server, the fake model serv
       }),
     ]);
   });
+
+  it('counts a call completed after its coordinator is gone (killed or closed): the worker counts it', async () => {
+    const w = worker({ name: 'worker-b' });
+    await w.start();
+    const c = coordinator();
+    await c.announce(RUN);
+    // Slow replies: every call is still running when the coordinator goes away.
+    respond = (r) => ({ text: `late ${r.messages.at(-1)?.content}`, delayMs: 400 });
+    const calls = ['p', 'q', 'r', 's', 't'].map((t) =>
+      provider(c)
+        .generate(ask(t))
+        .catch(() => null),
+    );
+    await waitFor(async () => (await readQueueStatus(target)).models[0]?.active === 4);
+    await c.close();
+    await waitFor(async () => w.tally.done === 5);
+    const run = (await readQueueStatus(target)).runs.find((r) => r.run_id === RUN.id);
+    expect(run).toEqual(expect.objectContaining({ completed: 5, failed: 0 }));
+    await Promise.race([Promise.all(calls), new Promise((r) => setTimeout(r, 100))]);
+  });
 });
+
+async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -9,10 +9,13 @@ const RATE_WINDOW_MS = 60_000;
 /**
  * One run's calls as its coordinator sees them, published to `citegeist:run:<run id>` every second:
  * counts are added (HINCRBY), so a resumed run's totals continue; calls in flight, the rate over
- * the last minute and the heartbeat are overwritten.
+ * the last minute and the heartbeat are overwritten. Completed (and cached) calls are counted by the
+ * worker that completes them, when it completes them (`countCompleted`): counted here, the calls
+ * that came back in the last second before a coordinator was killed, and those completed while no
+ * coordinator was running, were never published (a campaign saw 1,001 of 1,005).
  */
 export class RunTally {
-  private readonly delta = { enqueued: 0, completed: 0, failed: 0, cached: 0 };
+  private readonly delta = { enqueued: 0, failed: 0 };
   private inFlight = 0;
   private recent: number[] = [];
   private state: 'running' | 'finished' | 'stopped' = 'running';
@@ -35,9 +38,7 @@ export class RunTally {
       this.delta.enqueued--;
       return;
     }
-    if (reply.ok) this.delta.completed++;
-    else this.delta.failed++;
-    if (reply.cached) this.delta.cached++;
+    if (!reply.ok) this.delta.failed++;
     this.recent.push(Date.now());
   }
 
@@ -63,6 +64,17 @@ export class RunTally {
     for (const [field, n] of Object.entries(this.delta)) if (n !== 0) pipeline.hincrby(key, field, n);
     pipeline.expire(key, RUN_RECORD_TTL_S);
     pipeline.zadd(registryKeys.runs, now, this.run.id);
-    this.delta.enqueued = this.delta.completed = this.delta.failed = this.delta.cached = 0;
+    this.delta.enqueued = this.delta.failed = 0;
   }
+}
+
+/**
+ * Counts one completed call on its run's record, in the worker that completed it, in the same
+ * moment: the count survives a coordinator killed at any point (see `RunTally`).
+ */
+export function countCompleted(pipeline: ChainableCommander, runId: string, cached: boolean): void {
+  const key = registryKeys.run(runId);
+  pipeline.hincrby(key, 'completed', 1);
+  if (cached) pipeline.hincrby(key, 'cached', 1);
+  pipeline.expire(key, RUN_RECORD_TTL_S);
 }

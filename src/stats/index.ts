@@ -1,5 +1,20 @@
 /** stats/: pure statistical functions (no I/O). Every function refuses NaN/Infinity input. */
 
+export { bootstrapAgreement } from './agreement-bootstrap.js';
+export {
+  AGREEMENT_MEASURES,
+  type AgreementMeasureId,
+  type AgreementSpec,
+  type AgreementValues,
+  agreementMeasures,
+  type CategoryAgreement,
+  type CategoryIndex,
+  categoryIndex,
+  confusionOf,
+  type KappaWeights,
+  measureEvaluator,
+  perCategoryOf,
+} from './agreement-measures.js';
 export { bcaBounds } from './bca-interval.js';
 export {
   type BootstrapInterval,
@@ -16,9 +31,11 @@ export { type JudgeVariance, judgeVariance } from './judge-variance.js';
 export { kendallTauB, kendallTauC } from './kendall.js';
 export { canonicalOrder, keyedMeanInterval, SUMMARY_ITERATIONS } from './keyed-mean-interval.js';
 export {
+  alphaFromCoincidence,
   type CoincidenceMatrix,
   coincidenceMatrix,
   krippendorffAlpha,
+  krippendorffAlphaOfUnits,
   type MeasurementLevel,
   type ReliabilityData,
 } from './krippendorff-alpha.js';
@@ -27,6 +44,7 @@ export { minimumDetectableDifference } from './minimum-detectable-difference.js'
 export { adjustPValues, CORRECTIONS, type Correction } from './multiple-comparisons.js';
 export { erfc, normalCdf, normalQuantile } from './normal-distribution.js';
 export { type ItemScore, type PairedItems, pairItems } from './pair-items.js';
+export { type PairTable, pairTable, withCounts } from './pair-table.js';
 export {
   type PairedBootstrapOptions,
   type PairedBootstrapResult,

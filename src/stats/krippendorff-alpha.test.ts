@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { coincidenceMatrix, krippendorffAlpha, type MeasurementLevel } from './krippendorff-alpha.js';
+import {
+  coincidenceMatrix,
+  krippendorffAlpha,
+  krippendorffAlphaOfUnits,
+  type MeasurementLevel,
+} from './krippendorff-alpha.js';
 
 const _ = null;
 /**
@@ -131,4 +136,16 @@ describe('krippendorffAlpha edge cases', () => {
   ])('refuses %s', (_name, data, level, message) => {
     expect(() => krippendorffAlpha(data, level as MeasurementLevel)).toThrow(message);
   });
+});
+
+describe('krippendorffAlphaOfUnits', () => {
+  it.each(['nominal', 'ordinal', 'interval', 'ratio'] as MeasurementLevel[])(
+    'equals krippendorffAlpha on the 4 × 12 example of Krippendorff (2011), %s',
+    (level) => {
+      const units = paperExample[0]!.map((_, u) =>
+        paperExample.map((row) => row[u]).filter((v): v is number => v !== null),
+      );
+      expect(krippendorffAlphaOfUnits(units, level)).toBeCloseTo(krippendorffAlpha(paperExample, level)!, 12);
+    },
+  );
 });

@@ -1,7 +1,8 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { CitegeistError, type Document, type DocumentMeta, DocumentSchema } from '../core/index.js';
+import { assertRegularInput, sqliteWriteError, systemError } from '../io/index.js';
 import type { MatchForms } from '../text/index.js';
 import { CORPUS_SCHEMA, CORPUS_SCHEMA_VERSION, UPGRADABLE_FROM } from './corpus-schema.js';
 import { DIGESTS_SCHEMA, hasDigestsTable, readDigests, writeDigest } from './digests-table.js';
@@ -71,6 +72,8 @@ export class CorpusStore {
    */
   static open(path: string, options: { readonly?: boolean; durable?: boolean } = {}): CorpusStore {
     let db: Database.Database;
+    // A FIFO or device given as the corpus would block SQLite's reads or never end.
+    if (existsSync(path)) assertRegularInput(path, 'corpus');
     try {
       if (!options.readonly) mkdirSync(dirname(path), { recursive: true });
       db = new Database(path, {
@@ -81,6 +84,10 @@ export class CorpusStore {
         timeout: WRITER_WAIT_MS,
       });
     } catch (error) {
+      const coded = options.readonly
+        ? error
+        : sqliteWriteError(systemError(error, path, 'corpus', 'write'), path, 'corpus', 'CORPUS_READ_ONLY');
+      if (coded instanceof CitegeistError) throw coded;
       throw new CitegeistError(
         'CORPUS_UNREADABLE',
         `Corpus ${path} cannot be opened (${error instanceof Error ? error.message : String(error)}).`,
@@ -97,6 +104,8 @@ export class CorpusStore {
     } catch (error) {
       db.close();
       if (error instanceof CitegeistError) throw error;
+      const coded = sqliteWriteError(error, path, 'corpus', 'CORPUS_READ_ONLY');
+      if (coded !== error) throw coded;
       throw new CitegeistError(
         'CORPUS_UNREADABLE',
         `${path} is not a citegeist corpus (${error instanceof Error ? error.message : String(error)}).`,

@@ -9,6 +9,9 @@ export {
 export {
   contentHash,
   expandPaths,
+  findIngestFiles,
+  type IngestFiles,
+  type IngestOptions,
   type IngestOutcome,
   type IngestSummary,
   ingestFile,

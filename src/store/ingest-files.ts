@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
-import { type ErrorCode, isCitegeistError } from '../core/index.js';
+import { CitegeistError, type ErrorCode, isCitegeistError } from '../core/index.js';
 import { EXTRACTOR_VERSION, fileStem, INGESTIBLE_EXTENSIONS, readDocumentBytes } from '../ingest/index.js';
-import { readInputBytes } from '../io/index.js';
+import { readInputBytes, sqliteWriteError } from '../io/index.js';
 import type { CorpusStore } from './corpus-store.js';
 
 /** The hash that decides whether a file changed: sha256 of its bytes and the extractor version. */
@@ -34,21 +34,31 @@ export interface IngestSummary {
 
 /**
  * The files named by `paths`: files as given, folders walked recursively for the ingestible
- * extensions (hidden entries skipped), in a stable order without duplicates. A path that does not
- * exist becomes a failed outcome rather than an exception.
+ * extensions (hidden entries skipped), in a stable order without duplicates. Symbolic links are
+ * followed as a user expects (a folder of links to downloads is a folder of papers): a link to a
+ * file is that file, a link to a folder is walked, each real folder once (so a link loop ends). A
+ * FIFO or device found in a folder is kept, so that its outcome says why it was not read. A path
+ * that does not exist becomes a failed outcome rather than an exception.
  */
-export async function expandPaths(paths: readonly string[]): Promise<{ files: string[]; missing: string[] }> {
+export async function expandPaths(paths: readonly string[]): Promise<IngestFiles> {
   const files = new Set<string>();
   const missing: string[] = [];
+  const walked = new Set<string>();
   const walk = async (dir: string): Promise<void> => {
+    const real = await realpath(dir);
+    if (walked.has(real)) return;
+    walked.add(real);
     const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) =>
       a.name.localeCompare(b.name),
     );
     for (const e of entries) {
       if (e.name.startsWith('.')) continue;
       const full = join(dir, e.name);
-      if (e.isDirectory()) await walk(full);
-      else if (e.isFile() && INGESTIBLE_EXTENSIONS.has(extname(e.name).toLowerCase())) files.add(full);
+      // A link is what it points to (a dangling link is skipped: there is nothing to read).
+      const target = e.isSymbolicLink() ? await stat(full).catch(() => undefined) : e;
+      if (!target) continue;
+      if (target.isDirectory()) await walk(full);
+      else if (INGESTIBLE_EXTENSIONS.has(extname(e.name).toLowerCase())) files.add(full);
     }
   };
   for (const p of paths) {
@@ -60,8 +70,43 @@ export async function expandPaths(paths: readonly string[]): Promise<{ files: st
   return { files: [...files], missing };
 }
 
+export interface IngestOptions {
+  /** The most pages one PDF may have (`--max-pdf-pages`; default DEFAULT_MAX_PDF_PAGES). */
+  maxPdfPages?: number;
+}
+
+/** What `expandPaths` found: the files to ingest, and the paths that do not exist. */
+export interface IngestFiles {
+  files: string[];
+  missing: string[];
+}
+
+/**
+ * `expandPaths`, refusing to find nothing: paths that name no file ingest reads (an empty folder, a
+ * folder of other kinds of files) are NOTHING_TO_INGEST, since "ingested 0" with exit 0 hides a
+ * wrong path; `allowEmpty` accepts it where an empty folder is expected (a script's first run).
+ */
+export async function findIngestFiles(
+  paths: readonly string[],
+  options: { allowEmpty?: boolean } = {},
+): Promise<IngestFiles> {
+  const found = await expandPaths(paths);
+  if (found.files.length === 0 && found.missing.length === 0 && !options.allowEmpty) {
+    throw new CitegeistError(
+      'NOTHING_TO_INGEST',
+      `No file ingest reads was found under ${paths.join(', ')} (it looks for ${[...INGESTIBLE_EXTENSIONS].join(', ')}; hidden files are skipped).`,
+      'Check the paths and the file extensions; pass --allow-empty where an empty folder is expected.',
+    );
+  }
+  return found;
+}
+
 /** Ingests one file: a no-op when its content hash is stored, else parse and replace atomically. */
-export async function ingestFile(store: CorpusStore, file: string): Promise<IngestOutcome> {
+export async function ingestFile(
+  store: CorpusStore,
+  file: string,
+  options: IngestOptions = {},
+): Promise<IngestOutcome> {
   const path = resolve(file);
   try {
     const bytes = new Uint8Array(readInputBytes(path, { what: 'paper' }));
@@ -72,14 +117,23 @@ export async function ingestFile(store: CorpusStore, file: string): Promise<Inge
       store.refreshMatchForms(stored.ids);
       return { status: 'unchanged', file, ids: stored.ids };
     }
-    const docs = await readDocumentBytes(bytes, { file, id: fileStem(file) });
+    const docs = await readDocumentBytes(bytes, {
+      file,
+      id: fileStem(file),
+      ...(options.maxPdfPages !== undefined ? { maxPdfPages: options.maxPdfPages } : {}),
+    });
     const ids = store.upsertFile(path, hash, docs);
     const damaged = docs
       .map((d) => d.meta.damaged)
       .filter((d) => d !== undefined)
       .join('; ');
     return { status: 'ingested', file, ids, replaced: stored !== undefined, ...(damaged ? { damaged } : {}) };
-  } catch (error) {
+  } catch (caught) {
+    // A full disk or a read-only corpus is not this file's fault, and every file after it would
+    // fail the same way: it stops the batch (what was stored before stays).
+    const error = sqliteWriteError(caught, store.path, 'corpus', 'CORPUS_READ_ONLY');
+    if (isCitegeistError(error) && (error.code === 'DISK_FULL' || error.code === 'CORPUS_READ_ONLY'))
+      throw error;
     if (isCitegeistError(error))
       return { status: 'failed', file, code: error.code, problem: error.problem, fix: error.fix };
     const message = error instanceof Error ? error.message : String(error);
@@ -102,10 +156,11 @@ export async function ingestFile(store: CorpusStore, file: string): Promise<Inge
  */
 export async function ingestPaths(
   store: CorpusStore,
-  paths: readonly string[],
+  paths: readonly string[] | IngestFiles,
   onProgress?: (done: number, total: number, outcome: IngestOutcome | undefined) => void,
+  options: IngestOptions = {},
 ): Promise<IngestSummary> {
-  const { files, missing } = await expandPaths(paths);
+  const { files, missing } = 'files' in paths ? paths : await expandPaths(paths);
   const outcomes: IngestOutcome[] = missing.map((file) => ({
     status: 'failed',
     file,
@@ -115,7 +170,7 @@ export async function ingestPaths(
   }));
   onProgress?.(0, files.length, undefined);
   for (const [i, file] of files.entries()) {
-    const outcome = await ingestFile(store, file);
+    const outcome = await ingestFile(store, file, options);
     outcomes.push(outcome);
     onProgress?.(i + 1, files.length, outcome);
   }

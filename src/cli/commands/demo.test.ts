@@ -50,6 +50,18 @@ describe('citegeist demo', () => {
     expect(cites.length).toBeGreaterThan(10);
     for (const c of cites) expect([c.rule, (c.m ?? null) !== null]).toEqual(['exact', true]);
     expect(stdout()).toMatch(/Next, with a real model/);
+    // The offline judge card: the lexical judge on the bundled Check-COVID slice, labelled as such.
+    const card = JSON.parse(readFileSync(join(out, 'judge-card.json'), 'utf8'));
+    expect(card.manifest).toMatchObject({
+      kind: 'judge-card',
+      settings: { judge_model: 'lexical', set: 'check-covid' },
+    });
+    expect(card.set).toMatchObject({ name: 'check-covid', items: 229 });
+    expect(card.set.licence).toMatch(/MIT/);
+    expect(card.counts).toMatchObject({ judged: 229, failed: 0, pairs: 229 });
+    expect(card.per_category.map((p: { reference: number }) => p.reference)).toEqual([77, 76, 76]);
+    // the lexical judge never says REFUTE
+    expect(card.per_category[1].judge).toBe(0);
     // The demo packs its study; replayed elsewhere, every output comes back byte for byte.
     expect(stdout()).toMatch(/7 of 7 outputs identical/);
     const elsewhere = mkdtempSync(join(tmpdir(), 'citegeist-demo-replay-'));

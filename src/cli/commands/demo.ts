@@ -128,6 +128,29 @@ export const registerDemo: RegisterCommand = (program, ctx) => {
         { assets, out, corpus },
       );
 
+      await step(
+        ctx,
+        failures,
+        'Certify the offline lexical judge on people’s labels: a judge card on the Check-COVID test split (229 claims, MIT)',
+        [
+          'meta-eval',
+          'judge',
+          '--set',
+          'check-covid',
+          '--data',
+          join(assets, 'human-labels'),
+          '--judge',
+          'lexical',
+          '--iterations',
+          '2000',
+          '--judgments',
+          rel(join(out, 'judge-card.judgments.jsonl')),
+          '--out',
+          rel(join(out, 'judge-card.json')),
+        ],
+        join(out, 'judge-card.json'),
+      );
+
       await writeReport(
         {
           grades: [g],
@@ -181,12 +204,15 @@ ${finished} in ${seconds} s. Files in ${rel(out)}/:
   report.html            open it in a browser (no network needed): leaderboard, every answer with its
                          citations highlighted in the paper, gold evidence, nearest passage on a miss
 ${reportFiles.map((l) => `  ${l}`).join('\n')}
+  judge-card.json        how the offline lexical judge agrees with people on 229 Check-COVID claims
+                         (κ, α, confusion; a baseline card, not a certificate of the model judges)
   demo.cgpack            the study in one file: \`citegeist replay ${rel(pack)}\` re-derives every output offline
 
 Next, with a real model (keys come from the environment, e.g. OPENAI_API_KEY):
   citegeist llm ping --model openai:gpt-4.1-mini
   citegeist demo --model openai:gpt-4.1-mini          # or ollama:qwen2.5:7b on a local Ollama
   citegeist grade --dataset ${rel(dataset)} --run ${rel(run)} --corpus ${rel(corpus)} --judge openai:gpt-4.1-mini --out grades-judged.jsonl
+  citegeist meta-eval judge --set check-covid --data <human-labels folder> --judge openai:gpt-4.1-mini --limit 300 --out card.json
   citegeist generate questions --corpus ${rel(corpus)} --model openai:gpt-4.1-mini --out my-benchmark.jsonl
 `);
     });

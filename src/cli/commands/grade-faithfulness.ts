@@ -44,6 +44,10 @@ export function gradeFaithfulnessCommand(runtime: RuntimeFactory): RegisterComma
       )
       .option('--out <file>', 'per-answer results JSONL (resumable by answer id; required)')
       .option(
+        '--judge-card <file>',
+        'a judge card of the verifier (meta-eval judge --set check-covid): checked against the judge and its prompt version, shown beside the score',
+      )
+      .option(
         '--label <name>',
         "the results' name (default: the verifier and the settings that differ from the defaults)",
       );

@@ -65,6 +65,7 @@ async function gradePrepared(
     papers: papersInputOfHashes(p.paperHashes, describeSource(paperSourceOf(ctx, opts))),
     run: runInput(run.manifest, resolve(ctx.io.cwd, opts.run), opts.run),
     version: VERSION,
+    partialRun: p.partial.length > 0,
   });
   if (p.settings.dryRun) return printJudgeEstimate(ctx, p, { path: out, manifest });
   const result = await withJudge(
@@ -101,7 +102,12 @@ async function gradePrepared(
   reportOutcome(ctx, run.models, result);
   const summary = printSummary(ctx, result.summary, opts.seed);
   const summaryFile = `${out.replace(/\.jsonl?$/i, '')}.summary.json`;
-  const provenance = { manifest: result.manifest, bootstrap_seed: opts.seed };
+  const provenance = {
+    manifest: result.manifest,
+    bootstrap_seed: opts.seed,
+    // A run graded while it was being written: its figures cover only the rows it then held.
+    ...(p.partial.length > 0 ? { partial: { run_rows_graded: run.rows.length, writers: p.partial } } : {}),
+  };
   // Rows scored without a field that changes their scores (as an empty list): field → count.
   const missingFields = Object.fromEntries(
     Object.entries(p.missingFields).map(([field, ids]) => [field, ids.length]),
@@ -113,6 +119,11 @@ async function gradePrepared(
   if (!ctx.globals().json) {
     const kept = result.kept > 0 ? ` (${result.kept} kept from an earlier run)` : '';
     ctx.io.out(`\n${result.rows} graded rows${kept} → ${opts.out}\n`);
+    if (p.partial.length > 0) {
+      ctx.io.out(
+        `PARTIAL: the run was still being written; these figures cover the ${run.rows.length} rows it held (label "${result.manifest.label}")\n`,
+      );
+    }
     const unscored = Object.values(missingFields).reduce((n, count) => n + count, 0);
     if (unscored > 0)
       ctx.io.out(`${unscored} row(s) lacked a score-changing field (missing_fields in the summary)\n`);
@@ -230,6 +241,10 @@ export const registerGrade: RegisterCommand = (program, ctx) => {
     .requiredOption(
       '--out <file>',
       'grades JSONL, written as rows complete and resumed if it exists (a summary JSON is written beside it)',
+    )
+    .option(
+      '--allow-partial',
+      'grade a run that is still being written (its writer holds its lock): the rows it holds now, marked partial in the manifest, label and summary',
     );
   addPaperSourceOptions(command);
   addCheckOption(command);

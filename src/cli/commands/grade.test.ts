@@ -190,7 +190,7 @@ describe('citegeist grade and leaderboard', () => {
       /warning: Judge .*gpt-4o and system openai:gpt-x are both from the openai family/,
     );
     expect(stderr()).toMatch(/1 judge failure\(s\)/);
-    // Rows are written as they are judged (completion order), after the manifest.
+    // Rows are appended as they are judged, then put in the run's order once the grading ends.
     const grades = readFileSync(join(dir, 'g.jsonl'), 'utf8')
       .trim()
       .split('\n')
@@ -425,6 +425,7 @@ describe('grade writes rows as they complete and resumes like answer', () => {
       'g.jsonl',
     ];
     expect(await runCli(args, memoryIo({ cwd: dir }).io)).toBe(0);
+    const first = rowsOf(join(dir, 'g.jsonl')).slice(1);
     // One answer changes (as when \`answer\` retried a failed row): only that row is regraded.
     const run = readFileSync(join(dir, 'r.jsonl'), 'utf8').split('\n');
     const changed = JSON.parse(run[2]!) as { row_id: string; answer: string };
@@ -439,7 +440,15 @@ describe('grade writes rows as they complete and resumes like answer', () => {
       label: 'extractive',
       inputs: { run: { label: 'extractive' } },
     });
-    expect(rows.map((r) => r.row_id).at(-1)).toBe(changed.row_id);
+    // The regraded row was appended last, then the file was put back in the run's order, so a
+    // resumed grading ends with the same layout as a fresh one (and a pack replays it byte for byte).
+    const runOrder = run
+      .filter((l) => l.trim() !== '')
+      .map((l) => (JSON.parse(l) as { row_id?: string }).row_id)
+      .filter(Boolean);
+    expect(rows.map((r) => r.row_id)).toEqual(runOrder);
+    const regraded = rows.find((r) => r.row_id === changed.row_id)!;
+    expect(regraded.run_row_sha256).not.toBe(first.find((r) => r.row_id === changed.row_id)!.run_row_sha256);
     expect(rows.every((r) => r.label === 'extractive' && typeof r.run_row_sha256 === 'string')).toBe(true);
   });
 

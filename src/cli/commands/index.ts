@@ -62,6 +62,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     names: ['meta-eval'],
     load: async () => (await import('./meta-eval-ranking.js')).registerMetaEvalRanking,
   },
+  { names: ['meta-eval'], load: async () => (await import('./meta-eval-judge.js')).registerMetaEvalJudge },
   { names: ['leaderboard'], load: async () => (await import('./leaderboard.js')).registerLeaderboard },
   { names: ['report'], load: async () => (await import('./report.js')).registerReport },
   { names: ['serve'], load: async () => (await import('./serve.js')).registerServe },

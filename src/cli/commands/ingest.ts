@@ -1,8 +1,10 @@
 import { resolve } from 'node:path';
-import { CorpusStore, type IngestOutcome, ingestPaths } from '../../store/index.js';
+import { DEFAULT_MAX_PDF_PAGES } from '../../ingest/index.js';
+import { CorpusStore, findIngestFiles, type IngestOutcome, ingestPaths } from '../../store/index.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION, corpusPath, displayPath } from '../corpus-option.js';
 import { createLazyProgress } from '../progress.js';
+import { parseIntOption } from '../setup/option-parsers.js';
 
 function formatOutcome(o: IngestOutcome): string {
   if (o.status === 'failed')
@@ -23,40 +25,54 @@ export const registerIngest: RegisterCommand = (program, ctx) => {
     .description('extract papers (PDF, JATS, TEI, Markdown, text, QASPER or S2ORC JSON) into the corpus')
     .argument('<paths...>', 'files or folders (folders are searched recursively)')
     .option(...CORPUS_OPTION)
-    .action(async (paths: string[], options: { corpus?: string }) => {
-      const path = corpusPath(ctx, options.corpus);
-      const store = CorpusStore.open(path);
-      const bar = createLazyProgress({ io: ctx.io, label: 'ingest', unit: 'files' });
-      try {
-        const summary = await ingestPaths(
-          store,
+    .option('--allow-empty', 'succeed when the paths hold no file to ingest (an empty folder)')
+    .option(
+      '--max-pdf-pages <n>',
+      'refuse a PDF with more pages than this (INGEST_PDF_TOO_LONG)',
+      parseIntOption('--max-pdf-pages', 1),
+      DEFAULT_MAX_PDF_PAGES,
+    )
+    .action(
+      async (paths: string[], options: { corpus?: string; allowEmpty?: boolean; maxPdfPages: number }) => {
+        const path = corpusPath(ctx, options.corpus);
+        const found = await findIngestFiles(
           paths.map((p) => resolve(ctx.io.cwd, p)),
-          (_done, total, outcome) => {
-            if (!outcome) return;
-            bar.tick(
-              {
-                ok: outcome.status !== 'failed',
-                note: displayPath(ctx, outcome.file),
-                // a failure's problem and fix are printed once, in the list below the bar
-              },
-              total,
-            );
-          },
+          options.allowEmpty ? { allowEmpty: true } : {},
         );
-        bar.stop();
-        const outcomes = summary.outcomes.map((o) => ({ ...o, file: displayPath(ctx, o.file) }));
-        if (ctx.globals().json) {
-          ctx.io.out(`${JSON.stringify({ corpus: path, ...summary, outcomes }, null, 2)}\n`);
-        } else {
-          for (const o of outcomes) ctx.io.out(formatOutcome(o));
-          ctx.io.out(
-            `ingested ${summary.ingested}${summary.damaged > 0 ? ` (${summary.damaged} damaged)` : ''}, unchanged ${summary.unchanged}, failed ${summary.failed} (corpus ${displayPath(ctx, path)})\n`,
+        const store = CorpusStore.open(path);
+        const bar = createLazyProgress({ io: ctx.io, label: 'ingest', unit: 'files' });
+        try {
+          const summary = await ingestPaths(
+            store,
+            found,
+            (_done, total, outcome) => {
+              if (!outcome) return;
+              bar.tick(
+                {
+                  ok: outcome.status !== 'failed',
+                  note: displayPath(ctx, outcome.file),
+                  // a failure's problem and fix are printed once, in the list below the bar
+                },
+                total,
+              );
+            },
+            { maxPdfPages: options.maxPdfPages },
           );
+          bar.stop();
+          const outcomes = summary.outcomes.map((o) => ({ ...o, file: displayPath(ctx, o.file) }));
+          if (ctx.globals().json) {
+            ctx.io.out(`${JSON.stringify({ corpus: path, ...summary, outcomes }, null, 2)}\n`);
+          } else {
+            for (const o of outcomes) ctx.io.out(formatOutcome(o));
+            ctx.io.out(
+              `ingested ${summary.ingested}${summary.damaged > 0 ? ` (${summary.damaged} damaged)` : ''}, unchanged ${summary.unchanged}, failed ${summary.failed} (corpus ${displayPath(ctx, path)})\n`,
+            );
+          }
+          if (summary.failed > 0) ctx.setExitCode(1);
+        } finally {
+          bar.stop();
+          store.close();
         }
-        if (summary.failed > 0) ctx.setExitCode(1);
-      } finally {
-        bar.stop();
-        store.close();
-      }
-    });
+      },
+    );
 };

@@ -10,7 +10,7 @@ import {
   parseGradesFile,
   RESEARCHQA_METRICS,
 } from '../../grade/index.js';
-import { readTextFile } from '../../io/index.js';
+import { checkFinished, readTextFile } from '../../io/index.js';
 import { renderPairwiseTable } from '../../report/index.js';
 import type { RegisterCommand } from '../context.js';
 import { addLlmOptions } from '../llm-options.js';
@@ -40,6 +40,10 @@ export const registerLeaderboard: RegisterCommand = (program, ctx) => {
     .option(
       '--trust-unlocated-evidence',
       "with --judge: count the judge's unlocated claims of support as support",
+    )
+    .option(
+      '--allow-partial',
+      'include files still being written (their writer holds the lock): their rows so far, labelled "(partial)"',
     );
   addPaperSourceOptions(command);
   addCheckOption(command);
@@ -52,11 +56,22 @@ export const registerLeaderboard: RegisterCommand = (program, ctx) => {
       const runs = new RunsByLabel();
       for (const f of files) {
         const path = resolve(ctx.io.cwd, f);
+        // Run files are checked (and marked) where they are graded; grades files here.
         const text = readTextFile(path, 'grades or run file');
         if (isGradesText(text)) {
+          const partial = checkFinished(path, 'grades file', opts.allowPartial === true);
           const file = parseGradesFile(path, text);
           if (file.manifest) runs.add(file.manifest.label, file.manifest.run_id, f);
-          grades.push(...file.rows);
+          if (partial) {
+            ctx.io.err(
+              `warning: ${f} is still being written by ${partial.writer}: its rows so far are shown as "(partial)"\n`,
+            );
+          }
+          grades.push(
+            ...(partial
+              ? file.rows.map((r) => ({ ...r, label: `${r.label ?? r.model} (partial)` }))
+              : file.rows),
+          );
           const dataset = file.manifest?.inputs.dataset?.sha256 ?? null;
           comparable.push({ name: f, datasetSha256: dataset, ids: new Set(file.rows.map((r) => r.row_id)) });
         } else {

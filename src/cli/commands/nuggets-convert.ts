@@ -161,6 +161,13 @@ export const registerNuggetsStats: RegisterCommand = (program, ctx) => {
       const stats = files.flatMap((f) =>
         readNuggetFile(f).map((l) => ({ file: basename(f), ...bankStats(l.bank) })),
       );
+      if (stats.length === 0) {
+        throw new CitegeistError(
+          'NO_ROWS',
+          `${flags.bank} holds no nugget file (*.json, *.jsonl, *.json.gz), so there is nothing to count.`,
+          'Point --bank at a nugget bank file or a folder of them.',
+        );
+      }
       if (ctx.globals().json) return void ctx.io.out(`${JSON.stringify(stats, null, 2)}\n`);
       for (const s of stats) {
         const per = s.answers_per_nugget;

@@ -124,7 +124,7 @@ describe('citegeist qa-grid', () => {
     expect(first.err).toMatch(/reciper: skipped — No recipes are stored/);
     expect(first.err).toMatch(/bm25 × extractive: 6 answered, 0 kept, 0 failed/);
     expect(first.out).toMatch(
-      /extractive\s+bm25\s+5\s+\d\.\d{4} \[\d\.\d{4}, \d\.\d{4}\]\s+[+-]\d\.\d{4}\s+\d\.\d{3}/,
+      /extractive\s+bm25\s+5\s+\d\.\d{4} \[\d\.\d{4}, \d\.\d{4}\]( [▲≈])?\s+[+-]\d\.\d{4}\s+\d\.\d{3}/,
     );
     expect(first.out).toMatch(/extractive\s+dense \(baseline\)\s+5\s+\d\.\d{4}/);
 
@@ -138,6 +138,17 @@ describe('citegeist qa-grid', () => {
     const bm25 = summary.grid.find((g: { mode: string }) => g.mode === 'bm25');
     expect(bm25.stats[0]).toMatchObject({ metric: 'rougeL', n: 5, paired: 5 });
     expect(bm25.stats[0].p).toBeGreaterThan(0);
+    // The best cell per metric and those not significantly worse, marked ▲ and ≈ in the table.
+    expect(summary.best).toEqual([
+      {
+        metric: 'rougeL',
+        best: summary.best[0].best,
+        notWorse: expect.arrayContaining([summary.best[0].best]),
+      },
+    ]);
+    expect(summary.pairwise).toMatchObject({ test: 'randomization', correction: 'holm', comparisons: 1 });
+    expect(first.out).toMatch(/ ▲ /);
+    expect(first.out).toMatch(/▲ best cell of the metric; ≈ not significantly worse/);
 
     const again = await run(cwd, args);
     expect(again.err).toMatch(/bm25 × extractive: 0 answered, 6 kept, 0 failed/);

@@ -15,8 +15,11 @@ import {
 import { CitegeistError, type InputRef, papersInput } from '../../core/index.js';
 import { loadDatasetStrict } from '../../formats/index.js';
 import {
+  cellLabel,
+  type GridBest,
   type GridCell,
   type GridRow,
+  gridBest,
   parseQaMetrics,
   parseReferences,
   type QaMetricId,
@@ -222,6 +225,8 @@ async function runGrid(ctx: CliContext, flags: GridFlags): Promise<void> {
   }
   const seed = flags.seed;
   const grid = summarizeGrid(cells, metrics, { baselineMode, seed });
+  // The best cell per metric and those not significantly worse (every pair, Holm over the grid).
+  const { table: pairwise, best } = gridBest(cells, metrics, { seed });
   const summary = {
     tool: 'citegeist qa-grid',
     version: VERSION,
@@ -253,11 +258,15 @@ async function runGrid(ctx: CliContext, flags: GridFlags): Promise<void> {
     },
     skipped,
     grid,
+    best,
+    pairwise,
   };
   writeFileAtomic(join(outDir, 'grid.summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   if (ctx.globals().json) ctx.io.out(`${JSON.stringify(summary, null, 2)}\n`);
   else
-    ctx.io.out(`${renderGrid(grid, metrics)}\n\n${cells.length} cells → ${flags.outDir}/grid.summary.json\n`);
+    ctx.io.out(
+      `${renderGrid(grid, metrics, best)}\n\n${cells.length} cells → ${flags.outDir}/grid.summary.json\n`,
+    );
 }
 
 /** Whole-corpus context for one retrieval mode; records which index and embedder it used. */
@@ -319,7 +328,18 @@ const signed = (x: number | null) => (x === null ? '' : `${x >= 0 ? '+' : ''}${x
 const pValue = (p: number | null) => (p === null ? '' : p < 0.001 ? '<0.001' : p.toFixed(3));
 
 /** The table RECIPER reports: per model and retriever, each metric's mean [95% CI], Δ and p vs the baseline. */
-export function renderGrid(grid: readonly GridRow[], metrics: readonly QaMetricId[]): string {
+export function renderGrid(
+  grid: readonly GridRow[],
+  metrics: readonly QaMetricId[],
+  best: readonly GridBest[] = [],
+): string {
+  // ▲ the best cell of a metric, ≈ a cell not significantly worse than it (Holm over the grid).
+  const mark = (g: GridRow, m: QaMetricId | undefined) => {
+    const b = best.find((x) => x.metric === m);
+    if (!b?.best) return '';
+    const label = cellLabel(g);
+    return label === b.best ? ' ▲' : b.notWorse.includes(label) ? ' ≈' : '';
+  };
   const label = (m: QaMetricId) => (m === 'bertscore' ? 'BERTScore-F1' : m === 'rougeL' ? 'ROUGE-L' : m);
   const columns = [
     { header: 'model' },
@@ -336,10 +356,13 @@ export function renderGrid(grid: readonly GridRow[], metrics: readonly QaMetricI
     g.baseline ? `${g.mode} (baseline)` : g.mode,
     String(g.stats[0]?.n ?? 0),
     ...g.stats.flatMap((s) => [
-      `${formatScore(s.mean, 4)} [${formatScore(s.lower, 4)}, ${formatScore(s.upper, 4)}]`,
+      `${formatScore(s.mean, 4)} [${formatScore(s.lower, 4)}, ${formatScore(s.upper, 4)}]${mark(g, s.metric)}`,
       signed(s.delta),
       pValue(s.p),
     ]),
   ]);
-  return renderTable(columns, rows);
+  const legend = best.some((b) => b.best)
+    ? '\n▲ best cell of the metric; ≈ not significantly worse (paired randomization test, Holm over every pair of cells and metric)'
+    : '';
+  return `${renderTable(columns, rows)}${legend}`;
 }

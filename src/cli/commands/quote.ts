@@ -7,7 +7,9 @@ import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION, corpusPath } from '../corpus-option.js';
 
 /** One quote read from the quotes file, or why its line could not be used. */
-type QuoteInput = { line: number; quote: string } | { line: number; error: string };
+type QuoteInput =
+  | { line: number; quote: string }
+  | { line: number; error: string; code: 'INVALID_JSON' | 'INVALID_INPUT' };
 
 /** One output row of `citegeist quote` (the `--json` array holds these). */
 export interface QuoteRow {
@@ -25,6 +27,8 @@ export interface QuoteRow {
   /** On a miss: the nearest passage, its page and section. */
   nearest?: { start: number; end: number; text: string; page: number | null; section: string | null };
   error?: string;
+  /** The error code of a failed line (INVALID_JSON, INVALID_INPUT). */
+  code?: string;
 }
 
 const NEAREST_JSON_CHARS = 500;
@@ -49,11 +53,13 @@ export function readQuotes(path: string): QuoteInput[] {
   }
   return parseJsonl(text).map((entry): QuoteInput => {
     const where = location(path, entry.line);
-    if (!entry.ok) return { line: entry.line, error: `${where}: not valid JSON (${entry.error})` };
+    if (!entry.ok)
+      return { line: entry.line, code: 'INVALID_JSON', error: `${where}: not valid JSON (${entry.error})` };
     const value = entry.value;
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       return {
         line: entry.line,
+        code: 'INVALID_INPUT',
         error: `${where}: expected an object with a "quote" field, got ${quoteValue(value)}`,
       };
     }
@@ -61,6 +67,7 @@ export function readQuotes(path: string): QuoteInput[] {
     if (typeof quote !== 'string') {
       return {
         line: entry.line,
+        code: 'INVALID_INPUT',
         error: `${location(path, entry.line, 'quote')}: must be a string, got ${quote === undefined ? 'nothing' : quoteValue(quote)}`,
       };
     }
@@ -131,6 +138,13 @@ export const registerQuote: RegisterCommand = (program, ctx) => {
         cwd: ctx.io.cwd,
       });
       const inputs = readQuotes(resolve(ctx.io.cwd, options.quotes));
+      if (inputs.length === 0) {
+        throw new CitegeistError(
+          'NO_ROWS',
+          `The quotes file ${options.quotes} holds no quote (it is empty or blank).`,
+          'Give one quote per line (.txt) or one {"quote": "…"} object per line (.jsonl).',
+        );
+      }
       const paper = preparePaper(doc.text, { skippable: doc.markers });
       const rows = inputs.map((input): QuoteRow => {
         const empty = { start: null, end: null, spans: [], page: null, section: null };
@@ -143,6 +157,7 @@ export const registerQuote: RegisterCommand = (program, ctx) => {
             rule: null,
             ...empty,
             error: input.error,
+            code: input.code,
           };
         }
         const result = matchQuote(paper, input.quote, { mode });
@@ -177,6 +192,10 @@ export const registerQuote: RegisterCommand = (program, ctx) => {
       else {
         for (const row of rows) ctx.io.out(formatRow(row));
         ctx.io.out(summary(rows, mode));
+      }
+      // Each bad line is coded (the others are still located), and the exit code says some failed.
+      for (const row of rows) {
+        if (row.status === 'failed') ctx.io.err(`skipped [${row.code}] ${row.error}\n`);
       }
       if (rows.some((r) => r.status === 'failed')) ctx.setExitCode(1);
     });

@@ -149,7 +149,42 @@ function scoreArgue(flags: ScoreFlags, ctx: CliContext): void {
   const incomplete = runs.some(
     (r) => r.failedTopics.length > 0 || r.noBank.length > 0 || r.topics.length === 0,
   );
-  if (incomplete || problems.length > 0) ctx.setExitCode(1);
+  if (incomplete || problems.length > 0) {
+    // Exit 1 always comes with a code, for scripts that branch on it.
+    io.err(`${incompleteError(runs, problems.length)}\n`);
+    ctx.setExitCode(1);
+  }
+}
+
+/** The coded line for a scoring that left topics or lines out (the notes above list them). */
+function incompleteError(
+  runs: { topics: unknown[]; failedTopics: unknown[]; noBank: unknown[] }[],
+  problems: number,
+): string {
+  const [code, problem, fix] = runs.every((r) => r.topics.length === 0)
+    ? [
+        'NOTHING_IN_COMMON',
+        'no topic of the judgments could be scored: their topic ids match no nugget bank (or request)',
+        'Score the judgments with the nuggets and requests they were judged against (topic ids must match).',
+      ]
+    : runs.some((r) => r.failedTopics.length > 0)
+      ? [
+          'JUDGE_FAILED',
+          'topics with failed judgments were left out of the scores (listed above)',
+          'Rerun `citegeist reports judge` with the same --out to retry the failed judgments, then score again.',
+        ]
+      : runs.some((r) => r.noBank.length > 0)
+        ? [
+            'NUGGETS_MISSING',
+            'reports of topics without a nugget bank were not scored (listed above)',
+            'Add the banks of those topics to --nuggets, or leave those topics out.',
+          ]
+        : [
+            'INVALID_INPUT',
+            `${problems} line(s) of the judgments could not be read and were left out`,
+            'Correct the lines named above.',
+          ];
+  return `error [${code}]: ${problem}.\n  fix: ${fix}`;
 }
 
 /** What the scores rest on: claims of support whose evidence was not found, or never checked. */

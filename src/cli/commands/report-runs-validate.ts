@@ -74,7 +74,13 @@ export const registerReportsValidate: RegisterCommand = (program, ctx) => {
             `${run}: ${result.reports} reports, ${errors} errors, ${warnings} warnings${errors === 0 ? ' — valid' : ''}\n`,
           );
         }
-        if (errors > 0) ctx.setExitCode(1);
+        if (errors > 0) {
+          // Exit 1 always comes with a code, for scripts that branch on it.
+          io.err(
+            `error [INVALID_INPUT]: ${run} is not a valid report run: ${errors} error(s), listed above.\n  fix: Correct the lines listed above (or give the run and requests they belong to), then validate again.\n`,
+          );
+          ctx.setExitCode(1);
+        }
       } finally {
         docs?.close();
       }

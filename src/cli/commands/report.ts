@@ -28,6 +28,10 @@ export const registerReport: RegisterCommand = (program, ctx) => {
     )
     .option('--seed <n>', 'bootstrap seed for the confidence intervals', seedOption('--seed'), 0)
     .option('--out <file>', 'HTML file to write', 'report.html')
+    .option(
+      '--allow-partial',
+      'show grades or runs still being written (their writer holds the lock): their rows so far, with a PARTIAL note',
+    )
     .action(async (opts: ReportOptions) => {
       const started = performance.now();
       const { path, bytes, data } = await writeReport(opts, ctx.io.cwd);

@@ -1,5 +1,4 @@
 import { existsSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
   CitegeistError,
@@ -10,6 +9,7 @@ import {
   type Section,
 } from '../../core/index.js';
 import { detectFormat, inspectPdfPage, renderPageInspection } from '../../ingest/index.js';
+import { readInputBytes } from '../../io/index.js';
 import { loadDocument } from '../../store/index.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { CORPUS_OPTION, corpusPath } from '../corpus-option.js';
@@ -76,7 +76,7 @@ async function pdfOf(ctx: CliContext, ref: string, corpus: string | undefined) {
       );
     }
   }
-  const bytes = new Uint8Array(await readFile(file));
+  const bytes = new Uint8Array(readInputBytes(file, { what: 'PDF' }));
   if (detectFormat(file, bytes) !== 'pdf') {
     throw new CitegeistError(
       'BAD_OPTION',

@@ -83,7 +83,7 @@ export const registerWorker: RegisterCommand = (program, ctx) => {
       const cache: (ReplyCache & { close(): void }) | null = settings.cacheRedis
         ? new RedisReplyCache(withEnvPassword(settings.cacheRedis, ctx.io.env), say)
         : settings.cachePath
-          ? new ResponseCache(settings.cachePath)
+          ? new ResponseCache(settings.cachePath, (m) => say(`warning: ${m}`))
           : null;
       if (cache instanceof RedisReplyCache) await cache.open();
       const budget = settings.budgetUsd === null ? null : new Budget(settings.budgetUsd);

@@ -8,13 +8,18 @@ import {
 } from '../../core/index.js';
 import {
   type AnswerGrade,
+  cardSummaryLine,
+  checkJudgeCard,
+  claimSupportPromptVersion,
   DEFAULT_HARM_EXPONENT,
   DEFAULT_HARM_RUBRIC,
   type FaithfulnessInput,
   gradeFaithfulnessBatch,
+  type JudgeCard,
   loadHarmRubric,
   planFaithfulness,
   readFaithfulnessInputs,
+  readJudgeCard,
   renderFaithfulnessSummary,
   renderUnsupported,
   summarizeFaithfulness,
@@ -42,6 +47,8 @@ export interface FaithfulnessOptions {
   /** Count supported verdicts whose evidence quote is not in the excerpts as supported. */
   trustUnlocatedEvidence: boolean;
   label?: string;
+  /** A judge card for the verifier (`meta-eval judge --set check-covid`): checked, shown beside the score. */
+  judgeCard?: string;
 }
 
 /** Reads the answers, grades the ones not yet in --out, appends each as it completes, prints the summary. */
@@ -65,6 +72,7 @@ export async function runGradeFaithfulness(
     harm: o.joint ? judge : (o.harmJudge ?? judge),
     decomposer: o.decomposer ?? judge,
   };
+  const card = o.judgeCard ? checkedCard(o, models.verifier, io.cwd) : null;
   const answersPath = resolve(io.cwd, o.answers);
   const answersText = readTextFile(answersPath, 'answers file');
   const { inputs, problems } = readFaithfulnessInputs(answersText);
@@ -130,13 +138,22 @@ export async function runGradeFaithfulness(
     command: 'citegeist grade faithfulness',
     order: inputs.map((i) => i.id),
   });
-  report(o, inputs, problems.length, kept, fresh, ctx);
+  report(o, inputs, problems.length, kept, fresh, ctx, card);
 }
 
 /**
  * The manifest of a results file: the judges, p, mode, repeats and rubric (its text hashed), and
  * the answers file's hash. Labelled by the verifier plus the settings that differ from the defaults.
  */
+/** The --judge-card file, refused (JUDGE_CARD_STALE) when it certifies another verifier or prompt. */
+function checkedCard(o: FaithfulnessOptions, verifier: string, cwd: string): JudgeCard {
+  const card = readJudgeCard(readTextFile(resolve(cwd, o.judgeCard!), 'judge card'), o.judgeCard!);
+  // the joint prompt is another prompt than the one a claim-support card certifies
+  const promptVersion = o.joint ? 'joint' : claimSupportPromptVersion();
+  checkJudgeCard(card, { model: modelId(parseModelString(verifier)), promptVersion }, o.judgeCard!);
+  return card;
+}
+
 function faithfulnessManifest(
   o: FaithfulnessOptions,
   models: { verifier: string; harm: string; decomposer: string },
@@ -198,16 +215,24 @@ function report(
   kept: AnswerGrade[],
   fresh: AnswerGrade[],
   ctx: CliContext,
+  card: JudgeCard | null = null,
 ) {
   const ids = new Set(inputs.map((i) => i.id));
   const grades = [...kept, ...fresh].filter((g) => ids.has(g.id));
   const summary = { ...summarizeFaithfulness(grades), input_problems: skipped, resumed: kept.length };
   const unsupported = unsupportedAcross(grades);
-  if (ctx.globals().json) ctx.io.out(`${JSON.stringify({ summary, unsupported, out: o.out }, null, 2)}\n`);
+  const judgeCard = card
+    ? { file: o.judgeCard, summary: cardSummaryLine(card), measures: card.measures }
+    : null;
+  if (ctx.globals().json)
+    ctx.io.out(
+      `${JSON.stringify({ summary, unsupported, out: o.out, ...(judgeCard ? { judge_card: judgeCard } : {}) }, null, 2)}\n`,
+    );
   else {
     ctx.io.out(
       `${renderFaithfulnessSummary(summary)}input rows skipped  ${skipped}\n\n${renderUnsupported(unsupported)}`,
     );
+    if (judgeCard) ctx.io.out(`\n${judgeCard.summary}\n`);
     ctx.io.out(`\nper-answer results: ${o.out}\n`);
   }
   if (skipped > 0 || summary.failed > 0) ctx.setExitCode(1);

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import { CitegeistError, type DatasetRowRef, ERROR_CODES, hashItems } from '../../core/index.js';
+import { CitegeistError, type DatasetRowRef, ERROR_CODES, hashItems, quoteValue } from '../../core/index.js';
 import { type DatasetIndex, indexRun, loadDatasetIndex, type RunIndex } from '../../formats/index.js';
 import {
   type AlternativeMatchMode,
@@ -14,7 +14,7 @@ import {
   renderEvidenceTally,
   spreads,
 } from '../../grade/index.js';
-import { sha256OfFile } from '../../io/index.js';
+import { checkFinished, type PartialInput, sha256OfFile } from '../../io/index.js';
 import { circularityWarnings, modelId, parseModelString } from '../../llm/index.js';
 import { renderBreakdown, renderLeaderboard } from '../../report/index.js';
 import type { CliContext } from '../context.js';
@@ -46,6 +46,8 @@ export interface GradeOptions extends Omit<LlmFlags, 'model'> {
   check?: boolean;
   /** Count the rubric judge's unverified support as support (`--trust-unlocated-evidence`). */
   trustUnlocatedEvidence?: boolean;
+  /** Grade run files still being written (`--allow-partial`), marking the output partial. */
+  allowPartial?: boolean;
 }
 
 /** The dataset, runs, paper texts and grading settings one grading command works from. */
@@ -70,6 +72,8 @@ export interface Prepared {
   missingFields: Record<string, string[]>;
   /** The rubric judge counts its unverified support as support (`--trust-unlocated-evidence`). */
   trustUnlocatedEvidence: boolean;
+  /** Run files read while their writer was still writing them (with --allow-partial). */
+  partial: PartialInput[];
 }
 
 /**
@@ -88,6 +92,15 @@ export async function prepare(
   checkEnum('--match', opts.match, ['researchqa', 'span']);
   checkEnum('--quote-mode', quoteMode, ['researchqa', 'strict']);
   checkSource(paperSourceOf(ctx, opts));
+  // Before anything is read: a run whose writer still holds its lock is a part of a run.
+  const partial = runFiles
+    .map((f) => checkFinished(resolve(ctx.io.cwd, f), 'run file', opts.allowPartial === true))
+    .filter((p) => p !== null);
+  for (const p of partial) {
+    ctx.io.err(
+      `warning: ${p.path} is still being written by ${p.writer}: grading the rows it holds now (--allow-partial); the output is marked partial\n`,
+    );
+  }
   const inputs = [opts.dataset, ...runFiles].map((f) => resolve(ctx.io.cwd, f));
   if (inputs.reduce((n, f) => n + (statSync(f, { throwIfNoEntry: false })?.size ?? 0), 0) >= LARGE_INPUT) {
     boundHeapGrowth();
@@ -98,7 +111,11 @@ export async function prepare(
     for (const c of closers.splice(0)) c();
   };
   try {
-    return { ...(await prepareWith(ctx, read, runFiles, opts, allPapers, quoteMode, closers)), close };
+    return {
+      ...(await prepareWith(ctx, read, runFiles, opts, allPapers, quoteMode, closers)),
+      partial,
+      close,
+    };
   } catch (error) {
     close();
     throw error;
@@ -113,7 +130,7 @@ async function prepareWith(
   allPapers: boolean,
   quoteMode: 'researchqa' | 'strict',
   closers: (() => void)[],
-): Promise<Omit<Prepared, 'close'>> {
+): Promise<Omit<Prepared, 'close' | 'partial'>> {
   const datasetPath = resolve(ctx.io.cwd, opts.dataset);
   for (const w of read.warnings) ctx.io.err(`warning: ${w}\n`);
   const check = opts.check !== false;
@@ -123,6 +140,7 @@ async function prepareWith(
     label: _label,
     check: _check,
     trustUnlocatedEvidence,
+    allowPartial: _allowPartial,
     ...flags
   } = opts;
   const settings = resolveLlmSettings(flags, ctx.config(), ctx.io.cwd);
@@ -176,6 +194,7 @@ async function prepareWith(
         'Give the JSONL written by `citegeist answer`, or a published results file.',
       );
     }
+    refuseForeignRun(f, run, dataset, opts.dataset);
     for (const e of run.errors.slice(0, 10)) ctx.io.err(`skipped [INVALID_INPUT] ${e.where}: ${e.message}\n`);
     if (run.errors.length > 0) ctx.setExitCode(1);
     warnMissingFields(ctx, 'run', run.missingFields, missingFields);
@@ -250,7 +269,8 @@ export async function gradeRunFiles(
 ): Promise<GradeRow[]> {
   const p = await prepare(ctx, runFiles, opts, false);
   try {
-    return await withJudge(ctx, p, (judge, onCall) => gradeAll(ctx, p, judge, onCall));
+    const partial = runFiles.map((f) => p.partial.some((x) => x.path === resolve(ctx.io.cwd, f)));
+    return await withJudge(ctx, p, (judge, onCall) => gradeAll(ctx, p, partial, judge, onCall));
   } finally {
     p.close();
   }
@@ -332,11 +352,13 @@ interface Grading extends Omit<GradeRunOptions, 'judge' | 'concurrency' | 'onRow
 async function gradeAll(
   ctx: CliContext,
   p: Prepared,
+  /** Per run: read while still being written (--allow-partial), so its label says "(partial)". */
+  partial: boolean[],
   judge: AnchoredRubricJudge | undefined,
   onCall?: OnJudgeCall,
 ): Promise<GradeRow[]> {
   const all: GradeRow[] = [];
-  for (const run of p.runs) {
+  for (const [i, run] of p.runs.entries()) {
     const result = await withProgress(
       ctx,
       run.rows.length,
@@ -345,7 +367,8 @@ async function gradeAll(
         gradeRun(p.dataset, run.rows, p.grading.paperText, { ...gradeOptions(p, judge), ...options }),
       onCall,
     );
-    for (const g of result.grades) g.label = run.manifest?.label ?? null;
+    const label = run.manifest?.label ?? null;
+    for (const g of result.grades) g.label = partial[i] ? `${label ?? g.model} (partial)` : label;
     reportOutcome(ctx, run.models, result);
     all.push(...result.grades);
   }
@@ -382,14 +405,37 @@ export function withProgress<T>(
   }).finally(() => progress.stop());
 }
 
+/**
+ * A run none of whose row ids is in the dataset was answered over another dataset: grading it
+ * would write an empty grades file and succeed, so it is refused before anything is written.
+ */
+function refuseForeignRun(
+  file: string,
+  run: RunIndex,
+  dataset: readonly DatasetRowRef[],
+  datasetFile: string,
+): void {
+  const ids = new Set(dataset.map((r) => r.row_id));
+  if (run.rows.some((r) => ids.has(r.row_id))) return;
+  throw new CitegeistError(
+    'NOTHING_IN_COMMON',
+    `None of the ${run.rows.length} row ids of the run ${file} (e.g. ${run.rows
+      .slice(0, 3)
+      .map((r) => quoteValue(r.row_id))
+      .join(', ')}) is in the dataset ${datasetFile}.`,
+    'Grade the run against the dataset it answered (--dataset), or check that the row ids match.',
+  );
+}
+
 export function reportOutcome(
   ctx: CliContext,
   models: string[],
   result: { unknownRows: string[]; missingRows: string[]; judgeFailures: number; judgeCalls: number },
 ): void {
   if (result.unknownRows.length > 0) {
+    // The rows are left out, the others graded; the exit code and its code say so.
     ctx.io.err(
-      `${result.unknownRows.length} run row(s) are not in the dataset: ${result.unknownRows.slice(0, 5).join(', ')}\n`,
+      `error [INVALID_INPUT]: ${result.unknownRows.length} run row(s) are not in the dataset and were not graded: ${result.unknownRows.slice(0, 5).join(', ')}\n  fix: Grade the run against the dataset it answered (--dataset), or remove those rows from the run.\n`,
     );
     ctx.setExitCode(1);
   }

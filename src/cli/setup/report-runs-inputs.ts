@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { CitegeistError } from '../../core/index.js';
+import { CitegeistError, quoteValue } from '../../core/index.js';
 import {
   type LoadedBank,
   parseReportRun,
@@ -18,7 +18,7 @@ import {
   folderDocuments,
   jsonlDocuments,
 } from '../../grade/index.js';
-import { hashFileInto, readTextFile } from '../../io/index.js';
+import { assertRegularInput, hashFileInto, readTextFile } from '../../io/index.js';
 import { CorpusStore } from '../../store/index.js';
 import type { CliContext } from '../context.js';
 
@@ -54,7 +54,36 @@ export function readRuns(cwd: string, paths: readonly string[]): ReadRunResult &
       out.files.push(file);
     }
   }
+  refuseEmptyOrRepeated(out, paths);
   return out;
+}
+
+/**
+ * A report run set with no report is an error (judging it would write an empty output and succeed),
+ * and so is one report per run and topic given twice: judging it twice would count it twice, and
+ * which of two differing reports is the run's is not ours to choose.
+ */
+function refuseEmptyOrRepeated(runs: ReadRunResult, paths: readonly string[]): void {
+  if (runs.reports.length === 0 && runs.problems.length === 0) {
+    throw new CitegeistError(
+      'NO_ROWS',
+      `No report was found in ${paths.join(', ')} (empty files, or a folder without *.jsonl runs).`,
+      'Give report run JSONL files (one report per line), or a folder of them.',
+    );
+  }
+  const seen = new Map<string, string>();
+  for (const r of runs.reports) {
+    const key = `${r.runId}\u0000${r.topicId}`;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      throw new CitegeistError(
+        'INVALID_INPUT',
+        `Run ${quoteValue(r.runId)} has two reports for topic ${quoteValue(r.topicId)}: ${first} and ${r.where}.`,
+        'Keep one report per run and topic (remove the repeated line, or give the two files different run ids).',
+      );
+    }
+    seen.set(key, r.where);
+  }
 }
 
 export function readRequests(cwd: string, file: string): Map<string, ReportRequest> {
@@ -67,6 +96,7 @@ export function readBanks(cwd: string, path: string): Map<string, LoadedBank> {
 }
 
 function isSqlite(path: string): boolean {
+  assertRegularInput(path, 'documents file');
   const fd = openSync(path, 'r');
   try {
     const head = Buffer.alloc(16);

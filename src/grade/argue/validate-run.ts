@@ -171,6 +171,10 @@ export function validateRun(
     else seen.set(key, line);
     checkReport(report, line, o, out);
   }
+  // An empty run is not a valid run of nothing: a truncated or wrong file would pass.
+  if (reports === 0 && out.length === 0) {
+    out.push({ level: 'error', line: null, text: 'The run holds no report (the file is empty)' });
+  }
   if (o.requests && o.requests.size > 0) {
     const present = new Set([...seen.keys()].map((k) => k.split('\u0000')[1]));
     const missing = [...o.requests.keys()].filter((t) => !present.has(t)).sort();

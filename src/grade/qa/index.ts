@@ -11,6 +11,7 @@ export {
 } from './bertscore.js';
 export { parseBertScoreBaseline } from './bertscore-baseline.js';
 export { BERTSCORE_LANG_MODELS, BERTSCORE_LAYERS, defaultBertScoreLayer } from './bertscore-layers.js';
+export { cellLabel, type GridBest, gridBest } from './grid-best.js';
 export {
   type GridCell,
   type GridMetricStat,

@@ -118,5 +118,13 @@ export function parseQasperPredictions(
     }
     out.set(v.question_id, { answer: v.predicted_answer, evidence: v.predicted_evidence as string[] });
   }
+  if (out.size === 0) {
+    // Scoring nothing would print zeros for every question and succeed.
+    throw new CitegeistError(
+      'NO_ROWS',
+      `The predictions file ${file} holds no prediction (it is empty or blank).`,
+      'Give one {"question_id", "predicted_answer", "predicted_evidence"} object per line.',
+    );
+  }
   return out;
 }

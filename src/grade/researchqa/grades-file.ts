@@ -34,6 +34,7 @@ const LABEL_DEFAULTS = {
   quote_mode: 'researchqa',
   judge: null,
   trust_unlocated_evidence: false,
+  partial_run: false,
 };
 
 /**
@@ -49,6 +50,8 @@ export function gradesManifest(o: {
   papers: InputRef;
   run: InputRef;
   version: string;
+  /** The run was still being written when it was graded (`--allow-partial`): recorded, and in the label. */
+  partialRun?: boolean;
 }): RunManifest {
   const settings = {
     match: o.settings.match,
@@ -57,6 +60,8 @@ export function gradesManifest(o: {
     judge_prompt: o.settings.judge ? sha256Hex(RUBRIC_SYSTEM_PROMPT).slice(0, 12) : null,
     // Only the judge's verdicts are grounded: without one the flag changes nothing.
     trust_unlocated_evidence: o.settings.judge !== null && o.settings.trustUnlocatedEvidence === true,
+    // Only when true, so the manifests (and run ids) of complete runs stay as they were.
+    ...(o.partialRun ? { partial_run: true } : {}),
   };
   return createManifest({
     kind: 'grades',

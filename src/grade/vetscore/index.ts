@@ -24,6 +24,7 @@ export { findMarkerGroups, type MarkerGroup, normaliseKey as normaliseCitationKe
 export * from './meta/index.js';
 export { VETSCORE_METRICS } from './metrics.js';
 export { type FaithfulnessPlan, planFaithfulness } from './plan.js';
+export { verifyPrompt } from './prompts/index.js';
 export {
   majorityVerified,
   medianHarm,

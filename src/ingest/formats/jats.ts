@@ -2,7 +2,16 @@ import type { Document, DocumentMeta } from '../../core/index.js';
 import { DocumentBuilder } from '../document-builder.js';
 import type { IngestContext } from '../ingest-context.js';
 import { licenceName } from './licence.js';
-import { child, children, find, findAll, parseXml, textOf, type XmlElement } from './xml-tree.js';
+import {
+  child,
+  children,
+  find,
+  findAll,
+  parseXml,
+  requireRoot,
+  textOf,
+  type XmlElement,
+} from './xml-tree.js';
 
 /** Elements inside a paragraph that are not its running text (they are emitted after it). */
 const FLOATS = new Set(['fig', 'table-wrap', 'disp-formula', 'list', 'boxed-text', 'supplementary-material']);
@@ -72,7 +81,7 @@ function meta(front: XmlElement | undefined, file: string): DocumentMeta {
 
 /** A PubMed Central / JATS article (`.nxml`) → Document with its section tree. */
 export function jatsToDocument(xml: string, ctx: IngestContext): Document {
-  const root = parseXml(xml, ctx.file);
+  const root = requireRoot(parseXml(xml, ctx.file), ['article'], 'JATS', ctx.file);
   const front = child(root, 'front');
   const articleMeta = child(front, 'article-meta');
   const title = textOf(find(articleMeta, (e) => e.name === 'article-title'));

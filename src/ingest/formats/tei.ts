@@ -2,7 +2,16 @@ import type { Document, DocumentMeta } from '../../core/index.js';
 import { DocumentBuilder } from '../document-builder.js';
 import type { IngestContext } from '../ingest-context.js';
 import { licenceName } from './licence.js';
-import { child, children, find, findAll, parseXml, textOf, type XmlElement } from './xml-tree.js';
+import {
+  child,
+  children,
+  find,
+  findAll,
+  parseXml,
+  requireRoot,
+  textOf,
+  type XmlElement,
+} from './xml-tree.js';
 
 /** Heading level from GROBID's section number (`n="2.1"` → 2); unnumbered → 1. */
 function levelOf(head: XmlElement | undefined): number {
@@ -55,7 +64,7 @@ function meta(header: XmlElement | undefined, file: string): DocumentMeta {
 
 /** A GROBID TEI file (`.tei.xml`) → Document: divs with numbered heads, figures, footnotes. */
 export function teiToDocument(xml: string, ctx: IngestContext): Document {
-  const root = parseXml(xml, ctx.file);
+  const root = requireRoot(parseXml(xml, ctx.file), ['TEI', 'teiCorpus'], 'TEI', ctx.file);
   const header = child(root, 'teiHeader');
   const title =
     textOf(find(header, (e) => e.name === 'title' && e.attrs.type === 'main')) ||

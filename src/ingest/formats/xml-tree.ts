@@ -33,8 +33,20 @@ function convert(raw: RawNode[]): XmlNode[] {
   return out;
 }
 
-/** Parses XML into an ordered tree, or throws INVALID_XML naming the file (line and column when known). */
+/**
+ * Parses XML into an ordered tree, or throws INVALID_XML naming the file (line and column when
+ * known). A DOCTYPE that declares entities is refused: papers need none, and expanding them is how
+ * an "entity bomb" (a billion laughs) or an external-entity read (XXE) works.
+ */
 export function parseXml(text: string, file: string): XmlElement {
+  const declared = /<!DOCTYPE[^[>]*\[[\s\S]*?<!ENTITY\s+%?\s*([\w.:-]+)/i.exec(text);
+  if (declared) {
+    throw new CitegeistError(
+      'INVALID_XML',
+      `${file} declares its own XML entities in its DOCTYPE (e.g. "${declared[1]}"); citegeist does not expand declared entities (an entity bomb or external-entity read works through them).`,
+      'Give the paper as exported by its publisher or GROBID (with no <!ENTITY> declarations).',
+    );
+  }
   const valid = XMLValidator.validate(text);
   if (valid !== true) {
     const { msg, line, col } = valid.err;
@@ -76,6 +88,24 @@ export function parseXml(text: string, file: string): XmlElement {
     );
   }
   return root;
+}
+
+/**
+ * The root of a paper in one XML format: refused as INGEST_UNSUPPORTED_FORMAT when the document is
+ * another kind of XML (an HTML page, an RSS feed), which would otherwise be stored as a paper.
+ */
+export function requireRoot(
+  root: XmlElement,
+  names: readonly string[],
+  format: string,
+  file: string,
+): XmlElement {
+  if (names.includes(root.name)) return root;
+  throw new CitegeistError(
+    'INGEST_UNSUPPORTED_FORMAT',
+    `${file} is XML whose root element is <${root.name}>, not a ${format} paper (<${names.join('> or <')}>).`,
+    'Give the paper as JATS (.nxml, root <article>) or GROBID TEI (.tei.xml, root <TEI>); convert other formats (HTML: save as text or Markdown).',
+  );
 }
 
 export const isElement = (n: XmlNode | undefined): n is XmlElement => typeof n === 'object' && n !== null;

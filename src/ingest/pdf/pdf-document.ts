@@ -27,7 +27,7 @@ function blockText(b: Block, vocab: Vocabulary): string {
 
 /** A PDF file → Document: layout, furniture, headings, kinds, reading order, markers. */
 export async function pdfToDocument(bytes: Uint8Array, ctx: IngestContext): Promise<Document> {
-  const content = await readPdfContent(ctx.file, bytes);
+  const content = await readPdfContent(ctx.file, bytes, ctx.maxPdfPages);
   const layouts = layoutPages(content.pages);
   if (layouts.every((p) => p.lines.length === 0)) {
     throw new CitegeistError(

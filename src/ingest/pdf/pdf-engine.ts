@@ -47,8 +47,22 @@ const NODE_OPTIONS = {
   verbosity: 0,
 } as const;
 
-/** Opens a PDF with pdfjs, turning its failures into CitegeistErrors that name the file. */
-export async function openPdf(file: string, bytes: Uint8Array) {
+/**
+ * The most pages one PDF may have (`--max-pdf-pages`). A paper has tens of pages, a thesis or a
+ * proceedings volume hundreds; pdfjs finds each page by walking the page tree from the root, which
+ * for a flat tree (one /Kids list, as many generators write it) costs time in proportion to the
+ * pages, so reading all of them grows with the square of the count: a CPU profile of `ingest` on
+ * 4,000 flat pages (2026-12-01, load 18) spent 14 of its 34 s in that walk (Catalog.getPageDict and
+ * its RefSetCache lookups), our own layout code 1.5 s. 5,000 keeps one file near a minute on a
+ * loaded machine; a larger one is refused before any page is read (`npm run bench -- pdf-pages`).
+ */
+export const DEFAULT_MAX_PDF_PAGES = 5000;
+
+/**
+ * Opens a PDF with pdfjs, turning its failures into CitegeistErrors that name the file; a PDF with
+ * more than `maxPages` pages is refused (INGEST_PDF_TOO_LONG) before any page is read.
+ */
+export async function openPdf(file: string, bytes: Uint8Array, maxPages = DEFAULT_MAX_PDF_PAGES) {
   const lib = await pdfjs();
   if (bytes.length === 0) {
     throw new CitegeistError(
@@ -59,12 +73,22 @@ export async function openPdf(file: string, bytes: Uint8Array) {
   }
   // pdfjs transfers (detaches) the buffer it gets; give it a copy so callers keep theirs.
   const task = lib.getDocument({ ...NODE_OPTIONS, data: bytes.slice() });
+  let doc: Awaited<typeof task.promise>;
   try {
-    return await task.promise;
+    doc = await task.promise;
   } catch (error) {
     await task.destroy().catch(() => undefined);
     throw pdfOpenError(file, error);
   }
+  if (doc.numPages > maxPages) {
+    await task.destroy().catch(() => undefined);
+    throw new CitegeistError(
+      'INGEST_PDF_TOO_LONG',
+      `${file} has ${doc.numPages.toLocaleString('en-US')} pages, more than the ${maxPages.toLocaleString('en-US')} one PDF may have.`,
+      'Check it is one paper (not a merged volume): split it (e.g. `qpdf --split-pages=500 in.pdf out.pdf`), or raise the bound with --max-pdf-pages.',
+    );
+  }
+  return doc;
 }
 
 function pdfOpenError(file: string, error: unknown): CitegeistError {
@@ -96,8 +120,12 @@ function printsTitle(page: PdfPageItems | undefined): boolean {
 }
 
 /** Reads every page's text items (pdfjs getTextContent) with their geometry. */
-export async function readPdfContent(file: string, bytes: Uint8Array): Promise<PdfContent> {
-  const doc = await openPdf(file, bytes);
+export async function readPdfContent(
+  file: string,
+  bytes: Uint8Array,
+  maxPages = DEFAULT_MAX_PDF_PAGES,
+): Promise<PdfContent> {
+  const doc = await openPdf(file, bytes, maxPages);
   try {
     const pages: PdfPageItems[] = [];
     const unreadable: PdfContent['unreadable'] = [];

@@ -1,0 +1,42 @@
+export { checkJudgeCard, readJudgeCard } from './card-file.js';
+export { chooseSetJudge, defaultJudgeKind, SET_JUDGE_KINDS, type SetJudgeKind } from './choose-judge.js';
+export {
+  claimSupportPromptVersion,
+  LexicalClaimSupportJudge,
+  VetscoreClaimSupportJudge,
+} from './claim-support-judge.js';
+export {
+  type CrowdragAgreementRow,
+  reproduceCrowdragLlmAgreement,
+} from './crowdrag-llm-agreement.js';
+export {
+  buildJudgeCard,
+  type CardOptions,
+  type CardReference,
+  type HumanCeiling,
+  humanCeiling,
+  type JudgeCard,
+  type JudgeIdentity,
+  type MeasureTable,
+  measuresFor,
+} from './judge-card.js';
+export { PAIRWISE_DIMENSIONS, PairwiseJudge } from './pairwise-judge.js';
+export { type RagcheckerMetaEvalRow, reproduceRagcheckerMetaEval } from './ragchecker-meta-eval.js';
+export { cardSummaryLine, MEASURE_NAMES, renderJudgeCard } from './render-card.js';
+export { ReferenceRubricJudge, UtilityRubricJudge } from './rubric-set-judge.js';
+export {
+  judgmentsManifest,
+  planSetJudge,
+  runSetJudge,
+  type SetRunResult,
+  type SetRunSettings,
+  sampleItems,
+} from './run-set-judge.js';
+export { type JudgeProvider, promptVersionOf, type SetJudge, type SetJudgment } from './set-judge.js';
+export {
+  PaddedJudge,
+  padAnswer,
+  pointwiseScores,
+  type VerbosityProbe,
+  verbosityProbe,
+} from './verbosity-probe.js';
