@@ -228,7 +228,7 @@ function pythonVersion(): string {
 }
 
 /** Builds `dist/` when a source file is newer than the CLI the benchmark runs. */
-function ensureBuilt(): void {
+export function ensureBuilt(): void {
   const cli = join(ROOT, 'dist', 'cli', 'main.js');
   const built = existsSync(cli) ? statSync(cli).mtimeMs : 0;
   const newer = (dir: string): boolean =>

@@ -33,6 +33,11 @@ export {
   runRowOf,
 } from './harness.js';
 export { AnswerPlanner, LlmAnswerer, type LlmAnswererOptions } from './llm-answerer.js';
+export {
+  type OpenPaperRetrievalOptions,
+  openPaperRetrieval,
+  type PaperRetrievalSetup,
+} from './open-paper-retrieval.js';
 export { PaperContext, type PaperRetrieval } from './paper-context.js';
 export { type ContextPassage, corpusPassages, type PassageSource, paperPassages } from './passage-source.js';
 export { isRefusal, type QasperPredictionLine, qasperPrediction } from './qasper-predictions.js';
@@ -48,4 +53,16 @@ export {
   reportRunLine,
   retrievedPassages,
 } from './report-generator.js';
+export {
+  DEFAULT_REPORT_K,
+  DEFAULT_REPORT_LIMIT,
+  openReportRun,
+  pendingRequests,
+  type ReportRunResult,
+  type ReportRunSettings,
+  reportRunManifest,
+  reportTopicOf,
+  type WriteReportRunOptions,
+  writeReportRun,
+} from './report-run.js';
 export { runPassages } from './run-passages.js';

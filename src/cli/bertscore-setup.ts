@@ -9,8 +9,8 @@ import {
 } from '../grade/index.js';
 import { readTextFile } from '../io/index.js';
 import { readModelConfig, TransformersTokenEncoder } from '../llm/index.js';
-import { parseIntOption } from './commands/option-parsers.js';
 import type { CliContext } from './context.js';
+import { parseIntOption } from './setup/option-parsers.js';
 
 export interface BertScoreFlags {
   bertscoreModel?: string;

@@ -36,7 +36,7 @@ const DOCS = [
     .map((f) => `docs/${f}`),
 ];
 
-const { program } = createProgram(memoryIo().io);
+const { program } = await createProgram(memoryIo().io);
 const TOP = new Set(program.commands.flatMap((c) => [c.name(), ...c.aliases()]));
 const examples = DOCS.flatMap((file) => extractExamples(file, readFileSync(join(ROOT, file), 'utf8'), TOP));
 const where = (e: { file: string; line: number }) => `${e.file}:${e.line}`;
@@ -100,7 +100,7 @@ function synopsisProblems(command: string): string[] {
 async function parseOnly(words: string[]): Promise<{ code: number; stderr: string; ran: string[] }> {
   const { io, stderr } = memoryIo();
   const ran: string[] = [];
-  const fresh = createProgram(io).program;
+  const fresh = (await createProgram(io)).program;
   const stub = (c: Command) => {
     if ((c as unknown as { _actionHandler?: unknown })._actionHandler)
       c.action(() => void ran.push(c.name()));

@@ -41,8 +41,8 @@ describe('citegeist CLI skeleton', () => {
     }
   });
 
-  it('shows each default once in --help (the description never repeats commander\'s "(default: …)")', () => {
-    const { program } = createProgram(memoryIo().io);
+  it('shows each default once in --help (the description never repeats commander\'s "(default: …)")', async () => {
+    const { program } = await createProgram(memoryIo().io);
     const twice: string[] = [];
     const walk = (command: Command, path: string) => {
       for (const o of command.options) {
@@ -103,7 +103,7 @@ describe('config file', () => {
     writeFileSync(join(bad, 'citegeist.config.json'), '{"concurrency": -1}');
     const { io, stderr } = memoryIo({ cwd: bad });
     const { createProgram } = await import('./program.js');
-    const { ctx } = createProgram(io);
+    const { ctx } = await createProgram(io);
     expect(() => ctx.config()).toThrow(/concurrency/);
     expect(stderr()).toBe('');
   });

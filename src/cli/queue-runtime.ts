@@ -1,7 +1,7 @@
 import { reorderRunFile } from '../io/index.js';
 import { AdaptiveLimiter, Budget, type ProviderEnv } from '../llm/index.js';
 import { QueueCoordinator, QueuedProvider, type QueueRun } from '../queue/index.js';
-import { callTally, type LlmRuntime, type LlmSettings, withEnvPassword } from './llm-options.js';
+import { callTally, type LlmRuntime, type LlmSettings, withEnvPassword } from './setup/llm-runtime.js';
 
 /**
  * The runtime of a command run with `--queue`: it coordinates. Its providers build prompts and

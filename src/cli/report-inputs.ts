@@ -18,8 +18,8 @@ import {
   type SplitRecords,
   splitRecords,
 } from '../report/index.js';
-import { paperSource } from './commands/paper-source.js';
 import { openCorpus } from './corpus-option.js';
+import { paperSource } from './setup/paper-source.js';
 
 /** What reading the inputs of a report gives: the sources, their provenance, and the notes. */
 export interface ReportSources {

@@ -10,7 +10,7 @@ import {
 } from '../retrieve/index.js';
 import type { CliContext } from './context.js';
 import { corpusPath, displayPath, openCorpus } from './corpus-option.js';
-import { indexDirOf } from './retrieval-setup.js';
+import { indexDirOf } from './setup/retrieval-options.js';
 
 export const RETRIEVED_OPTION = [
   '--retrieved <run>',

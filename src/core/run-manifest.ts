@@ -14,7 +14,8 @@ export const MANIFEST_FORMAT = 1;
 /**
  * What a manifest heads: answers (`run`), ResearchQA grades, VETSCORE results, generated questions,
  * RECIPER recipes, the state files of nugget folders (`nuggets generate`, `score-quality`,
- * `ginger`), a judge's labels on a human-judgment set (`judgments`) and a judge card.
+ * `ginger`), a judge's labels on a human-judgment set (`judgments`), a judge card, and RAGTIME
+ * report runs (`reports generate`, its manifest beside the run).
  */
 export const MANIFEST_KINDS = [
   'run',
@@ -25,6 +26,7 @@ export const MANIFEST_KINDS = [
   'nuggets',
   'nugget-quality',
   'ginger',
+  'report-run',
   'judgments',
   'judge-card',
 ] as const;

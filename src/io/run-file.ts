@@ -30,6 +30,15 @@ export interface RunFileOptions {
   what: string;
   /** The command writing it, recorded in the lock (e.g. "citegeist answer"). */
   command: string;
+  /** A row's id when it is not the top-level `idField` (a report-run line names it in `metadata`). */
+  rowId?: RowKey;
+  /**
+   * Keep the manifest in this file beside the output instead of as the output's first line: for
+   * interchange formats whose files hold only their own lines (a RAGTIME report run).
+   */
+  manifestPath?: string;
+  /** How a row is written as one line (default `JSON.stringify`). */
+  format?: (row: object) => string;
 }
 
 /** What an existing output holds, as a resume would see it. */
@@ -101,21 +110,54 @@ export function takeManifest(
 }
 
 /**
+ * The manifest kept beside an output (`RunFileOptions.manifestPath`), and the output's lines as
+ * rows. An output holding rows without its manifest file was not written by this command.
+ */
+function manifestBeside(
+  manifestPath: string,
+  lines: JsonlLine[],
+  path: string,
+): { manifest: RunManifest | null; rows: JsonlLine[] } {
+  if (!existsSync(manifestPath)) {
+    if (lines.length > 0) {
+      throw new CitegeistError(
+        'RUN_FILE_FOREIGN',
+        `${path} already holds rows but ${manifestPath}, which records how they were made, is missing: resuming into it could mix runs.`,
+        'Write to a new file (another --out), or move this one away.',
+      );
+    }
+    return { manifest: null, rows: lines };
+  }
+  const text = readTextFile(manifestPath, 'run manifest', { output: true });
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = null;
+  }
+  return { manifest: parseManifest(value, manifestPath), rows: lines };
+}
+
+/**
  * Reads an existing output for a resume without changing it: checks that it holds this run (its
  * manifest agrees) and that every row is one this command wrote, and says what a resume keeps.
  * Throws RUN_MANIFEST_MISMATCH (listing the differences), RUN_FILE_FOREIGN or RUN_FILE_CORRUPT.
  */
 export function inspectRunFile(path: string, options: RunFileOptions): RunFileState {
-  if (!existsSync(path) || (statSync(path).isFile() && statSync(path).size === 0)) {
+  const empty = !existsSync(path) || (statSync(path).isFile() && statSync(path).size === 0);
+  // A manifest kept beside an empty output still names the run that output belongs to.
+  if (empty && !(options.manifestPath && existsSync(options.manifestPath))) {
     return { exists: false, manifest: null, kept: [], redo: 0, torn: false };
   }
-  const text = readTextFile(path, `${options.what} being resumed`, { output: true });
+  const text = empty ? '' : readTextFile(path, `${options.what} being resumed`, { output: true });
   const lines = parseJsonl(text);
   // A line cut short by a crash (no newline after it) is the only damage a killed writer leaves.
   const last = lines.at(-1);
   const torn = last !== undefined && !text.endsWith('\n');
   const complete = torn ? lines.slice(0, -1) : lines;
-  const { manifest, rows } = takeManifest(complete, path, true);
+  const { manifest, rows } = options.manifestPath
+    ? manifestBeside(options.manifestPath, complete, path)
+    : takeManifest(complete, path, true);
   if (!manifest) {
     // Only a torn manifest (a crash right at the start): nothing of value is in the file.
     return { exists: true, manifest: null, kept: [], redo: 0, torn };
@@ -135,11 +177,16 @@ export function inspectRunFile(path: string, options: RunFileOptions): RunFileSt
   for (const line of rows) {
     const where = location(path, line.line);
     const row = line.ok ? line.value : undefined;
-    const id = row && typeof row === 'object' ? (row as Row)[options.idField] : undefined;
+    const id =
+      row && typeof row === 'object'
+        ? options.rowId
+          ? options.rowId(row as Row)
+          : (row as Row)[options.idField]
+        : undefined;
     if (typeof id !== 'string') {
       throw new CitegeistError(
         'RUN_FILE_CORRUPT',
-        `${where} is not a row this command wrote (${line.ok ? `no string "${options.idField}"` : 'not JSON'}).`,
+        `${where} is not a row this command wrote (${line.ok ? `no ${options.rowId ? options.idField : `string "${options.idField}"`}` : 'not JSON'}).`,
         'The file was edited or written by another program: write to a new file (another --out).',
       );
     }
@@ -178,6 +225,7 @@ export class RunFile {
     readonly manifest: RunManifest,
     readonly state: RunFileState,
     private readonly lock: FileLock,
+    private readonly format: (row: object) => string = (row) => JSON.stringify(row),
   ) {
     this.fd = openSync(path, 'a');
   }
@@ -188,13 +236,17 @@ export class RunFile {
       removeLeftovers(path);
       const state = inspectRunFile(path, options);
       const manifest = state.manifest ?? options.manifest;
+      const format = options.format ?? ((row: object) => JSON.stringify(row));
+      const head = options.manifestPath ? [] : [JSON.stringify(manifest)];
       if (!state.manifest) {
-        writeFileAtomic(path, `${JSON.stringify(manifest)}\n`);
+        if (options.manifestPath)
+          writeFileAtomic(options.manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+        writeFileAtomic(path, head.map((l) => `${l}\n`).join(''));
       } else if (state.redo > 0) {
-        const lines = [manifest, ...state.kept].map((r) => `${JSON.stringify(r)}\n`);
+        const lines = [...head, ...state.kept.map((r) => format(r))].map((l) => `${l}\n`);
         writeFileAtomic(path, lines.join(''));
       }
-      return new RunFile(path, manifest, state, lock);
+      return new RunFile(path, manifest, state, lock, format);
     } catch (error) {
       lock.release();
       throw error;
@@ -222,7 +274,7 @@ export class RunFile {
     if (this.fd === null) throw new Error(`RunFile ${this.path} is closed`);
     this.lock.assertHeld();
     try {
-      writeAll(this.fd, `${JSON.stringify(row)}\n`);
+      writeAll(this.fd, `${this.format(row)}\n`);
     } catch (error) {
       throw systemError(error, this.path, 'output', 'write');
     }

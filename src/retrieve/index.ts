@@ -5,6 +5,17 @@ export * from './eval/index.js';
 export * from './export/index.js';
 export * from './fusion/index.js';
 export * from './lexical/index.js';
+export {
+  type OpenedIndex,
+  type OpenRetrieverOptions,
+  openRetriever,
+  RETRIEVAL_MODES,
+  type RetrievalMode,
+  type RetrievalNotice,
+  recipesPathOf,
+  restoreEmbedder,
+  type UsedRecipes,
+} from './open-retriever.js';
 export * from './passages/index.js';
 export * from './persist/index.js';
 export * from './reciper/index.js';

@@ -27,4 +27,5 @@ export {
   PapersDir,
   type PapersDirOptions,
 } from './load-document.js';
+export { openCorpus, requireCorpus } from './open-corpus.js';
 export { PapersCache } from './papers-cache.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import * as citegeist from '../index.js';
+import * as citegeist from '../internal.js';
 
-describe('package entry', () => {
+describe('package entry citegeist/internal', () => {
   it.each([
     'normalizeText',
     'normalizeQuote',

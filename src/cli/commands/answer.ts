@@ -36,12 +36,12 @@ import {
 } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
 import { putInInputOrder } from '../queue-runtime.js';
-import { openPaperRetrieval } from '../retrieval-setup.js';
 import { openRetrievedRun, RETRIEVED_OPTION } from '../retrieved-run.js';
+import { addCheckOption, checkCacheFile, checkReadDataset } from '../setup/dataset-preflight.js';
+import { countOption } from '../setup/option-parsers.js';
+import { addPaperSourceOptions, describeSource, paperSource, paperSourceOf } from '../setup/paper-source.js';
+import { openPaperRetrieval } from '../setup/retrieval-options.js';
 import { noteTakeovers } from '../takeover-note.js';
-import { addCheckOption, checkCacheFile, checkReadDataset } from './dataset-preflight.js';
-import { countOption } from './option-parsers.js';
-import { addPaperSourceOptions, describeSource, paperSource, paperSourceOf } from './paper-source.js';
 
 interface AnswerOptions extends LlmFlags {
   dataset: string;

@@ -1,20 +1,11 @@
 import { CitegeistError } from '../../core/index.js';
-import { createEmbedder, DEFAULT_EMBEDDER } from '../../llm/index.js';
-import {
-  ANN_THRESHOLD,
-  describeStaleness,
-  type IndexedDocument,
-  indexExists,
-  indexStaleness,
-  readManifest,
-  writeIndex,
-} from '../../retrieve/index.js';
-import { VERSION } from '../../version.js';
+import { DEFAULT_EMBEDDER } from '../../llm/index.js';
+import { ANN_THRESHOLD, DEFAULT_PASSAGE_TOKENS, indexCorpus } from '../../retrieve/index.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION, corpusPath, displayPath, openCorpus } from '../corpus-option.js';
 import { createProgress, type Progress } from '../progress.js';
-import { indexDirOf } from '../retrieval-setup.js';
-import { countOption } from './option-parsers.js';
+import { countOption } from '../setup/option-parsers.js';
+import { indexDirOf } from '../setup/retrieval-options.js';
 
 interface IndexFlags {
   corpus?: string;
@@ -41,7 +32,7 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
       '--max-tokens <n>',
       'passage token budget (long paragraphs are split at sentences)',
       countOption('--max-tokens'),
-      256,
+      DEFAULT_PASSAGE_TOKENS,
     )
     .option('--no-dense', 'build only the BM25 index')
     .option('--include-references', 'index bibliography entries too (they are left out otherwise)', false)
@@ -59,43 +50,16 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
             'Ingest some first: `citegeist ingest <files>`.',
           );
         }
-        if (!flags.rebuild && indexExists(dir)) {
-          const m = readManifest(dir);
-          const stale = indexStaleness(m, digests);
-          const settings = [
-            m.embedderSpec !== spec ? `embedder ${m.embedderSpec ?? 'none'} → ${spec ?? 'none'}` : '',
-            m.maxTokens !== flags.maxTokens ? `--max-tokens ${m.maxTokens} → ${flags.maxTokens}` : '',
-            // Indexes from before this setting kept every paragraph, references included.
-            (m.includeReferences ?? true) !== flags.includeReferences
-              ? `references ${m.includeReferences ? 'kept' : 'left out'} → ${flags.includeReferences ? 'kept' : 'left out'}`
-              : '',
-          ].filter(Boolean);
-          if (!stale && settings.length === 0) {
-            ctx.io.out(
-              `index is up to date (${m.passages} passages of ${digests.size} papers, content unchanged); use --rebuild to rebuild\n`,
-            );
-            return;
-          }
-          ctx.io.err(
-            `rebuilding the index: ${[stale ? describeStaleness(stale) : '', ...settings].filter(Boolean).join('; ')}\n`,
-          );
-        }
-        // Streamed from the corpus one paper at a time: memory does not grow with the corpus.
-        function* documents(): Generator<IndexedDocument> {
-          for (const [id, digest] of digests) {
-            const document = store.get(id);
-            if (document) yield { document, digest };
-          }
-        }
         let progress: Progress | null = null;
-        let manifest: Awaited<ReturnType<typeof writeIndex>>;
+        let result: Awaited<ReturnType<typeof indexCorpus>>;
         try {
-          manifest = await writeIndex(dir, documents, {
+          result = await indexCorpus(store, dir, {
             maxTokens: flags.maxTokens,
             includeReferences: flags.includeReferences,
-            embedder: spec ? { spec, embedder: createEmbedder(spec, { env: ctx.io.env }) } : null,
-            version: VERSION,
-            total: digests.size,
+            rebuild: flags.rebuild,
+            embedder: spec,
+            env: ctx.io.env,
+            onRebuild: (reasons) => ctx.io.err(`rebuilding the index: ${reasons.join('; ')}\n`),
             onProgress: (done, total, pass) => {
               if (done === 1 || !progress) {
                 progress?.stop();
@@ -111,9 +75,16 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
         } finally {
           (progress as Progress | null)?.stop();
         }
-        const kind = manifest.passages > ANN_THRESHOLD ? 'ann' : 'exact';
+        if (result.status === 'up-to-date') {
+          ctx.io.out(
+            `index is up to date (${result.manifest.passages} passages of ${digests.size} papers, content unchanged); use --rebuild to rebuild\n`,
+          );
+          return;
+        }
+        const { manifest } = result;
+        const denseKind = manifest.passages > ANN_THRESHOLD ? 'ann' : 'exact';
         ctx.io.out(
-          `indexed ${manifest.passages} passages of ${manifest.documents.length} papers (BM25${manifest.embedderId ? `, dense ${manifest.embedderId} ${kind}` : ''}) in ${displayPath(ctx, dir)}\n`,
+          `indexed ${manifest.passages} passages of ${result.papers} papers (BM25${manifest.embedderId ? `, dense ${manifest.embedderId} ${denseKind}` : ''}) in ${displayPath(ctx, dir)}\n`,
         );
       } finally {
         store.close();

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { collectOpenAlex, DOMAIN_PRESETS, pdfPageCount } from '../../generate/index.js';
 import type { RegisterCommand } from '../context.js';
-import { countOption, numberOption } from './option-parsers.js';
+import { countOption, numberOption } from '../setup/option-parsers.js';
 
 interface CollectCliOptions {
   domain: string[];

@@ -6,9 +6,9 @@ import { readTextFile } from '../../io/index.js';
 import { renderPairwiseTable } from '../../report/index.js';
 import { compareRuns, formatComparison } from '../../retrieve/index.js';
 import type { RegisterCommand } from '../context.js';
+import { readQrels, readRun } from '../setup/input-files.js';
+import { collect, countOption, parseIntOption, seedOption } from '../setup/option-parsers.js';
 import { addComparisonOptions, type ComparisonFlags, comparisonOptions } from './comparison-options.js';
-import { readQrels, readRun } from './input-files.js';
-import { collect, countOption, parseIntOption, seedOption } from './option-parsers.js';
 
 interface CompareFlags extends ComparisonFlags {
   qrels?: string;

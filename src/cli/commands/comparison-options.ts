@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { MIN_SHARED_ITEMS } from '../../grade/index.js';
 import { CORRECTIONS, type Correction, PAIRED_TESTS, type PairedTestName } from '../../stats/index.js';
-import { choiceOption, countOption, numberOption } from './option-parsers.js';
+import { choiceOption, countOption, numberOption } from '../setup/option-parsers.js';
 
 /** The flags of a paired comparison of systems, as commander gives them. */
 export interface ComparisonFlags {

@@ -4,13 +4,13 @@ import { datasetMeta, loadDataset, writeDataset } from '../../formats/index.js';
 import { checkDataset, formatDatasetProblems, importQasper } from '../../generate/index.js';
 import { readInputBytes, readJsonFile } from '../../io/index.js';
 import type { CliContext, RegisterCommand } from '../context.js';
-import { checkCacheFile, keepCheck } from './dataset-preflight.js';
+import { checkCacheFile, keepCheck } from '../setup/dataset-preflight.js';
 import {
   addPaperSourceOptions,
   type PaperSourceOptions,
   paperSource,
   paperSourceOf,
-} from './paper-source.js';
+} from '../setup/paper-source.js';
 
 export const registerDataset: RegisterCommand = (program, ctx) => {
   const dataset = program.command('dataset').description('import and convert benchmark datasets');

@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { CitegeistError } from '../../core/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';
+import { REPORTS_NUGGETS, runReportsDemo } from '../setup/demo-report-runs.js';
 import { writeReport } from '../write-report.js';
-import { REPORTS_NUGGETS, runReportsDemo } from './demo-reports.js';
 
 /** The bundled demo: three open-licence papers and twelve hand-written questions over them. */
 function demoAssets(): string {

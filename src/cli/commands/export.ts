@@ -9,7 +9,7 @@ import {
 } from '../../retrieve/index.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION, corpusPath, displayPath, openCorpus } from '../corpus-option.js';
-import { indexDirOf } from '../retrieval-setup.js';
+import { indexDirOf } from '../setup/retrieval-options.js';
 
 interface ExportFlags {
   format: string;

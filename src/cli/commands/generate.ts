@@ -26,8 +26,8 @@ import {
 } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
 import { putInInputOrder } from '../queue-runtime.js';
-import { countOption } from './option-parsers.js';
-import { addPaperSourceOptions, paperSource } from './paper-source.js';
+import { countOption } from '../setup/option-parsers.js';
+import { addPaperSourceOptions, paperSource } from '../setup/paper-source.js';
 
 interface GenerateCliOptions extends LlmFlags {
   papers?: string;

@@ -1,33 +1,12 @@
 import type { Command } from 'commander';
 import { CitegeistError } from '../../core/index.js';
 import { DEFAULT_HARM_EXPONENT, DEFAULT_HARM_RUBRIC } from '../../grade/index.js';
-import type { LlmProvider } from '../../llm/index.js';
-import type { CliContext, RegisterCommand } from '../context.js';
-import {
-  addLlmOptions,
-  createLlmRuntime,
-  type LlmFlags,
-  type LlmSettings,
-  type RunName,
-  resolveLlmSettings,
-} from '../llm-options.js';
-import type { ModelCall } from '../progress.js';
-import { type FaithfulnessOptions, runGradeFaithfulness } from './grade-faithfulness-run.js';
+import type { RegisterCommand } from '../context.js';
+import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } from '../llm-options.js';
+import type { RuntimeFactory } from '../setup/faithfulness-runtime.js';
+import { type FaithfulnessOptions, runGradeFaithfulness } from '../setup/grade-faithfulness-run.js';
+import { countOption, numberOption } from '../setup/option-parsers.js';
 import { gradeGroup } from './grade-researchqa.js';
-import { countOption, numberOption } from './option-parsers.js';
-
-/** The models of one run, built from model strings with the run's policies (cache, limiter, budget). */
-export interface FaithfulnessRuntime {
-  provider(model: string): LlmProvider;
-  /** Names the run's calls on a queue and connects to it (`LlmRuntime.useRun`). */
-  useRun?(run: RunName): Promise<void>;
-  /** Subscribes to every finished model call (progress lines count their tokens and cost). */
-  onCall?(listener: (call: ModelCall) => void): void;
-  close(): void;
-}
-
-/** How the command gets its runtime: the real one by default, a fake one in tests. */
-export type RuntimeFactory = (settings: LlmSettings, ctx: CliContext) => FaithfulnessRuntime;
 
 /** Registers `citegeist grade faithfulness` (VETSCORE, METHODS §3) on the `grade` command. */
 export function gradeFaithfulnessCommand(runtime: RuntimeFactory): RegisterCommand {

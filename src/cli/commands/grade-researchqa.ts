@@ -8,8 +8,7 @@ import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { addLlmOptions } from '../llm-options.js';
 import { putInInputOrder } from '../queue-runtime.js';
-import { noteTakeovers } from '../takeover-note.js';
-import { addCheckOption } from './dataset-preflight.js';
+import { addCheckOption } from '../setup/dataset-preflight.js';
 import {
   type GradeOptions,
   gradeOptions,
@@ -19,9 +18,10 @@ import {
   reportOutcome,
   withJudge,
   withProgress,
-} from './grade.js';
-import { parseIntOption, seedOption } from './option-parsers.js';
-import { addPaperSourceOptions, describeSource, paperSourceOf } from './paper-source.js';
+} from '../setup/grading.js';
+import { parseIntOption, seedOption } from '../setup/option-parsers.js';
+import { addPaperSourceOptions, describeSource, paperSourceOf } from '../setup/paper-source.js';
+import { noteTakeovers } from '../takeover-note.js';
 
 /**
  * `citegeist grade`: a command group whose default subcommand, `grade researchqa`, grades one run

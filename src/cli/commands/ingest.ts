@@ -5,7 +5,7 @@ import { CorpusStore, findIngestFiles, type IngestOutcome, ingestPaths } from '.
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION, corpusPath, displayPath } from '../corpus-option.js';
 import { createLazyProgress } from '../progress.js';
-import { parseIntOption } from './option-parsers.js';
+import { parseIntOption } from '../setup/option-parsers.js';
 
 function formatOutcome(o: IngestOutcome): string {
   if (o.status === 'failed')

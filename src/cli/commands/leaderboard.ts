@@ -14,11 +14,16 @@ import { checkFinished, readTextFile } from '../../io/index.js';
 import { renderPairwiseTable } from '../../report/index.js';
 import type { RegisterCommand } from '../context.js';
 import { addLlmOptions } from '../llm-options.js';
+import { addCheckOption } from '../setup/dataset-preflight.js';
+import {
+  type GradeOptions,
+  gradeRunFiles,
+  printLeaderboardEstimate,
+  printSummary,
+} from '../setup/grading.js';
+import { seedOption } from '../setup/option-parsers.js';
+import { addPaperSourceOptions } from '../setup/paper-source.js';
 import { addComparisonOptions, type ComparisonFlags, comparisonOptions } from './comparison-options.js';
-import { addCheckOption } from './dataset-preflight.js';
-import { type GradeOptions, gradeRunFiles, printLeaderboardEstimate, printSummary } from './grade.js';
-import { seedOption } from './option-parsers.js';
-import { addPaperSourceOptions } from './paper-source.js';
 
 export const registerLeaderboard: RegisterCommand = (program, ctx) => {
   const command = program

@@ -11,7 +11,7 @@ import {
 } from '../../grade/index.js';
 import { parseJsonl, readTextFile, takeManifest } from '../../io/index.js';
 import type { RegisterCommand } from '../context.js';
-import { numberOption } from './option-parsers.js';
+import { numberOption } from '../setup/option-parsers.js';
 
 interface Options {
   auto: string[];

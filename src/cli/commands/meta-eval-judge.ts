@@ -28,9 +28,9 @@ import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } from '../llm-options.js';
 import { createProgress } from '../progress.js';
-import type { RuntimeFactory } from './grade-faithfulness.js';
+import type { RuntimeFactory } from '../setup/faithfulness-runtime.js';
+import { choiceOption, countOption, seedOption } from '../setup/option-parsers.js';
 import { metaEvalCommand } from './meta-eval-faithfulness.js';
-import { choiceOption, countOption, seedOption } from './option-parsers.js';
 
 interface Options extends LlmFlags {
   set: string;

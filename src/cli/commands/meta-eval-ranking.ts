@@ -4,8 +4,8 @@ import { metaEvaluateRanking, parseArgueTsv, type RankingMetaEval } from '../../
 import { readTextFile } from '../../io/index.js';
 import { renderTable } from '../../text/index.js';
 import type { RegisterCommand } from '../context.js';
+import { collect, countOption, seedOption } from '../setup/option-parsers.js';
 import { metaEvalCommand } from './meta-eval-faithfulness.js';
-import { collect, countOption, seedOption } from './option-parsers.js';
 
 interface RankingFlags {
   scores: string[];

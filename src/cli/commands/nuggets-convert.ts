@@ -21,9 +21,9 @@ import { stringifyPythonJson } from '../../python-compat/index.js';
 import { mean, median } from '../../stats/index.js';
 import { VERSION } from '../../version.js';
 import type { RegisterCommand } from '../context.js';
-import { nuggetsCommand } from './nuggets-inputs.js';
-import { choiceOption } from './option-parsers.js';
-import { hashInputs } from './reports-inputs.js';
+import { nuggetsCommand } from '../setup/nuggets-inputs.js';
+import { choiceOption } from '../setup/option-parsers.js';
+import { hashInputs } from '../setup/report-runs-inputs.js';
 
 const TARGETS = ['v3', 'nuggetizer', 'neuclir', 'v1'] as const;
 type Target = (typeof TARGETS)[number];

@@ -30,7 +30,6 @@ import {
   type LlmSettings,
   resolveLlmSettings,
 } from '../llm-options.js';
-import { noteTakeovers } from '../takeover-note.js';
 import {
   estimateCalls,
   fittedEmbed,
@@ -38,9 +37,10 @@ import {
   nuggetsCommand,
   requireModel,
   stepProgress,
-} from './nuggets-inputs.js';
-import { numberOption, parseIntOption } from './option-parsers.js';
-import { readRequests } from './reports-inputs.js';
+} from '../setup/nuggets-inputs.js';
+import { numberOption, parseIntOption } from '../setup/option-parsers.js';
+import { readRequests } from '../setup/report-runs-inputs.js';
+import { noteTakeovers } from '../takeover-note.js';
 
 interface GenerateFlags extends LlmFlags {
   requests: string;

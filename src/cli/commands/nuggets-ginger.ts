@@ -20,7 +20,6 @@ import {
   type LlmRuntime,
   resolveLlmSettings,
 } from '../llm-options.js';
-import { noteTakeovers } from '../takeover-note.js';
 import {
   estimateCalls,
   modelCreator,
@@ -28,9 +27,10 @@ import {
   refuseOutputIsInput,
   requireModel,
   stepProgress,
-} from './nuggets-inputs.js';
+} from '../setup/nuggets-inputs.js';
+import { countOption } from '../setup/option-parsers.js';
+import { noteTakeovers } from '../takeover-note.js';
 import { readBankFiles } from './nuggets-select.js';
-import { countOption } from './option-parsers.js';
 
 interface GingerFlags extends LlmFlags {
   bank: string;

@@ -24,7 +24,6 @@ import {
   type LlmRuntime,
   resolveLlmSettings,
 } from '../llm-options.js';
-import { noteTakeovers } from '../takeover-note.js';
 import {
   callTick,
   estimateCalls,
@@ -33,10 +32,11 @@ import {
   nuggetsCommand,
   requireModel,
   stepProgress,
-} from './nuggets-inputs.js';
+} from '../setup/nuggets-inputs.js';
+import { numberOption } from '../setup/option-parsers.js';
+import { readRequests } from '../setup/report-runs-inputs.js';
+import { noteTakeovers } from '../takeover-note.js';
 import { readBankFiles } from './nuggets-select.js';
-import { numberOption } from './option-parsers.js';
-import { readRequests } from './reports-inputs.js';
 
 interface QualityFlags extends LlmFlags {
   bank: string;

@@ -23,9 +23,9 @@ import {
 import { writeFileAtomic } from '../../io/index.js';
 import { VERSION } from '../../version.js';
 import type { RegisterCommand } from '../context.js';
-import { nuggetsCommand, refuseOutputIsInput } from './nuggets-inputs.js';
-import { choiceOption, countOption, numberOption } from './option-parsers.js';
-import { hashInputs } from './reports-inputs.js';
+import { nuggetsCommand, refuseOutputIsInput } from '../setup/nuggets-inputs.js';
+import { choiceOption, countOption, numberOption } from '../setup/option-parsers.js';
+import { hashInputs } from '../setup/report-runs-inputs.js';
 
 const BANK_FILE = /\.json(\.gz)?$/i;
 

@@ -16,8 +16,8 @@ import type { ReportRecipe } from '../../report/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { DEFAULT_CACHE_FILE } from '../llm-options.js';
+import { countOption } from '../setup/option-parsers.js';
 import { optionsFromRecipe, writeReport } from '../write-report.js';
-import { countOption } from './option-parsers.js';
 
 /**
  * Runs one step of a pack in the unpacked study: a command line in-process (its output kept for the

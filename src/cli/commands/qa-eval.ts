@@ -12,7 +12,7 @@ import { formatScore, renderTable } from '../../text/index.js';
 import { VERSION } from '../../version.js';
 import { addBertScoreOptions, type BertScoreFlags, bertScoreSetup } from '../bertscore-setup.js';
 import type { RegisterCommand } from '../context.js';
-import { seedOption } from './option-parsers.js';
+import { seedOption } from '../setup/option-parsers.js';
 
 interface QaEvalFlags extends BertScoreFlags {
   predictions: string;

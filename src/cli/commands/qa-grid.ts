@@ -40,11 +40,11 @@ import {
   type LlmRuntime,
   resolveLlmSettings,
 } from '../llm-options.js';
-import { MODES, type Mode, openRetriever, parseMode, RECIPES_OPTION } from '../retrieval-setup.js';
 import { openRetrievedRun, RETRIEVED_OPTION } from '../retrieved-run.js';
-import { countOption, seedOption } from './option-parsers.js';
+import { countOption, seedOption } from '../setup/option-parsers.js';
+import { type GridEstimateCell, gridEstimate, renderGridEstimate } from '../setup/qa-grid-estimate.js';
+import { MODES, type Mode, openRetriever, parseMode, RECIPES_OPTION } from '../setup/retrieval-options.js';
 import { fileSha256 } from './qa-eval.js';
-import { type GridEstimateCell, gridEstimate, renderGridEstimate } from './qa-grid-estimate.js';
 
 interface GridFlags extends BertScoreFlags, Omit<LlmFlags, 'model' | 'judge'> {
   dataset: string;

@@ -2,7 +2,7 @@ import { parseRedisUrl, type QueueStatus, readQueueStatus } from '../../queue/in
 import { renderTable } from '../../text/index.js';
 import type { RegisterCommand } from '../context.js';
 import { withEnvPassword } from '../llm-options.js';
-import { parseIntOption } from './option-parsers.js';
+import { parseIntOption } from '../setup/option-parsers.js';
 
 /** `citegeist queue status --queue redis://…`: each model queue and each recent run on it. */
 export const registerQueue: RegisterCommand = (program, ctx) => {

@@ -23,7 +23,7 @@ import {
 } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
 import { putInInputOrder } from '../queue-runtime.js';
-import { indexDirOf, recipesPathOf } from '../retrieval-setup.js';
+import { indexDirOf, recipesPathOf } from '../setup/retrieval-options.js';
 import { noteTakeovers } from '../takeover-note.js';
 
 interface RecipesFlags extends LlmFlags {

@@ -5,8 +5,8 @@ import { readTextFile, writeFileAtomic } from '../../io/index.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION } from '../corpus-option.js';
 import { createProgress } from '../progress.js';
-import { MODES, openRetriever, parseMode, RECIPES_OPTION } from '../retrieval-setup.js';
-import { countOption } from './option-parsers.js';
+import { countOption } from '../setup/option-parsers.js';
+import { MODES, openRetriever, parseMode, RECIPES_OPTION } from '../setup/retrieval-options.js';
 
 interface RetrieveFlags {
   queries: string;

@@ -1,8 +1,8 @@
 import { CitegeistError } from '../../core/index.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION } from '../corpus-option.js';
-import { MODES, openRetriever, parseMode, RECIPES_OPTION } from '../retrieval-setup.js';
-import { countOption } from './option-parsers.js';
+import { countOption } from '../setup/option-parsers.js';
+import { MODES, openRetriever, parseMode, RECIPES_OPTION } from '../setup/retrieval-options.js';
 
 interface SearchFlags {
   mode: string;

@@ -13,7 +13,7 @@ import { readInputBytes } from '../../io/index.js';
 import { loadDocument } from '../../store/index.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { CORPUS_OPTION, corpusPath } from '../corpus-option.js';
-import { parseIntOption } from './option-parsers.js';
+import { parseIntOption } from '../setup/option-parsers.js';
 
 function pagesOf(doc: Document, s: Section): string {
   const first = pageAt(doc, s.start);

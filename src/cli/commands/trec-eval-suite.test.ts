@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { missingSharedData, sharedDataPath, skipWithoutSharedData } from '../../testing/index.js';
-import { runTrecEvalSuite } from './trec-eval-suite.js';
+import { runTrecEvalSuite } from '../setup/trec-eval-suite.js';
 
 const BUNDLED = join(import.meta.dirname, '..', '..', 'retrieve', 'eval', '__fixtures__', 'trec-eval-10.0');
 const SHARED = sharedDataPath('trec', 'nist-test');

@@ -14,8 +14,8 @@ import {
   trecEval,
 } from '../../retrieve/index.js';
 import type { RegisterCommand } from '../context.js';
-import { readQrels, readRun } from './input-files.js';
-import { collect, numberOption, parseIntOption } from './option-parsers.js';
+import { readQrels, readRun } from '../setup/input-files.js';
+import { collect, numberOption, parseIntOption } from '../setup/option-parsers.js';
 
 interface TrecEvalFlags {
   q: boolean;

@@ -12,7 +12,7 @@ import {
 import { QueueWorker, RedisReplyCache } from '../../queue/index.js';
 import type { RegisterCommand } from '../context.js';
 import { resolveLlmSettings, withEnvPassword } from '../llm-options.js';
-import { parseIntOption } from './option-parsers.js';
+import { parseIntOption } from '../setup/option-parsers.js';
 
 interface WorkerFlags {
   queue: string;

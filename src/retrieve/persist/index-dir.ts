@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { CitegeistError } from '../../core/index.js';
 import { type DenseMode, DiskDenseIndex } from '../dense/index.js';
 import { Bm25DiskIndex } from '../lexical/index.js';
@@ -146,4 +146,9 @@ export function openDense(
     { idAt: (row) => table.idAt(row), rowOf: (id) => table.rowOf(id) },
     mode,
   );
+}
+
+/** The index folder of a corpus file: `index/` beside it, where `citegeist index` writes. */
+export function indexDirFor(corpusPath: string): string {
+  return join(dirname(corpusPath), 'index');
 }

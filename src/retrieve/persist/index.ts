@@ -5,9 +5,20 @@ export {
   writeIndex,
 } from './build-index.js';
 export {
+  checkIndex,
+  DEFAULT_PASSAGE_TOKENS,
+  type IndexableCorpus,
+  type IndexCheck,
+  type IndexCorpusOptions,
+  type IndexCorpusResult,
+  type IndexSettings,
+  indexCorpus,
+} from './index-corpus.js';
+export {
   assertCurrentFormat,
   INDEX_FORMAT,
   type IndexManifest,
+  indexDirFor,
   indexExists,
   loadEmbedderModel,
   loadIndex,

@@ -15,8 +15,14 @@ import { parseJsonl, readTextFile, writeFileAtomic } from '../../io/index.js';
 import { renderArgueTable } from '../../report/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';
-import { collect, countOption, seedOption } from './option-parsers.js';
-import { hashInputs, readBanks, readRequests, reportProblems, reportsCommand } from './reports-inputs.js';
+import { collect, countOption, seedOption } from '../setup/option-parsers.js';
+import {
+  hashInputs,
+  readBanks,
+  readRequests,
+  reportProblems,
+  reportsCommand,
+} from '../setup/report-runs-inputs.js';
 
 interface ScoreFlags {
   judgments: string[];

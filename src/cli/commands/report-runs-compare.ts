@@ -5,8 +5,8 @@ import { compareArgueRuns, parseArgueTsv, type ScoreRow } from '../../grade/inde
 import { readTextFile } from '../../io/index.js';
 import { formatComparison } from '../../retrieve/index.js';
 import type { RegisterCommand } from '../context.js';
-import { collect, countOption, seedOption } from './option-parsers.js';
-import { reportsCommand } from './reports-inputs.js';
+import { collect, countOption, seedOption } from '../setup/option-parsers.js';
+import { reportsCommand } from '../setup/report-runs-inputs.js';
 
 interface CompareFlags {
   runA?: string;

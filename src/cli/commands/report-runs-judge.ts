@@ -2,10 +2,10 @@ import { CitegeistError } from '../../core/index.js';
 import { DEFAULT_MAX_DOC_CHARS } from '../../grade/index.js';
 import type { RegisterCommand } from '../context.js';
 import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } from '../llm-options.js';
-import type { RuntimeFactory } from './grade-faithfulness.js';
-import { collect, countOption, parseIntOption } from './option-parsers.js';
-import { reportsCommand } from './reports-inputs.js';
-import { type JudgeOptions, runReportsJudge } from './reports-judge-run.js';
+import type { RuntimeFactory } from '../setup/faithfulness-runtime.js';
+import { collect, countOption, parseIntOption } from '../setup/option-parsers.js';
+import { reportsCommand } from '../setup/report-runs-inputs.js';
+import { type JudgeOptions, runReportsJudge } from '../setup/report-runs-judge-run.js';
 
 /** Registers `citegeist reports judge` (ARGUE judgments) with a runtime factory (tests pass a fake). */
 export function reportsJudgeCommand(runtime: RuntimeFactory): RegisterCommand {

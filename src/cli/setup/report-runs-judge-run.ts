@@ -22,12 +22,13 @@ import { estimateCost, modelId, parseModelString } from '../../llm/index.js';
 import { stringifyPythonJson } from '../../python-compat/index.js';
 import { QuoteLocator } from '../../text/index.js';
 import { VERSION } from '../../version.js';
+import { parseLengthMode } from '../commands/report-runs-validate.js';
 import type { CliContext } from '../context.js';
 import type { LlmSettings } from '../llm-options.js';
 import { createProgress } from '../progress.js';
 import { putInInputOrder } from '../queue-runtime.js';
 import { checkResumeMeta } from '../resume-meta.js';
-import type { FaithfulnessRuntime, RuntimeFactory } from './grade-faithfulness.js';
+import type { FaithfulnessRuntime, RuntimeFactory } from './faithfulness-runtime.js';
 import {
   hashInputs,
   openDocuments,
@@ -35,8 +36,7 @@ import {
   readRequests,
   readRuns,
   reportProblems,
-} from './reports-inputs.js';
-import { parseLengthMode } from './reports-validate.js';
+} from './report-runs-inputs.js';
 
 export interface JudgeOptions {
   runs: string[];

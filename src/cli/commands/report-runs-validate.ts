@@ -3,8 +3,8 @@ import { CitegeistError, quoteValue } from '../../core/index.js';
 import { formatValidationMessage, validateRun } from '../../grade/index.js';
 import { readTextFile } from '../../io/index.js';
 import type { RegisterCommand } from '../context.js';
-import { countOption } from './option-parsers.js';
-import { openDocuments, readRequests, reportsCommand } from './reports-inputs.js';
+import { countOption } from '../setup/option-parsers.js';
+import { openDocuments, readRequests, reportsCommand } from '../setup/report-runs-inputs.js';
 
 interface ValidateFlags {
   requests?: string;

@@ -32,7 +32,7 @@ import type { CliContext } from '../context.js';
 import type { LlmSettings } from '../llm-options.js';
 import { createProgress } from '../progress.js';
 import { putInInputOrder } from '../queue-runtime.js';
-import type { RuntimeFactory } from './grade-faithfulness.js';
+import type { RuntimeFactory } from './faithfulness-runtime.js';
 
 /** The command's own options (the shared LLM flags come resolved as LlmSettings). */
 export interface FaithfulnessOptions {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeOpenAiServer } from '../../testing/index.js';
 import { memoryIo } from '../io.js';
 import { createProgram, runCli } from '../program.js';
-import { runReportsDemo } from './demo-reports.js';
+import { runReportsDemo } from '../setup/demo-report-runs.js';
 
 const assets = resolve(import.meta.dirname, '..', '..', '..', 'assets', 'demo');
 
@@ -17,7 +17,7 @@ describe('reports over the bundled demo papers', () => {
     const corpus = join(out, 'corpus.sqlite');
     expect(await runCli(['ingest', join(assets, 'papers'), '--corpus', corpus], io)).toBe(0);
     expect(await runCli(['index', '--corpus', corpus], io)).toBe(0);
-    const { ctx } = createProgram(io);
+    const { ctx } = await createProgram(io);
     const steps: string[] = [];
     const files = await runReportsDemo(
       ctx,

@@ -1,0 +1,168 @@
+import { resolve } from 'node:path';
+import {
+  DEFAULT_REPORT_K,
+  DEFAULT_REPORT_LIMIT,
+  ExtractiveReportWriter,
+  LlmReportWriter,
+  openReportRun,
+  pendingRequests,
+  type ReportWriter,
+  reportRunManifest,
+  reportTopicOf,
+  writeReportRun,
+} from '../../answer/index.js';
+import { CitegeistError, canonicalJson, sha256Hex } from '../../core/index.js';
+import { requestText } from '../../formats/index.js';
+import { VERSION } from '../../version.js';
+import type { RegisterCommand } from '../context.js';
+import { CORPUS_OPTION } from '../corpus-option.js';
+import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } from '../llm-options.js';
+import { createProgress } from '../progress.js';
+import { putInInputOrder } from '../queue-runtime.js';
+import { openRetrievedRun, RETRIEVED_OPTION } from '../retrieved-run.js';
+import { countOption } from '../setup/option-parsers.js';
+import { readRequests, reportsCommand } from '../setup/report-runs-inputs.js';
+import { printReportRunPlan } from '../setup/report-runs-plan.js';
+import { MODES, openRetriever, parseMode, RECIPES_OPTION } from '../setup/retrieval-options.js';
+import { parseLengthMode } from './report-runs-validate.js';
+
+interface GenerateFlags extends LlmFlags {
+  requests: string;
+  out: string;
+  mode: string;
+  k: number;
+  teamId: string;
+  limit: number;
+  lengthMode: string;
+  corpus?: string;
+  runId?: string;
+  embedder?: string;
+  recipes?: string;
+  retrieved?: string;
+}
+
+/** `citegeist reports generate`: a RAGTIME-format run over a citegeist corpus. */
+export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
+  const command = reportsCommand(program)
+    .command('generate')
+    .description(
+      'write a report per request over your corpus (RAGTIME run: cited passages, within the length limit); resumable',
+    )
+    .requiredOption(
+      '--requests <file>',
+      'requests JSONL (request_id, title, background, problem_statement, limit)',
+    )
+    .requiredOption('--out <file>', 'run JSONL (appended per request; rerun to resume)')
+    .option(...CORPUS_OPTION)
+    .option('--mode <mode>', `retrieval: ${MODES.join(', ')}`, 'bm25')
+    .option('-k <n>', 'passages retrieved per request', countOption('-k'), DEFAULT_REPORT_K)
+    .option('--run-id <id>', 'run id (default: citegeist-<model>-<mode>)')
+    .option('--team-id <id>', 'team id in the run metadata', 'citegeist')
+    .option(
+      '--limit <n>',
+      'length limit for requests that set none',
+      countOption('--limit'),
+      DEFAULT_REPORT_LIMIT,
+    )
+    .option('--length-mode <mode>', 'count the limit in NFKC characters or words', 'characters')
+    .option('--embedder <spec>', 'embedder (must be the one the index was built with)')
+    .option(...RECIPES_OPTION)
+    .option(...RETRIEVED_OPTION);
+  addLlmOptions(command).action(async (flags: GenerateFlags) => {
+    const { io } = ctx;
+    const settings = resolveLlmSettings(flags, ctx.config(), io.cwd);
+    const model = settings.model ?? 'extractive';
+    const mode = parseMode(flags.mode);
+    const lengthMode = parseLengthMode(flags.lengthMode);
+    const requests = [...readRequests(io.cwd, flags.requests).values()];
+    if (requests.length === 0)
+      throw new CitegeistError('NO_ROWS', `${flags.requests} holds no request.`, 'Add one request per line.');
+    const runId = flags.runId ?? `citegeist-${model.replace(/[^\w.-]+/g, '_')}-${mode}`;
+    const outPath = resolve(io.cwd, flags.out);
+    const opened = await openRetriever(ctx, {
+      mode,
+      corpus: flags.corpus,
+      embedder: flags.embedder,
+      recipes: flags.recipes,
+    });
+    // --retrieved: another engine's run ranks the passages (topics = request ids).
+    const byText = new Map(requests.map((r) => [requestText(r), r.id]));
+    const retriever = flags.retrieved
+      ? openRetrievedRun(ctx, flags.retrieved, flags.corpus, (q) => byText.get(q)).retriever
+      : opened.retriever;
+    const retrieval = { retriever, passages: opened.passages, k: flags.k };
+    if (settings.dryRun) {
+      const plan = { requests, out: flags.out, outPath, runId, model, retrieval, limit: flags.limit };
+      return printReportRunPlan(ctx, { ...plan, lengthMode, settings });
+    }
+    const runtime = model === 'extractive' ? null : createLlmRuntime(settings, io.env);
+    try {
+      const writer: ReportWriter = runtime
+        ? new LlmReportWriter(runtime.provider(model), retrieval)
+        : new ExtractiveReportWriter(retrieval);
+      const manifest = reportRunManifest({
+        runId,
+        teamId: flags.teamId,
+        writer: writer.id,
+        retrieval: retriever.id,
+        k: flags.k,
+        indexCreated: opened.saved.manifest.createdAt,
+        defaultLimit: flags.limit,
+        lengthMode,
+        requests: flags.requests,
+        version: VERSION,
+      });
+      const queueRun = canonicalJson([runId, writer.id, retriever.id, flags.k, lengthMode]);
+      await runtime?.useRun({ run_id: sha256Hex(queueRun).slice(0, 16), label: runId, kind: 'reports' });
+      const file = openReportRun(outPath, manifest, 'citegeist reports generate');
+      const total = pendingRequests(file, requests).length;
+      const progress = createProgress({ io, label: 'generate', total, unit: 'reports' });
+      // The writer's calls, with the tokens the server reported (none for the extractive writer).
+      runtime?.onCall((call) => progress.call(call));
+      let result: Awaited<ReturnType<typeof writeReportRun>>;
+      try {
+        result = await writeReportRun({
+          file,
+          requests,
+          writer,
+          teamId: flags.teamId,
+          defaultLimit: flags.limit,
+          lengthMode,
+          // One request at a time locally; on a queue, as many as there may be calls in flight.
+          concurrency: settings.queue ? settings.concurrency : 1,
+          onReport: (request, outcome) =>
+            progress.tick(
+              outcome.ok
+                ? { ok: true, note: request.id }
+                : { ok: false, problem: `request ${request.id}: ${outcome.reason}` },
+            ),
+        });
+      } finally {
+        progress.stop();
+        file.close();
+      }
+      putInInputOrder(settings, outPath, {
+        command: 'citegeist reports generate',
+        key: reportTopicOf(runId),
+        order: requests.map((r) => r.id),
+      });
+      const { written, failed, resumed } = result;
+      const summary = {
+        run_id: runId,
+        model: writer.id,
+        requests: requests.length,
+        written,
+        resumed,
+        failed,
+      };
+      if (ctx.globals().json) io.out(`${JSON.stringify({ ...summary, out: flags.out }, null, 2)}\n`);
+      else
+        io.out(
+          `run ${runId}: ${written} reports written, ${resumed} already in ${flags.out}, ${failed} failed (rerun to retry)\n`,
+        );
+      if (failed > 0) ctx.setExitCode(1);
+    } finally {
+      runtime?.close();
+    }
+  });
+};
