@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import {
   CitegeistError,
+  describeLocation,
   type ErrorCode,
   isCitegeistError,
   systemError,
@@ -44,7 +45,8 @@ export function reportError(error: unknown, io: CliIo, debug: boolean): number {
     ? error
     : tooDeepError(systemError(error, undefined, 'file', opOf(error)), 'An input');
   if (coded instanceof CitegeistError) {
-    io.err(`error [${coded.code}]: ${coded.problem}\n  fix: ${coded.fix}\n`);
+    const where = coded.where ? `  where: ${describeLocation(coded.where)}\n` : '';
+    io.err(`error [${coded.code}]: ${coded.problem}\n${where}  fix: ${coded.fix}\n`);
     if (debug && coded.stack) io.err(`${coded.stack}\n`);
     return 1;
   }
