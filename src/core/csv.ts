@@ -32,7 +32,7 @@ export function parseCsv(
         lastLine = context.lines;
         return record;
       },
-    });
+    }) as unknown as typeof rows; // csv-parse types do not model `info: true` records
   } catch (error) {
     if (error instanceof CsvError) throw csvError(error, text, file, lastLine);
     throw error;
