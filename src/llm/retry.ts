@@ -13,6 +13,11 @@ export interface BackoffPolicy {
    * for an hour would otherwise stall the run; past the cap the usual back-off applies.
    */
   retryAfterMaxMs?: number;
+  /**
+   * When true, a server's Retry-After replaces the back-off even when shorter (the OpenAlex client:
+   * a polite client waits as long as it is told); else it only lengthens it (LLM APIs).
+   */
+  retryAfterReplaces?: boolean;
   retryDelayScale: number;
   random: () => number;
 }
@@ -45,9 +50,9 @@ export interface RetryableFailure {
 export async function retryLoop<T extends { ok: true } | RetryableFailure>(
   attempt: () => Promise<T>,
   policy: BackoffPolicy,
-  signal?: AbortSignal,
-  wait: (ms: number, signal?: AbortSignal) => Promise<void> = sleep,
+  options: RetryLoopOptions = {},
 ): Promise<{ reply: T; retries: number }> {
+  const wait = options.wait ?? sleep;
   let last: (T & RetryableFailure) | undefined;
   const maxAttempts = Math.max(1, policy.maxAttempts);
   for (let n = 1; n <= maxAttempts; n++) {
@@ -55,13 +60,20 @@ export async function retryLoop<T extends { ok: true } | RetryableFailure>(
     if (reply.ok || !reply.retryable) return { reply, retries: n - 1 };
     const failure = reply as T & RetryableFailure;
     last = failure;
-    if (n < maxAttempts) await wait(backoff(policy, n, failure.retryAfterMs), signal);
+    if (n < maxAttempts) await wait(backoff(policy, n, failure.retryAfterMs), options.signal);
   }
   const failure = last as T & RetryableFailure;
-  return {
-    reply: { ...failure, reason: `${failure.reason} (gave up after ${maxAttempts} attempts)` },
-    retries: maxAttempts - 1,
-  };
+  const gaveUp = options.gaveUp ?? ((reason, n) => `${reason} (gave up after ${n} attempts)`);
+  return { reply: { ...failure, reason: gaveUp(failure.reason, maxAttempts) }, retries: maxAttempts - 1 };
+}
+
+export interface RetryLoopOptions {
+  /** Cancels the waits between attempts. */
+  signal?: AbortSignal | undefined;
+  /** How to wait between attempts (default `sleep`; tests pass one that records and returns). */
+  wait?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** The reason of a call that used every attempt, from the last attempt's reason. */
+  gaveUp?: (reason: string, attempts: number) => string;
 }
 
 /**
@@ -88,7 +100,7 @@ export function withRetries<R extends { ok: true }>(
       return reply;
     },
     policy,
-    signal,
+    { signal },
   );
 }
 
@@ -131,8 +143,8 @@ export async function timed<R>(
 }
 
 /**
- * Exponential back-off with equal jitter; a server's retry-after wins when longer, but never past
- * `retryAfterMaxMs`.
+ * Exponential back-off with equal jitter; a server's retry-after wins when longer (or always, with
+ * `retryAfterReplaces`), but never past `retryAfterMaxMs`.
  */
 export function backoff(policy: BackoffPolicy, attempt: number, retryAfterMs?: number): number {
   const exp = Math.min(policy.retryMaxMs, policy.retryBaseMs * 2 ** (attempt - 1));
@@ -141,7 +153,7 @@ export function backoff(policy: BackoffPolicy, attempt: number, retryAfterMs?: n
     retryAfterMs === undefined
       ? undefined
       : Math.min(retryAfterMs, policy.retryAfterMaxMs ?? RETRY_AFTER_CAP_MS);
-  const wait = after === undefined ? jittered : Math.max(after, jittered);
+  const wait = after === undefined ? jittered : policy.retryAfterReplaces ? after : Math.max(after, jittered);
   return wait * policy.retryDelayScale;
 }
 

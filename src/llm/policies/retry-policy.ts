@@ -8,7 +8,9 @@ import type { CallPolicy } from './call-stack.js';
  */
 export function retryPolicy(policy: BackoffPolicy): CallPolicy {
   return (next) => async (request, schema) => {
-    const { reply, retries } = await retryLoop(() => next(request, schema), policy, request.signal);
+    const { reply, retries } = await retryLoop(() => next(request, schema), policy, {
+      signal: request.signal,
+    });
     if (reply.ok) return { ...reply, retries };
     const { status: _status, retryAfterMs: _after, ...failure } = reply;
     return { ...failure, retries };
