@@ -37,6 +37,7 @@ import {
 import { createLazyProgress } from '../progress.js';
 import { putInInputOrder } from '../queue-runtime.js';
 import { openPaperRetrieval } from '../retrieval-setup.js';
+import { requireModel } from '../setup/require-model.js';
 import { noteTakeovers } from '../takeover-note.js';
 import { addCheckOption, checkCacheFile, checkReadDataset } from './dataset-preflight.js';
 import { countOption } from './option-parsers.js';
@@ -66,14 +67,10 @@ function answererFor(
   settings: LlmSettings,
   runtime: () => LlmRuntime,
 ): Answerer | AnswerPlanner {
-  const model = settings.model;
-  if (!model) {
-    throw new CitegeistError(
-      'MODEL_REQUIRED',
-      'No model was given.',
-      'Add --model extractive (no LLM needed) or a model string such as openai:gpt-4.1-mini or ollama:qwen2.5:7b.',
-    );
-  }
+  const model = requireModel(settings.model, {
+    problem: 'No model was given.',
+    fix: 'Add --model extractive (no LLM needed) or a model string such as openai:gpt-4.1-mini or ollama:qwen2.5:7b.',
+  });
   if (!['auto', 'full', 'retrieval'].includes(opts.context)) {
     throw new CitegeistError(
       'BAD_OPTION',

@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import {
   byField,
-  CitegeistError,
   createManifest,
   defaultLabel,
   inspectRunFile,
@@ -31,6 +30,7 @@ import type { CliContext } from '../context.js';
 import type { LlmSettings } from '../llm-options.js';
 import { createProgress } from '../progress.js';
 import { putInInputOrder } from '../queue-runtime.js';
+import { requireModel } from '../setup/require-model.js';
 import type { RuntimeFactory } from './grade-faithfulness.js';
 
 /** The command's own options (the shared LLM flags come resolved as LlmSettings). */
@@ -56,14 +56,10 @@ export async function runGradeFaithfulness(
   ctx: CliContext,
 ): Promise<void> {
   const { io } = ctx;
-  const judge = settings.judge;
-  if (!judge) {
-    throw new CitegeistError(
-      'MODEL_REQUIRED',
-      'grade faithfulness needs a judge model and none was given.',
-      'Pass --judge <model> (e.g. openai:gpt-4.1-mini) or set "judge" in citegeist.config.json.',
-    );
-  }
+  const judge = requireModel(settings.judge, {
+    problem: 'grade faithfulness needs a judge model and none was given.',
+    fix: 'Pass --judge <model> (e.g. openai:gpt-4.1-mini) or set "judge" in citegeist.config.json.',
+  });
   const models = {
     verifier: judge,
     harm: o.joint ? judge : (o.harmJudge ?? judge),

@@ -1,7 +1,7 @@
-import { CitegeistError } from '../../core/index.js';
 import { DEFAULT_MAX_DOC_CHARS } from '../../grade/index.js';
 import type { RegisterCommand } from '../context.js';
 import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } from '../llm-options.js';
+import { requireModel } from '../setup/require-model.js';
 import type { RuntimeFactory } from './grade-faithfulness.js';
 import { collect, countOption, parseIntOption } from './option-parsers.js';
 import { reportsCommand } from './reports-inputs.js';
@@ -54,13 +54,10 @@ export function reportsJudgeCommand(runtime: RuntimeFactory): RegisterCommand {
       );
     addLlmOptions(command, { model: false, judge: true }).action(async (options: JudgeOptions & LlmFlags) => {
       const { judge, concurrency, budget, dryRun, cache, cacheOnly, ...own } = options;
-      if (judge === undefined && ctx.config().judge === undefined) {
-        throw new CitegeistError(
-          'MODEL_REQUIRED',
-          'reports judge needs a judge and none was given.',
-          'Pass --judge lexical (offline baseline) or --judge <model> (e.g. openai:gpt-4.1-mini).',
-        );
-      }
+      requireModel(judge ?? ctx.config().judge, {
+        problem: 'reports judge needs a judge and none was given.',
+        fix: 'Pass --judge lexical (offline baseline) or --judge <model> (e.g. openai:gpt-4.1-mini).',
+      });
       const flags: LlmFlags = { dryRun: dryRun ?? false, cacheOnly: cacheOnly ?? false };
       if (judge !== undefined) flags.judge = judge;
       if (concurrency !== undefined) flags.concurrency = concurrency;
