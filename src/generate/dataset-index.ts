@@ -9,11 +9,13 @@
  * again from the start in the rare file whose first such row comes after others.
  */
 import {
+  CitegeistError,
   type DatasetRow,
   type DatasetRowRef,
   type QuestionType,
   RowFile,
   type RowPlace,
+  rowChangedError,
 } from '../core/index.js';
 import {
   type DatasetReadResult,
@@ -60,7 +62,13 @@ class StoredRowRef implements DatasetRowRef {
   }
 
   load(): DatasetRow {
-    if (!this.reader.read) throw new Error('the dataset index is still being read');
+    if (!this.reader.read) {
+      throw new CitegeistError(
+        'INVALID_ARGUMENT',
+        'A dataset row was loaded while its index was still being read.',
+        'Load rows from the index indexDataset returned.',
+      );
+    }
     return this.reader.read(this.place);
   }
 }
@@ -94,7 +102,7 @@ export function indexDataset(path: string): DatasetIndex {
       reader.read = (place: RowPlace): DatasetRow => {
         const value = JSON.parse(rowFile.text(place)) as unknown;
         const result = entryToRow(value, evidenceKind(value), flags, false);
-        if ('error' in result) throw new Error(`${path} changed while it was graded: ${result.error}`);
+        if ('error' in result) throw rowChangedError(path, place, shape === 'lines', result.error);
         return result.row;
       };
       const rows = out.refs;

@@ -14,6 +14,7 @@ import {
   type RowPlace,
   type RunRow,
   type RunRowRef,
+  rowChangedError,
   scanJsonRows,
 } from '../core/index.js';
 import {
@@ -101,7 +102,7 @@ export function indexRun(path: string, options: { model?: string } = {}): RunInd
   const file = new RowFile(path);
   const load = (place: RowPlace): RunRow => {
     const row = convert(JSON.parse(file.text(place)));
-    if (typeof row === 'string') throw new Error(`${path} changed while it was graded: ${row}`);
+    if (typeof row === 'string') throw rowChangedError(path, place, !json || json.layout === 'lines', row);
     return row;
   };
   return { ...out, rows: rows.map((r) => new RunRef(r, load)), close: () => file.close() };

@@ -66,7 +66,11 @@ describe('the LLM retry policy caps a server Retry-After (retryAfterMaxMs)', () 
     };
     vi.useFakeTimers();
     try {
-      const { call } = localCall('openai:m', transport, { retryAfterMaxMs: 100, retryBaseMs: 1, random: () => 0 });
+      const { call } = localCall('openai:m', transport, {
+        retryAfterMaxMs: 100,
+        retryBaseMs: 1,
+        random: () => 0,
+      });
       let result: unknown;
       void call({ messages: [{ role: 'user', content: 'q' }] }, undefined).then((r) => {
         result = r;
