@@ -38,7 +38,7 @@ import {
  * The run-integrity part of the fault campaign (issue 12): kill -9 at random moments of `answer`,
  * `grade`, `ingest`, `generate questions`, `recipes extract` and `nuggets generate`, resuming each time; two processes writing one file
  * or one corpus at once; a sentinel API key that must never be written anywhere. The suite prints
- * its figures, and writes them into docs/reliability.md with CITEGEIST_WRITE_RELIABILITY=1.
+ * its figures, and writes them into docs/reliability.md with `npm run faults:report`.
  */
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -81,9 +81,7 @@ afterAll(async () => {
       killRows,
     )}`,
   );
-  report.publish(join(ROOT, 'docs', 'reliability.md'), process.env.CITEGEIST_WRITE_RELIABILITY === '1', (t) =>
-    process.stdout.write(t),
-  );
+  report.publish((t) => process.stdout.write(t));
 });
 
 interface KillFigures {

@@ -77,8 +77,8 @@ describe('package entry: the statistics work through it', () => {
   });
 
   it('fitPartialCreditModel is reachable from the entry and refuses a bad option with its code', () => {
-    expect(() => citegeist.fitPartialCreditModel([], { method: 'bogus' as 'mml' })).toThrow(
-      expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
-    );
+    expect(() =>
+      citegeist.fitPartialCreditModel([], { categories: [1, 2, 3], method: 'bogus' as 'mml' }),
+    ).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
   });
 });
