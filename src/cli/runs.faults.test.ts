@@ -199,6 +199,18 @@ describe('kill -9 and resume', () => {
   });
 
   it(`grade --judge: ${KILLS} kills, resumed each time: every run row graded exactly once`, async () => {
+    // Its own workspace and a complete run answered here (no kills), so this test does not depend
+    // on the files the answer test leaves (-t or a shuffled order runs it alone).
+    dir = faultWorkspace(ROWS, PAPERS);
+    const answer = startCli(
+      MAIN,
+      `answer --dataset dataset.jsonl --papers papers --model ${model} --out run.jsonl --concurrency 8`.split(
+        ' ',
+      ),
+      dir,
+      {},
+    );
+    expect(await answer.exited).toMatchObject({ code: 0 });
     const argv = `grade --dataset dataset.jsonl --papers papers --run run.jsonl --judge ${model} --out grades.jsonl --concurrency 8`;
     const rows = await campaignOnRunFile('grade --judge', argv.split(' '), 'grades.jsonl', 'grades');
     expect(rows.every((r) => r.factual_accuracy === 4)).toBe(true);
