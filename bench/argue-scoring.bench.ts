@@ -8,7 +8,7 @@
  * floor of any reader, which the cited documents' texts in every line dominate. Interleaved
  * passes; min and median; the acceptance is checked on scoring.
  */
-import { addNuggets, createNuggetBank, nuggetQuestion } from '../src/core/index.js';
+import { addNuggets, createNuggetBank, nuggetQuestion } from '../src/formats/index.js';
 import {
   formatArgueTsv,
   indexNuggetBank,

@@ -4,7 +4,8 @@
  * in the same passes (min and median of 5 interleaved passes; the machine is shared).
  */
 import { loadavg } from 'node:os';
-import { parseQrels, parseRun, trecEval } from '../src/retrieve/index.js';
+import { parseQrels, parseRun } from '../src/formats/index.js';
+import { trecEval } from '../src/retrieve/index.js';
 import { createRandom } from '../src/stats/index.js';
 
 function files(): { qrels: string; run: string } {

@@ -18,6 +18,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseQrels, parseRun } from '../src/formats/index.js';
 import {
   createEmbedder,
   createProvider,
@@ -44,8 +45,6 @@ import {
   fuseLists,
   PaperRetriever,
   type Passage,
-  parseQrels,
-  parseRun,
   ReciperRetriever,
   type RetrievalConfig,
   type RetrievalScope,

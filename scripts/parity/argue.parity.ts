@@ -8,7 +8,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { nuggetBankText, readNuggetFile } from '../../src/core/index.js';
+import { nuggetBankText, readNuggetFile } from '../../src/formats/index.js';
 import { allValues, topicValues } from '../../src/grade/argue/argue-metrics.js';
 import {
   ARGUE_VIZ_COMMIT,

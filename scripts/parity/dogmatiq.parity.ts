@@ -8,7 +8,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { addNuggets, nuggetBankText, nuggetEntries, readNuggetFile } from '../../src/core/index.js';
+import { addNuggets, nuggetBankText, nuggetEntries, readNuggetFile } from '../../src/formats/index.js';
 import { selectNuggets } from '../../src/generate/index.js';
 import { sharedDataPath } from '../../src/testing/index.js';
 import type { ParityCheck } from './parity-check.js';

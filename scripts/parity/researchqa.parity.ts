@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pythonRound } from '../../src/stats/index.js';
+import { pythonRound } from '../../src/python-compat/index.js';
 import { sharedDataPath } from '../../src/testing/index.js';
 import { sequenceRatio } from '../../src/text/index.js';
 import type { ParityCheck } from './parity-check.js';
@@ -86,7 +86,15 @@ function difflibCheck(): ParityCheck {
 function roundCheck(): ParityCheck {
   const ref = JSON.parse(
     readFileSync(
-      join(import.meta.dirname, '..', '..', 'src', 'stats', '__fixtures__', 'python-round-reference.json'),
+      join(
+        import.meta.dirname,
+        '..',
+        '..',
+        'src',
+        'python-compat',
+        '__fixtures__',
+        'python-round-reference.json',
+      ),
       'utf8',
     ),
   ) as { cases: [number, number, number][] };
@@ -94,7 +102,8 @@ function roundCheck(): ParityCheck {
   return {
     reference: 'CPython 3.11 round(x, ndigits)',
     compared: 'pythonRound (the per-row rounding of the ResearchQA metrics), bit for bit',
-    files: 'src/stats/__fixtures__/python-round-reference.json (exact ties, k/n for n ≤ 40, random values)',
+    files:
+      'src/python-compat/__fixtures__/python-round-reference.json (exact ties, k/n for n ≤ 40, random values)',
     result: `${n(ref.cases.length)} cases: ${wrong} differ`,
     pass: wrong === 0,
   };

@@ -69,6 +69,15 @@ function synthetic(dir: string): HeldOutCase[] {
   writeFileSync(join(dir, 'synth-tied.run'), `# a comment line\n${tiedRunLines.join('\n')}\n`);
   writeFileSync(join(dir, 'synth-trunc.run'), `${trunc(runLines).join('\n')}\n`);
   writeFileSync(join(dir, 'synth-tied-trunc.run'), `${trunc(tiedRunLines).join('\n')}\n`);
+  // Where trec_eval 10.0 stops part way: a document listed twice in a later topic (t20), and a run
+  // without the first judged topic (t00). Both programs must print the same lines before stopping.
+  const dupAt = runLines.findIndex((l) => l.startsWith('t20 '));
+  const dupLine = (runLines[dupAt] as string).replace(/ (\S+) synth$/, ' 0.5 synth');
+  writeFileSync(join(dir, 'synth-dup.run'), `${[...runLines, dupLine].join('\n')}\n`);
+  writeFileSync(
+    join(dir, 'synth-nofirst.run'),
+    `${runLines.filter((l) => !l.startsWith('t00 ')).join('\n')}\n`,
+  );
 
   // Judgment groups: three users grading the same pool differently.
   const jg: string[] = [];
@@ -128,8 +137,8 @@ function synthetic(dir: string): HeldOutCase[] {
       const rel = (flags as readonly string[]).includes('qrels_jg') ? join(dir, 'synth.qrels_jg') : q;
       cases.push({ name: `synthetic, ${tag}: ${label}`, args: [...flags, rel, truncated] });
     }
-    // Without -c, trec_eval.c 10.0 scores the preceding topic again in a missing topic's place
-    // (src/retrieve/eval/trec-eval.ts): per topic lines, sums and counts, in every rel format.
+    // Without -c, trec_eval 10.0 stops at the first judged topic missing from the run (trec_eval.c,
+    // commit 9812815), after printing the topics before it: same stdout, both exit non-zero.
     for (const [label, flags] of [
       ['all_trec -q without -c, topics missing', ['-m', 'all_trec', '-q']],
       ['all_trec -q -l2 -J without -c, topics missing', ['-m', 'all_trec', '-q', '-l2', '-J']],
@@ -221,6 +230,18 @@ function synthetic(dir: string): HeldOutCase[] {
       name: `synthetic, ${tag}: qrels_jg -q -R qrels_jg`,
       args: ['-m', 'qrels_jg', '-q', '-R', 'qrels_jg', join(dir, 'synth.qrels_jg'), run],
     });
+  }
+  for (const [label, flags, file] of [
+    ['all_trec -q, a document twice in topic t20', ['-m', 'all_trec', '-q'], 'synth-dup.run'],
+    ['official -q -c, a document twice in topic t20', ['-q', '-c'], 'synth-dup.run'],
+    [
+      'all_trec -q -M20 -J, a document twice in topic t20',
+      ['-m', 'all_trec', '-q', '-M20', '-J'],
+      'synth-dup.run',
+    ],
+    ['map -q, first judged topic missing', ['-m', 'map', '-q'], 'synth-nofirst.run'],
+  ] as const) {
+    cases.push({ name: `synthetic, stops: ${label}`, args: [...flags, q, join(dir, file)] });
   }
   return cases;
 }

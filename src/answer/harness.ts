@@ -1,14 +1,6 @@
 import pLimit from 'p-limit';
-import {
-  type DatasetRow,
-  inspectRunFile,
-  keepParsed,
-  RunFile,
-  type RunFileOptions,
-  type RunManifest,
-  type RunRow,
-  RunRowSchema,
-} from '../core/index.js';
+import { type DatasetRow, type RunManifest, type RunRow, RunRowSchema } from '../core/index.js';
+import { inspectRunFile, keepParsed, RunFile, type RunFileOptions } from '../io/index.js';
 import type { Answerer, AnswerOutcome } from './answerer.js';
 import type { PaperContext } from './paper-context.js';
 

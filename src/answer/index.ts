@@ -48,3 +48,4 @@ export {
   reportRunLine,
   retrievedPassages,
 } from './report-generator.js';
+export { runPassages } from './run-passages.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ReportRequest, reportLength } from '../core/index.js';
+import { type ReportRequest, reportLength } from '../formats/index.js';
 import type { Passage, Retriever } from '../retrieve/index.js';
 import { FakeLlm } from '../testing/index.js';
 import { ExtractiveReportWriter, LlmReportWriter, reportRunLine } from './report-generator.js';

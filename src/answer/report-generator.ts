@@ -11,7 +11,7 @@
  *   used; citations to passages it was not shown are refused by the reply schema (and repaired).
  */
 import { z } from 'zod';
-import { type LengthMode, type ReportRequest, requestText, sentencesWithinLimit } from '../core/index.js';
+import { type LengthMode, type ReportRequest, requestText, sentencesWithinLimit } from '../formats/index.js';
 import type { LlmProvider } from '../llm/index.js';
 import { createAnalyzer, DEFAULT_ANALYZER, type Passage, type Retriever } from '../retrieve/index.js';
 import { splitSentences } from '../text/index.js';

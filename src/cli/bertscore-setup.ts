@@ -1,12 +1,13 @@
 import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { CitegeistError, readTextFile } from '../core/index.js';
+import { CitegeistError } from '../core/index.js';
 import {
   type BertScoreSettings,
   defaultBertScoreLayer,
   parseBertScoreBaseline,
   type QaMetricId,
 } from '../grade/index.js';
+import { readTextFile } from '../io/index.js';
 import { readModelConfig, TransformersTokenEncoder } from '../llm/index.js';
 import { parseIntOption } from './commands/option-parsers.js';
 import type { CliContext } from './context.js';

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { CitegeistError, describeIssues, readTextFile } from '../core/index.js';
+import { CitegeistError, describeIssues } from '../core/index.js';
+import { readTextFile } from '../io/index.js';
 
 /**
  * The workspace configuration (`citegeist.config.json` or `.yaml`). Flags override it; secrets come

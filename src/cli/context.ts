@@ -12,8 +12,11 @@ export interface CliContext {
   /** Sets the process exit code without throwing (e.g. some rows failed but the batch finished). */
   setExitCode(code: number): void;
   readonly exitCode: number;
-  /** Runs another citegeist command in-process with the same I/O (used by `demo`). */
-  run(argv: string[]): Promise<number>;
+  /**
+   * Runs another citegeist command in-process, with the same I/O or the one given (`demo` runs its
+   * steps; `replay` runs a pack's steps in the replay folder with their output captured).
+   */
+  run(argv: string[], io?: CliIo): Promise<number>;
 }
 
 export interface GlobalOptions {
@@ -25,7 +28,7 @@ export interface GlobalOptions {
 export function createContext(
   program: Command,
   io: CliIo,
-  run: (argv: string[]) => Promise<number>,
+  run: (argv: string[], io?: CliIo) => Promise<number>,
 ): CliContext {
   let cached: Config | undefined;
   let exitCode = 0;

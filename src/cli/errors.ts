@@ -1,12 +1,6 @@
 import { CommanderError } from 'commander';
-import {
-  CitegeistError,
-  describeLocation,
-  type ErrorCode,
-  isCitegeistError,
-  systemError,
-  tooDeepError,
-} from '../core/index.js';
+import { CitegeistError, describeLocation, type ErrorCode, isCitegeistError } from '../core/index.js';
+import { systemError, tooDeepError } from '../io/index.js';
 import type { CliIo } from './io.js';
 
 /** Commander's own usage errors, under the codes of the one table (exit code 2, as before). */

@@ -14,7 +14,7 @@ export function createProgram(io: CliIo): { program: Command; ctx: CliContext } 
     .option('--config <file>', 'config file (default: citegeist.config.json|yaml in the current folder)')
     .exitOverride()
     .configureOutput(output(io));
-  const ctx = createContext(program, io, (argv) => runCli(argv, io));
+  const ctx = createContext(program, io, (argv, other) => runCli(argv, other ?? io));
   for (const register of COMMANDS) register(program, ctx);
   const configure = (command: Command) => {
     command.exitOverride().configureOutput(output(io));

@@ -1,4 +1,4 @@
-import { reorderRunFile } from '../core/index.js';
+import { reorderRunFile } from '../io/index.js';
 import { AdaptiveLimiter, Budget, type ProviderEnv } from '../llm/index.js';
 import { QueueCoordinator, QueuedProvider, type QueueRun } from '../queue/index.js';
 import { callTally, type LlmRuntime, type LlmSettings, withEnvPassword } from './llm-options.js';

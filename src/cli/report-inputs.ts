@@ -1,17 +1,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
-import {
-  type DatasetRow,
-  type Document,
-  parseJsonl,
-  readJsonFile,
-  readMaybeGzip,
-  readTextFile,
-  sha256OfFile,
-} from '../core/index.js';
-import { loadDatasetStrict } from '../generate/index.js';
-import { readRun } from '../grade/index.js';
+import type { DatasetRow, Document } from '../core/index.js';
+import { loadDatasetStrict, readMaybeGzip, readRun } from '../formats/index.js';
+import { parseJsonl, readJsonFile, readTextFile, sha256OfFile } from '../io/index.js';
 import {
   type BankNuggets,
   bankNuggets,

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { CitegeistError, readJsonFile, writeFileAtomic } from '../core/index.js';
+import { CitegeistError } from '../core/index.js';
+import { readJsonFile, writeFileAtomic } from '../io/index.js';
 
 /**
  * Writes an output's `<out>.meta.json` (how it was made), refusing to resume into an output that

@@ -87,7 +87,7 @@ export function restoreEmbedder(
 export interface OpenedIndex {
   dir: string;
   saved: SavedIndex;
-  passages: Map<string, Passage>;
+  passages: ReadonlyMap<string, Passage>;
   retriever: Retriever;
   /** The mode that ran (`auto` resolved) and what it is, for output and run records. */
   mode: Exclude<Mode, 'auto'>;
@@ -140,7 +140,7 @@ export async function openRetriever(
   const dir = indexDirOf(ctx, options.corpus);
   const saved = loadIndex(dir);
   assertIndexFresh(dir, saved.manifest, corpusDigests(ctx, options.corpus));
-  const passages = new Map(saved.passages.map((p) => [p.id, p]));
+  const passages = saved.passages;
   const requested = options.embedder ?? ctx.config().embedder;
   const situation = {
     scope: 'corpus' as const,
@@ -193,7 +193,7 @@ export async function openRetriever(
     options.recipes ? resolve(ctx.io.cwd, options.recipes) : recipesPathOf(dir),
     options.corpus,
   );
-  const retriever = await ReciperRetriever.build(embedder, saved.passages, recipes.list, {
+  const retriever = await ReciperRetriever.build(embedder, saved.passages.toArray(), recipes.list, {
     method: mode,
     paragraphIndex: dense,
     paragraphCandidates: candidates,
@@ -233,7 +233,7 @@ function recipesOf(
 ): { list: { docId: string; title: string; text: string }[]; description: string; used: UsedRecipes } {
   const stored = readRecipes(path);
   const shown = displayPath(ctx, path);
-  const titles = new Map(saved.passages.map((p) => [p.docId, p.title]));
+  const titles = new Map([...saved.passages.values()].map((p) => [p.docId, p.title]));
   const indexed = [...stored.recipes].filter(([docId]) => titles.has(docId));
   const current = stored.manifest
     ? paperHashes(
@@ -275,7 +275,7 @@ function recipesOf(
       'Extract them first: `citegeist recipes extract --model <spec>` (needs a model).',
     );
   }
-  const papers = new Set(saved.passages.map((p) => p.docId)).size;
+  const papers = new Set(titles.keys()).size;
   const model = stored.manifest ? String(stored.manifest.settings.model) : null;
   return {
     list,

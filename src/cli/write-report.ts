@@ -1,5 +1,6 @@
 import { dirname, relative, resolve } from 'node:path';
-import { CitegeistError, writeFileAtomic } from '../core/index.js';
+import { CitegeistError } from '../core/index.js';
+import { writeFileAtomic } from '../io/index.js';
 import {
   buildReportData,
   type PaperTextMode,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { citegeistNow } from './clock.js';
 import { CitegeistError, quoteValue } from './errors.js';
 
 /**
@@ -86,7 +87,7 @@ export function createManifest(spec: ManifestSpec): RunManifest {
     label,
     run_id: sha256Hex(canonicalJson(identity)).slice(0, 16),
     tool: { name: 'citegeist', version: spec.version },
-    created_at: (spec.now?.() ?? new Date()).toISOString(),
+    created_at: (spec.now?.() ?? citegeistNow()).toISOString(),
     settings: sortKeys(spec.settings),
     inputs: sortKeys(spec.inputs),
   };

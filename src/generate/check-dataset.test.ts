@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { indexDataset } from '../formats/dataset-index.js';
+import { readDataset } from '../formats/dataset-io.js';
 import { checkDataset } from './check-dataset.js';
-import { indexDataset } from './dataset-index.js';
-import { readDataset } from './dataset-io.js';
 
 const papers: Record<string, string> = {
   p1: 'We trained the model for ten epochs. The accuracy rose to 91 percent on the test set.',

@@ -1,6 +1,6 @@
 import type { DatasetRow, DatasetRowRef } from '../core/index.js';
+import type { DatasetReadResult } from '../formats/index.js';
 import { type MatchForms, matchAnyQuote, type PreparedPaper, preparePaper } from '../text/index.js';
-import type { DatasetReadResult } from './dataset-io.js';
 
 /**
  * What `citegeist dataset check` looks for before any money is spent. Errors make a dataset unfit

@@ -8,20 +8,6 @@ export {
   type DatasetProblemKind,
   formatDatasetProblems,
 } from './check-dataset.js';
-export { type DatasetIndex, indexDataset, loadDatasetIndex, rowRef } from './dataset-index.js';
-export {
-  type DatasetMeta,
-  type DatasetReadResult,
-  type DatasetRowError,
-  datasetMeta,
-  formatDatasetJsonl,
-  formatEvalDatasetJson,
-  readDataset,
-  readDatasetStrict,
-  writeDataset,
-} from './dataset-io.js';
-export { type DatasetLayout, toPublishedRow } from './dataset-layouts.js';
-export { loadDataset, loadDatasetStrict, readParquetDataset } from './dataset-parquet.js';
 export { type MarkdownSection, markdownSections, sectionLabelAt } from './markdown-sections.js';
 export * from './nuggets/index.js';
 export * from './openalex/index.js';

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CitegeistError, type DatasetRow, readTextFile } from '../core/index.js';
+import { CitegeistError, type DatasetRow } from '../core/index.js';
+import { readTextFile } from '../io/index.js';
 import {
   checkQasperQuestion,
   markdownLocator,

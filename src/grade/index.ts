@@ -1,3 +1,16 @@
+export * from './argue/index.js';
+export { assertComparable, type ComparableFile, MIN_SHARED_ITEMS } from './comparable-files.js';
+export {
+  type EvidenceTally,
+  type GroundingOptions,
+  groundSupport,
+  mergeTallies,
+  renderEvidenceTally,
+  type SupportGrounding,
+  tallyEvidence,
+} from './evidence-grounding.js';
+export * from './qa/index.js';
+export * from './qasper/index.js';
 export {
   type AggregateOptions,
   aggregateGrades,
@@ -9,8 +22,7 @@ export {
   type Spread,
   spreads,
   summarizeGroup,
-} from './aggregate.js';
-export * from './argue/index.js';
+} from './researchqa/aggregate.js';
 export {
   type AlternativeMatch,
   type AnsweredRow,
@@ -21,7 +33,8 @@ export {
   researchqaMatch,
   spanMatch,
   usableGroups,
-} from './citation-metrics.js';
+} from './researchqa/citation-metrics.js';
+export { compareGradesFiles, type GradesFileText } from './researchqa/compare-grades-files.js';
 export {
   type AlternativeMatchMode,
   alternativeMatcher,
@@ -29,18 +42,9 @@ export {
   type DeterministicOptions,
   gradeRowOf,
   setMetric,
-} from './deterministic-grader.js';
-export {
-  type EvidenceTally,
-  type GroundingOptions,
-  groundSupport,
-  mergeTallies,
-  renderEvidenceTally,
-  type SupportGrounding,
-  tallyEvidence,
-} from './evidence-grounding.js';
-export { type GradeRow, GradeRowSchema } from './grade-row.js';
-export { type GradeRunOptions, type GradeRunResult, gradeRun } from './grade-run.js';
+} from './researchqa/deterministic-grader.js';
+export { type GradeRow, GradeRowSchema } from './researchqa/grade-row.js';
+export { type GradeRunOptions, type GradeRunResult, gradeRun } from './researchqa/grade-run.js';
 export {
   estimateJudging,
   type GradeToFileResult,
@@ -49,23 +53,22 @@ export {
   gradesFileOptions,
   gradesManifest,
   runRowHash,
-} from './grades-file.js';
-export { isGradesText, parseGrades, parseGradesFile, readGrades } from './grades-io.js';
+} from './researchqa/grades-file.js';
+export { isGradesText, parseGrades, parseGradesFile, readGrades } from './researchqa/grades-io.js';
+export { gradesMetricScores, gradesPairwise } from './researchqa/grades-pairwise.js';
 export {
   METRIC_IDS,
   type MetricDefinition,
   QA_METRICS,
   RESEARCHQA_METRICS,
   type ResearchqaMetricId,
-} from './metric-registry.js';
-export { paperQuotes, strictRule } from './paper-quotes.js';
+} from './researchqa/metric-registry.js';
+export { paperQuotes, strictRule } from './researchqa/paper-quotes.js';
 export {
   type DeterministicGradingOptions,
   type GradingJob,
   gradeDeterministic,
-} from './parallel-grading.js';
-export * from './qa/index.js';
-export * from './qasper/index.js';
+} from './researchqa/parallel-grading.js';
 export {
   AnchoredRubricJudge,
   fence,
@@ -77,7 +80,7 @@ export {
   type RubricScores,
   RubricScoresSchema,
   rubricUserPrompt,
-} from './rubric-judge.js';
+} from './researchqa/rubric-judge.js';
 export {
   cappedAccuracy,
   type GroundedRubricItem,
@@ -85,7 +88,5 @@ export {
   type RubricEvidenceItem,
   type RubricGrounding,
   tallyRubricEvidence,
-} from './rubric-judge-grounding.js';
-export { indexRun, type RunIndex } from './run-index.js';
-export { type RunReadResult, readRun } from './run-io.js';
+} from './researchqa/rubric-judge-grounding.js';
 export * from './vetscore/index.js';

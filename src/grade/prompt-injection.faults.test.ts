@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCase } from '../testing/fault-campaign.js';
 import { recordFaultFigures } from '../testing/fault-report.js';
-import { readGrades } from './grades-io.js';
+import { readGrades } from './researchqa/grades-io.js';
 
 const SEED = 20_261_202;
 const METHODS = 'We collected 1,204 survey responses from teachers in three districts between 2019 and 2021.';

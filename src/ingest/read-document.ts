@@ -1,11 +1,5 @@
-import {
-  CitegeistError,
-  type Document,
-  decodeUtf8,
-  quoteValue,
-  readInputBytes,
-  tooDeepError,
-} from '../core/index.js';
+import { CitegeistError, type Document, quoteValue } from '../core/index.js';
+import { decodeUtf8, readInputBytes, tooDeepError } from '../io/index.js';
 import { detectFormat, fileStem } from './detect-format.js';
 import { jatsToDocument } from './formats/jats.js';
 import { isQasper, isS2orc, qasperToDocuments, s2orcToDocuments } from './formats/json-papers.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { TokenUsage } from './provider.js';
@@ -114,6 +114,10 @@ export class ResponseCache implements ReplyCache {
     if (pending) return pending.reply;
     const row = this.getReply.get(key);
     if (!row) return undefined;
+    // `citegeist pack` replays a study against the workspace cache and keeps exactly the replies
+    // served, which this log names (one key a line); nothing else reads it.
+    const used = process.env.CITEGEIST_CACHE_USED;
+    if (used) appendFileSync(used, `${key}\n`);
     const usage =
       row.input === null || row.output === null ? null : { inputTokens: row.input, outputTokens: row.output };
     return { text: row.text, usage };

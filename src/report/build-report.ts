@@ -1,3 +1,4 @@
+import { citegeistNow } from '../core/index.js';
 import { buildFaithfulnessSection, type FaithfulnessSource } from './faithfulness-section.js';
 import { buildGradesSection, type GradesSectionInput } from './grades-section.js';
 import { type BankNuggets, buildJudgmentsSection } from './judgments-section.js';
@@ -60,7 +61,7 @@ export function buildReportData(input: ReportInput): ReportData {
   return {
     version: 1,
     title: input.title,
-    generatedAt: input.generatedAt ?? new Date().toISOString(),
+    generatedAt: input.generatedAt ?? citegeistNow().toISOString(),
     tool: input.tool,
     inputs: input.inputs,
     notes,

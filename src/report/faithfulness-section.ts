@@ -1,4 +1,4 @@
-import { bootstrapCI } from '../stats/index.js';
+import { faithfulnessInterval } from '../grade/index.js';
 import { idOf, isObject, type Json, list, type ManifestInfo, num, obj, str } from './loose-records.js';
 import type { VetAnswer, VetClaim, VetRunStats } from './report-data.js';
 
@@ -96,8 +96,7 @@ export function vetAnswer(row: Json, label: string, a: number | null): VetAnswer
 
 /** Per label: answers scored / failed / not applicable, mean score with its 95% CI, claim counts. */
 export function vetRunStats(label: string, answers: readonly VetAnswer[], seed: number): VetRunStats {
-  const scores = answers.map((x) => x.score).filter((x): x is number => x !== null);
-  const ci = scores.length ? bootstrapCI(scores, undefined, { seed, iterations: 2000 }) : null;
+  const ci = faithfulnessInterval(answers, seed);
   const claims = answers.flatMap((x) => x.segments.flatMap((s) => s.claims));
   return {
     label,

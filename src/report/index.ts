@@ -13,6 +13,7 @@ export {
   type SplitRecords,
   splitRecords,
 } from './loose-records.js';
+export { renderPairwiseTable } from './pairwise-text.js';
 export type { PaperTextMode } from './paper-excerpts.js';
 export { reportAssets } from './report-assets.js';
 export type * from './report-data.js';

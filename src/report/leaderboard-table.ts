@@ -4,7 +4,7 @@ import {
   type ResearchqaMetricId,
   type Spread,
 } from '../grade/index.js';
-import { pythonRound } from '../stats/index.js';
+import { pythonRound } from '../python-compat/index.js';
 import { renderTable } from '../text/index.js';
 
 // Python's round(x, 3), as the published summary rounds its means (an exact tie goes to even).

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type Document, parseJsonl, type RunRow, RunRowSchema } from '../core/index.js';
+import { type Document, type RunRow, RunRowSchema } from '../core/index.js';
 import { RESEARCHQA_METRICS } from '../grade/index.js';
+import { parseJsonl } from '../io/index.js';
 import { joinAnswers } from './answer-join.js';
 import { buildReportData } from './build-report.js';
 import { vetAnswer } from './faithfulness-section.js';

@@ -2,6 +2,7 @@ export * from './common/index.js';
 export * from './defaults/index.js';
 export * from './dense/index.js';
 export * from './eval/index.js';
+export * from './export/index.js';
 export * from './fusion/index.js';
 export * from './lexical/index.js';
 export * from './passages/index.js';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { HashedEmbedder } from '../llm/index.js';
-import { Bm25Retriever, DenseRetriever } from './common/index.js';
 import type { Retriever } from './common/retriever.js';
 import { PaperRetriever } from './defaults/paper-retriever.js';
 import { defaultRetrieval } from './defaults/retrieval-defaults.js';
+import { DenseRetriever } from './dense/index.js';
 import { HybridRetriever } from './fusion/hybrid.js';
-import { Bm25Index } from './lexical/index.js';
+import { Bm25Index, Bm25Retriever } from './lexical/index.js';
 import type { Passage } from './passages/passage.js';
 import { ReciperRetriever } from './reciper/reciper-retriever.js';
 

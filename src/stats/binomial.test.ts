@@ -57,6 +57,9 @@ describe('exact samplers', () => {
     [200, 0.02],
     [1000, 0.5],
     [2000, 0.93],
+    [400, 0.1],
+    [5000, 0.3],
+    [40_000, 0.5],
   ])('binomial(%d, %d) matches the exact pmf (chi-square)', (n, p) => {
     const random = createRandom(n);
     const draws = 40_000;

@@ -1,10 +1,11 @@
 /**
  * Exact samplers built on a seeded uniform source: standard normal (Marsaglia's polar method), gamma
- * (Marsaglia & Tsang 2000), and binomial by recursive splitting at a beta-distributed order statistic
- * (Devroye 1986, §X.4; Knuth, TAOCP vol. 2, §3.4.1), which needs O(log n) gamma draws instead of n
- * uniforms. They let the mean bootstrap of a sample with few distinct values draw each resample's
- * multinomial counts directly.
+ * (Marsaglia & Tsang 2000), and binomial by BTPE or inversion (Kachitvichyanukul & Schmeiser 1988),
+ * a few uniforms per draw whatever the number of trials. They let the mean bootstrap of a sample
+ * with few distinct values draw each resample's multinomial counts directly, and the randomization
+ * test draw how many of each |difference| flip sign.
  */
+import { binomialBtpe } from './binomial-btpe.js';
 import type { RandomSource } from './random.js';
 
 /** A standard normal variate (polar method; one of the pair is discarded to stay stateless). */
@@ -32,44 +33,32 @@ export function gammaVariate(random: RandomSource, shape: number): number {
   }
 }
 
-/** Below this many trials the binomial is drawn by inversion of its CDF. */
-const DIRECT_TRIALS = 32;
+/** From this many expected successes (and failures) on, BTPE draws the binomial. */
+const BTPE_MIN = 30;
 
 /**
- * A Binomial(n, p) variate, exactly distributed (up to floating point). While n is large, the
- * a-th smallest of n uniforms, a = 1 + ⌊n/2⌋, is Beta(a, n + 1 − a); the count below p is then a
- * binomial on the a − 1 uniforms below it (if it is above p) or a plus one on the n − a above it.
+ * A Binomial(n, p) variate, exactly distributed (up to floating point): BTPE when
+ * n·min(p, 1 − p) ≥ 30 (`binomialBtpe`, a few uniforms per draw), else inversion of the CDF from 0
+ * on the rarer side (fewer than 30 expected steps), as NumPy chooses.
  */
 export function binomialVariate(random: RandomSource, trials: number, p: number): number {
-  let n = trials;
-  let q = p;
-  let count = 0;
-  while (n > DIRECT_TRIALS) {
-    if (q <= 0) return count;
-    if (q >= 1) return count + n;
-    const a = 1 + Math.floor(n / 2);
-    const b = n + 1 - a;
-    const ga = gammaVariate(random, a);
-    const x = ga / (ga + gammaVariate(random, b));
-    if (x >= q) {
-      n = a - 1;
-      q /= x;
-    } else {
-      count += a;
-      n = b - 1;
-      q = (q - x) / (1 - x);
-    }
-  }
-  if (q <= 0) return count;
-  if (q >= 1) return count + n;
-  // Inversion: walk the CDF from 0 with the pmf recurrence.
+  if (p <= 0 || trials === 0) return 0;
+  if (p >= 1) return trials;
+  const q = Math.min(p, 1 - p);
+  if (trials * q >= BTPE_MIN) return binomialBtpe(random, trials, p);
+  const k = invert(random, trials, q);
+  return p > 0.5 ? trials - k : k;
+}
+
+/** Inversion: walk the CDF of Binomial(n, q) from 0 with the pmf recurrence. */
+function invert(random: RandomSource, n: number, q: number): number {
   const odds = q / (1 - q);
   let pmf = (1 - q) ** n;
   let u = random();
   for (let k = 0; k < n; k++) {
-    if (u < pmf) return count + k;
+    if (u < pmf) return k;
     u -= pmf;
     pmf *= (odds * (n - k)) / (k + 1);
   }
-  return count + n;
+  return n;
 }

@@ -45,46 +45,7 @@ export function bootstrapCI(
   assertFiniteArray('bootstrapCI', 'samples', samples);
   const n = samples.length;
   if (statistic === meanUnchecked) {
-    const few = fewLevels(samples);
-    if (few) {
-      // A resample of a sample with k distinct values is fully described by how often each value
-      // is drawn: multinomial counts, drawn as k − 1 conditional binomials in O(k log n) instead
-      // of n draws. The same bootstrap distribution (not the same random stream as n draws).
-      const { values, counts } = few;
-      return runBootstrap('bootstrapCI', options, meanUnchecked(samples), (random) => {
-        let remaining = n;
-        let remainingWeight = n;
-        let sum = 0;
-        let c = 0;
-        for (let j = 0; j < values.length; j++) {
-          const drawn =
-            j === values.length - 1
-              ? remaining
-              : binomialVariate(random, remaining, counts[j]! / remainingWeight);
-          remaining -= drawn;
-          remainingWeight -= counts[j]!;
-          const y = values[j]! * drawn - c;
-          const t = sum + y;
-          c = t - sum - y;
-          sum = t;
-        }
-        return sum / n;
-      });
-    }
-    // The mean without materialising each resample: the same draws, summed in the same order with
-    // the same compensated summation as meanUnchecked, so the same values, several times faster.
-    const values = Float64Array.from(samples);
-    return runBootstrap('bootstrapCI', options, meanUnchecked(values), (random) => {
-      let sum = 0;
-      let c = 0;
-      for (let i = 0; i < n; i++) {
-        const y = values[randomInt(random, n)]! - c;
-        const t = sum + y;
-        c = t - sum - y;
-        sum = t;
-      }
-      return sum / n;
-    });
+    return runBootstrap('bootstrapCI', options, meanUnchecked(samples), meanResampler(samples));
   }
   const resample = new Array<number>(n);
   return runBootstrap('bootstrapCI', options, statistic(samples), (random) => {
@@ -93,11 +54,60 @@ export function bootstrapCI(
   });
 }
 
+/**
+ * A draw of the mean of one bootstrap resample of `samples` (finite, checked by the caller): the
+ * draw `bootstrapCI` makes for the mean, shared with the paired comparison so both give the same
+ * replicates for a seed.
+ */
+export function meanResampler(samples: readonly number[]): (random: RandomSource) => number {
+  const n = samples.length;
+  const few = fewLevels(samples);
+  if (few) {
+    // A resample of a sample with k distinct values is fully described by how often each value
+    // is drawn: multinomial counts, drawn as k − 1 conditional binomials in O(k log n) instead
+    // of n draws. The same bootstrap distribution (not the same random stream as n draws).
+    const { values, counts } = few;
+    return (random) => {
+      let remaining = n;
+      let remainingWeight = n;
+      let sum = 0;
+      let c = 0;
+      for (let j = 0; j < values.length; j++) {
+        const drawn =
+          j === values.length - 1
+            ? remaining
+            : binomialVariate(random, remaining, counts[j]! / remainingWeight);
+        remaining -= drawn;
+        remainingWeight -= counts[j]!;
+        const y = values[j]! * drawn - c;
+        const t = sum + y;
+        c = t - sum - y;
+        sum = t;
+      }
+      return sum / n;
+    };
+  }
+  // The mean without materialising each resample: the same draws, summed in the same order with
+  // the same compensated summation as meanUnchecked, so the same values, several times faster.
+  const values = Float64Array.from(samples);
+  return (random) => {
+    let sum = 0;
+    let c = 0;
+    for (let i = 0; i < n; i++) {
+      const y = values[randomInt(random, n)]! - c;
+      const t = sum + y;
+      c = t - sum - y;
+      sum = t;
+    }
+    return sum / n;
+  };
+}
+
 /** Samples this large with at most n / LEVEL_RATIO distinct values are resampled by their counts. */
 const LEVEL_RATIO = 200;
 
 /** The distinct values of a sample (ascending) and how often each occurs, when they are few. */
-function fewLevels(samples: readonly number[]): { values: Float64Array; counts: Float64Array } | null {
+export function fewLevels(samples: readonly number[]): { values: Float64Array; counts: Float64Array } | null {
   const limit = Math.floor(samples.length / LEVEL_RATIO);
   if (limit < 2) return null;
   const counts = new Map<number, number>();

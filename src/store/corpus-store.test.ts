@@ -8,6 +8,7 @@ import { readDocumentFile } from '../ingest/index.js';
 import { sharedDataPath } from '../testing/shared-data.js';
 import { CORPUS_SCHEMA } from './corpus-schema.js';
 import { CorpusStore } from './corpus-store.js';
+import { computeDigests } from './digests-table.js';
 import { ingestPaths } from './ingest-files.js';
 import { loadDocument, PapersDir } from './load-document.js';
 
@@ -24,6 +25,28 @@ afterEach(() => store.close());
 const md = (title: string, body: string) => `# ${title}\n\n## Intro\n\n${body}\n`;
 
 describe('CorpusStore', () => {
+  it("stores each document's digest as it is written, equal to hashing its rows again (issue 30)", async () => {
+    const files = ['a', 'b', 'c'].map((n) => {
+      const file = join(dir, `${n}.md`);
+      writeFileSync(file, md(`Paper ${n}`, `Text of ${n}.`));
+      return file;
+    });
+    await ingestPaths(store, files);
+    writeFileSync(files[1]!, md('Paper b', 'Changed text of b.'));
+    await ingestPaths(store, files);
+    store.remove('c');
+    const path = join(dir, '.citegeist', 'corpus.sqlite');
+    const db = new Database(path, { readonly: true });
+    try {
+      const stored = db.prepare('SELECT doc_id, digest FROM doc_digests ORDER BY doc_id').all();
+      expect(stored).toHaveLength(2);
+      expect(store.digests()).toEqual(computeDigests(db, null));
+      expect([...store.digests().keys()]).toEqual(['a', 'b']);
+    } finally {
+      db.close();
+    }
+  });
+
   it('round-trips a document exactly', async () => {
     const file = join(dir, 'paper.md');
     writeFileSync(file, md('A paper', 'Some text.'));

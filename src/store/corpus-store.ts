@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { CitegeistError, type Document, type DocumentMeta, DocumentSchema } from '../core/index.js';
 import type { MatchForms } from '../text/index.js';
 import { CORPUS_SCHEMA, CORPUS_SCHEMA_VERSION, UPGRADABLE_FROM } from './corpus-schema.js';
+import { DIGESTS_SCHEMA, hasDigestsTable, readDigests, writeDigest } from './digests-table.js';
 import {
   formsOfRow,
   hasMatchFormsTable,
@@ -56,6 +56,8 @@ export interface MatchingText {
 export class CorpusStore {
   /** Whether the corpus has the `match_forms` table (corpora from before it may not, read-only). */
   private formsTable = false;
+  /** Whether the corpus stores content digests (`digests-table.ts`); older read-only ones may not. */
+  private digestsTable = false;
 
   private constructor(
     private readonly db: Database.Database,
@@ -111,6 +113,7 @@ export class CorpusStore {
       this.db.pragma('journal_mode = WAL');
       this.db.exec(CORPUS_SCHEMA);
       this.db.exec(MATCH_FORMS_SCHEMA);
+      this.db.exec(DIGESTS_SCHEMA);
       this.db
         .prepare('INSERT OR IGNORE INTO store_info (key, value) VALUES (?, ?)')
         .run('schema_version', String(CORPUS_SCHEMA_VERSION));
@@ -132,6 +135,7 @@ export class CorpusStore {
       );
     }
     this.formsTable = hasMatchFormsTable(this.db);
+    this.digestsTable = hasDigestsTable(this.db);
   }
 
   close(): void {
@@ -246,6 +250,7 @@ export class CorpusStore {
       const written = writeMatchForms(db, id, doc.text);
       forms?.set(id, written);
     }
+    if (this.digestsTable) writeDigest(db, id);
     return id;
   }
 
@@ -347,23 +352,11 @@ export class CorpusStore {
   /**
    * A content digest per stored document (id → sha256 hex of its title, text, sections and
    * paragraphs: everything passages are cut from), in id order. A document re-ingested with other
-   * text under the same id gets another digest, which is how an index tells it is stale.
+   * text under the same id gets another digest, which is how an index tells it is stale. Stored
+   * when a document is written, so this reads one row per document (`digests-table.ts`).
    */
   digests(): Map<string, string> {
-    const hashes = new Map<string, ReturnType<typeof createHash>>();
-    for (const r of this.db
-      .prepare('SELECT id, title, text FROM documents ORDER BY id')
-      .iterate() as Iterable<Row>)
-      hashes.set(String(r.id), createHash('sha256').update(`${r.title}\u0000${r.text}\u0000`));
-    const add = (sql: string) => {
-      for (const r of this.db.prepare(sql).iterate() as Iterable<Row>) {
-        const { doc_id, ...rest } = r;
-        hashes.get(String(doc_id))?.update(`${JSON.stringify(Object.values(rest))}\n`);
-      }
-    };
-    add('SELECT doc_id, id, heading, level, path, start, end FROM sections ORDER BY doc_id, ord');
-    add('SELECT doc_id, id, section_id, page, kind, start, end FROM paragraphs ORDER BY doc_id, ord');
-    return new Map([...hashes].map(([id, h]) => [id, h.digest('hex')]));
+    return readDigests(this.db, this.digestsTable);
   }
 
   /** Ids of every stored document. */

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
-import { type ErrorCode, isCitegeistError, readInputBytes } from '../core/index.js';
+import { type ErrorCode, isCitegeistError } from '../core/index.js';
 import { EXTRACTOR_VERSION, fileStem, INGESTIBLE_EXTENSIONS, readDocumentBytes } from '../ingest/index.js';
+import { readInputBytes } from '../io/index.js';
 import type { CorpusStore } from './corpus-store.js';
 
 /** The hash that decides whether a file changed: sha256 of its bytes and the extractor version. */

@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
-import { CitegeistError, type Document, quoteValue, readInputBytes } from '../core/index.js';
+import { CitegeistError, type Document, quoteValue } from '../core/index.js';
 import { fileStem, INGESTIBLE_EXTENSIONS, readDocumentBytes } from '../ingest/index.js';
+import { readInputBytes } from '../io/index.js';
 import { CorpusStore, type MatchingText } from './corpus-store.js';
 import { contentHash } from './ingest-files.js';
 import { PapersCache } from './papers-cache.js';

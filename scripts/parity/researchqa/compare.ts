@@ -10,15 +10,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { loadDatasetStrict } from '../../../src/generate/index.js';
-import {
-  aggregateGrades,
-  type GradeRow,
-  type GroupSummary,
-  gradeRun,
-  readRun,
-} from '../../../src/grade/index.js';
-import { pythonRound } from '../../../src/stats/index.js';
+import { loadDatasetStrict, readRun } from '../../../src/formats/index.js';
+import { aggregateGrades, type GradeRow, type GroupSummary, gradeRun } from '../../../src/grade/index.js';
+import { pythonRound } from '../../../src/python-compat/index.js';
 import { hubParquet } from '../hub-parquet.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -7,21 +7,21 @@ import {
   estimateRunFile,
   LlmAnswerer,
   PaperContext,
+  type PassageSource,
   qasperPrediction,
   runAnswers,
+  runPassages,
 } from '../../answer/index.js';
 import {
-  byField,
   CitegeistError,
   type DatasetRow,
   type Document,
   hashItems,
   papersInput,
-  readInputBytes,
   sha256Hex,
-  writeFileAtomic,
 } from '../../core/index.js';
-import { loadDataset } from '../../generate/index.js';
+import { loadDataset } from '../../formats/index.js';
+import { byField, readInputBytes, writeFileAtomic } from '../../io/index.js';
 import { modelId, parseModelString } from '../../llm/index.js';
 import { preparePaper } from '../../text/index.js';
 import { VERSION } from '../../version.js';
@@ -37,6 +37,7 @@ import {
 import { createLazyProgress } from '../progress.js';
 import { putInInputOrder } from '../queue-runtime.js';
 import { openPaperRetrieval } from '../retrieval-setup.js';
+import { openRetrievedRun, RETRIEVED_OPTION } from '../retrieved-run.js';
 import { requireModel } from '../setup/require-model.js';
 import { noteTakeovers } from '../takeover-note.js';
 import { addCheckOption, checkCacheFile, checkReadDataset } from './dataset-preflight.js';
@@ -47,6 +48,7 @@ interface AnswerOptions extends LlmFlags {
   dataset: string;
   papers?: string;
   corpus?: string;
+  retrieved?: string;
   context: 'auto' | 'full' | 'retrieval';
   k: number;
   baseline: boolean;
@@ -66,6 +68,7 @@ function answererFor(
   opts: AnswerOptions,
   settings: LlmSettings,
   runtime: () => LlmRuntime,
+  passages?: PassageSource,
 ): Answerer | AnswerPlanner {
   const model = requireModel(settings.model, {
     problem: 'No model was given.',
@@ -87,9 +90,15 @@ function answererFor(
         'Drop --baseline.',
       );
     }
-    return new ExtractiveAnswerer({ k, freeText: opts.freeText });
+    return new ExtractiveAnswerer({ k, freeText: opts.freeText, ...(passages ? { passages } : {}) });
   }
-  const options = { context: opts.context, k, baseline: opts.baseline, freeText: opts.freeText };
+  const options = {
+    context: opts.context,
+    k,
+    baseline: opts.baseline,
+    freeText: opts.freeText,
+    ...(passages ? { passages } : {}),
+  };
   if (settings.dryRun)
     return new AnswerPlanner({ id: modelId(parseModelString(model)), contextWindow: null }, options);
   return new LlmAnswerer(runtime().provider(model), options);
@@ -128,14 +137,30 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
       "the run's name in leaderboards and reports (default: the model and the settings that differ from the defaults)",
     );
   addPaperSourceOptions(command);
+  command.option(...RETRIEVED_OPTION);
   addCheckOption(command);
   addLlmOptions(command, { model: false }).action(async (opts: AnswerOptions) => {
     const settings = resolveLlmSettings(opts, ctx.config(), ctx.io.cwd);
     let runtime: LlmRuntime | undefined;
-    const answerer = answererFor(opts, settings, () => {
-      runtime ??= createLlmRuntime(settings, ctx.io.env);
-      return runtime;
-    });
+    // --retrieved: another engine's run gives each row's passages (topics = row ids).
+    const retrieved = opts.retrieved ? openRetrievedRun(ctx, opts.retrieved, opts.corpus) : null;
+    const runSource = retrieved
+      ? runPassages(retrieved.retriever, (id) => {
+          const p = retrieved.passages.get(id);
+          return p
+            ? { text: p.text, label: [p.title, ...p.sectionPath].filter(Boolean).join(' > ') }
+            : undefined;
+        })
+      : undefined;
+    const answerer = answererFor(
+      opts,
+      settings,
+      () => {
+        runtime ??= createLlmRuntime(settings, ctx.io.env);
+        return runtime;
+      },
+      runSource,
+    );
     try {
       const datasetPath = resolve(ctx.io.cwd, opts.dataset);
       const sourceOptions = paperSourceOf(ctx, opts);
@@ -188,7 +213,11 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
       };
       const manifest = answerManifest({
         answerer,
-        ...(retrieval ? { retriever: retrieval.description } : {}),
+        ...(retrieved
+          ? { retriever: retrieved.description }
+          : retrieval
+            ? { retriever: retrieval.description }
+            : {}),
         label: opts.label,
         dataset: {
           sha256: datasetSha256,

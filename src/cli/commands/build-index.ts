@@ -1,13 +1,13 @@
 import { CitegeistError } from '../../core/index.js';
 import { createEmbedder, DEFAULT_EMBEDDER } from '../../llm/index.js';
 import {
-  buildIndex,
+  ANN_THRESHOLD,
   describeStaleness,
   type IndexedDocument,
   indexExists,
   indexStaleness,
   readManifest,
-  saveIndex,
+  writeIndex,
 } from '../../retrieve/index.js';
 import { CorpusStore } from '../../store/index.js';
 import { VERSION } from '../../version.js';
@@ -81,31 +81,40 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
             `rebuilding the index: ${[stale ? describeStaleness(stale) : '', ...settings].filter(Boolean).join('; ')}\n`,
           );
         }
-        const documents: IndexedDocument[] = [];
-        for (const [id, digest] of digests) {
-          const document = store.get(id);
-          if (document) documents.push({ document, digest });
+        // Streamed from the corpus one paper at a time: memory does not grow with the corpus.
+        function* documents(): Generator<IndexedDocument> {
+          for (const [id, digest] of digests) {
+            const document = store.get(id);
+            if (document) yield { document, digest };
+          }
         }
         let progress: Progress | null = null;
-        let built: Awaited<ReturnType<typeof buildIndex>>;
+        let manifest: Awaited<ReturnType<typeof writeIndex>>;
         try {
-          built = await buildIndex(documents, {
+          manifest = await writeIndex(dir, documents, {
             maxTokens: flags.maxTokens,
             includeReferences: flags.includeReferences,
             embedder: spec ? { spec, embedder: createEmbedder(spec, { env: ctx.io.env }) } : null,
             version: VERSION,
-            onBatch: (_, total) => {
-              progress ??= createProgress({ io: ctx.io, label: 'embedding', total });
+            total: digests.size,
+            onProgress: (done, total, pass) => {
+              if (done === 1 || !progress) {
+                progress?.stop();
+                progress = createProgress({
+                  io: ctx.io,
+                  label: pass === 'embed' ? 'embedding' : 'indexing',
+                  total,
+                });
+              }
               progress.tick({ ok: true });
             },
           });
         } finally {
           (progress as Progress | null)?.stop();
         }
-        saveIndex(dir, built);
-        const { manifest, dense } = built;
+        const kind = manifest.passages > ANN_THRESHOLD ? 'ann' : 'exact';
         ctx.io.out(
-          `indexed ${manifest.passages} passages of ${documents.length} papers (BM25${manifest.embedderId ? `, dense ${manifest.embedderId} ${dense?.kind}` : ''}) in ${displayPath(ctx, dir)}\n`,
+          `indexed ${manifest.passages} passages of ${manifest.documents.length} papers (BM25${manifest.embedderId ? `, dense ${manifest.embedderId} ${kind}` : ''}) in ${displayPath(ctx, dir)}\n`,
         );
       } finally {
         store.close();

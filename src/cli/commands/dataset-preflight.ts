@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { CitegeistError, sha256Hex, writeFileAtomic } from '../../core/index.js';
+import { CitegeistError, sha256Hex } from '../../core/index.js';
 import {
   type CheckedDataset,
   type CheckOptions,
@@ -10,6 +10,7 @@ import {
   type DatasetCheck,
   formatDatasetProblems,
 } from '../../generate/index.js';
+import { writeFileAtomic } from '../../io/index.js';
 import { MATCH_FORMS_VERSION } from '../../text/index.js';
 import type { CliContext } from '../context.js';
 

@@ -1,13 +1,8 @@
 import { resolve } from 'node:path';
-import { CitegeistError, hashItems, readInputBytes, readJsonFile, sha256Hex } from '../../core/index.js';
-import {
-  checkDataset,
-  datasetMeta,
-  formatDatasetProblems,
-  importQasper,
-  loadDataset,
-  writeDataset,
-} from '../../generate/index.js';
+import { CitegeistError, hashItems, sha256Hex } from '../../core/index.js';
+import { datasetMeta, loadDataset, writeDataset } from '../../formats/index.js';
+import { checkDataset, formatDatasetProblems, importQasper } from '../../generate/index.js';
+import { readInputBytes, readJsonFile } from '../../io/index.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { checkCacheFile, keepCheck } from './dataset-preflight.js';
 import {

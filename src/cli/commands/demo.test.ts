@@ -50,7 +50,14 @@ describe('citegeist demo', () => {
     expect(cites.length).toBeGreaterThan(10);
     for (const c of cites) expect([c.rule, (c.m ?? null) !== null]).toEqual(['exact', true]);
     expect(stdout()).toMatch(/Next, with a real model/);
-  }, 120_000);
+    // The demo packs its study; replayed elsewhere, every output comes back byte for byte.
+    expect(stdout()).toMatch(/7 of 7 outputs identical/);
+    const elsewhere = mkdtempSync(join(tmpdir(), 'citegeist-demo-replay-'));
+    const replay = memoryIo({ cwd: elsewhere });
+    expect(await runCli(['replay', join(out, 'demo.cgpack'), '--dir', 'r'], replay.io)).toBe(0);
+    expect(replay.stdout()).toMatch(/identical\s+demo-output\/report\.html/);
+    expect(replay.stdout()).toMatch(/7 of 7 outputs identical/);
+  }, 180_000);
 
   it('goes on when one row fails and shows the failure in its report (exit 1)', async () => {
     // An OpenAI-compatible fake: a contract answer for every question but one, which gets a 400.

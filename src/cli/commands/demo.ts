@@ -150,6 +150,24 @@ export const registerDemo: RegisterCommand = (program, ctx) => {
         },
         ctx.io.cwd,
       );
+      // The study as one file: everything the report and the ARGUE scores were made from, checked
+      // by replaying it once (docs/packs.md).
+      const pack = join(out, 'demo.cgpack');
+      const scores = join(out, 'reports-scores.tsv');
+      await step(
+        ctx,
+        failures,
+        'Pack the study (inputs, outputs, how to re-derive each) into one file',
+        [
+          'pack',
+          '--from',
+          rel(join(out, 'report.html')),
+          ...(existsSync(scores) ? ['--include', rel(scores)] : []),
+          '--out',
+          rel(pack),
+        ],
+        pack,
+      );
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       if (failures.length > 0) ctx.setExitCode(1);
       const finished = failures.length > 0 ? `Finished with failures (${failures.join('; ')})` : 'Done';
@@ -163,6 +181,7 @@ ${finished} in ${seconds} s. Files in ${rel(out)}/:
   report.html            open it in a browser (no network needed): leaderboard, every answer with its
                          citations highlighted in the paper, gold evidence, nearest passage on a miss
 ${reportFiles.map((l) => `  ${l}`).join('\n')}
+  demo.cgpack            the study in one file: \`citegeist replay ${rel(pack)}\` re-derives every output offline
 
 Next, with a real model (keys come from the environment, e.g. OPENAI_API_KEY):
   citegeist llm ping --model openai:gpt-4.1-mini

@@ -1,14 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import {
-  byField,
-  CitegeistError,
-  inspectRunFile,
-  location,
-  parseJsonl,
-  type RunManifest,
-  readTextFile,
-} from '../../core/index.js';
+import { CitegeistError, location, type RunManifest } from '../../core/index.js';
 import {
   changedPapers,
   generateDataset,
@@ -20,6 +12,7 @@ import {
   questionsManifest,
 } from '../../generate/index.js';
 import { readDocumentFile } from '../../ingest/index.js';
+import { byField, inspectRunFile, parseJsonl, readTextFile } from '../../io/index.js';
 import { estimateCost, type LlmProvider, modelId, parseModelString } from '../../llm/index.js';
 import { CorpusStore, PapersDir } from '../../store/index.js';
 import { VERSION } from '../../version.js';

@@ -1,15 +1,5 @@
 import { resolve } from 'node:path';
-import {
-  byField,
-  createManifest,
-  defaultLabel,
-  inspectRunFile,
-  RunFile,
-  type RunFileOptions,
-  type RunManifest,
-  readTextFile,
-  sha256Hex,
-} from '../../core/index.js';
+import { createManifest, defaultLabel, type RunManifest, sha256Hex } from '../../core/index.js';
 import {
   type AnswerGrade,
   DEFAULT_HARM_EXPONENT,
@@ -24,6 +14,7 @@ import {
   summarizeFaithfulness,
   unsupportedAcross,
 } from '../../grade/index.js';
+import { byField, inspectRunFile, RunFile, type RunFileOptions, readTextFile } from '../../io/index.js';
 import { estimateCost, modelId, parseModelString } from '../../llm/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext } from '../context.js';

@@ -13,7 +13,7 @@ const fixtures = join(
   dirname(fileURLToPath(import.meta.url)),
   '..',
   '..',
-  'generate',
+  'formats',
   '__fixtures__',
   'researchqa-layouts',
 );

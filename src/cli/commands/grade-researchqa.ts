@@ -1,15 +1,8 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import {
-  byField,
-  CitegeistError,
-  papersInputOfHashes,
-  type RunManifest,
-  sha256Hex,
-  sha256OfFile,
-  writeFileAtomic,
-} from '../../core/index.js';
+import { CitegeistError, papersInputOfHashes, type RunManifest, sha256Hex } from '../../core/index.js';
 import { estimateJudging, gradeRunToFile, gradesManifest } from '../../grade/index.js';
+import { byField, sha256OfFile, writeFileAtomic } from '../../io/index.js';
 import { modelId, parseModelString } from '../../llm/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';

@@ -1,14 +1,8 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import {
-  CitegeistError,
-  type DatasetRowRef,
-  ERROR_CODES,
-  hashItems,
-  sha256OfFile,
-} from '../../core/index.js';
-import { type DatasetIndex, loadDatasetIndex } from '../../generate/index.js';
+import { CitegeistError, type DatasetRowRef, ERROR_CODES, hashItems } from '../../core/index.js';
+import { type DatasetIndex, indexRun, loadDatasetIndex, type RunIndex } from '../../formats/index.js';
 import {
   type AlternativeMatchMode,
   AnchoredRubricJudge,
@@ -17,11 +11,10 @@ import {
   type GradeRunOptions,
   GradesSummary,
   gradeRun,
-  indexRun,
-  type RunIndex,
   renderEvidenceTally,
   spreads,
 } from '../../grade/index.js';
+import { sha256OfFile } from '../../io/index.js';
 import { circularityWarnings, modelId, parseModelString } from '../../llm/index.js';
 import { renderBreakdown, renderLeaderboard } from '../../report/index.js';
 import type { CliContext } from '../context.js';
@@ -427,7 +420,12 @@ function checkEnum(flag: string, value: string, allowed: string[]): void {
 }
 
 /** Prints the leaderboard (or its JSON) for grades rows, or their summary built as they were graded. */
-export function printSummary(ctx: CliContext, grades: GradeRow[] | GradesSummary, seed: number): unknown {
+export function printSummary(
+  ctx: CliContext,
+  grades: GradeRow[] | GradesSummary,
+  seed: number,
+  extra: { json: Record<string, unknown>; text: string } = { json: {}, text: '' },
+): unknown {
   const summary = Array.isArray(grades) ? GradesSummary.of(grades) : grades;
   const models = summary.build({ seed });
   const spread = spreads(models);
@@ -435,7 +433,7 @@ export function printSummary(ctx: CliContext, grades: GradeRow[] | GradesSummary
   const { tallies: evidence, trusted } = summary.evidence();
   const judgeEvidence = evidence.length > 0 ? { judge_evidence: evidence } : {};
   if (ctx.globals().json) {
-    ctx.io.out(`${JSON.stringify({ models, spreads: spread, ...judgeEvidence }, null, 2)}\n`);
+    ctx.io.out(`${JSON.stringify({ models, spreads: spread, ...judgeEvidence, ...extra.json }, null, 2)}\n`);
   } else {
     ctx.io.out(renderLeaderboard(models, spread));
     ctx.io.out(`\n${renderBreakdown(models, 'byType')}`);
@@ -444,6 +442,7 @@ export function printSummary(ctx: CliContext, grades: GradeRow[] | GradesSummary
       where: 'the answer or the expected answer',
     });
     for (const line of lines) ctx.io.out(`\nrubric judge ${line}\n`);
+    ctx.io.out(extra.text);
   }
   return { models, spreads: spread, ...judgeEvidence };
 }

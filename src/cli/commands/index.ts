@@ -6,6 +6,7 @@ import { registerCompare } from './compare.js';
 import { registerDataset } from './dataset.js';
 import { registerDemo } from './demo.js';
 import { registerErrors } from './errors.js';
+import { registerExport } from './export.js';
 import { registerGenerate } from './generate.js';
 import { registerGradeFaithfulness } from './grade-faithfulness.js';
 import { registerGrade } from './grade-researchqa.js';
@@ -20,6 +21,7 @@ import { registerNuggetsGenerate } from './nuggets-generate.js';
 import { registerNuggetsGinger } from './nuggets-ginger.js';
 import { registerNuggetsScoreQuality } from './nuggets-quality.js';
 import { registerNuggetsSelect, registerNuggetsTrainSelector } from './nuggets-select.js';
+import { registerPack } from './pack.js';
 import { registerQaEval } from './qa-eval.js';
 import { registerQaGrid } from './qa-grid.js';
 import { registerQasperEval } from './qasper-eval.js';
@@ -54,6 +56,7 @@ export const COMMANDS: RegisterCommand[] = [
   registerIndex,
   registerSearch,
   registerRetrieve,
+  registerExport,
   registerRecipes,
   registerDataset,
   registerGenerate,
@@ -77,6 +80,7 @@ export const COMMANDS: RegisterCommand[] = [
   registerLeaderboard,
   registerReport,
   registerServe,
+  registerPack,
   registerQaEval,
   registerQaGrid,
   registerQasperEval,

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
-import { readTextFile } from '../../core/index.js';
-import { parseQrels, parseRun, type Qrels, type Run, rollUpRun } from '../../retrieve/index.js';
+import { parseQrels, parseRun, type Qrels, type Run } from '../../formats/index.js';
+import { readTextFile } from '../../io/index.js';
+import { rollUpRun } from '../../retrieve/index.js';
 
 export function readQrels(cwd: string, file: string): Qrels {
   return parseQrels(readTextFile(resolve(cwd, file), 'qrels file'), file);

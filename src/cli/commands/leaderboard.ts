@@ -1,8 +1,20 @@
 import { resolve } from 'node:path';
-import { CitegeistError, readTextFile } from '../../core/index.js';
-import { type GradeRow, isGradesText, parseGradesFile, readRun } from '../../grade/index.js';
+import { CitegeistError } from '../../core/index.js';
+import { readRun } from '../../formats/index.js';
+import {
+  assertComparable,
+  type ComparableFile,
+  type GradeRow,
+  gradesPairwise,
+  isGradesText,
+  parseGradesFile,
+  RESEARCHQA_METRICS,
+} from '../../grade/index.js';
+import { readTextFile } from '../../io/index.js';
+import { renderPairwiseTable } from '../../report/index.js';
 import type { RegisterCommand } from '../context.js';
 import { addLlmOptions } from '../llm-options.js';
+import { addComparisonOptions, type ComparisonFlags, comparisonOptions } from './comparison-options.js';
 import { addCheckOption } from './dataset-preflight.js';
 import { type GradeOptions, gradeRunFiles, printLeaderboardEstimate, printSummary } from './grade.js';
 import { seedOption } from './option-parsers.js';
@@ -26,9 +38,11 @@ export const registerLeaderboard: RegisterCommand = (program, ctx) => {
     );
   addPaperSourceOptions(command);
   addCheckOption(command);
+  addComparisonOptions(command);
   addLlmOptions(command, { model: false, judge: true }).action(
-    async (files: string[], opts: Omit<GradeOptions, 'dataset'> & { dataset?: string }) => {
+    async (files: string[], opts: Omit<GradeOptions, 'dataset'> & { dataset?: string } & ComparisonFlags) => {
       const grades: GradeRow[] = [];
+      const comparable: ComparableFile[] = [];
       const runFiles: string[] = [];
       const runs = new RunsByLabel();
       for (const f of files) {
@@ -38,6 +52,8 @@ export const registerLeaderboard: RegisterCommand = (program, ctx) => {
           const file = parseGradesFile(path, text);
           if (file.manifest) runs.add(file.manifest.label, file.manifest.run_id, f);
           grades.push(...file.rows);
+          const dataset = file.manifest?.inputs.dataset?.sha256 ?? null;
+          comparable.push({ name: f, datasetSha256: dataset, ids: new Set(file.rows.map((r) => r.row_id)) });
         } else {
           const manifest = readRun(path).manifest;
           if (manifest) runs.add(manifest.label, manifest.run_id, f);
@@ -61,7 +77,14 @@ export const registerLeaderboard: RegisterCommand = (program, ctx) => {
         ctx.io.out('dry run: grades files only, so nothing to grade and no model calls\n');
         return;
       }
-      printSummary(ctx, grades, opts.seed);
+      assertComparable(comparable, opts.minShared);
+      // Under the means: every pair of runs on every metric, p adjusted over the whole table.
+      const pairwise = gradesPairwise(grades, comparisonOptions(opts, opts.seed));
+      const labelOf = (id: string) => RESEARCHQA_METRICS.find((m) => m.id === id)?.label ?? id;
+      printSummary(ctx, grades, opts.seed, {
+        json: { pairwise },
+        text: pairwise.rows.length > 0 ? `\n${renderPairwiseTable(pairwise, labelOf)}` : '',
+      });
     },
   );
 };

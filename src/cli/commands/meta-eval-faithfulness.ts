@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { parseJsonl, readTextFile, takeManifest } from '../../core/index.js';
 import {
   type AnswerGrade,
   type CorrelationWithCi,
@@ -10,6 +9,7 @@ import {
   metaEvaluateFaithfulness,
   readAnnotations,
 } from '../../grade/index.js';
+import { parseJsonl, readTextFile, takeManifest } from '../../io/index.js';
 import type { RegisterCommand } from '../context.js';
 import { numberOption } from './option-parsers.js';
 

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
-import { CitegeistError, quoteValue, readTextFile } from '../../core/index.js';
+import { CitegeistError, quoteValue } from '../../core/index.js';
 import { metaEvaluateRanking, parseArgueTsv, type RankingMetaEval } from '../../grade/index.js';
+import { readTextFile } from '../../io/index.js';
 import { renderTable } from '../../text/index.js';
 import type { RegisterCommand } from '../context.js';
 import { metaEvalCommand } from './meta-eval-faithfulness.js';

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { CitegeistError } from '../../core/index.js';
 import {
   answerEntries,
-  CitegeistError,
   type Creator,
   isQuestion,
   type NuggetBank,
@@ -10,14 +10,14 @@ import {
   nuggetEntries,
   readNuggetBanks,
   readNuggetFile,
-  stringifyPythonJson,
   toLegacyV1,
   toNeuclirEvaluation,
   toNuggetizer,
-  writeFileAtomic,
   writeNuggetBankFile,
-} from '../../core/index.js';
+} from '../../formats/index.js';
 import { ResultFolder } from '../../generate/index.js';
+import { writeFileAtomic } from '../../io/index.js';
+import { stringifyPythonJson } from '../../python-compat/index.js';
 import { mean, median } from '../../stats/index.js';
 import { VERSION } from '../../version.js';
 import type { RegisterCommand } from '../context.js';

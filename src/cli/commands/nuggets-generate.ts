@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { type ReportRequest, sha256OfFile } from '../../core/index.js';
+import type { ReportRequest } from '../../formats/index.js';
 import {
   createPassageLocator,
   DEFAULT_EXACT_LIMIT,
@@ -17,6 +17,7 @@ import {
   readRequestDocuments,
   StepState,
 } from '../../generate/index.js';
+import { sha256OfFile } from '../../io/index.js';
 import { type LlmProvider, modelId, parseModelString } from '../../llm/index.js';
 import { chunkDocument, loadIndex, type Passage } from '../../retrieve/index.js';
 import { VERSION } from '../../version.js';
@@ -135,7 +136,7 @@ function loadInputs(flags: GenerateFlags, requests: ReportRequest[], ctx: CliCon
   const docs = papers.flatMap((p) => paperDocuments(p, maxTokens));
   // The passages `reports judge --docs <corpus>` reads: the index's, else the paper chunked the same way.
   const indexDir = join(dirname(path), 'index');
-  const indexed = existsSync(join(indexDir, 'manifest.json')) ? loadIndex(indexDir).passages : null;
+  const indexed = existsSync(join(indexDir, 'manifest.json')) ? loadIndex(indexDir).passages.toArray() : null;
   const byPaper = new Map<string, Passage[]>();
   const passages = indexed ?? papers.flatMap((d) => chunkDocument(d));
   for (const p of passages) byPaper.set(p.docId, [...(byPaper.get(p.docId) ?? []), p]);

@@ -1,5 +1,5 @@
 import { basename, join, resolve } from 'node:path';
-import { bankQueryId, writeNuggetBankFile } from '../../core/index.js';
+import { bankQueryId, writeNuggetBankFile } from '../../formats/index.js';
 import {
   type ClusterSummary,
   clusterSummaryPrompt,

@@ -1,7 +1,8 @@
 /** The `nuggets` command group and the inputs its subcommands share. */
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
-import { CitegeistError, type Creator } from '../../core/index.js';
+import { CitegeistError } from '../../core/index.js';
+import type { Creator } from '../../formats/index.js';
 import type { CallOutcome, StepProgress } from '../../generate/index.js';
 import {
   type ChatMessage,

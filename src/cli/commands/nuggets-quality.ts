@@ -1,11 +1,6 @@
 import { basename, dirname, join, resolve } from 'node:path';
-import {
-  bankQueryId,
-  CitegeistError,
-  isQuestion,
-  nuggetEntries,
-  writeNuggetBankFile,
-} from '../../core/index.js';
+import { CitegeistError } from '../../core/index.js';
+import { bankQueryId, isQuestion, nuggetEntries, writeNuggetBankFile } from '../../formats/index.js';
 import {
   GENERAL_QUALITIES_SYSTEM,
   itemsInput,

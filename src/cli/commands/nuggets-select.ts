@@ -1,15 +1,14 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { CitegeistError } from '../../core/index.js';
 import {
   bankQueryId,
-  CitegeistError,
   isQuestion,
   type LoadedBank,
   nuggetEntries,
   readNuggetFile,
-  writeFileAtomic,
   writeNuggetBankFile,
-} from '../../core/index.js';
+} from '../../formats/index.js';
 import {
   loadSelector,
   QUALITY_FEATURES,
@@ -21,6 +20,7 @@ import {
   type TrainingGroup,
   trainSelector,
 } from '../../generate/index.js';
+import { writeFileAtomic } from '../../io/index.js';
 import { VERSION } from '../../version.js';
 import type { RegisterCommand } from '../context.js';
 import { nuggetsCommand, refuseOutputIsInput } from './nuggets-inputs.js';

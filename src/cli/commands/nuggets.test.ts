@@ -10,13 +10,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  addNuggets,
-  createNuggetBank,
-  FileLock,
-  nuggetQuestion,
-  writeNuggetBankFile,
-} from '../../core/index.js';
+import { addNuggets, createNuggetBank, nuggetQuestion, writeNuggetBankFile } from '../../formats/index.js';
 import {
   GET_CANONICAL_QUESTION_SYSTEM,
   IDENTIFY_PARAPHRASE_SYSTEM,
@@ -26,6 +20,7 @@ import {
   WRITE_QA_PAIRS_SYSTEM,
 } from '../../generate/nuggets/prompts/index.js';
 import { corpusDocuments } from '../../grade/argue/index.js';
+import { FileLock } from '../../io/index.js';
 import { CorpusStore } from '../../store/index.js';
 import { FakeOpenAiServer } from '../../testing/index.js';
 import { memoryIo } from '../io.js';

@@ -1,13 +1,13 @@
 import { resolve } from 'node:path';
-import { readTextFile, sha256OfFile, writeFileAtomic } from '../../core/index.js';
+import { readRun } from '../../formats/index.js';
 import {
   parseQaMetrics,
   parseReferences,
   type QaModelSummary,
-  readRun,
   scoreAnswers,
   summarizeQaScores,
 } from '../../grade/index.js';
+import { readTextFile, sha256OfFile, writeFileAtomic } from '../../io/index.js';
 import { formatScore, renderTable } from '../../text/index.js';
 import { VERSION } from '../../version.js';
 import { addBertScoreOptions, type BertScoreFlags, bertScoreSetup } from '../bertscore-setup.js';

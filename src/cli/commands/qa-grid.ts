@@ -10,15 +10,10 @@ import {
   LlmAnswerer,
   type PassageSource,
   runAnswers,
+  runPassages,
 } from '../../answer/index.js';
-import {
-  CitegeistError,
-  type InputRef,
-  papersInput,
-  readTextFile,
-  writeFileAtomic,
-} from '../../core/index.js';
-import { loadDatasetStrict } from '../../generate/index.js';
+import { CitegeistError, type InputRef, papersInput } from '../../core/index.js';
+import { loadDatasetStrict } from '../../formats/index.js';
 import {
   type GridCell,
   type GridRow,
@@ -28,6 +23,7 @@ import {
   scoreAnswers,
   summarizeGrid,
 } from '../../grade/index.js';
+import { readTextFile, writeFileAtomic } from '../../io/index.js';
 import { modelId, parseModelString } from '../../llm/index.js';
 import { formatScore, renderTable } from '../../text/index.js';
 import { VERSION } from '../../version.js';
@@ -42,6 +38,7 @@ import {
   resolveLlmSettings,
 } from '../llm-options.js';
 import { MODES, type Mode, openRetriever, parseMode, RECIPES_OPTION } from '../retrieval-setup.js';
+import { openRetrievedRun, RETRIEVED_OPTION } from '../retrieved-run.js';
 import { countOption, seedOption } from './option-parsers.js';
 import { fileSha256 } from './qa-eval.js';
 import { type GridEstimateCell, gridEstimate, renderGridEstimate } from './qa-grid-estimate.js';
@@ -60,6 +57,7 @@ interface GridFlags extends BertScoreFlags, Omit<LlmFlags, 'model' | 'judge'> {
   corpus?: string;
   embedder?: string;
   recipes?: string;
+  retrieved?: string;
   seed: number;
 }
 
@@ -102,6 +100,7 @@ export const registerQaGrid: RegisterCommand = (program, ctx) => {
     .option('--limit <n>', 'only the first n questions', countOption('--limit'))
     .option('--embedder <spec>', 'embedder for dense modes (default: the one the index was built with)')
     .option(...RECIPES_OPTION)
+    .option(RETRIEVED_OPTION[0], `${RETRIEVED_OPTION[1]}: one more grid row, "retrieved"`)
     .option('--seed <n>', 'bootstrap and randomization-test seed', seedOption('--seed'), 0)
     .requiredOption('--out-dir <dir>', 'runs, scores and grid.summary.json (runs resume if present)')
     .option(...CORPUS_OPTION);
@@ -115,9 +114,10 @@ async function runGrid(ctx: CliContext, flags: GridFlags): Promise<void> {
     (flags.metric ?? (flags.bertscoreModel ? 'rougeL,bertscore' : 'rougeL')).split(','),
   );
   const bert = bertScoreSetup(ctx, metrics, flags);
-  const modes = flags.modes.split(',').map((m) => parseMode(m.trim()));
+  const modes: (Mode | 'retrieved')[] = flags.modes.split(',').map((m) => parseMode(m.trim()));
+  if (flags.retrieved) modes.push('retrieved');
   const baselineMode = parseMode(flags.baselineMode);
-  if (!modes.includes(baselineMode)) {
+  if (!modes.includes(baselineMode as Mode | 'retrieved')) {
     throw new CitegeistError(
       'BAD_OPTION',
       `The baseline retriever ${baselineMode} is not among --modes ${modes.join(',')}.`,
@@ -146,7 +146,10 @@ async function runGrid(ctx: CliContext, flags: GridFlags): Promise<void> {
   const index: Record<string, unknown> = {};
   try {
     for (const mode of modes) {
-      const opened = await passageSource(ctx, flags, mode, index).catch((error: unknown) => {
+      const opened = await (mode === 'retrieved'
+        ? Promise.resolve(retrievedSource(ctx, flags))
+        : passageSource(ctx, flags, mode, index)
+      ).catch((error: unknown) => {
         if (!(error instanceof CitegeistError) || error.code !== 'RECIPES_MISSING') throw error;
         skipped.push({ mode, reason: `${error.problem} ${error.fix}` });
         ctx.io.err(`${mode}: skipped — ${error.problem} ${error.fix}\n`);
@@ -295,6 +298,21 @@ async function passageSource(
   const texts = new Map<string, string | null>([...opened.passages].map(([id, p]) => [id, p.text]));
   for (const [docId, recipe] of recipes ?? []) texts.set(`${docId}#recipe`, recipe);
   return { source, passages: papersInput(texts, `index ${opened.dir}`) };
+}
+
+/** The context another engine's TREC run gives each row (`--retrieved`; topics = row ids). */
+function retrievedSource(ctx: CliContext, flags: GridFlags): { source: PassageSource; passages: InputRef } {
+  const retrieved = openRetrievedRun(ctx, flags.retrieved as string, flags.corpus);
+  const text = (id: string) => {
+    const p = retrieved.passages.get(id);
+    return p ? { text: p.text, label: [p.title, ...p.sectionPath].filter(Boolean).join(' > ') } : undefined;
+  };
+  // The run's manifest hashes what the answers can draw on: every indexed passage.
+  const texts = new Map<string, string | null>([...retrieved.passages].map(([id, p]) => [id, p.text]));
+  return {
+    source: runPassages(retrieved.retriever, text),
+    passages: papersInput(texts, retrieved.description),
+  };
 }
 
 const signed = (x: number | null) => (x === null ? '' : `${x >= 0 ? '+' : ''}${x.toFixed(4)}`);

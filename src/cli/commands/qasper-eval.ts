@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { readJsonFile, readTextFile } from '../../core/index.js';
 import { evaluateQasper, goldReferences, parseQasperPredictions } from '../../grade/index.js';
+import { readJsonFile, readTextFile } from '../../io/index.js';
 import type { RegisterCommand } from '../context.js';
 
 export const registerQasperEval: RegisterCommand = (program, ctx) => {

@@ -1,13 +1,6 @@
 import { extname, resolve } from 'node:path';
-import {
-  CitegeistError,
-  location,
-  pageAt,
-  parseJsonl,
-  quoteValue,
-  readTextFile,
-  sectionAt,
-} from '../../core/index.js';
+import { CitegeistError, location, pageAt, quoteValue, sectionAt } from '../../core/index.js';
+import { parseJsonl, readTextFile } from '../../io/index.js';
 import { loadDocument } from '../../store/index.js';
 import { type MatchMode, type MatchRule, matchQuote, preparePaper } from '../../text/index.js';
 import type { RegisterCommand } from '../context.js';

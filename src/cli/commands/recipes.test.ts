@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FileLock } from '../../core/index.js';
+import { FileLock } from '../../io/index.js';
 import { estimateCost } from '../../llm/index.js';
 import { recipeMessages } from '../../retrieve/index.js';
 import { CorpusStore } from '../../store/index.js';

@@ -1,12 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
-import {
-  byField,
-  CitegeistError,
-  type Document,
-  inspectRunFile,
-  type RunManifest,
-} from '../../core/index.js';
+import { CitegeistError, type Document, type RunManifest } from '../../core/index.js';
+import { byField, inspectRunFile } from '../../io/index.js';
 import { estimateCost, modelId, parseModelString } from '../../llm/index.js';
 import {
   type ExtractRecipesSummary,

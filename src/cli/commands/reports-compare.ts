@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { Option } from 'commander';
-import { CitegeistError, quoteValue, readTextFile } from '../../core/index.js';
+import { CitegeistError, quoteValue } from '../../core/index.js';
 import { compareArgueRuns, parseArgueTsv, type ScoreRow } from '../../grade/index.js';
+import { readTextFile } from '../../io/index.js';
 import { formatComparison } from '../../retrieve/index.js';
 import type { RegisterCommand } from '../context.js';
 import { collect, countOption, seedOption } from './option-parsers.js';

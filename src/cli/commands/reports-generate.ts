@@ -8,16 +8,11 @@ import {
   reportRunLine,
   retrievedPassages,
 } from '../../answer/index.js';
-import {
-  CitegeistError,
-  canonicalJson,
-  JsonlAppender,
-  parseReportRun,
-  readTextFile,
-  sha256Hex,
-  stringifyPythonJson,
-} from '../../core/index.js';
+import { CitegeistError, canonicalJson, sha256Hex } from '../../core/index.js';
+import { parseReportRun, requestText } from '../../formats/index.js';
+import { JsonlAppender, readTextFile } from '../../io/index.js';
 import { CHARS_PER_TOKEN, estimateCost, modelId, parseModelString } from '../../llm/index.js';
+import { stringifyPythonJson } from '../../python-compat/index.js';
 import { VERSION } from '../../version.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION } from '../corpus-option.js';
@@ -26,6 +21,7 @@ import { createProgress } from '../progress.js';
 import { putInInputOrder } from '../queue-runtime.js';
 import { checkResumeMeta } from '../resume-meta.js';
 import { MODES, openRetriever, parseMode, RECIPES_OPTION } from '../retrieval-setup.js';
+import { openRetrievedRun, RETRIEVED_OPTION } from '../retrieved-run.js';
 import { countOption } from './option-parsers.js';
 import { readRequests, reportsCommand } from './reports-inputs.js';
 import { parseLengthMode } from './reports-validate.js';
@@ -42,6 +38,7 @@ interface GenerateFlags extends LlmFlags {
   lengthMode: string;
   embedder?: string;
   recipes?: string;
+  retrieved?: string;
 }
 
 /** Topics already written to the run file under this run id (resume). */
@@ -77,7 +74,8 @@ export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
     .option('--limit <n>', 'length limit for requests that set none', countOption('--limit'), 2000)
     .option('--length-mode <mode>', 'count the limit in NFKC characters or words', 'characters')
     .option('--embedder <spec>', 'embedder (must be the one the index was built with)')
-    .option(...RECIPES_OPTION);
+    .option(...RECIPES_OPTION)
+    .option(...RETRIEVED_OPTION);
   addLlmOptions(command).action(async (flags: GenerateFlags) => {
     const { io } = ctx;
     const settings = resolveLlmSettings(flags, ctx.config(), io.cwd);
@@ -97,7 +95,12 @@ export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
       embedder: flags.embedder,
       recipes: flags.recipes,
     });
-    const retrieval = { retriever: opened.retriever, passages: opened.passages, k: flags.k };
+    // --retrieved: another engine's run ranks the passages (topics = request ids).
+    const byText = new Map(requests.map((r) => [requestText(r), r.id]));
+    const retriever = flags.retrieved
+      ? openRetrievedRun(ctx, flags.retrieved, flags.corpus, (q) => byText.get(q)).retriever
+      : opened.retriever;
+    const retrieval = { retriever, passages: opened.passages, k: flags.k };
     if (settings.dryRun) {
       const plan = [];
       for (const request of model === 'extractive' ? [] : todo) {
@@ -126,7 +129,7 @@ export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
       if (ctx.globals().json) io.out(`${JSON.stringify(result, null, 2)}\n`);
       else {
         io.out(
-          `dry run: ${todo.length} reports to write (${done.size} already in ${flags.out}), retrieval ${opened.retriever.id} k=${flags.k}\n`,
+          `dry run: ${todo.length} reports to write (${done.size} already in ${flags.out}), retrieval ${retriever.id} k=${flags.k}\n`,
         );
         io.out(
           est
@@ -147,7 +150,7 @@ export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
         method: 'report-generate',
         run_id: runId,
         model: writer.id,
-        retrieval: opened.retriever.id,
+        retrieval: retriever.id,
         k: flags.k,
         index_created: opened.saved.manifest.createdAt,
         default_limit: flags.limit,
@@ -155,10 +158,7 @@ export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
         requests: flags.requests,
       });
       await runtime?.useRun({
-        run_id: sha256Hex(canonicalJson([runId, writer.id, opened.retriever.id, flags.k, lengthMode])).slice(
-          0,
-          16,
-        ),
+        run_id: sha256Hex(canonicalJson([runId, writer.id, retriever.id, flags.k, lengthMode])).slice(0, 16),
         label: runId,
         kind: 'reports',
       });

@@ -3,23 +3,22 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { CitegeistError } from '../../core/index.js';
 import {
-  CitegeistError,
-  hashFileInto,
   type LoadedBank,
   parseReportRun,
   parseRequests,
   type ReadRunResult,
   type ReportRequest,
   readNuggetBanks,
-  readTextFile,
-} from '../../core/index.js';
+} from '../../formats/index.js';
 import {
   type CitedDocumentSource,
   corpusDocuments,
   folderDocuments,
   jsonlDocuments,
 } from '../../grade/index.js';
+import { hashFileInto, readTextFile } from '../../io/index.js';
 import { CorpusStore } from '../../store/index.js';
 import type { CliContext } from '../context.js';
 
@@ -94,7 +93,12 @@ export function openDocuments(cwd: string, spec: string): { source: CitedDocumen
   if (statSync(path).isDirectory()) return { source: folderDocuments(path), close() {} };
   if (isSqlite(path)) {
     const store = CorpusStore.open(path, { readonly: true });
-    return { source: corpusDocuments(store, join(dirname(path), 'index')), close: () => store.close() };
+    // Named as given (relative to the working folder), so the judgments' .meta.json records no
+    // machine path and a study replayed elsewhere writes the same bytes.
+    return {
+      source: corpusDocuments(store, join(dirname(path), 'index'), spec),
+      close: () => store.close(),
+    };
   }
   return { source: jsonlDocuments(readTextFile(path, 'documents file'), path), close() {} };
 }

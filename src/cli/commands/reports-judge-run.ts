@@ -1,13 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import {
-  canonicalJson,
-  JsonlAppender,
-  parseJsonl,
-  readTextFile,
-  sha256Hex,
-  stringifyPythonJson,
-} from '../../core/index.js';
+import { canonicalJson, sha256Hex } from '../../core/index.js';
 import {
   type CitedDocumentSource,
   DEFAULT_MAX_DOC_CHARS,
@@ -24,7 +17,9 @@ import {
   renderEvidenceTally,
   reportKey,
 } from '../../grade/index.js';
+import { JsonlAppender, parseJsonl, readTextFile } from '../../io/index.js';
 import { estimateCost, modelId, parseModelString } from '../../llm/index.js';
+import { stringifyPythonJson } from '../../python-compat/index.js';
 import { QuoteLocator } from '../../text/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext } from '../context.js';

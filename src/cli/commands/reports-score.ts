@@ -1,12 +1,6 @@
 import { resolve } from 'node:path';
-import {
-  asNuggetizerRecord,
-  CitegeistError,
-  parseJsonl,
-  quoteValue,
-  readTextFile,
-  writeFileAtomic,
-} from '../../core/index.js';
+import { CitegeistError, quoteValue } from '../../core/index.js';
+import { asNuggetizerRecord } from '../../formats/index.js';
 import {
   argueIntervals,
   formatArgueTsv,
@@ -17,6 +11,7 @@ import {
   nuggetizerScores,
   scoreInputs,
 } from '../../grade/index.js';
+import { parseJsonl, readTextFile, writeFileAtomic } from '../../io/index.js';
 import { renderArgueTable } from '../../report/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
-import { CitegeistError, quoteValue, readTextFile } from '../../core/index.js';
+import { CitegeistError, quoteValue } from '../../core/index.js';
 import { formatValidationMessage, validateRun } from '../../grade/index.js';
+import { readTextFile } from '../../io/index.js';
 import type { RegisterCommand } from '../context.js';
 import { countOption } from './option-parsers.js';
 import { openDocuments, readRequests, reportsCommand } from './reports-inputs.js';

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
-import { CitegeistError, location, quoteValue, readTextFile, writeFileAtomic } from '../../core/index.js';
-import { formatRun, type RankedResult } from '../../retrieve/index.js';
+import { CitegeistError, location, quoteValue } from '../../core/index.js';
+import { formatRun, type RankedResult } from '../../formats/index.js';
+import { readTextFile, writeFileAtomic } from '../../io/index.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION } from '../corpus-option.js';
 import { createProgress } from '../progress.js';

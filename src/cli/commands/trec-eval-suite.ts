@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { readTextFile } from '../../core/index.js';
+import { readTextFile } from '../../io/index.js';
 import { memoryIo } from '../io.js';
 import { runCli } from '../program.js';
 

@@ -1,8 +1,10 @@
 import { resolve } from 'node:path';
 import { Option } from 'commander';
-import { CitegeistError, readTextFile } from '../../core/index.js';
+import { CitegeistError } from '../../core/index.js';
+import { readTextFile } from '../../io/index.js';
 import {
   formatTrecEval,
+  isTrecEvalStopped,
   parsePrefs,
   parseQrelsJg,
   parseQrelsPrefs,
@@ -28,6 +30,7 @@ interface TrecEvalFlags {
   Z?: string;
   measure: string[];
   docLevel: boolean;
+  skipMissingTopics: boolean;
 }
 
 /** The judgements file in trec_eval's `-R` format (formats.c, te_rel_info_format). */
@@ -89,6 +92,11 @@ export const registerTrecEval: RegisterCommand = (program, ctx) => {
     .option('-R <format>', 'judgements format: qrels, qrels_jg, prefs, qrels_prefs', 'qrels')
     .option('-T <format>', 'run format: trec_results (the only one trec_eval has)', 'trec_results')
     .option('-Z <file>', 'print z-scores against "topic measure mean stddev" lines of this file')
+    .option(
+      '--skip-missing-topics',
+      'pre-10.0: without -c, score only the topics in both files (trec_eval 9.0.x; trec_eval 10.0 stops at a judged topic missing from the run)',
+      false,
+    )
     .option('--doc-level', 'roll passage ids "<docId>#<n>" up to documents (max score) before scoring', false)
     .action((relFile: string, runFile: string, flags: TrecEvalFlags) => {
       if (flags.T !== 'trec_results') {
@@ -103,39 +111,39 @@ export const registerTrecEval: RegisterCommand = (program, ctx) => {
       const zscores = flags.Z
         ? parseZScores(readTextFile(resolve(ctx.io.cwd, flags.Z), 'z-score file'), flags.Z)
         : undefined;
-      const result = trecEval(rel, run, {
-        measures: flags.measure.length ? flags.measure : ['official'],
-        complete: flags.c,
-        judgedOnly: flags.J,
-        ...(flags.l !== undefined ? { relevanceLevel: flags.l } : {}),
-        ...(flags.M !== undefined ? { maxDocsPerTopic: flags.M } : {}),
-        ...(flags.N !== undefined ? { numDocsInColl: flags.N } : {}),
-        ...(zscores ? { zscores } : {}),
-      });
-      if (ctx.globals().json) ctx.io.out(`${JSON.stringify(result, null, 2)}\n`);
-      else ctx.io.out(formatTrecEval(result, { perQuery: flags.q, summary: !flags.n }));
+      const print = (result: TrecEvalResult, stopped?: { code: string; problem: string }) => {
+        if (ctx.globals().json)
+          ctx.io.out(`${JSON.stringify(stopped ? { ...result, stopped } : result, null, 2)}\n`);
+        else ctx.io.out(formatTrecEval(result, { perQuery: flags.q, summary: !flags.n }));
+      };
+      let result: TrecEvalResult;
+      try {
+        result = trecEval(rel, run, {
+          measures: flags.measure.length ? flags.measure : ['official'],
+          complete: flags.c,
+          judgedOnly: flags.J,
+          ...(flags.l !== undefined ? { relevanceLevel: flags.l } : {}),
+          ...(flags.M !== undefined ? { maxDocsPerTopic: flags.M } : {}),
+          ...(flags.N !== undefined ? { numDocsInColl: flags.N } : {}),
+          ...(zscores ? { zscores } : {}),
+          ...(flags.skipMissingTopics ? { missingTopics: 'skip' as const } : {}),
+        });
+      } catch (error) {
+        // trec_eval has printed the lines before the error when it stops: print the same, then fail.
+        if (isTrecEvalStopped(error)) print(error.partial, { code: error.code, problem: error.problem });
+        throw error;
+      }
+      print(result);
       for (const line of missingTopicNotes(result)) ctx.io.err(`trec-eval: ${line}\n`);
     });
 };
 
-/**
- * What happened to judged topics the run has no results for (without -c), for stderr: trec_eval
- * 10.0 prints nothing about them, and its means silently count a topic twice.
- */
+/** Judged topics left out under --skip-missing-topics, for stderr (trec_eval 9.0.x said nothing). */
 function missingTopicNotes(result: TrecEvalResult): string[] {
-  const notes: string[] = [];
-  const list = (ids: string[]) =>
-    `${ids.slice(0, 5).join(', ')}${ids.length > 5 ? `, … (${ids.length})` : ''}`;
-  if (result.repeatedTopics.length > 0) {
-    const missing = result.repeatedTopics.map((t) => `${t.missing} (as ${t.repeated})`);
-    notes.push(
-      `${result.repeatedTopics.length} judged topic(s) have no results in the run: ${list(missing)}. As trec_eval 10.0 does, the preceding topic was scored again in each one's place (its lines printed again under its id, and counted again in the means). Use -c to score missing topics as 0 instead.`,
-    );
-  }
-  if (result.unscoredTopics.length > 0) {
-    notes.push(
-      `${result.unscoredTopics.length} judged topic(s) before the run's first topic have no results and were not scored: ${list(result.unscoredTopics)} (trec_eval 10.0 reads an unset pointer there). Use -c to score them as 0.`,
-    );
-  }
-  return notes;
+  const ids = result.unscoredTopics;
+  if (ids.length === 0) return [];
+  const list = `${ids.slice(0, 5).join(', ')}${ids.length > 5 ? `, … (${ids.length})` : ''}`;
+  return [
+    `${ids.length} judged topic(s) have no results in the run and were not scored (--skip-missing-topics): ${list}. The means are over the ${result.numQueries} topic(s) in both files; use -c to score missing topics as 0.`,
+  ];
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerEntries, nuggetQuestion } from '../../core/index.js';
+import { answerEntries, nuggetQuestion } from '../../formats/index.js';
 import { applyVerdict, cleanAnswers, parseMultiVerdict } from './answer-validation.js';
 import { parseQaPairs } from './grounded-qa.js';
 

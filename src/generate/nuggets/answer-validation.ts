@@ -18,10 +18,10 @@ import {
   answerEntries,
   inQuestionOrder,
   type NuggetQuestion,
-  orderedObject,
   type Reference,
-} from '../../core/index.js';
+} from '../../formats/index.js';
 import { extractJson, type LlmProvider } from '../../llm/index.js';
+import { orderedObject } from '../../python-compat/index.js';
 import { type CallOutcome, callText } from './llm-step.js';
 import { validateAnswersPrompt } from './prompts/validate-answers-prompt.js';
 import { type StepLog, stepKey } from './step-log.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { pythonInt } from '../../python-compat/python-int.js';
 import { candidatePairs } from './candidate-pairs.js';
 import { isEnglish } from './english-filter.js';
 import { parseCanonical, parseParaphrase } from './paraphrase-merge.js';
-import { pythonInt } from './python-int.js';
 import { singleLinkClusters } from './union-find.js';
 
 /** A unit vector at `deg` degrees in the plane (cosine between two = cos of the angle between). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addNuggets, createNuggetBank, nuggetBankText, nuggetQuestion } from '../../core/index.js';
+import { addNuggets, createNuggetBank, nuggetBankText, nuggetQuestion } from '../../formats/index.js';
 import { FakeLlm } from '../../testing/index.js';
 import { type ClusterSummary, gingerBank } from './ginger-baseline.js';
 import { StepLog, stepKey } from './step-log.js';

@@ -15,10 +15,10 @@ import {
   type NuggetBank,
   type NuggetQuestion,
   nuggetEntries,
-  orderedObject,
   type Reference,
-} from '../../core/index.js';
+} from '../../formats/index.js';
 import type { LlmProvider } from '../../llm/index.js';
+import { orderedObject } from '../../python-compat/index.js';
 import { type CallOutcome, callText } from './llm-step.js';
 import { clusterSummaryPrompt } from './prompts/cluster-summary-prompt.js';
 import { byCounts } from './select-nuggets.js';

@@ -12,15 +12,8 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import {
-  CitegeistError,
-  type Document,
-  location,
-  parseJsonl,
-  quoteValue,
-  readJsonFile,
-  readTextFile,
-} from '../../core/index.js';
+import { CitegeistError, type Document, location, quoteValue } from '../../core/index.js';
+import { parseJsonl, readJsonFile, readTextFile } from '../../io/index.js';
 import { CHARS_PER_TOKEN } from '../../llm/index.js';
 import { languageName, type NuggetDocument } from './grounded-qa.js';
 

@@ -7,7 +7,8 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createManifest, type ReportRequest } from '../../core/index.js';
+import { createManifest } from '../../core/index.js';
+import type { ReportRequest } from '../../formats/index.js';
 import type { GenerateRequest } from '../../llm/index.js';
 import { createRandom } from '../../stats/index.js';
 import { FakeLlm } from '../../testing/index.js';

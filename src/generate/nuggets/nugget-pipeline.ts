@@ -18,26 +18,17 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   addNuggets,
-  type Creator,
   createNuggetBank,
   type NuggetBank,
   type NuggetQuestion,
   nuggetBankFileName,
   nuggetBankText,
   type ReportRequest,
-  readJsonFile,
-  stringifyPythonJson,
-  writeFileAtomic,
-} from '../../core/index.js';
-import type { LlmProvider } from '../../llm/index.js';
+} from '../../formats/index.js';
+import { readJsonFile, writeFileAtomic } from '../../io/index.js';
+import { stringifyPythonJson } from '../../python-compat/index.js';
 import { type AnswerVerdict, applyVerdict, cleanAnswers, judgeAnswers } from './answer-validation.js';
-import {
-  type DocumentQa,
-  groundedQa,
-  type NuggetDocument,
-  type QaPair,
-  requestPromptText,
-} from './grounded-qa.js';
+import { type DocumentQa, groundedQa, type NuggetDocument, requestPromptText } from './grounded-qa.js';
 import type { CallOutcome } from './llm-step.js';
 import { type PlannedCall, plannedLaterCalls } from './nugget-plan.js';
 import {
@@ -46,39 +37,10 @@ import {
   mergeParaphrases,
   type ParaphraseJudgment,
 } from './paraphrase-merge.js';
-import { type StepLog, type StepState, stepKey } from './step-log.js';
+import type { PipelineOptions, RequestInput, StepProgress } from './pipeline-options.js';
+import { type StepLog, stepKey } from './step-log.js';
 
-/**
- * A progress reporter (the CLI's); one per step and request, one at a time. It counts units; the
- * calls' tokens and cost reach it from the runtime's call listener.
- */
-export interface StepProgress {
-  tick(item: { ok: boolean; note?: string; problem?: string }): void;
-  stop(): void;
-}
-
-export interface PipelineOptions {
-  llm: LlmProvider;
-  /** The output folder's state (opened by the caller, read-only for a dry run). */
-  state: StepState;
-  /** Question embeddings for one request (the embedder is fitted there when it needs fitting). */
-  embed: (texts: string[]) => Promise<Float32Array[]>;
-  outDir: string;
-  creator: Creator;
-  /** Cosine threshold for candidate pairs (default 0.9). */
-  threshold?: number;
-  /** Drop QA pairs with non-English text (default true, as the released pipeline). */
-  filterEnglish?: boolean;
-  exactLimit?: number;
-  /** Maps a QA pair to a finer reference than its document (a paper's passage id). */
-  locate?: (doc: NuggetDocument, pair: QaPair) => string | undefined;
-  progress?: (label: string, total: number, unit: string) => StepProgress;
-}
-
-export interface RequestInput {
-  request: ReportRequest;
-  docs: NuggetDocument[];
-}
+export type { PipelineOptions, RequestInput, StepProgress } from './pipeline-options.js';
 
 export interface RequestOutcome {
   requestId: string;

@@ -5,13 +5,13 @@
  * below (stated in the output; docs/nuggets.md compares them with measured runs).
  */
 
-import type { ReportRequest } from '../../core/index.js';
+import type { ReportRequest } from '../../formats/index.js';
 import type { ChatMessage } from '../../llm/index.js';
 import { candidatePairs } from './candidate-pairs.js';
 import type { DocumentQa } from './grounded-qa.js';
 import { type NuggetDocument, requestPromptText } from './grounded-qa.js';
-import type { PipelineOptions, RequestInput } from './nugget-pipeline.js';
 import { collectQuestions } from './paraphrase-merge.js';
+import type { PipelineOptions, RequestInput } from './pipeline-options.js';
 import { canonicalPrompt } from './prompts/canonical-prompt.js';
 import { paraphrasePrompt } from './prompts/paraphrase-prompt.js';
 import { qaPairsPrompt } from './prompts/qa-pairs-prompt.js';

@@ -15,21 +15,15 @@
  *
  * An index past the list (the released code stops with IndexError) also falls back to the first.
  */
-import {
-  type Answer,
-  type Creator,
-  type NuggetQuestion,
-  nuggetQuestion,
-  stringifyPythonJson,
-} from '../../core/index.js';
+import { type Answer, type Creator, type NuggetQuestion, nuggetQuestion } from '../../formats/index.js';
 import { extractJson, type LlmProvider } from '../../llm/index.js';
+import { pythonInt, pythonPosition, stringifyPythonJson } from '../../python-compat/index.js';
 import { type CandidatePair, candidatePairs } from './candidate-pairs.js';
 import { isEnglish } from './english-filter.js';
 import type { DocumentQa } from './grounded-qa.js';
 import { type CallOutcome, callText, looksRefused } from './llm-step.js';
 import { CanonicalReplySchema, canonicalPrompt } from './prompts/canonical-prompt.js';
 import { ParaphraseReplySchema, paraphrasePrompt } from './prompts/paraphrase-prompt.js';
-import { pythonInt, pythonPosition } from './python-int.js';
 import { type StepLog, stepKey } from './step-log.js';
 import { singleLinkClusters } from './union-find.js';
 

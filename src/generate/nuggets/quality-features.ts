@@ -5,7 +5,8 @@
  * `vitality` VITAL → 1, anything else → 0; a number keeps its key; a nested object gives
  * `<key>_<subkey>` for its numeric members, `general_qualities` shortened to `quality`.
  */
-import { type NuggetQuestion, orderedEntries } from '../../core/index.js';
+import type { NuggetQuestion } from '../../formats/index.js';
+import { orderedEntries } from '../../python-compat/index.js';
 
 /** The 19 features in the order the released banks list them. */
 export const QUALITY_FEATURES = [

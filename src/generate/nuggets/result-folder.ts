@@ -8,7 +8,8 @@
  */
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { CitegeistError, FileLock, readJsonFile, writeFileAtomic } from '../../core/index.js';
+import { CitegeistError } from '../../core/index.js';
+import { FileLock, readJsonFile, writeFileAtomic } from '../../io/index.js';
 
 /** The nugget bank files directly in a folder: `*.json`, `*.json.gz`, not meta or hidden files. */
 export function bankFilesIn(dir: string): string[] {

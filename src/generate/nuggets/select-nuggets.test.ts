@@ -11,7 +11,7 @@ import {
   nuggetEntries,
   nuggetQuestion,
   readNuggetFile,
-} from '../../core/index.js';
+} from '../../formats/index.js';
 import { sharedDataPath } from '../../testing/index.js';
 import { QUALITY_FEATURES } from './quality-features.js';
 import { selectNuggets } from './select-nuggets.js';

@@ -19,19 +19,9 @@
  *
  * Sub-nuggets are deleted from the result unless kept (`--no_delete_subnuggets` there).
  */
-import {
-  CitegeistError,
-  isFloatAt,
-  isQuestion,
-  markFloat,
-  type Nugget,
-  type NuggetBank,
-  nuggetEntries,
-  orderedObject,
-  questionId,
-  quoteValue,
-} from '../../core/index.js';
-import { PythonRandom } from '../../stats/index.js';
+import { CitegeistError, quoteValue } from '../../core/index.js';
+import { isQuestion, type Nugget, type NuggetBank, nuggetEntries, questionId } from '../../formats/index.js';
+import { isFloatAt, markFloat, orderedObject, PythonRandom } from '../../python-compat/index.js';
 import { qualityFeatures } from './quality-features.js';
 import { featureRow, type Selector, scoreRequest } from './selector.js';
 

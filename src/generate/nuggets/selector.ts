@@ -10,7 +10,8 @@
  * below is ours: JSON, with what it was trained on.
  */
 import { z } from 'zod';
-import { CitegeistError, describeIssues, readJsonFile } from '../../core/index.js';
+import { CitegeistError, describeIssues } from '../../core/index.js';
+import { readJsonFile } from '../../io/index.js';
 import { type LinearSvmOptions, trainLinearSvm } from '../../stats/index.js';
 
 export const SELECTOR_FORMAT = 'citegeist-nugget-selector/1';

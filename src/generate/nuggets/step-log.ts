@@ -13,17 +13,19 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CitegeistError,
-  inspectRunFile,
   manifestDifferences,
   parseManifest,
+  type RunManifest,
+  sha256Hex,
+} from '../../core/index.js';
+import {
+  inspectRunFile,
   RunFile,
   type RunFileOptions,
-  type RunManifest,
   readJsonFile,
   removeAtomicLeftovers,
-  sha256Hex,
   writeFileAtomic,
-} from '../../core/index.js';
+} from '../../io/index.js';
 import { bankFilesIn } from './result-folder.js';
 
 /** One unit as logged: its id (over step and key), the step, the record. */

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { JsonlAppender, readTextFile, writeFileAtomic } from '../../core/index.js';
+import { JsonlAppender, readTextFile, writeFileAtomic } from '../../io/index.js';
 import { type DomainPreset, resolveDomain } from './domains.js';
 import {
   type ManifestEntry,

@@ -4,16 +4,18 @@ import {
   CitegeistError,
   createManifest,
   defaultLabel,
+  type RunManifest,
+  sha256Hex,
+} from '../../core/index.js';
+import {
   inspectRunFile,
   JsonlAppender,
   parseJsonl,
   RunFile,
   type RunFileOptions,
-  type RunManifest,
   readTextFile,
-  sha256Hex,
   writeFileAtomic,
-} from '../../core/index.js';
+} from '../../io/index.js';
 import type { LlmProvider } from '../../llm/index.js';
 import {
   type DropReason,

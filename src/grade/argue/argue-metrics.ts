@@ -13,7 +13,7 @@
  * A zero denominator gives 0.0 (Auto-ARGUE's published files never show one; 0 is the TREC
  * convention for an empty report, and keeps macro means defined).
  */
-import { numpyMean, numpyMedian, numpySum } from '../../stats/index.js';
+import { numpyMean, numpyMedian, numpySum } from '../../python-compat/index.js';
 import type { ReportCounts } from './count-report.js';
 
 /** The counts, in Auto-ARGUE's order (the `all` rows' and, after character_count, each topic's). */

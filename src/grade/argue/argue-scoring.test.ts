@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readNuggetBanks } from '../../core/index.js';
+import { readNuggetBanks } from '../../formats/index.js';
 import { allValues, topicValues } from './argue-metrics.js';
 import { argueRunRows, formatArgueTsv, parseArgueTsv } from './argue-tsv.js';
 import { countReport, emptyCounts, type ReportCounts } from './count-report.js';

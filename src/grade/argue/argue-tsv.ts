@@ -3,7 +3,8 @@
  * followed by each topic's rows, topics in sorted order; every value written as a Python float
  * (`263.0`, `0.9543726235741445`), as in hltcoe/argue-viz `assets/example-report.scores.tsv`.
  */
-import { CitegeistError, formatPythonFloat, location, quoteValue } from '../../core/index.js';
+import { CitegeistError, location, quoteValue } from '../../core/index.js';
+import { formatPythonFloat } from '../../python-compat/index.js';
 import { ALL_METRICS, allValues, TOPIC_METRICS, type TopicMetric, topicValues } from './argue-metrics.js';
 import type { ReportCounts } from './count-report.js';
 

@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readNuggetBanks } from '../../core/index.js';
+import { readNuggetBanks } from '../../formats/index.js';
 import { formatArgueTsv, parseArgueTsv } from './argue-tsv.js';
 import { scoreInputs } from './score-inputs.js';
 

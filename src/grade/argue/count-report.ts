@@ -22,7 +22,7 @@
  * A judgment that failed is counted in `failed`; the caller decides what a report with failures
  * means (it is never scored as if the judge had said no).
  */
-import { codePointLength } from '../../core/index.js';
+import { codePointLength } from '../../formats/index.js';
 import { JUDGMENT, type JudgedSentence } from './judgments.js';
 import type { NuggetIndex } from './nugget-index.js';
 

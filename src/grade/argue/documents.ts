@@ -6,7 +6,8 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { CitegeistError, location, parseJsonl, quoteValue, readTextFile } from '../../core/index.js';
+import { CitegeistError, location, quoteValue } from '../../core/index.js';
+import { parseJsonl, readTextFile } from '../../io/index.js';
 import { chunkDocument, docIdOfPassage, loadIndex, type Passage } from '../../retrieve/index.js';
 import type { CorpusStore } from '../../store/index.js';
 
@@ -74,9 +75,14 @@ export function folderDocuments(dir: string): CitedDocumentSource {
  * `<paperId>#<n>` the passage of the corpus index (the index folder beside the corpus, or the
  * paper chunked as `citegeist index` chunks it when there is no index).
  */
-export function corpusDocuments(store: CorpusStore, indexDir: string | null): CitedDocumentSource {
+export function corpusDocuments(
+  store: CorpusStore,
+  indexDir: string | null,
+  /** How the corpus is named in `description` (the CLI gives the path as the user typed it). */
+  shown: string = store.path,
+): CitedDocumentSource {
   const indexed = indexDir && existsSync(join(indexDir, 'manifest.json')) ? loadIndex(indexDir) : null;
-  const passages = new Map<string, Passage>(indexed?.passages.map((p) => [p.id, p]) ?? []);
+  const passages = new Map<string, Passage>(indexed?.passages.toArray().map((p) => [p.id, p]) ?? []);
   const chunked = new Set<string>();
   const papers = new Map<string, ReturnType<CorpusStore['get']>>();
   const paper = (paperId: string) => {
@@ -84,7 +90,7 @@ export function corpusDocuments(store: CorpusStore, indexDir: string | null): Ci
     return papers.get(paperId);
   };
   return {
-    description: `citegeist corpus ${store.path}${indexed ? ' and its index' : ''}`,
+    description: `citegeist corpus ${shown}${indexed ? ' and its index' : ''}`,
     get(id) {
       const paperId = id.includes('#') ? docIdOfPassage(id) : id;
       const doc = paper(paperId);

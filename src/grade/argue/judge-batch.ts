@@ -12,7 +12,7 @@ import {
   type Report,
   type ReportRequest,
   sentencesWithinLimit,
-} from '../../core/index.js';
+} from '../../formats/index.js';
 import type { ChatMessage } from '../../llm/index.js';
 import type { CitedDocumentSource } from './documents.js';
 import { type JudgeReportContext, type JudgeReportInput, judgeReport } from './judge-report.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseReport, type ReportRequest } from '../../core/index.js';
+import { parseReport, type ReportRequest } from '../../formats/index.js';
 import { FakeLlm } from '../../testing/index.js';
 import { countReport, type ReportCounts } from './count-report.js';
 import type { CitedDocumentSource } from './documents.js';

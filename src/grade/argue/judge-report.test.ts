@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseReport, type ReportRequest } from '../../core/index.js';
+import { parseReport, type ReportRequest } from '../../formats/index.js';
 import type { GenerateRequest } from '../../llm/index.js';
 import { FakeLlm } from '../../testing/index.js';
 import { countReport } from './count-report.js';

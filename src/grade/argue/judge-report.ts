@@ -17,14 +17,15 @@
  * A judge call that fails, or a cited document that cannot be found, becomes a failed judgment
  * with its reason; the rest of the report is still judged.
  */
+
+import type { Verdict } from '../../core/index.js';
 import {
   type LengthMode,
   type Report,
   type ReportRequest,
   sentencesWithinLimit,
   toRagtimeLine,
-  type Verdict,
-} from '../../core/index.js';
+} from '../../formats/index.js';
 import { QuoteLocator } from '../../text/index.js';
 import { type GroundingOptions, groundSupport, tallyEvidence } from '../evidence-grounding.js';
 import type { CitedDocument, CitedDocumentSource } from './documents.js';

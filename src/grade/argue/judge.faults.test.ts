@@ -5,7 +5,7 @@
  * reason; nothing is lost or read as "no"; a rerun against a healthy server completes the rest.
  */
 import { describe, expect, it } from 'vitest';
-import { parseReport, type ReportRequest } from '../../core/index.js';
+import { parseReport, type ReportRequest } from '../../formats/index.js';
 import { createProvider } from '../../llm/index.js';
 import { createRandom } from '../../stats/index.js';
 import { type FakeAction, FakeOpenAiServer, faults } from '../../testing/index.js';

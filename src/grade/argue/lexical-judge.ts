@@ -15,7 +15,9 @@
  *   has a number or at least `claimWords` words; it is a repeat when `repeatOverlap` of its terms
  *   occur in one earlier sentence.
  */
-import { type ReportRequest, scored, type Verdict } from '../../core/index.js';
+
+import { scored, type Verdict } from '../../core/index.js';
+import type { ReportRequest } from '../../formats/index.js';
 import { createAnalyzer, DEFAULT_ANALYZER } from '../../retrieve/index.js';
 import { matchQuote, splitSentences } from '../../text/index.js';
 import type { CitedDocument } from './documents.js';

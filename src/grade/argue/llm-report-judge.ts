@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { failed, type ReportRequest, scored, type Verdict } from '../../core/index.js';
+import { failed, scored, type Verdict } from '../../core/index.js';
+import type { ReportRequest } from '../../formats/index.js';
 import type { ChatMessage, LlmProvider } from '../../llm/index.js';
 import { type CallOptions, callModel } from '../vetscore/llm-call.js';
 import type { CitedDocument } from './documents.js';

@@ -1,13 +1,12 @@
+import { CitegeistError, quoteValue } from '../../core/index.js';
 import {
   aggregatorOf,
   answerEntries,
   bankQueryId,
-  CitegeistError,
   isQuestion,
   type NuggetBank,
   nuggetEntries,
-  quoteValue,
-} from '../../core/index.js';
+} from '../../formats/index.js';
 
 /** One question nugget as scoring needs it. */
 export interface IndexedNugget {

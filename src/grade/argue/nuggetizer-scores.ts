@@ -6,8 +6,9 @@
  * 0.5; an empty set scores 0.0. The `all` line is the exact mean (`statistics.mean`) per score.
  * Output lines are written as `json.dumps` writes them.
  */
-import { markFloat, type NuggetizerRecord, stringifyPythonJson } from '../../core/index.js';
-import { exactMean } from '../../stats/index.js';
+
+import type { NuggetizerRecord } from '../../formats/index.js';
+import { exactMean, markFloat, stringifyPythonJson } from '../../python-compat/index.js';
 
 export interface NuggetizerScores {
   qid: string;

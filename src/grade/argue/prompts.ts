@@ -8,7 +8,7 @@
  * quote is checked (`judge-report.ts` locates it; one not found does not count).
  */
 import { z } from 'zod';
-import { type ReportRequest, requestText } from '../../core/index.js';
+import { type ReportRequest, requestText } from '../../formats/index.js';
 import type { ChatMessage } from '../../llm/index.js';
 import { delimit, UNTRUSTED_NOTE } from '../vetscore/prompts/delimit.js';
 import type { JudgeNugget } from './report-judge.js';

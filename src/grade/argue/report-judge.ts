@@ -1,4 +1,5 @@
-import type { ReportRequest, Verdict } from '../../core/index.js';
+import type { Verdict } from '../../core/index.js';
+import type { ReportRequest } from '../../formats/index.js';
 import type { CitedDocument } from './documents.js';
 import type { MatchedNugget } from './judgments.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRequests } from '../../core/index.js';
+import { parseRequests } from '../../formats/index.js';
 import { argueRunRows, type ScoreRow } from './argue-tsv.js';
 import { emptyCounts, type ReportCounts } from './count-report.js';
 import { metaEvaluateRanking } from './meta-ranking.js';

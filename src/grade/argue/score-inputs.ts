@@ -1,4 +1,4 @@
-import type { LoadedBank, ReportRequest } from '../../core/index.js';
+import type { LoadedBank, ReportRequest } from '../../formats/index.js';
 import type { ScoreRow } from './argue-tsv.js';
 import { indexNuggetBank, type NuggetIndex } from './nugget-index.js';
 import {

@@ -3,7 +3,8 @@
  * → the Auto-ARGUE TSV. Reading is defensive (every judgments line is checked where the scorer
  * looks) and fast (JSON.parse, no schema library on the hot path).
  */
-import { CitegeistError, detectReportFormat, location, parseReport, quoteValue } from '../../core/index.js';
+import { CitegeistError, location, quoteValue } from '../../core/index.js';
+import { detectReportFormat, parseReport } from '../../formats/index.js';
 import { argueRunRows, type ScoreRow, type TopicResult } from './argue-tsv.js';
 import { countReport, emptyCounts, type GroundingCounts, type GroundingTally } from './count-report.js';
 import type { JudgedSentence } from './judgments.js';

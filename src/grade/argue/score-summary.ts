@@ -54,7 +54,8 @@ export class RunTable {
       m.set(r.metric, r.value);
       this.byTopic.set(r.requestId, m);
     }
-    this.topics = [...this.byTopic.keys()];
+    // Canonical order (topic id, code-unit order): the intervals do not depend on the TSV's row order.
+    this.topics = [...this.byTopic.keys()].sort();
   }
 
   value(topic: string, metric: string): number {

@@ -8,16 +8,16 @@
  * `references` or from the collection, and with `ragtime` the RAGTIME report rules (citations as
  * `{doc_id: confidence}` with confidences in 0–100, `references` equal to the cited set).
  */
+import { CitegeistError } from '../../core/index.js';
 import {
-  CitegeistError,
   detectReportFormat,
   type LengthMode,
-  parsePythonJson,
   parseReport,
   type Report,
   type ReportRequest,
   reportLength,
-} from '../../core/index.js';
+} from '../../formats/index.js';
+import { parsePythonJson } from '../../python-compat/index.js';
 import type { CitedDocumentSource } from './documents.js';
 
 export interface ValidationMessage {

@@ -1,4 +1,4 @@
-import { bootstrapCI, pairedRandomizationTest } from '../../stats/index.js';
+import { keyedMeanInterval, pairedRandomizationTest } from '../../stats/index.js';
 import { type QaMetricId, type QaScoreRow, qaValues } from './score-answers.js';
 
 /** The scored answers of one (retriever, generator) pair of the downstream grid. */
@@ -61,7 +61,7 @@ export function summarizeGrid(
           const v = qaValues(r, metric);
           if (v) f.set(r.row_id, v[2]);
         }
-        const ci = bootstrapCI([...f.values()], undefined, { seed, iterations });
+        const ci = keyedMeanInterval([...f.keys()], [...f.values()], { seed, iterations });
         let delta: number | null = null;
         let p: number | null = null;
         let paired = 0;

@@ -1,5 +1,6 @@
-import { location, parseJsonl, quoteValue } from '../../core/index.js';
+import { location, quoteValue } from '../../core/index.js';
 import type { QasperAnnotation } from '../../generate/index.js';
+import { parseJsonl } from '../../io/index.js';
 
 /** Reference answers per row id, read from one of the layouts `parseReferences` accepts. */
 export interface ReferenceSet {

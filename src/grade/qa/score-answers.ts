@@ -1,6 +1,6 @@
 import type { RunRow } from '../../core/index.js';
 import { CitegeistError } from '../../core/index.js';
-import { type BootstrapInterval, bootstrapCI } from '../../stats/index.js';
+import { type BootstrapInterval, keyedMeanInterval } from '../../stats/index.js';
 import {
   type BaselineValues,
   type BertScore,
@@ -178,7 +178,8 @@ export function summarizeQaScores(
       model,
       rows: mine.length,
       metrics: metrics.map((metric) => {
-        const values = mine.map((r) => qaValues(r, metric)).filter((v) => v !== null);
+        const scored = mine.filter((r) => qaValues(r, metric) !== null);
+        const values = scored.map((r) => qaValues(r, metric)!);
         const mean = (xs: (number | null)[]) => {
           const ok = xs.filter((x): x is number => x !== null);
           return ok.length > 0 ? ok.reduce((s, x) => s + x, 0) / ok.length : null;
@@ -188,9 +189,9 @@ export function summarizeQaScores(
           scored: values.length,
           notApplicable: mine.filter((r) => r.status[metric] === 'not-applicable').length,
           failed: mine.filter((r) => r.status[metric] === 'failed').length,
-          f: bootstrapCI(
+          f: keyedMeanInterval(
+            scored.map((r) => r.row_id),
             values.map((v) => v[2]),
-            undefined,
             {
               seed: options.seed ?? 0,
               iterations: options.iterations ?? 10_000,

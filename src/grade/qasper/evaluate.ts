@@ -1,4 +1,5 @@
-import { CitegeistError, location, parseJsonl, quoteValue } from '../../core/index.js';
+import { CitegeistError, location, quoteValue } from '../../core/index.js';
+import { parseJsonl } from '../../io/index.js';
 import { tokenF1 } from './answer-f1.js';
 import { evidenceF1 } from './evidence-f1.js';
 import type { QasperAnswerType, QasperReference } from './gold.js';

@@ -41,7 +41,9 @@ export {
 } from './rubric.js';
 export { type Excerpt, type Segment, segmentAnswer } from './segment.js';
 export {
+  FAITHFULNESS_ITERATIONS,
   type FaithfulnessSummary,
+  faithfulnessInterval,
   renderFaithfulnessSummary,
   renderUnsupported,
   summarizeFaithfulness,

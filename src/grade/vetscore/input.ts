@@ -1,12 +1,7 @@
 import { z } from 'zod';
 import { parseEvidenceReply } from '../../answer/index.js';
-import {
-  CitationSchema,
-  describeIssues,
-  isManifestRecord,
-  parseJsonl,
-  quoteValue,
-} from '../../core/index.js';
+import { CitationSchema, describeIssues, isManifestRecord, quoteValue } from '../../core/index.js';
+import { parseJsonl } from '../../io/index.js';
 import { normaliseKey } from './markers.js';
 
 /** One long answer to grade, with the source excerpts its markers cite (keys as markers spell them). */

@@ -1,4 +1,4 @@
-import type { MetricDefinition } from '../metric-registry.js';
+import type { MetricDefinition } from '../researchqa/metric-registry.js';
 
 /** The figures `grade faithfulness` reports, for the CLI, docs and reports. */
 export const VETSCORE_METRICS: readonly MetricDefinition[] = [

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CitegeistError, readTextFile } from '../../core/index.js';
+import { CitegeistError } from '../../core/index.js';
+import { readTextFile } from '../../io/index.js';
 
 /** The harm rubrics shipped in `assets/rubrics/` (`harm-<name>.md`). */
 export const HARM_RUBRICS = ['veterinary', 'human-medicine', 'generic'] as const;

@@ -1,4 +1,4 @@
-import { bootstrapCI } from '../../stats/index.js';
+import { type BootstrapInterval, keyedMeanInterval } from '../../stats/index.js';
 import { isEmptyQuote } from '../../text/index.js';
 import { type EvidenceTally, mergeTallies, renderEvidenceTally } from '../evidence-grounding.js';
 import { type AnswerGrade, coverageRate, type UnsupportedClaim } from './grade-answer.js';
@@ -28,12 +28,33 @@ export interface FaithfulnessSummary {
   trust_unlocated_evidence: boolean;
 }
 
+/** Resamples of the faithfulness interval (`grade faithfulness` and the report alike). */
+export const FAITHFULNESS_ITERATIONS = 10_000;
+
+/**
+ * The mean faithfulness score of the scored answers with its 95% bootstrap interval, in answer-id
+ * order (`keyedMeanInterval`): `grade faithfulness` and the report's VETSCORE view both call it, so
+ * one output file gives one figure. Null when no answer was scored.
+ */
+export function faithfulnessInterval(
+  answers: readonly { id: string; status: string; score: number | null }[],
+  seed = 0,
+): BootstrapInterval | null {
+  const scored = answers.filter((g) => g.status === 'scored' && g.score !== null);
+  if (scored.length === 0) return null;
+  return keyedMeanInterval(
+    scored.map((g) => g.id),
+    scored.map((g) => g.score!),
+    { seed, iterations: FAITHFULNESS_ITERATIONS },
+  );
+}
+
 export function summarizeFaithfulness(grades: AnswerGrade[]): FaithfulnessSummary {
   const scores = grades.flatMap((g) => (g.status === 'scored' && g.score !== null ? [g.score] : []));
   const sum = (f: (g: AnswerGrade) => number) => grades.reduce((a, g) => a + f(g), 0);
   const claims = sum((g) => g.coverage.claims);
   const claimsScored = sum((g) => g.coverage.claims_scored);
-  const ci = scores.length === 0 ? null : bootstrapCI(scores);
+  const ci = faithfulnessInterval(grades);
   const summary: FaithfulnessSummary = {
     answers: grades.length,
     scored: scores.length,

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { CitegeistError, quoteValue, readJsonFile } from '../../core/index.js';
+import { CitegeistError, quoteValue } from '../../core/index.js';
+import { readJsonFile } from '../../io/index.js';
 import { loadOptional, type ModuleImporter } from '../optional-module.js';
 import type { EncodedText, TokenEncoder } from '../token-encoder.js';
 import { TRANSFORMERS_VERSION } from './transformers.js';

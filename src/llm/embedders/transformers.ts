@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { CitegeistError, readJsonFile } from '../../core/index.js';
+import { CitegeistError } from '../../core/index.js';
+import { readJsonFile } from '../../io/index.js';
 import type { Embedder, EmbedRole } from '../embedder.js';
 import { loadOptional, type ModuleImporter } from '../optional-module.js';
 import { normalize } from './tokenize.js';

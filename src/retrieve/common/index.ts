@@ -1,4 +1,5 @@
 export { type DecodedIndexFile, decodeIndexFile, encodeIndexFile } from './index-file.js';
+export { AppendFile, PageFile, SequentialReader, writeFailure } from './page-file.js';
 export { type Retriever, type ScoredPassage, scoredPassage } from './retriever.js';
-export { Bm25Retriever, DenseRetriever } from './retrievers.js';
+export { type RunIdLookup, RunRetriever, resolveRun } from './run-retriever.js';
 export { TopK } from './top-k.js';

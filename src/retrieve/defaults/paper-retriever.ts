@@ -1,5 +1,6 @@
 import type { Embedder } from '../../llm/index.js';
-import { DenseRetriever, type Retriever, type ScoredPassage } from '../common/index.js';
+import type { Retriever, ScoredPassage } from '../common/index.js';
+import { DenseRetriever } from '../dense/index.js';
 import { Bm25Index } from '../lexical/index.js';
 import { createRetriever, type RetrievalConfig } from './retrieval-defaults.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FakeEmbedder } from '../../testing/index.js';
-import { Bm25Retriever, DenseRetriever } from '../common/index.js';
-import { Bm25Index } from '../lexical/index.js';
+import { DenseRetriever } from '../dense/index.js';
+import { Bm25Index, Bm25Retriever } from '../lexical/index.js';
 import { PaperRetriever } from './paper-retriever.js';
 import {
   BM25_ALONE,

@@ -1,6 +1,6 @@
-import { Bm25Retriever, type Retriever } from '../common/index.js';
+import type { Retriever } from '../common/index.js';
 import { type FusionConfig, HybridRetriever } from '../fusion/index.js';
-import type { Bm25Index, Rm3Options } from '../lexical/index.js';
+import { type Bm25DiskIndex, type Bm25Index, Bm25Retriever, type Rm3Options } from '../lexical/index.js';
 
 /** Where retrieval runs: over a whole corpus (`search`, `retrieve`) or within one paper (`answer`). */
 export type RetrievalScope = 'corpus' | 'paper';
@@ -97,7 +97,7 @@ export function describeRetrieval(config: RetrievalConfig): string {
 /** The retriever a configuration describes, over a BM25 index and (when it fuses) a dense retriever. */
 export function createRetriever(
   config: RetrievalConfig,
-  parts: { bm25: Bm25Index; dense?: Retriever | null },
+  parts: { bm25: Bm25Index | Bm25DiskIndex; dense?: Retriever | null },
 ): Retriever {
   const lexical = new Bm25Retriever(parts.bm25, config.lexical.rm3);
   if (!config.dense || !parts.dense) return lexical;

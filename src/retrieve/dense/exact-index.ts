@@ -29,6 +29,9 @@ export function normalizeRows(data: Float32Array, dimensions: number): Float32Ar
 
 export type ExactKernel = 'auto' | 'blas' | 'native' | 'js';
 
+/** Query × row scores one native scan may hold (as `blasTopK` bounds its score block). */
+export const NATIVE_MAX_SCORES = 8_000_000;
+
 /**
  * Exact inner-product search over one row-major Float32Array, queries batched. Three kernels
  * return the same top-k lists (checked in `npm run bench -- dense`), sorted by score with ties by
@@ -73,18 +76,43 @@ export class ExactIndex implements VectorSearch {
     return this.kernel === 'native' ? this.searchNative(queries, k) : this.searchBlocked(queries, k);
   }
 
+  /**
+   * usearch's exact scan, over blocks of rows so that a batch never holds more than
+   * `NATIVE_MAX_SCORES` query × row scores (a 1,000-query batch at 697k rows needed 12 GB in one
+   * call); each block's top k is merged into one bounded heap per query.
+   */
   private searchNative(queries: readonly Float32Array[], k: number): VectorHit[][] {
     const d = this.dimensions;
     const flat = new Float32Array(queries.length * d);
     queries.forEach((q, i) => {
       flat.set(q, i * d);
     });
-    const count = Math.min(k, this.size);
-    const result = exactSearch(this.data, flat, d, count, MetricKind.IP, 0);
+    const block = Math.max(1, Math.floor(NATIVE_MAX_SCORES / Math.max(1, queries.length)));
+    if (block >= this.size) return this.nativeBlock(this.data, flat, queries.length, k);
+    const heaps = queries.map(() => new TopK(Math.min(k, this.size)));
+    for (let start = 0; start < this.size; start += block) {
+      const rows = Math.min(block, this.size - start);
+      const part = this.nativeBlock(
+        this.data.subarray(start * d, (start + rows) * d),
+        flat,
+        queries.length,
+        k,
+      );
+      part.forEach((hits, qi) => {
+        for (const h of hits) heaps[qi]!.push(start + h.index, h.score);
+      });
+    }
+    return heaps.map((h) => h.sorted());
+  }
+
+  private nativeBlock(data: Float32Array, flat: Float32Array, nq: number, k: number): VectorHit[][] {
+    const d = this.dimensions;
+    const count = Math.min(k, data.length / d);
+    const result = exactSearch(data, flat, d, count, MetricKind.IP, 0);
     const keys = result.keys;
     const dist = result.distances;
     const counts = 'counts' in result ? result.counts : null;
-    return queries.map((_, qi) => {
+    return Array.from({ length: nq }, (_, qi) => {
       const n = counts ? Number(counts[qi]) : keys.length;
       const hits: VectorHit[] = [];
       for (let j = 0; j < n; j++) {

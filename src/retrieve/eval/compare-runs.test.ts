@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { parseQrels, parseRun } from '../../formats/trec-files.js';
 import { compareRuns, formatComparison } from './compare-runs.js';
 import { docIdOfPassage, rollUpRun } from './roll-up.js';
 import { trecEval } from './trec-eval.js';
-import { parseQrels, parseRun } from './trec-files.js';
 
 const qrels = parseQrels('1 0 a 1\n1 0 b 1\n2 0 c 1\n3 0 d 1\n');
 

@@ -1,8 +1,8 @@
 import { CitegeistError } from '../../core/index.js';
+import type { Qrels, Run } from '../../formats/index.js';
 import { pairedRandomizationTest, pairedTTest } from '../../stats/index.js';
 import { renderTable } from '../../text/index.js';
 import { perQueryValues, type TrecEvalOptions, trecEval } from './trec-eval.js';
-import type { Qrels, Run } from './trec-files.js';
 
 export interface MeasureComparison {
   /** Printed measure name, e.g. `ndcg_cut_10`. */

@@ -1,5 +1,5 @@
 import { formatFixed4, formatLong } from './c-format.js';
-import type { TrecEvalResult, TrecValue } from './trec-eval.js';
+import type { TrecEvalResult, TrecValue } from './trec-eval-result.js';
 
 export { formatFixed4 } from './c-format.js';
 

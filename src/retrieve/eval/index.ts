@@ -1,4 +1,3 @@
-export { compareBytes } from './byte-order.js';
 export { formatFixed, formatFixed4 } from './c-format.js';
 export {
   type CompareOptions,
@@ -27,17 +26,7 @@ export {
   perQueryValues,
   type RelInfo,
   type TrecEvalOptions,
-  type TrecEvalResult,
-  type TrecValue,
   trecEval,
 } from './trec-eval.js';
-export {
-  formatRun,
-  parseQrels,
-  parseRun,
-  type Qrels,
-  type QrelsEntry,
-  type RankedResult,
-  type Run,
-  type RunEntry,
-} from './trec-files.js';
+export type { TrecEvalResult, TrecValue } from './trec-eval-result.js';
+export { isTrecEvalStopped, TrecEvalStopped } from './trec-eval-stopped.js';

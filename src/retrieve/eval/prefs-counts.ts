@@ -1,8 +1,8 @@
 import { CitegeistError, quoteValue } from '../../core/index.js';
-import { compareBytes } from './byte-order.js';
+import type { RunEntry } from '../../formats/index.js';
+import { compareBytes } from '../../formats/index.js';
 import type { PrefEntry } from './rel-info-files.js';
 import { compareRunEntriesDocnoAscending, rankRun } from './res-rels.js';
-import type { RunEntry } from './trec-files.js';
 
 /**
  * Preferences of one topic merged with a run, ported from trec_eval form_prefs_counts.c.

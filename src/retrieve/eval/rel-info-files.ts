@@ -1,6 +1,5 @@
-import { compareBytes } from './byte-order.js';
-import { duplicateDoc } from './res-rels.js';
 import {
+  compareBytes,
   contentLines,
   expectFields,
   malformed,
@@ -9,7 +8,8 @@ import {
   pushTo,
   type QrelsEntry,
   sortedTopics,
-} from './trec-files.js';
+} from '../../formats/index.js';
+import { duplicateDoc } from './res-rels.js';
 
 /**
  * The judgement formats of trec_eval's `-R` besides plain qrels (formats.c): preference files

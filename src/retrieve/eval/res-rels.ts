@@ -1,6 +1,6 @@
 import { CitegeistError, quoteValue } from '../../core/index.js';
-import { compareBytes } from './byte-order.js';
-import type { QrelsEntry, RunEntry } from './trec-files.js';
+import type { QrelsEntry, RunEntry } from '../../formats/index.js';
+import { compareBytes } from '../../formats/index.js';
 
 /** A retrieved document that is not in the qrels at all. */
 export const REL_NONPOOL = -1;

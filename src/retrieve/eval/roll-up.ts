@@ -1,4 +1,4 @@
-import type { Run, RunEntry } from './trec-files.js';
+import type { Run, RunEntry } from '../../formats/index.js';
 
 /**
  * The document id of a passage id. citegeist passage ids are `<docId>#<n>` (n = 0-based passage

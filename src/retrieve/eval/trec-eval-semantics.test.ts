@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseQrels, parseRun } from '../../formats/trec-files.js';
 import { formatFixed4, formatLong } from './c-format.js';
 import { formatTrecEval } from './format-trec-eval.js';
 import { resolveMeasures } from './measure-params.js';
 import { parsePrefs, parseQrelsJg, parseZScores } from './rel-info-files.js';
 import { perQueryValues, trecEval } from './trec-eval.js';
-import { parseQrels, parseRun } from './trec-files.js';
+import { isTrecEvalStopped, type TrecEvalStopped } from './trec-eval-stopped.js';
 
 const fixture = (name: string) =>
   readFileSync(join(import.meta.dirname, '__fixtures__', 'trec-eval-10.0', name), 'utf8');
@@ -22,24 +23,27 @@ describe('trec_eval 10.0 rules beyond the suite', () => {
     const perTopic = [...perQueryValues(r, 'num_rel').values()];
     expect(perTopic).toEqual([1, 1, 0]);
     expect(summary(r, 'num_rel')).toBe(5);
-    // Without -c the topic sum, topic 3 (not in the run) repeating topic 2: 1 + 1 + 1 (trec_eval 10.0
-    // prints 3 for these files).
-    expect(summary(trecEval(qrels, run, { measures: ['num_rel'], relevanceLevel: 2 }), 'num_rel')).toBe(3);
+    // Without -c (topic 3, not in the run, skipped on request) the topic sum: 1 + 1.
+    const skip = { measures: ['num_rel'], relevanceLevel: 2, missingTopics: 'skip' as const };
+    expect(summary(trecEval(qrels, run, skip), 'num_rel')).toBe(2);
   });
 
-  it('without -c, a judged topic missing from the run repeats the preceding topic, as trec_eval.c 10.0 does', () => {
-    // trec_eval 10.0 on these files, -q -m map: map 1 0.5000, map 2 0.5000, map 2 0.5000, map all 0.5000.
-    const r = trecEval(qrels, run, { measures: ['map'] });
-    expect(r.queries.map((q) => q.qid)).toEqual(['1', '2', '2']);
-    expect(r.repeatedTopics).toEqual([{ missing: '3', repeated: '2' }]);
-    expect([r.unscoredTopics, r.numQueries]).toEqual([[], 3]);
-    // Its help text's rule instead, on request; and -c scores the topic as 0.
+  it('without -c, a judged topic missing from the run stops the evaluation (trec_eval 10.0, commit 9812815)', () => {
+    let error: unknown;
+    try {
+      trecEval(qrels, run, { measures: ['map'] });
+    } catch (e) {
+      error = e;
+    }
+    expect(isTrecEvalStopped(error)).toBe(true);
+    const stop = error as TrecEvalStopped;
+    expect([stop.code, stop.stoppedAt]).toEqual(['TREC_TOPIC_NOT_IN_RUN', { stage: 'topic', qid: '3' }]);
+    // Topics 1 and 2 were scored (and printed under -q) before the stop; no summary.
+    expect([stop.partial.queries.map((q) => q.qid), stop.partial.summary]).toEqual([['1', '2'], []]);
+    // The help text's rule (and trec_eval 9.0.x's) on request; -c scores the topic as 0.
     const skipped = trecEval(qrels, run, { measures: ['map'], missingTopics: 'skip' });
     expect([skipped.queries.map((q) => q.qid), skipped.unscoredTopics]).toEqual([['1', '2'], ['3']]);
-    expect(trecEval(qrels, run, { measures: ['map'], complete: true }).repeatedTopics).toEqual([]);
-    // Before the first topic the run has, there is nothing to repeat (the C reads an unset pointer).
-    const late = trecEval(qrels, parseRun('2 Q0 y 1 1 r\n'), { measures: ['map'] });
-    expect([late.queries.map((q) => q.qid), late.unscoredTopics]).toEqual([['2', '2'], ['1']]);
+    expect(trecEval(qrels, run, { measures: ['map'], complete: true }).numQueries).toBe(3);
   });
 
   it('-c scores a missing topic as one unjudged document, then clears num_ret, unj, relstring (trec_eval.c)', () => {
@@ -75,7 +79,7 @@ describe('trec_eval 10.0 rules beyond the suite', () => {
 
   it('-Z prints z-scores with a Z prefix, -1000000 where the file has no entry', () => {
     const z = parseZScores('1 map 0.25 0.25\n1 num_ret 1 0\n');
-    const r = trecEval(qrels, run, { measures: ['map', 'num_ret'], zscores: z });
+    const r = trecEval(qrels, run, { measures: ['map', 'num_ret'], zscores: z, missingTopics: 'skip' });
     const out = formatTrecEval(r, { perQuery: true });
     expect(out).toContain(`Z${'map'.padEnd(22)}\t1\t1.0000\n`);
     expect(out).toContain(`Z${'num_ret'.padEnd(22)}\t1\t-1000000.0000\n`);

@@ -1,10 +1,12 @@
-import { CitegeistError } from '../../core/index.js';
+import { CitegeistError, isCitegeistError, quoteValue } from '../../core/index.js';
+import type { Qrels, QrelsEntry, Run, RunEntry } from '../../formats/index.js';
 import { type ResolvedMeasure, resolveMeasures } from './measure-params.js';
 import type { ResRelsJg, TopicView } from './measures/measure-def.js';
 import { formPrefsCounts, type ResultsPrefs } from './prefs-counts.js';
 import type { JudgmentGroup, PrefEntry, Prefs, QrelsJg, ZScores } from './rel-info-files.js';
 import { mergeJudgements, type ResRels, rankRun } from './res-rels.js';
-import type { Qrels, QrelsEntry, Run, RunEntry } from './trec-files.js';
+import type { TrecEvalResult, TrecValue } from './trec-eval-result.js';
+import { isTrecEvalStopped, TrecEvalStopped } from './trec-eval-stopped.js';
 
 /** Judgements in one of trec_eval's `-R` formats. */
 export type RelInfo =
@@ -28,41 +30,12 @@ export interface TrecEvalOptions {
   /** `-Z`: print z-scores against these per-topic means and deviations instead of raw values. */
   zscores?: ZScores;
   /**
-   * A judged topic missing from the run, without `-c`: `repeat` (default) does what trec_eval 10.0
-   * does, `skip` what its help text says (the topic is ignored). See `TrecEvalResult.repeatedTopics`.
+   * A judged topic missing from the run, without `-c`: `fail` (default) stops there as trec_eval
+   * 10.0 does (a `TrecEvalStopped` with code TREC_TOPIC_NOT_IN_RUN, carrying the topics scored
+   * before it); `skip` scores only the topics in both files, as trec_eval 9.0.x did and as 10.0's
+   * help text still describes (listed in `TrecEvalResult.unscoredTopics`).
    */
-  missingTopics?: 'repeat' | 'skip';
-}
-
-/** One printed value: `name` as trec_eval prints it (`P_10`); `text` for runid and relstring. */
-export interface TrecValue {
-  name: string;
-  value: number;
-  integer: boolean;
-  text?: string;
-}
-
-export interface TrecEvalResult {
-  /** Evaluated topics in trec_eval's order (byte order of topic ids), with their per-topic values. */
-  queries: { qid: string; values: TrecValue[] }[];
-  /** The `all` lines. */
-  summary: TrecValue[];
-  numQueries: number;
-  runId: string;
-  /** Values are z-scores (`-Z`): printed with a `Z` prefix and four decimals. */
-  zscores: boolean;
-  /**
-   * Judged topics without results that were not scored (only without -c): all of them with
-   * `missingTopics: 'skip'`; otherwise those before the first topic the run has (where trec_eval
-   * 10.0 reads an unset pointer).
-   */
-  unscoredTopics: string[];
-  /**
-   * Judged topics without results (without -c) in whose place the preceding scored topic was
-   * counted again, as trec_eval 10.0 does: its per-topic lines print again under that topic's id,
-   * and the means include it twice.
-   */
-  repeatedTopics: { missing: string; repeated: string }[];
+  missingTopics?: 'fail' | 'skip';
 }
 
 /** trec_eval.c scores a judged topic missing from the run (-c) as this one unjudged document. */
@@ -139,10 +112,73 @@ function allJudgedRelevant(rel: RelInfo): number {
   return n;
 }
 
+/** The error trec_eval 10.0 stops with (trec_eval.c, commit 9812815) for a judged topic the run lacks. */
+function topicNotInRun(qid: string): CitegeistError {
+  return new CitegeistError(
+    'TREC_TOPIC_NOT_IN_RUN',
+    `Topic ${quoteValue(qid)} is in the judgements but has no results in the run (trec_eval 10.0 stops here too, after the lines of the topics before it).`,
+    'Use -c (complete: true) to score topics missing from the run as 0, which is what most evaluations want, or --skip-missing-topics (missingTopics: "skip") to score only the topics in both files, as trec_eval 9.0.x did.',
+  );
+}
+
+type Settings = Required<Omit<TrecEvalOptions, 'zscores' | 'measures' | 'missingTopics'>>;
+
+/** One topic's printed values and what it adds to each measure's sums (trec_eval.c, one loop pass). */
+function scoreTopic(
+  qid: string,
+  judged: unknown,
+  entries: readonly RunEntry[],
+  bogus: boolean,
+  measures: ResolvedMeasure[],
+  settings: Settings,
+  zscores: ZScores | undefined,
+): { values: TrecValue[]; added: number[][] } {
+  const view = topicView(qid, judged, entries, settings);
+  const zrow = zscores?.topics.get(qid);
+  const values: TrecValue[] = [];
+  const added = measures.map((m) => new Array<number>(m.names.length).fill(0));
+  measures.forEach((m, mi) => {
+    const computed = m.def.compute(view, m.params, m.names.length);
+    let text = m.def.text ? `'${m.def.text(view, m.params)}'` : undefined;
+    m.names.forEach((name, vi) => {
+      let v = computed[vi] ?? 0;
+      if (bogus) {
+        // trec_eval.c zeroes what the stand-in document would otherwise count.
+        if (name === 'num_ret' || name === 'utility' || name === 'rbp_resid' || name.startsWith('unj')) v = 0;
+        if (name === 'relstring') text = "''";
+      }
+      if (zscores) {
+        const z = zrow?.get(name);
+        v = !z ? MISSING_ZSCORE : z.stddev ? (v - z.mean) / z.stddev : v === z.mean ? 0 : MISSING_ZSCORE;
+      }
+      (added[mi] as number[])[vi] = v;
+      if (m.def.perTopic)
+        values.push({
+          name,
+          value: v,
+          integer: m.def.integer ?? false,
+          ...(text !== undefined ? { text } : {}),
+        });
+    });
+  });
+  return { values, added };
+}
+
+/** A CitegeistError met while scoring, re-thrown with what trec_eval had printed before it. */
+function stopped(error: unknown, partial: () => TrecEvalResult, at: TrecEvalStopped['stoppedAt']): unknown {
+  return isCitegeistError(error) && !isTrecEvalStopped(error)
+    ? new TrecEvalStopped(error, partial(), at)
+    : error;
+}
+
 /**
- * trec_eval 10.0 (trec_eval.c main loop): every judged topic with results (with -c, every judged
- * topic) is scored by every requested measure; values are optionally turned into z-scores, then
- * summed for the summary, which each measure finishes its own way (mean, sum, geometric mean…).
+ * trec_eval 10.0 (trec_eval.c main loop, release usnistgov/trec_eval@f4253652): every judged topic
+ * is scored by every requested measure, in byte order of topic ids; values are optionally turned
+ * into z-scores, then summed for the summary, which each measure finishes its own way (mean, sum,
+ * geometric mean…). A judged topic missing from the run is scored as one unjudged stand-in
+ * document with -c; without -c the release stops there (commit 9812815), as it stops on any other
+ * error met while scoring: those errors are thrown as `TrecEvalStopped`, which carries the topics
+ * and summary values trec_eval prints before it exits.
  */
 export function trecEval(
   judgements: Qrels | RelInfo,
@@ -152,7 +188,7 @@ export function trecEval(
   const rel: RelInfo = 'format' in judgements ? judgements : { format: 'qrels', qrels: judgements };
   const measures = resolveMeasures(options.measures?.length ? options.measures : ['official']);
   checkInputs(measures, rel.format);
-  const settings = {
+  const settings: Settings = {
     complete: options.complete ?? false,
     relevanceLevel: options.relevanceLevel ?? 1,
     maxDocsPerTopic: options.maxDocsPerTopic ?? Number.POSITIVE_INFINITY,
@@ -169,62 +205,39 @@ export function trecEval(
   const sums = measures.map((m) => new Array<number>(m.names.length).fill(0));
   const queries: TrecEvalResult['queries'] = [];
   const unscoredTopics: string[] = [];
-  const repeatedTopics: TrecEvalResult['repeatedTopics'] = [];
-  let previous: { qid: string; values: TrecValue[]; added: number[][] } | null = null;
+  const summary: TrecValue[] = [];
+  const result = (): TrecEvalResult => ({
+    queries: [...queries],
+    summary: [...summary],
+    numQueries: queries.length,
+    runId: run.runId,
+    zscores: options.zscores !== undefined,
+    unscoredTopics: [...unscoredTopics],
+  });
   for (const [qid, judged] of relTopics(rel)) {
     let entries: readonly RunEntry[] | undefined = run.topics.get(qid);
     const bogus = entries === undefined;
     if (bogus) {
       if (!settings.complete) {
-        // trec_eval.c (10.0, usnistgov/trec_eval@9d55fc96, main(): the loop over rel_info) has no
-        // `continue` here: `this_result` still points at the last topic found in the run, every
-        // measure's te_form_res_rels (form_res_rels.c) returns that topic's cached values, and
-        // q_eval.qid is that topic's id. So the preceding topic is printed and averaged again.
-        // Before the first topic found, the pointer is unset (the C crashes): not scored.
-        if (previous && options.missingTopics !== 'skip') {
-          queries.push({ qid: previous.qid, values: previous.values });
-          for (const [mi, adds] of previous.added.entries()) {
-            const row = sums[mi] as number[];
-            for (const [vi, v] of adds.entries()) row[vi] = (row[vi] as number) + v;
-          }
-          repeatedTopics.push({ missing: qid, repeated: previous.qid });
-        } else unscoredTopics.push(qid);
-        continue;
+        if (options.missingTopics === 'skip') {
+          unscoredTopics.push(qid);
+          continue;
+        }
+        throw new TrecEvalStopped(topicNotInRun(qid), result(), { stage: 'topic', qid });
       }
       entries = BOGUS;
     }
-    const view = topicView(qid, judged, entries as RunEntry[], settings);
-    const zrow = options.zscores?.topics.get(qid);
-    const values: TrecValue[] = [];
-    const added = measures.map((m) => new Array<number>(m.names.length).fill(0));
-    measures.forEach((m, mi) => {
-      const computed = m.def.compute(view, m.params, m.names.length);
-      let text = m.def.text ? `'${m.def.text(view, m.params)}'` : undefined;
-      m.names.forEach((name, vi) => {
-        let v = computed[vi] ?? 0;
-        if (bogus) {
-          // trec_eval.c zeroes what the stand-in document would otherwise count.
-          if (name === 'num_ret' || name === 'utility' || name === 'rbp_resid' || name.startsWith('unj'))
-            v = 0;
-          if (name === 'relstring') text = "''";
-        }
-        if (options.zscores) {
-          const z = zrow?.get(name);
-          v = !z ? MISSING_ZSCORE : z.stddev ? (v - z.mean) / z.stddev : v === z.mean ? 0 : MISSING_ZSCORE;
-        }
-        (sums[mi] as number[])[vi] = ((sums[mi] as number[])[vi] as number) + v;
-        (added[mi] as number[])[vi] = v;
-        if (m.def.perTopic)
-          values.push({
-            name,
-            value: v,
-            integer: m.def.integer ?? false,
-            ...(text !== undefined ? { text } : {}),
-          });
-      });
-    });
-    queries.push({ qid, values });
-    if (!bogus) previous = { qid, values, added };
+    let scored: ReturnType<typeof scoreTopic>;
+    try {
+      scored = scoreTopic(qid, judged, entries as RunEntry[], bogus, measures, settings, options.zscores);
+    } catch (error) {
+      throw stopped(error, result, { stage: 'topic', qid });
+    }
+    for (const [mi, adds] of scored.added.entries()) {
+      const row = sums[mi] as number[];
+      for (const [vi, v] of adds.entries()) row[vi] = (row[vi] as number) + v;
+    }
+    queries.push({ qid, values: scored.values });
   }
   if (queries.length === 0) {
     throw new CitegeistError(
@@ -234,44 +247,41 @@ export function trecEval(
     );
   }
   const n = queries.length;
-  const summary: TrecValue[] = [];
-  measures.forEach((m, mi) => {
-    m.names.forEach((name, vi) => {
-      const sum = (sums[mi] as number[])[vi] as number;
-      const integer = m.def.integer ?? false;
-      switch (m.def.summary) {
-        case 'runid':
-          summary.push({ name, value: 0, integer: false, text: run.runId });
-          break;
-        case 'count':
-          summary.push({ name, value: n, integer });
-          break;
-        case 'sum':
-          summary.push({ name, value: sum, integer });
-          break;
-        case 'num_rel':
-          summary.push({ name, value: settings.complete ? allJudgedRelevant(rel) : sum, integer });
-          break;
-        case 'geometric':
-          summary.push({ name, value: Math.exp(sum / n), integer });
-          break;
-        case 'mean':
-          summary.push({ name, value: sum / n, integer });
-          break;
-        default:
-          break;
-      }
-    });
-  });
-  return {
-    queries,
-    summary,
-    numQueries: n,
-    runId: run.runId,
-    zscores: options.zscores !== undefined,
-    unscoredTopics,
-    repeatedTopics,
-  };
+  // trec_eval.c finishes and prints one measure's summary at a time, so a measure that cannot be
+  // finished leaves the lines of the measures before it on stdout.
+  for (const [mi, m] of measures.entries()) {
+    try {
+      m.names.forEach((name, vi) => {
+        const sum = (sums[mi] as number[])[vi] as number;
+        const integer = m.def.integer ?? false;
+        switch (m.def.summary) {
+          case 'runid':
+            summary.push({ name, value: 0, integer: false, text: run.runId });
+            break;
+          case 'count':
+            summary.push({ name, value: n, integer });
+            break;
+          case 'sum':
+            summary.push({ name, value: sum, integer });
+            break;
+          case 'num_rel':
+            summary.push({ name, value: settings.complete ? allJudgedRelevant(rel) : sum, integer });
+            break;
+          case 'geometric':
+            summary.push({ name, value: Math.exp(sum / n), integer });
+            break;
+          case 'mean':
+            summary.push({ name, value: sum / n, integer });
+            break;
+          default:
+            break;
+        }
+      });
+    } catch (error) {
+      throw stopped(error, result, { stage: 'summary', measure: m.def.name });
+    }
+  }
+  return result();
 }
 
 /** The per-topic values of one printed measure name (e.g. `ndcg_cut_10`), for paired comparisons. */

@@ -1,17 +1,25 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CitegeistError } from '../../core/index.js';
-import { DenseIndex, type DenseMode } from '../dense/index.js';
-import { Bm25Index } from '../lexical/index.js';
-import type { Passage } from '../passages/index.js';
+import { type DenseMode, DiskDenseIndex } from '../dense/index.js';
+import { Bm25DiskIndex } from '../lexical/index.js';
+import { PassageTable } from './passage-table.js';
+
+/** The index format this citegeist writes and reads (3: page-read files in a generation folder). */
+export const INDEX_FORMAT = 3;
 
 /** What an index folder records about how it was built (checked on load). */
 export interface IndexManifest {
-  /** 2 since content digests are recorded; a format-1 index cannot be checked for staleness. */
-  format: 1 | 2;
+  /**
+   * 3 since the files are read by pages from a generation folder; 2 recorded content digests in
+   * one-piece files; a format-1 index cannot be checked for staleness. Only 3 is read.
+   */
+  format: 1 | 2 | 3;
   createdAt: string;
   /** citegeist version that built it. */
   builtBy?: string;
+  /** The folder inside the index folder that holds this build's files (format 3). */
+  generation?: string;
   /** Document ids indexed, in order. */
   documents: string[];
   /** Content digest of each document as indexed (`CorpusStore.digests`), aligned with `documents`. */
@@ -24,49 +32,29 @@ export interface IndexManifest {
   embedderSpec: string | null;
   embedderId: string | null;
   dimensions: number | null;
+  /**
+   * A corpus-fitted embedder (LSA): how many passages it was fitted on. Above the fitting budget
+   * it is fitted on an evenly spaced sample and the other passages are embedded with the model.
+   */
+  embedderFit?: { passages: number; of: number; sampled: boolean } | null;
 }
 
+/** An opened index: every part read by pages, nothing loaded whole. */
 export interface SavedIndex {
   manifest: IndexManifest;
-  passages: Passage[];
-  bm25: Bm25Index;
-  /** Present when the index was built with an embedder. */
-  dense: Buffer | null;
+  /** The generation folder holding the files. */
+  folder: string;
+  passages: PassageTable;
+  bm25: Bm25DiskIndex;
   /** A corpus-fitted embedder's model (e.g. LSA), saved beside the vectors. */
   embedderModel: unknown | null;
 }
 
-const FILES = {
-  manifest: 'manifest.json',
-  passages: 'passages.jsonl',
-  bm25: 'bm25.bin',
-  dense: 'dense.bin',
-  model: 'embedder.json',
-};
-
-function writeAtomic(path: string, data: string | Buffer): void {
-  writeFileSync(`${path}.tmp`, data);
-  renameSync(`${path}.tmp`, path);
-}
-
-/** Writes an index folder: passages, BM25, dense vectors and the embedder model; the manifest last. */
-export function saveIndex(
-  dir: string,
-  index: Omit<SavedIndex, 'dense'> & { dense: DenseIndex | null },
-): void {
-  mkdirSync(dir, { recursive: true });
-  writeAtomic(
-    join(dir, FILES.passages),
-    index.passages.map((p) => JSON.stringify(p)).join('\n') + (index.passages.length ? '\n' : ''),
-  );
-  writeAtomic(join(dir, FILES.bm25), index.bm25.toBuffer());
-  if (index.dense) writeAtomic(join(dir, FILES.dense), index.dense.toBuffer());
-  if (index.embedderModel !== null) writeAtomic(join(dir, FILES.model), JSON.stringify(index.embedderModel));
-  writeAtomic(join(dir, FILES.manifest), `${JSON.stringify(index.manifest, null, 2)}\n`);
-}
+export const MANIFEST_FILE = 'manifest.json';
+export const MODEL_FILE = 'embedder.json';
 
 export function indexExists(dir: string): boolean {
-  return existsSync(join(dir, FILES.manifest));
+  return existsSync(join(dir, MANIFEST_FILE));
 }
 
 export function readManifest(dir: string): IndexManifest {
@@ -77,31 +65,64 @@ export function readManifest(dir: string): IndexManifest {
       'Build it with `citegeist index`.',
     );
   }
-  return JSON.parse(readFileSync(join(dir, FILES.manifest), 'utf8')) as IndexManifest;
+  try {
+    return JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as IndexManifest;
+  } catch (error) {
+    throw new CitegeistError(
+      'INDEX_CORRUPT',
+      `${join(dir, MANIFEST_FILE)} is not valid JSON.`,
+      'Rebuild the index with `citegeist index --rebuild`.',
+      { cause: error },
+    );
+  }
+}
+
+/** Refuses an index written in an older format (`INDEX_VERSION`, fix: rebuild). */
+export function assertCurrentFormat(dir: string, manifest: IndexManifest): string {
+  if (manifest.format !== INDEX_FORMAT || !manifest.generation) {
+    throw new CitegeistError(
+      'INDEX_VERSION',
+      `The index in ${dir} was written in index format ${manifest.format}; this citegeist reads format ${INDEX_FORMAT} (read by pages, so it opens at once at any size).`,
+      'Rebuild it with `citegeist index --rebuild`.',
+    );
+  }
+  return join(dir, manifest.generation);
 }
 
 /** The fitted embedder model saved with an index (LSA), or null: without reading passages or vectors. */
 export function loadEmbedderModel(dir: string): unknown | null {
-  const path = join(dir, FILES.model);
+  const manifest = readManifest(dir);
+  const path = join(assertCurrentFormat(dir, manifest), MODEL_FILE);
   return existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : null;
 }
 
-/** Reads an index folder (the dense vectors stay a Buffer until an embedder is known: see `openDense`). */
+/**
+ * Opens an index folder: reads the manifest and the BM25 header; passages, postings and vectors
+ * stay on disk and are read by pages when a query needs them (an older format: `INDEX_VERSION`).
+ */
 export function loadIndex(dir: string): SavedIndex {
   const manifest = readManifest(dir);
-  const passages = readFileSync(join(dir, FILES.passages), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Passage);
-  const bm25 = Bm25Index.fromBuffer(readFileSync(join(dir, FILES.bm25)), {}, join(dir, FILES.bm25));
-  const densePath = join(dir, FILES.dense);
+  const folder = assertCurrentFormat(dir, manifest);
+  const passages = new PassageTable(folder, manifest.documents, manifest.passages);
+  const bm25 = Bm25DiskIndex.open(folder, (row) => passages.idAt(row));
+  const modelPath = join(folder, MODEL_FILE);
+  let model: unknown | null | undefined;
   return {
     manifest,
+    folder,
     passages,
     bm25,
-    dense: existsSync(densePath) ? readFileSync(densePath) : null,
-    embedderModel: loadEmbedderModel(dir),
+    // Read when first asked for (an LSA model is megabytes of JSON a BM25 query never needs).
+    get embedderModel() {
+      model ??= existsSync(modelPath) ? JSON.parse(readFileSync(modelPath, 'utf8')) : null;
+      return model;
+    },
   };
+}
+
+/** Every passage of an index folder, in index order (read through; for callers that need them all). */
+export function loadPassages(dir: string): ReturnType<PassageTable['toArray']> {
+  return loadIndex(dir).passages.toArray();
 }
 
 /** The dense index of a loaded folder, refusing an embedder other than the one it was built with. */
@@ -110,13 +131,19 @@ export function openDense(
   saved: SavedIndex,
   embedder: { id: string; dimensions: number },
   mode: DenseMode = 'auto',
-): DenseIndex {
-  if (!saved.dense) {
+): DiskDenseIndex {
+  if (!saved.manifest.embedderId) {
     throw new CitegeistError(
       'INDEX_NO_VECTORS',
       `The index in ${dir} has no dense vectors.`,
       'Rebuild it with `citegeist index --rebuild --embedder <spec>`.',
     );
   }
-  return DenseIndex.fromBuffer(saved.dense, embedder, join(dir, FILES.dense), mode);
+  const table = saved.passages;
+  return DiskDenseIndex.open(
+    saved.folder,
+    embedder,
+    { idAt: (row) => table.idAt(row), rowOf: (id) => table.rowOf(id) },
+    mode,
+  );
 }

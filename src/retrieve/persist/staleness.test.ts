@@ -3,7 +3,8 @@ import type { IndexManifest } from './index-dir.js';
 import { assertIndexFresh, describeStaleness, indexStaleness } from './staleness.js';
 
 const manifest = (documents: string[], digests?: string[]): IndexManifest => ({
-  format: digests ? 2 : 1,
+  format: digests ? 3 : 1,
+  ...(digests ? { generation: 'g-test' } : {}),
   createdAt: '2025-01-01T00:00:00.000Z',
   documents,
   ...(digests ? { digests } : {}),
@@ -45,12 +46,28 @@ describe('index staleness', () => {
     );
   });
 
-  it('treats an index without digests (format 1) as unverifiable, hence stale', () => {
+  it('treats an index without digests (format 1) as unverifiable, hence stale, and refuses its format', () => {
     const stale = indexStaleness(manifest(['a']), new Map([['a', 'h1']]));
     expect(stale?.unverifiable).toBe(true);
+    // Issue 30: an index of an older format is refused with a coded error that says to rebuild.
     expect(() => assertIndexFresh('idx', manifest(['a']), new Map([['a', 'h1']]))).toThrow(
-      /INDEX_STALE|before content hashes were recorded/,
+      expect.objectContaining({ code: 'INDEX_VERSION', fix: expect.stringMatching(/--rebuild/) }),
     );
+  });
+
+  it('reports a format-2 index (one-piece files) as outdated even when its digests match', () => {
+    const old = { ...built, format: 2 as const };
+    delete old.generation;
+    const stale = indexStaleness(
+      old,
+      new Map([
+        ['a', 'h1'],
+        ['b', 'h2'],
+        ['c', 'h3'],
+      ]),
+    );
+    expect(stale?.outdatedFormat).toBe(true);
+    expect(describeStaleness(stale!)).toMatch(/index format older than 3/);
   });
 
   it('assertIndexFresh names the papers and the fix', () => {

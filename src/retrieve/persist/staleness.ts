@@ -1,5 +1,5 @@
 import { CitegeistError } from '../../core/index.js';
-import type { IndexManifest } from './index-dir.js';
+import { assertCurrentFormat, INDEX_FORMAT, type IndexManifest } from './index-dir.js';
 
 /** How an index differs from the corpus it was built from (document ids). */
 export interface IndexStaleness {
@@ -9,6 +9,8 @@ export interface IndexStaleness {
   changed: string[];
   /** Built before content digests were recorded (format 1): its content cannot be checked. */
   unverifiable: boolean;
+  /** Written in an older index format, which this citegeist does not read: it must be rebuilt. */
+  outdatedFormat?: boolean;
 }
 
 /**
@@ -27,8 +29,9 @@ export function indexStaleness(
   const changed = unverifiable
     ? []
     : [...indexed].filter(([id, digest]) => current.has(id) && current.get(id) !== digest).map(([id]) => id);
-  return added.length || removed.length || changed.length || unverifiable
-    ? { added, removed, changed, unverifiable }
+  const outdatedFormat = manifest.format !== INDEX_FORMAT;
+  return added.length || removed.length || changed.length || unverifiable || outdatedFormat
+    ? { added, removed, changed, unverifiable, ...(outdatedFormat ? { outdatedFormat } : {}) }
     : null;
 }
 
@@ -43,6 +46,9 @@ export function describeStaleness(s: IndexStaleness): string {
     s.unverifiable
       ? 'it was built before content hashes were recorded, so changed papers cannot be detected'
       : '',
+    s.outdatedFormat && !s.unverifiable
+      ? `it was written in an index format older than ${INDEX_FORMAT}, which this citegeist does not read`
+      : '',
   ].filter(Boolean);
   return parts.join('; ');
 }
@@ -53,6 +59,7 @@ export function assertIndexFresh(
   manifest: IndexManifest,
   current: ReadonlyMap<string, string>,
 ): void {
+  assertCurrentFormat(dir, manifest);
   const stale = indexStaleness(manifest, current);
   if (!stale) return;
   throw new CitegeistError(

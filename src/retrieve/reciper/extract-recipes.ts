@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
-import { type Document, RunFile, type RunManifest } from '../../core/index.js';
+import type { Document, RunManifest } from '../../core/index.js';
+import { RunFile } from '../../io/index.js';
 import type { LlmProvider } from '../../llm/index.js';
 import { extractRecipe, paperSha256 } from './recipe.js';
 import { type RecipeRow, type RecipesWork, recipesFilePlan } from './recipe-file.js';

@@ -2,7 +2,8 @@ import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type CitegeistError, DocumentSchema, FileLock } from '../../core/index.js';
+import { type CitegeistError, DocumentSchema } from '../../core/index.js';
+import { FileLock } from '../../io/index.js';
 import { FakeLlm } from '../../testing/index.js';
 import { extractRecipesInto } from './extract-recipes.js';
 import { paperSha256, recipeMessages } from './recipe.js';

@@ -4,14 +4,10 @@ import {
   CitegeistError,
   createManifest,
   type Document,
-  keepParsed,
   location,
-  parseJsonl,
-  type RunFileOptions,
   type RunManifest,
-  readTextFile,
-  takeManifest,
 } from '../../core/index.js';
+import { keepParsed, parseJsonl, type RunFileOptions, readTextFile, takeManifest } from '../../io/index.js';
 import {
   paperSha256,
   RECIPE_MAX_CHARS,

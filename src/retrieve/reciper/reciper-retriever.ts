@@ -1,6 +1,6 @@
 import type { Embedder } from '../../llm/index.js';
 import type { Retriever, ScoredPassage } from '../common/index.js';
-import { DenseIndex, type DenseMode } from '../dense/index.js';
+import { DenseIndex, type DenseMode, type VectorIndex } from '../dense/index.js';
 import type { Passage } from '../passages/index.js';
 import {
   type Candidate,
@@ -29,7 +29,7 @@ export class ReciperRetriever implements Retriever {
     private readonly embedder: Embedder,
     private readonly paragraphs: Map<string, Passage>,
     private readonly recipes: Map<string, RecipeDoc>,
-    private readonly paragraphIndex: DenseIndex,
+    private readonly paragraphIndex: VectorIndex,
     private readonly recipeIndex: DenseIndex,
     private readonly method: ReciperMethod,
     private readonly paragraphCandidates: Retriever | null,
@@ -44,7 +44,7 @@ export class ReciperRetriever implements Retriever {
     options: {
       method?: ReciperMethod;
       mode?: DenseMode;
-      paragraphIndex?: DenseIndex;
+      paragraphIndex?: VectorIndex;
       /**
        * Where the paragraph stream's top-K candidates come from (default: the paragraph dense
        * index). The CLI passes the measured corpus-wide default (`defaultRetrieval`: BM25 alone

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FakeEmbedder } from '../../testing/index.js';
-import { Bm25Retriever } from '../common/index.js';
-import { Bm25Index } from '../lexical/index.js';
+import { Bm25Index, Bm25Retriever } from '../lexical/index.js';
 import type { Passage } from '../passages/index.js';
 import { renderRecipe } from './recipe.js';
 import {

@@ -6,8 +6,8 @@
  * `GET_CANONICAL_QUESTION_*` prompts are not published: these are citegeist's own.
  */
 import { z } from 'zod';
-import { stringifyPythonJson } from '../../../core/index.js';
 import { type ChatMessage, delimit, UNTRUSTED_NOTE } from '../../../llm/index.js';
+import { stringifyPythonJson } from '../../../python-compat/index.js';
 
 export const GET_CANONICAL_QUESTION_SYSTEM = `You are given numbered questions that all ask for the same information, and the report request they serve.
 Pick the one question that states this information need most clearly and completely, in the words a report reader would use.

@@ -3,8 +3,9 @@
  * cluster of information nuggets): one sentence per paraphrase cluster stating what its answers
  * say. The released GINGER banks were produced by GINGER itself; this prompt is citegeist's own.
  */
-import { stringifyPythonJson } from '../../../core/index.js';
+
 import { type ChatMessage, delimit, UNTRUSTED_NOTE } from '../../../llm/index.js';
+import { stringifyPythonJson } from '../../../python-compat/index.js';
 
 export const CLUSTER_SUMMARY_SYSTEM = `You summarise a cluster of answers that different documents gave to one question.
 Write one self-contained sentence, in English, that states the information the answers give in response to the question, as a report would state it. Name the people, things and events; do not mention the documents or the question.

@@ -6,8 +6,9 @@
  * (manestay/dogmatiq `step3_process_answers.py`, `aggregate_nugget_bank`); its
  * `AGGREGATE_ANSWERS_*` prompts are not published: these are citegeist's own.
  */
-import { stringifyPythonJson } from '../../../core/index.js';
+
 import { type ChatMessage, delimit, UNTRUSTED_NOTE } from '../../../llm/index.js';
+import { stringifyPythonJson } from '../../../python-compat/index.js';
 
 export const AGGREGATE_ANSWERS_SYSTEM_MULTI = `You check the answers that were extracted from different documents for one question.
 For each numbered answer decide whether it is a valid answer to the question: YES if it answers what is asked, NO if it answers something else, says the information is missing, or is too vague to be checked.

@@ -9,7 +9,7 @@ import {
   nuggetEntries,
   nuggetQuestion,
   readNuggetFile,
-} from '../../../core/index.js';
+} from '../../../formats/index.js';
 import { spearman } from '../../../stats/index.js';
 import { FakeLlm, sharedDataPath } from '../../../testing/index.js';
 import {

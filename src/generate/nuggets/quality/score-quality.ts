@@ -11,13 +11,13 @@ import {
   type Creator,
   inQuestionOrder,
   isQuestion,
-  markFloat,
   md5,
   type NuggetBank,
   type NuggetQuestion,
   nuggetEntries,
-} from '../../../core/index.js';
+} from '../../../formats/index.js';
 import { extractJson, type LlmProvider } from '../../../llm/index.js';
+import { markFloat } from '../../../python-compat/index.js';
 import { type CallOutcome, callText } from '../llm-step.js';
 import {
   GENERAL_QUALITIES,

@@ -1,4 +1,5 @@
-import { parseCsv, parseJsonl, quoteValue } from '../../../core/index.js';
+import { quoteValue } from '../../../core/index.js';
+import { parseCsv, parseJsonl } from '../../../io/index.js';
 
 /** One expert judgment of one claim: aligned with the judge by (answer, segment, claim index). */
 export interface Annotation {

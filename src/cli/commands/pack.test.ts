@@ -1,0 +1,169 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { writeTarGz } from '../../pack/index.js';
+import { FakeOpenAiServer } from '../../testing/index.js';
+import { memoryIo } from '../io.js';
+import { runCli } from '../program.js';
+
+const METHODS = 'We collected 1,204 survey responses from teachers in three districts between 2019 and 2021.';
+const SECRET = 'sk-canary-0123456789abcdef';
+
+/** A small judged study: papers, a dataset, a run; graded with a judge over the fake server. */
+function study(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'citegeist-pack-'));
+  mkdirSync(join(dir, 'papers'));
+  writeFileSync(join(dir, 'papers', 'p1.md'), `# Paper\n\n## Methods\n\n${METHODS}\n`);
+  const row = (id: string, q: string) => ({
+    row_id: id,
+    paper_id: 'p1',
+    domain: 'education',
+    question_type: 'lookup',
+    question: q,
+    expected_answer: '1,204',
+    expected_references: [{ section_label: 'Methods', alternatives: [METHODS] }],
+  });
+  writeFileSync(
+    join(dir, 'dataset.jsonl'),
+    [row('p1_chunk0_lookup', 'How many responses?'), row('p1_chunk1_lookup', 'How many surveys?')]
+      .map((r) => JSON.stringify(r))
+      .join('\n'),
+  );
+  const answer = (id: string) => ({
+    row_id: id,
+    model: 'm',
+    answer: '1,204 [^1]',
+    citations: [{ key: '1', quote: METHODS }],
+  });
+  writeFileSync(
+    join(dir, 'run.jsonl'),
+    [answer('p1_chunk0_lookup'), answer('p1_chunk1_lookup')].map((r) => JSON.stringify(r)).join('\n'),
+  );
+  return dir;
+}
+
+let server: FakeOpenAiServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const judgeReply = JSON.stringify({
+  factual_accuracy: 4,
+  completeness: 5,
+  justification: 'one claim',
+  evidence: [{ claim: '1,204', expected_quote: '1,204' }],
+});
+
+describe('citegeist pack and replay', () => {
+  it('packs a judged study with the replies it used, and replays it byte for byte with the server gone', async () => {
+    const dir = study();
+    server = await new FakeOpenAiServer({ replies: () => ({ text: judgeReply }) }).start();
+    const env = { OPENAI_API_KEY: SECRET, OPENAI_COMPATIBLE_API_KEY: SECRET };
+    const made = memoryIo({ cwd: dir, env });
+    const judge = `openai-compatible:${server.url}/v1#judge-model`;
+    const grade = [
+      'grade',
+      '--dataset',
+      'dataset.jsonl',
+      '--papers',
+      'papers',
+      '--run',
+      'run.jsonl',
+      '--judge',
+      judge,
+      '--out',
+      'g.jsonl',
+    ];
+    expect(await runCli(grade, made.io), made.stderr()).toBe(0);
+    // Another study's reply in the same cache must not travel in this pack.
+    const other = memoryIo({ cwd: dir, env });
+    writeFileSync(
+      join(dir, 'other.jsonl'),
+      readFileSync(join(dir, 'run.jsonl'), 'utf8').replace(/1,204 \[/g, '1204 ['),
+    );
+    expect(
+      await runCli(
+        [...grade.slice(0, 6), 'other.jsonl', '--judge', judge, '--out', 'other-g.jsonl'],
+        other.io,
+      ),
+    ).toBe(0);
+    const callsBefore = server.requests.length;
+
+    const pack = memoryIo({ cwd: dir, env });
+    expect(
+      await runCli(['pack', '--include', 'g.jsonl', '--out', 'study.cgpack'], pack.io),
+      pack.stderr(),
+    ).toBe(0);
+    expect(pack.stdout()).toMatch(/2 model replies/);
+    expect(pack.stdout()).toMatch(/2 of 2 outputs identical/);
+    expect(server.requests.length).toBe(callsBefore); // packing replays from the cache, never calls
+    const raw = gunzipSync(readFileSync(join(dir, 'study.cgpack'))).toString('latin1');
+    expect(raw).not.toContain(SECRET);
+    expect(raw).not.toContain(dir); // no machine path of the study's folder
+
+    await server.close();
+    server = undefined;
+    const elsewhere = mkdtempSync(join(tmpdir(), 'citegeist-replay-'));
+    const replay = memoryIo({ cwd: elsewhere, env: {} });
+    const code = await runCli(['replay', join(dir, 'study.cgpack'), '--dir', 'r'], replay.io);
+    expect(replay.stdout()).toMatch(/identical\s+g\.jsonl/);
+    expect(replay.stdout()).toMatch(/identical\s+g\.summary\.json/);
+    expect(replay.stdout()).toMatch(/2 of 2 outputs identical/);
+    expect(code, replay.stdout() + replay.stderr()).toBe(0);
+
+    const inspect = memoryIo({ cwd: dir });
+    expect(await runCli(['pack', 'inspect', 'study.cgpack'], inspect.io)).toBe(0);
+    expect(inspect.stdout()).toMatch(/replayable\s+g\.jsonl, g\.summary\.json/);
+    expect(inspect.stdout()).toMatch(/input .* papers\/p1\.md/);
+    expect(inspect.stdout()).toMatch(/model replies: 2/);
+  }, 60_000);
+
+  it('refuses a tampered pack naming the entry, and a pack with a path that climbs out, writing nothing', async () => {
+    const dir = study();
+    const io0 = memoryIo({ cwd: dir });
+    expect(
+      await runCli(
+        [
+          'grade',
+          '--dataset',
+          'dataset.jsonl',
+          '--papers',
+          'papers',
+          '--run',
+          'run.jsonl',
+          '--out',
+          'g.jsonl',
+        ],
+        io0.io,
+      ),
+    ).toBe(0);
+    expect(await runCli(['pack', '--include', 'g.jsonl', '--out', 'study.cgpack'], io0.io)).toBe(0);
+    // Tamper: one byte of the dataset changed inside the archive, the archive re-written.
+    const tar = Buffer.from(gunzipSync(readFileSync(join(dir, 'study.cgpack'))));
+    const at = tar.indexOf(Buffer.from('How many responses?'));
+    expect(at).toBeGreaterThan(0);
+    tar[at] = 'W'.charCodeAt(0);
+    writeFileSync(join(dir, 'tampered.cgpack'), gzipSync(tar));
+    const verify = memoryIo({ cwd: dir });
+    expect(await runCli(['pack', 'verify', 'tampered.cgpack'], verify.io)).not.toBe(0);
+    expect(verify.stderr()).toMatch(/PACK_INVALID.*entry files\/[0-9a-f]{64} does not hash to its name/s);
+
+    const evil = writeTarGz([{ path: 'pack.json', data: Buffer.from('{}') }], 0);
+    const evilTar = Buffer.from(gunzipSync(evil));
+    evilTar.write('../../escaped.txt\0', 0); // rename the entry after the writer's checks
+    let sum = 0;
+    evilTar.write('        ', 148);
+    for (let i = 0; i < 512; i++) sum += evilTar[i]!;
+    evilTar.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148);
+    writeFileSync(join(dir, 'evil.cgpack'), gzipSync(evilTar));
+    const out = mkdtempSync(join(tmpdir(), 'citegeist-evil-'));
+    const r = memoryIo({ cwd: out });
+    expect(await runCli(['replay', join(dir, 'evil.cgpack'), '--dir', 'r'], r.io)).not.toBe(0);
+    expect(r.stderr()).toMatch(/PACK_INVALID.*"\.\." or "\." segment/s);
+    expect(existsSync(join(out, '..', 'escaped.txt'))).toBe(false);
+    expect(readdirSync(out)).toEqual([]);
+  }, 60_000);
+});

@@ -1,5 +1,0 @@
-// Starts the grading worker from the TypeScript sources (tests and benchmarks run without a build).
-import { register } from 'tsx/esm/api';
-
-register();
-await import('./grading-worker.ts');

@@ -1,0 +1,9 @@
+/** io/: file handling — atomic writes, locks, run files that resume, JSON/JSONL rows read in bounded memory, CSV, guarded input reading. */
+export * from './atomic-write.js';
+export * from './csv.js';
+export * from './file-lock.js';
+export * from './json-rows.js';
+export * from './jsonl.js';
+export * from './jsonl-writer.js';
+export * from './read-input.js';
+export * from './run-file.js';

@@ -1,0 +1,84 @@
+/**
+ * `pack.json`, the manifest at the root of a study pack: what the pack holds, by content hash,
+ * and how to re-derive each derived output from the packed inputs and model replies.
+ *
+ * Layout of the archive:
+ *
+ *   pack.json                 this manifest (format version `citegeist_pack`)
+ *   README.md                 what the pack holds and how to replay it, for a reader without citegeist
+ *   files/<sha256>            every packed file, once per content (inputs and outputs alike)
+ *   replies.jsonl             the model replies the outputs used: {key, model, text, input_tokens, output_tokens}
+ *
+ * Files are named in `files` by their place in the study ("logical path", relative to the study's
+ * root, forward slashes); steps run with `cwd` as their working folder, so the relative paths the
+ * outputs' manifests record resolve as they did when the study was made.
+ */
+import { z } from 'zod';
+
+export const PACK_FORMAT = 1;
+
+const Sha = z.string().regex(/^[0-9a-f]{64}$/);
+const LogicalPath = z
+  .string()
+  .min(1)
+  .refine(
+    (p) => !p.startsWith('/') && !p.split('/').some((s) => s === '..' || s === ''),
+    'a relative path inside the study',
+  );
+
+export const PackFileSchema = z.object({
+  path: LogicalPath,
+  sha256: Sha,
+  size: z.number().int().nonnegative(),
+  /** output: re-derived on replay and compared; input: laid out before the steps run. */
+  role: z.enum(['output', 'input']),
+  /** Packed bytes (true), or only referenced by hash and size (`--exclude-inputs`). */
+  packed: z.boolean(),
+});
+export type PackFile = z.infer<typeof PackFileSchema>;
+
+export const ReplayStepSchema = z.object({
+  /** What is re-derived (for messages): the output's logical path. */
+  id: z.string(),
+  /** `cli`: a citegeist command line; `report`: `citegeist report` with the report's own recipe. */
+  kind: z.enum(['cli', 'report']),
+  argv: z.array(z.string()).optional(),
+  /** The report's recipe options (paths relative to the report's folder). */
+  options: z.record(z.string(), z.unknown()).optional(),
+  /** The working folder (logical path; `.` is the study root). */
+  cwd: z.string(),
+  /** The time the original output records; replay fixes the clock to it (`CITEGEIST_CLOCK`). */
+  clock: z.string().nullable(),
+  /** Whether the step calls models (replayed from `replies.jsonl` with --cache-only). */
+  models: z.boolean(),
+  outputs: z.array(LogicalPath),
+  /** Set when the pack-time replay did not reproduce the outputs: why (the first differing line). */
+  not_replayable: z.string().nullable(),
+});
+export type ReplayStep = z.infer<typeof ReplayStepSchema>;
+
+export const PackManifestSchema = z.object({
+  citegeist_pack: z.literal(PACK_FORMAT),
+  tool: z.object({ name: z.literal('citegeist'), version: z.string() }),
+  created_at: z.string(),
+  /** The study's working folder (logical): where the commands that made the outputs ran. */
+  cwd: z.string(),
+  files: z.array(PackFileSchema),
+  steps: z.array(ReplayStepSchema),
+  replies: z.object({ count: z.number().int().nonnegative(), sha256: Sha }),
+  /** Things a reader should know (an input referenced only, an output not replayable, …). */
+  notes: z.array(z.string()),
+});
+export type PackManifest = z.infer<typeof PackManifestSchema>;
+
+/** One cached model reply, as packed. */
+export interface PackedReply {
+  key: string;
+  model: string;
+  text: string;
+  input_tokens: number | null;
+  output_tokens: number | null;
+}
+
+/** Default bounds for reading a pack (untrusted input). */
+export const DEFAULT_PACK_LIMITS = { maxBytes: 2 * 1024 ** 3 - 1, maxEntries: 200_000 };

@@ -1,0 +1,334 @@
+/**
+ * Which files make a study and how each derived output is re-derived: starting from the outputs a
+ * user names, each output says how it was made — a grades or VETSCORE file in its manifest, an
+ * ARGUE judgments or scores file in its `.meta.json`, an HTML report in its recipe — and so names
+ * its inputs, which may be outputs in turn (a report built from grades). Everything is found by
+ * the paths those records give, relative to the folder the commands ran in (for a report: its own
+ * folder), and checked against the content hash they record where they record one.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, posix, relative, resolve, sep } from 'node:path';
+import { CitegeistError } from '../core/index.js';
+import type { ReplayStep } from './pack-format.js';
+
+export interface StudyFile {
+  abs: string;
+  /** Path inside the study (logical, forward slashes). */
+  path: string;
+  role: 'output' | 'input';
+}
+
+export interface Study {
+  /** The study's working folder, logical (`.` unless inputs lie above it). */
+  cwd: string;
+  files: StudyFile[];
+  steps: ReplayStep[];
+  notes: string[];
+}
+
+export function sha256File(path: string): string {
+  return createHash('sha256').update(readFileSync(path)).digest('hex');
+}
+
+/**
+ * The hash ARGUE's `.meta.json` records for an input (`inputs_sha256`): over each file's name and
+ * bytes, a folder's files in name order (the CLI's `hashInputs`).
+ */
+function argueInputHash(path: string): string {
+  const hash = createHash('sha256');
+  const files = statSync(path).isDirectory()
+    ? readdirSync(path)
+        .sort()
+        .map((f) => join(path, f))
+        .filter((f) => statSync(f).isFile())
+    : [path];
+  for (const f of files) hash.update(basename(f)).update(readFileSync(f));
+  return hash.digest('hex');
+}
+
+/** Every regular file under a folder, sorted (a folder input such as nugget banks). */
+export function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      const st = statSync(p);
+      if (st.isDirectory()) walk(p);
+      else if (st.isFile()) out.push(p);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+function firstLineJson(path: string): Record<string, unknown> | null {
+  try {
+    const text = readFileSync(path, 'utf8');
+    const line = text.slice(0, text.indexOf('\n') < 0 ? text.length : text.indexOf('\n'));
+    const v = JSON.parse(line) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The recipe a citegeist HTML report embeds (its options and inputs), or null. */
+export function reportRecipeOf(
+  path: string,
+): { options: Record<string, unknown>; inputs: { path: string; sha256: string }[] } | null {
+  if (!/\.html?$/i.test(path)) return null;
+  const html = readFileSync(path, 'utf8');
+  const m = /<script type="application\/json" id="citegeist-report-recipe">([\s\S]*?)<\/script>/.exec(html);
+  if (!m) return null;
+  try {
+    // embedJson escapes `<` as \u003c inside the script element; JSON.parse reads it back.
+    return JSON.parse(m[1]!) as {
+      options: Record<string, unknown>;
+      inputs: { path: string; sha256: string }[];
+    };
+  } catch {
+    return null;
+  }
+}
+
+function reportGeneratedAt(path: string): string | null {
+  const m = /"generatedAt":"([^"]+)"/.exec(readFileSync(path, 'utf8'));
+  return m ? m[1]! : null;
+}
+
+type Pending = { abs: string; why: string };
+
+/**
+ * Collects a study from its outputs. `cwd` is where the commands that made them ran (the manifests'
+ * paths are relative to it). Throws PACK_INPUT_MISSING, naming the output and the input, when an
+ * input cannot be found with the content its record gives.
+ */
+export function collectStudy(outputs: readonly string[], cwd: string): Study {
+  const files = new Map<string, { abs: string; role: 'output' | 'input' }>();
+  const steps: Omit<ReplayStep, 'cwd'>[] = [];
+  const stepArgvPaths: string[] = [];
+  const notes: string[] = [];
+  const queue: Pending[] = outputs.map((o) => ({ abs: resolve(cwd, o), why: 'named on the command line' }));
+  const done = new Set<string>();
+  const rel = (abs: string) => relative(cwd, abs).split(sep).join('/') || '.';
+
+  const need = (owner: string, recorded: string, base: string, sha?: string, hashOf = sha256File): string => {
+    const abs = resolve(base, recorded);
+    if (!existsSync(abs)) {
+      throw new CitegeistError(
+        'PACK_INPUT_MISSING',
+        `${rel(owner)} was made from ${JSON.stringify(recorded)}, which is not at ${abs}.`,
+        'Run `citegeist pack` from the folder where the commands that made the outputs ran: their records give paths relative to it.',
+      );
+    }
+    if (sha && (statSync(abs).isFile() || hashOf !== sha256File) && hashOf(abs) !== sha) {
+      throw new CitegeistError(
+        'PACK_INPUT_MISSING',
+        `${rel(owner)} was made from ${JSON.stringify(recorded)} with sha256 ${sha.slice(0, 12)}…; the file there now has other content.`,
+        'Pack the file the output was made from (restore it), or re-run the command that made the output.',
+      );
+    }
+    return abs;
+  };
+  const addInput = (abs: string) => {
+    if (statSync(abs).isDirectory()) {
+      for (const f of filesUnder(abs)) if (!files.has(f)) files.set(f, { abs: f, role: 'input' });
+      return;
+    }
+    queue.push({ abs, why: 'input' });
+  };
+
+  while (queue.length > 0) {
+    const { abs, why } = queue.shift()!;
+    if (done.has(abs)) continue;
+    done.add(abs);
+    if (!existsSync(abs) || !statSync(abs).isFile()) {
+      throw new CitegeistError(
+        'FILE_NOT_FOUND',
+        `${rel(abs)} (${why}) is not a file.`,
+        'Name the output files to pack.',
+      );
+    }
+    const recipe = reportRecipeOf(abs);
+    const manifest = recipe ? null : firstLineJson(abs);
+    const meta = existsSync(`${abs}.meta.json`)
+      ? (JSON.parse(readFileSync(`${abs}.meta.json`, 'utf8')) as Record<string, unknown>)
+      : null;
+    if (recipe) {
+      files.set(abs, { abs, role: 'output' });
+      const dir = dirname(abs);
+      for (const input of recipe.inputs) addInput(need(abs, input.path, dir, input.sha256));
+      // The report is rebuilt from the study's working folder, as `citegeist report` made it there,
+      // so the paths it shows are the same: the recipe's paths (relative to the report) rebased.
+      const rebase = (p: unknown) => (typeof p === 'string' ? rel(resolve(dir, p)) : p);
+      const options: Record<string, unknown> = { ...recipe.options };
+      for (const k of ['grades', 'runs', 'faithfulness', 'judgments']) {
+        if (Array.isArray(options[k])) options[k] = (options[k] as unknown[]).map(rebase);
+      }
+      for (const k of ['dataset', 'corpus', 'papers', 'nuggets'])
+        if (k in options) options[k] = rebase(options[k]);
+      steps.push({
+        id: rel(abs),
+        kind: 'report',
+        options,
+        clock: reportGeneratedAt(abs),
+        models: false,
+        outputs: [rel(abs)],
+        not_replayable: null,
+      });
+      stepArgvPaths.push(cwd);
+      continue;
+    }
+    if (manifest && manifest.citegeist_manifest !== undefined && manifest.kind === 'grades') {
+      const settings = manifest.settings as Record<string, unknown>;
+      const inputs = manifest.inputs as Record<string, { path?: string; source?: string; sha256: string }>;
+      const dataset = need(abs, inputs.dataset?.path ?? '', cwd, inputs.dataset?.sha256);
+      const run = need(abs, inputs.run?.path ?? '', cwd);
+      const source = inputs.papers?.source ?? '';
+      const kind = source.startsWith('corpus:') ? 'corpus' : source.startsWith('papers:') ? 'papers' : null;
+      if (!kind)
+        throw new CitegeistError(
+          'PACK_INPUT_MISSING',
+          `${rel(abs)} records no paper source (${JSON.stringify(source)}), so its papers cannot be packed.`,
+          'Grade with --corpus or --papers, then pack.',
+        );
+      const papers = need(abs, source.slice(kind.length + 1), cwd);
+      const outs = [abs];
+      const summary = `${abs.replace(/\.jsonl$/, '')}.summary.json`;
+      const argv = [
+        'grade',
+        '--dataset',
+        rel(dataset),
+        '--run',
+        rel(run),
+        `--${kind}`,
+        rel(papers),
+        '--match',
+        String(settings.match),
+        '--quote-mode',
+        String(settings.quote_mode),
+      ];
+      if (existsSync(summary)) {
+        outs.push(summary);
+        const s = JSON.parse(readFileSync(summary, 'utf8')) as { bootstrap_seed?: number };
+        if (s.bootstrap_seed !== undefined) argv.push('--seed', String(s.bootstrap_seed));
+      }
+      const judge = settings.judge;
+      if (typeof judge === 'string') argv.push('--judge', judge);
+      if (settings.trust_unlocated_evidence === true) argv.push('--trust-unlocated-evidence');
+      argv.push('--label', String(manifest.label), '--no-check', '--out', rel(abs));
+      for (const o of outs) files.set(o, { abs: o, role: 'output' });
+      for (const i of [dataset, run, papers]) addInput(i);
+      steps.push({
+        id: rel(abs),
+        kind: 'cli',
+        argv,
+        clock: String(manifest.created_at),
+        models: typeof judge === 'string',
+        outputs: outs.map(rel),
+        not_replayable: null,
+      });
+      stepArgvPaths.push(cwd);
+      continue;
+    }
+    if (meta && (meta.method === 'argue-judge' || meta.method === 'argue-score')) {
+      const hashes = (meta.inputs_sha256 ?? {}) as Record<string, string>;
+      const recorded = Object.keys(hashes);
+      for (const p of recorded) addInput(need(abs, p, cwd, hashes[p], argueInputHash));
+      files.set(abs, { abs, role: 'output' });
+      files.set(`${abs}.meta.json`, { abs: `${abs}.meta.json`, role: 'output' });
+      let argv: string[];
+      let models = false;
+      if (meta.method === 'argue-judge') {
+        const nuggets = String(meta.nuggets);
+        const requests = String(meta.requests);
+        const runs = recorded.filter((p) => p !== nuggets && p !== requests);
+        const judge = String(meta.judge ?? '');
+        models = !judge.startsWith('lexical');
+        const docs = need(abs, String(meta.docs), cwd);
+        addInput(docs);
+        // A corpus's index folder serves the passage ids the reports cite: the judge read it.
+        if (String(meta.docs_found ?? '').endsWith(' and its index')) addInput(join(dirname(docs), 'index'));
+        argv = [
+          'reports',
+          'judge',
+          ...runs.flatMap((r) => ['--runs', r]),
+          '--nuggets',
+          nuggets,
+          '--requests',
+          requests,
+          '--docs',
+          String(meta.docs),
+          '--judge',
+          models ? judge : 'lexical',
+        ];
+        if (meta.trust_unlocated_evidence === true) argv.push('--trust-unlocated-evidence');
+      } else {
+        const [judgments, nuggets, requests] = recorded;
+        argv = [
+          'reports',
+          'score',
+          '--judgments',
+          judgments!,
+          '--nuggets',
+          nuggets!,
+          ...(requests ? ['--requests', requests] : []),
+        ];
+        if (meta.penalize_missing_topics === true) argv.push('--penalize-missing-topics');
+      }
+      argv.push('--out', rel(abs));
+      steps.push({
+        id: rel(abs),
+        kind: 'cli',
+        argv,
+        clock: null,
+        models,
+        outputs: [rel(abs), `${rel(abs)}.meta.json`],
+        not_replayable: null,
+      });
+      stepArgvPaths.push(cwd);
+      continue;
+    }
+    // Anything else is an input: a run a model wrote, a dataset, a corpus, a request file.
+    if (!files.has(abs)) files.set(abs, { abs, role: why === 'input' ? 'input' : 'output' });
+    if (why !== 'input')
+      notes.push(
+        `${rel(abs)} is packed as it is: citegeist does not re-derive this kind of file on replay (runs and datasets are inputs; use replay --regenerate with a model to make new ones).`,
+      );
+  }
+
+  // Outputs are re-derived before anything that reads them: a report last, ARGUE scores after judgments.
+  const order = (s: Omit<ReplayStep, 'cwd'>) =>
+    s.kind === 'report' ? 3 : s.argv?.[1] === 'score' ? 2 : s.argv?.[0] === 'reports' ? 1 : 0;
+  const ordered = steps.map((s, i) => ({ s, i })).sort((a, b) => order(a.s) - order(b.s) || a.i - b.i);
+
+  // The logical layout: the working folder sits as deep as the farthest input above it needs.
+  const all = [...files.keys(), ...stepArgvPaths];
+  const ups = Math.max(
+    0,
+    ...all
+      .map((a) =>
+        relative(cwd, a)
+          .split(sep)
+          .findIndex((s) => s !== '..'),
+      )
+      .map((n) => Math.max(n, 0)),
+  );
+  const cwdLogical = ups === 0 ? '.' : Array.from({ length: ups }, (_, i) => `_cwd${i}`).join('/');
+  const logical = (abs: string) =>
+    posix.normalize(posix.join(cwdLogical, relative(cwd, abs).split(sep).join('/')));
+  const rebase = (p: string) => posix.normalize(posix.join(cwdLogical, p));
+  return {
+    cwd: cwdLogical,
+    files: [...files.values()]
+      .map((f) => ({ abs: f.abs, path: logical(f.abs), role: f.role }))
+      .sort((a, b) => (a.path < b.path ? -1 : 1)),
+    steps: ordered.map(({ s }) => ({
+      ...s,
+      outputs: s.outputs.map(rebase),
+      cwd: cwdLogical,
+    })),
+    notes,
+  };
+}

@@ -1,0 +1,86 @@
+import type { PairwiseRow, PairwiseTable } from '../stats/index.js';
+import { renderTable } from '../text/index.js';
+
+const TEST_NAMES: Record<PairwiseTable['test'], string> = {
+  randomization: 'paired randomization test',
+  bootstrap: 'paired bootstrap test',
+  t: 'paired t-test',
+  wilcoxon: 'Wilcoxon signed-rank test',
+  sign: 'sign test (exact binomial)',
+};
+const CORRECTION_NAMES: Record<PairwiseTable['correction'], string> = {
+  holm: 'Holm-adjusted',
+  bonferroni: 'Bonferroni-adjusted',
+  bh: 'Benjamini–Hochberg-adjusted',
+  none: 'not adjusted',
+};
+
+const signed = (x: number | null, digits = 3) =>
+  x === null ? '–' : `${x >= 0 ? '+' : ''}${x.toFixed(digits)}`;
+const pFmt = (p: number | null) => (p === null ? '–' : p < 0.0001 ? '<0.0001' : p.toFixed(4));
+
+/** The interval a row shows: BCa where defined, else (no spread, too few pairs) percentile. */
+function interval(r: PairwiseRow): string {
+  const ci = r.comparison.delta.bca ?? r.comparison.delta.percentile;
+  return ci ? `[${signed(ci[0])}, ${signed(ci[1])}]` : '–';
+}
+
+function leftOut(r: PairwiseRow): string {
+  const c = r.comparison;
+  const parts = [
+    c.dropped.failed ? `${c.dropped.failed} failed` : '',
+    c.dropped.notApplicable ? `${c.dropped.notApplicable} n/a` : '',
+    c.onlyA + c.onlyB ? `${c.onlyA + c.onlyB} unshared` : '',
+  ].filter(Boolean);
+  return parts.length ? parts.join(', ') : '0';
+}
+
+/**
+ * The pairwise table as text, one block per metric: A − B with its interval, p, adjusted p and a
+ * mark when significant, how many pairs and how many items were left out; then the minimum
+ * detectable difference and the group not distinguishable from the best.
+ */
+export function renderPairwiseTable(
+  table: PairwiseTable,
+  label: (metric: string) => string = (m) => m,
+): string {
+  const resampling = `${table.iterations.toLocaleString('en-US')} resamples, seed ${table.seed}`;
+  const lines = [
+    `pairwise comparisons: ${TEST_NAMES[table.test]} (${resampling}); p ${CORRECTION_NAMES[table.correction]} over ${table.comparisons} comparisons; * = adjusted p < ${table.alpha}; Δ = A − B with its ${Math.round(table.confidence * 100)}% bootstrap CI (BCa)`,
+  ];
+  for (const group of table.groups) {
+    const rows = table.rows.filter((r) => r.metric === group.metric);
+    if (rows.length === 0) continue;
+    lines.push('', label(group.metric));
+    const body = rows.map((r) => [
+      `${r.a} vs ${r.b}`,
+      signed(r.comparison.delta.estimate),
+      interval(r),
+      pFmt(r.comparison.test.p),
+      `${pFmt(r.adjustedP)}${r.significant ? ' *' : ''}`,
+      String(r.comparison.n),
+      leftOut(r),
+      r.comparison.mdd.value === null
+        ? '–'
+        : `${r.comparison.mdd.value.toFixed(3)}${r.comparison.zeroVariance ? ' (no spread)' : ''}`,
+    ]);
+    lines.push(
+      renderTable(
+        ['A vs B', 'Δ', 'CI', 'p', 'adj. p', 'pairs', 'left out', 'MDD'].map((header) => ({ header })),
+        body,
+        { rule: false },
+      ).replace(/^/gm, '  '),
+    );
+    if (group.best) {
+      const others = group.indistinguishable.filter((l) => l !== group.best);
+      lines.push(
+        `  best: ${group.best}; ${others.length ? `not distinguishable from it: ${others.join(', ')}` : 'every other system is significantly worse'}`,
+      );
+    }
+  }
+  lines.push(
+    '',
+    'MDD: the smallest true difference this many pairs would detect (α = 0.05, power 0.8, from the spread of the differences); smaller ones cannot be told apart.',
+  );
+  return `${lines.join('\n')}\n`;
+}

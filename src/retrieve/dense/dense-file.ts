@@ -1,0 +1,196 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CitegeistError, quoteValue } from '../../core/index.js';
+import { AppendFile, PageFile } from '../common/page-file.js';
+import { TopK } from '../common/top-k.js';
+import { AnnIndex } from './ann-index.js';
+import type { DenseMode } from './dense-index.js';
+import { ANN_THRESHOLD } from './dense-index.js';
+import { ExactIndex, normalizeRows } from './exact-index.js';
+
+export const DENSE_FILES = { header: 'dense.json', vectors: 'dense.f32' } as const;
+
+/** Vectors kept in memory after the first search when they take at most this many bytes. */
+export const DENSE_CACHE_BYTES = 1 << 30;
+/** Rows scanned per read when the vectors are larger than the cache. */
+export const DENSE_CHUNK_ROWS = 65_536;
+
+interface DenseHeader {
+  format: 3;
+  embedderId: string;
+  dimensions: number;
+  count: number;
+}
+
+/** Appends L2-normalised vectors to `dense.f32` as they are embedded; the header is written last. */
+export class DenseFileWriter {
+  private readonly out: AppendFile;
+  count = 0;
+  dimensions: number | null = null;
+
+  constructor(private readonly dir: string) {
+    this.out = new AppendFile(join(dir, DENSE_FILES.vectors));
+  }
+
+  add(vectors: readonly Float32Array[]): void {
+    for (const v of vectors) {
+      this.dimensions ??= v.length;
+      if (v.length !== this.dimensions) {
+        throw new CitegeistError(
+          'INDEX_EMBEDDER_MISMATCH',
+          `The embedder returned a ${v.length}-d vector after ${this.dimensions}-d ones.`,
+          'Check the embedder configuration.',
+        );
+      }
+      this.out.writeArray(normalizeRows(Float32Array.from(v), v.length || 1));
+      this.count++;
+    }
+  }
+
+  close(embedderId: string, dimensions: number): void {
+    this.out.close();
+    const header: DenseHeader = {
+      format: 3,
+      embedderId,
+      dimensions: this.dimensions ?? dimensions,
+      count: this.count,
+    };
+    writeFileSync(join(this.dir, DENSE_FILES.header), `${JSON.stringify(header)}\n`);
+  }
+
+  abandon(): void {
+    this.out.abandon();
+  }
+}
+
+/**
+ * Dense vectors read from disk. Exact search scans them in chunks of `DENSE_CHUNK_ROWS` rows with
+ * the exact kernel, keeping a bounded top-k heap per query, so no file is read whole and memory
+ * stays bounded; vectors up to `DENSE_CACHE_BYTES` are kept after the first search (a run of many
+ * queries then scans memory). Up to one chunk, results are those of `DenseIndex` on the same vectors.
+ */
+export class DiskDenseIndex {
+  private readonly file: PageFile;
+  private cached: Float32Array | undefined;
+  private ann: AnnIndex | undefined;
+  readonly kind: 'exact' | 'ann';
+
+  private constructor(
+    dir: string,
+    readonly embedderId: string,
+    readonly dimensions: number,
+    readonly size: number,
+    private readonly idAt: (row: number) => string,
+    private readonly rowOf: (id: string) => number | undefined,
+    mode: DenseMode,
+  ) {
+    this.file = new PageFile(join(dir, DENSE_FILES.vectors));
+    if (this.file.size !== size * dimensions * 4) {
+      throw new CitegeistError(
+        'INDEX_CORRUPT',
+        `${join(dir, DENSE_FILES.vectors)} holds ${this.file.size} bytes; ${size} ${dimensions}-d vectors need ${size * dimensions * 4}.`,
+        'Rebuild the index with `citegeist index --rebuild`.',
+      );
+    }
+    this.kind = mode === 'ann' || (mode === 'auto' && size > ANN_THRESHOLD) ? 'ann' : 'exact';
+  }
+
+  /** Opens the vectors of `dir`, refusing them when another embedder (or dimension) made them. */
+  static open(
+    dir: string,
+    expected: { id: string; dimensions: number },
+    rows: { idAt: (row: number) => string; rowOf: (id: string) => number | undefined },
+    mode: DenseMode = 'auto',
+  ): DiskDenseIndex {
+    const path = join(dir, DENSE_FILES.header);
+    let header: DenseHeader;
+    try {
+      header = JSON.parse(readFileSync(path, 'utf8')) as DenseHeader;
+    } catch (error) {
+      throw new CitegeistError(
+        'INDEX_NO_VECTORS',
+        `The index in ${dir} has no dense vectors (${path} cannot be read).`,
+        'Rebuild it with `citegeist index --rebuild --embedder <spec>`.',
+        { cause: error },
+      );
+    }
+    if (header.embedderId !== expected.id || header.dimensions !== expected.dimensions) {
+      throw new CitegeistError(
+        'INDEX_EMBEDDER_MISMATCH',
+        `Index ${path} was built with embedder ${quoteValue(header.embedderId)} (${header.dimensions}-d); the configured one is ${quoteValue(expected.id)} (${expected.dimensions}-d).`,
+        'Rebuild it with `citegeist index --rebuild`, or configure the embedder it was built with.',
+      );
+    }
+    return new DiskDenseIndex(
+      dir,
+      header.embedderId,
+      header.dimensions,
+      header.count,
+      rows.idAt,
+      rows.rowOf,
+      mode,
+    );
+  }
+
+  private rows(start: number, count: number): Float32Array {
+    const d = this.dimensions;
+    if (this.cached) return this.cached.subarray(start * d, (start + count) * d);
+    return this.file.float32(start * d * 4, count * d);
+  }
+
+  private all(): Float32Array {
+    const out = new Float32Array(this.size * this.dimensions);
+    for (let start = 0; start < this.size; start += DENSE_CHUNK_ROWS) {
+      const count = Math.min(DENSE_CHUNK_ROWS, this.size - start);
+      out.set(
+        this.file.float32(start * this.dimensions * 4, count * this.dimensions),
+        start * this.dimensions,
+      );
+    }
+    return out;
+  }
+
+  search(queries: readonly Float32Array[], k: number): { index: number; id: string; score: number }[][] {
+    const normalized = queries.map((q) => normalizeRows(Float32Array.from(q), this.dimensions));
+    const d = this.dimensions;
+    let hits: { index: number; score: number }[][];
+    if (this.kind === 'ann') {
+      this.ann ??= new AnnIndex(this.all(), d);
+      hits = this.ann.search(normalized, k);
+    } else {
+      if (!this.cached && this.size * d * 4 <= DENSE_CACHE_BYTES) this.cached = this.all();
+      if (this.size <= DENSE_CHUNK_ROWS)
+        hits = new ExactIndex(this.rows(0, this.size), d).search(normalized, k);
+      else {
+        const heaps = normalized.map(() => new TopK(Math.min(k, this.size)));
+        for (let start = 0; start < this.size; start += DENSE_CHUNK_ROWS) {
+          const count = Math.min(DENSE_CHUNK_ROWS, this.size - start);
+          const part = new ExactIndex(this.rows(start, count), d).search(normalized, k);
+          part.forEach((list, qi) => {
+            for (const h of list) heaps[qi]!.push(start + h.index, h.score);
+          });
+        }
+        hits = heaps.map((h) => h.sorted());
+      }
+    }
+    return hits.map((list) => list.map((h) => ({ index: h.index, id: this.idAt(h.index), score: h.score })));
+  }
+
+  /** Cosine of the query with the vectors of `ids` (unknown ids are skipped), in the given order. */
+  scoreIds(query: Float32Array, ids: readonly string[]): { index: number; id: string; score: number }[] {
+    const d = this.dimensions;
+    const q = normalizeRows(Float32Array.from(query), d);
+    return ids.flatMap((id) => {
+      const index = this.rowOf(id);
+      if (index === undefined) return [];
+      const v = this.rows(index, 1);
+      let score = 0;
+      for (let j = 0; j < d; j++) score += (v[j] as number) * (q[j] as number);
+      return [{ index, id, score }];
+    });
+  }
+
+  close(): void {
+    this.file.close();
+  }
+}

@@ -1,0 +1,7 @@
+export {
+  EXPORT_FORMATS,
+  type ExportFormat,
+  exportPassages,
+  parseExportFormat,
+  passageLines,
+} from './export-passages.js';

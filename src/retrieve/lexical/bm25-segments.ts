@@ -1,0 +1,288 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AppendFile, PageFile, SequentialReader, writeFailure } from '../common/page-file.js';
+import { type AnalyzerConfig, createAnalyzer } from './analyzer.js';
+import { BM25_FILES, type Bm25DiskHeader, DICT_BLOCK, idfOf, impactOf } from './bm25-disk-format.js';
+
+/** Postings held in memory before a segment is written to disk (12 bytes each while building). */
+export const SEGMENT_POSTINGS = 4_000_000;
+
+/**
+ * Builds a BM25 index on disk in bounded memory: documents are analysed as they come; their
+ * postings collect in a segment that is sorted by term and written out when it holds
+ * `segmentPostings`; `finish` merges the segments (a k-way merge by term, reading each segment
+ * forward) into one term dictionary and one postings file, computing each term's largest impact
+ * for dynamic pruning. Memory holds one segment and one term's postings, whatever the corpus size.
+ */
+export class Bm25SegmentWriter {
+  private readonly analyze: (text: string) => string[];
+  private readonly docLen: AppendFile;
+  private vocab = new Map<string, number>();
+  private triples = new Uint32Array(3 * 65_536);
+  private used = 0;
+  private segments = 0;
+  private docs = 0;
+  private totalLength = 0;
+  private readonly lenBuf = new Uint32Array(1);
+
+  constructor(
+    private readonly dir: string,
+    private readonly analyzer: AnalyzerConfig,
+    private readonly segmentPostings = SEGMENT_POSTINGS,
+  ) {
+    this.analyze = createAnalyzer(analyzer);
+    this.docLen = new AppendFile(join(dir, BM25_FILES.docLen));
+  }
+
+  get size(): number {
+    return this.docs;
+  }
+
+  /** Adds the next document (its number is the count added before it). */
+  add(text: string): void {
+    const d = this.docs++;
+    const tokens = this.analyze(text);
+    this.lenBuf[0] = tokens.length;
+    this.docLen.writeArray(this.lenBuf);
+    this.totalLength += tokens.length;
+    const tf = new Map<number, number>();
+    for (const tok of tokens) {
+      let t = this.vocab.get(tok);
+      if (t === undefined) {
+        t = this.vocab.size;
+        this.vocab.set(tok, t);
+      }
+      tf.set(t, (tf.get(t) ?? 0) + 1);
+    }
+    for (const [t, n] of tf) this.push(t, d, n);
+    if (this.used / 3 >= this.segmentPostings) this.flushSegment();
+  }
+
+  private push(t: number, d: number, n: number): void {
+    if (this.used + 3 > this.triples.length) {
+      const grown = new Uint32Array(this.triples.length * 2);
+      grown.set(this.triples);
+      this.triples = grown;
+    }
+    this.triples[this.used++] = t;
+    this.triples[this.used++] = d;
+    this.triples[this.used++] = n;
+  }
+
+  /** Writes the segment: `seg-N.terms` (term \t df, sorted) and `seg-N.post` (docs then tfs per term). */
+  private flushSegment(): void {
+    if (this.used === 0) return;
+    const terms = [...this.vocab.keys()];
+    const n = terms.length;
+    const offsets = new Uint32Array(n + 1);
+    for (let i = 0; i < this.used; i += 3) {
+      const t = (this.triples[i] as number) + 1;
+      offsets[t] = (offsets[t] as number) + 1;
+    }
+    for (let t = 1; t <= n; t++) offsets[t] = (offsets[t] as number) + (offsets[t - 1] as number);
+    const docs = new Uint32Array(this.used / 3);
+    const tfs = new Uint32Array(this.used / 3);
+    const fill = offsets.slice(0, n);
+    for (let i = 0; i < this.used; i += 3) {
+      const t = this.triples[i] as number;
+      const at = fill[t] as number;
+      fill[t] = at + 1;
+      docs[at] = this.triples[i + 1] as number;
+      tfs[at] = this.triples[i + 2] as number;
+    }
+    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => compareTerms(terms[a]!, terms[b]!));
+    const base = join(this.dir, `seg-${this.segments++}`);
+    const termsOut = new AppendFile(`${base}.terms`);
+    const postOut = new AppendFile(`${base}.post`);
+    try {
+      for (const t of order) {
+        const s = offsets[t] as number;
+        const e = offsets[t + 1] as number;
+        termsOut.writeString(`${terms[t]}\t${e - s}\n`);
+        postOut.writeArray(docs.subarray(s, e));
+        postOut.writeArray(tfs.subarray(s, e));
+      }
+      termsOut.close();
+      postOut.close();
+    } catch (error) {
+      termsOut.abandon();
+      postOut.abandon();
+      throw error;
+    }
+    this.vocab = new Map();
+    this.triples = new Uint32Array(3 * 65_536);
+    this.used = 0;
+  }
+
+  /** Flushes the last segment, merges all of them and writes `bm25.json`; removes the segments. */
+  finish(params: { k1: number; b: number }): Bm25DiskHeader {
+    this.flushSegment();
+    this.docLen.close();
+    const n = this.docs;
+    const docLen = n ? new PageFile(join(this.dir, BM25_FILES.docLen)).uint32(0, n) : new Uint32Array(0);
+    const avgdl = n ? this.totalLength / n || 1 : 1;
+    const merged = mergeSegments(this.dir, this.segments, { n, avgdl, docLen, ...params });
+    for (let i = 0; i < this.segments; i++) {
+      rmSync(join(this.dir, `seg-${i}.terms`), { force: true });
+      rmSync(join(this.dir, `seg-${i}.post`), { force: true });
+    }
+    const header: Bm25DiskHeader = {
+      format: 3,
+      analyzer: this.analyzer,
+      k1: params.k1,
+      b: params.b,
+      documents: n,
+      totalLength: this.totalLength,
+      terms: merged.terms,
+      blocks: merged.blocks,
+    };
+    const path = join(this.dir, BM25_FILES.header);
+    try {
+      writeFileSync(path, `${JSON.stringify(header)}\n`);
+    } catch (error) {
+      throw writeFailure(path, error);
+    }
+    return header;
+  }
+
+  /** Closes open files after a failure (the folder is removed by the caller). */
+  abandon(): void {
+    this.docLen.abandon();
+  }
+}
+
+/** The order of the term dictionary: UTF-16 code units, as `<` compares strings. */
+export function compareTerms(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+interface SegmentHead {
+  seg: number;
+  term: string;
+  df: number;
+}
+
+/** The k-way merge of the segments' sorted term lists into `bm25.dict` + `bm25.post`. */
+function mergeSegments(
+  dir: string,
+  count: number,
+  stats: { n: number; avgdl: number; docLen: Uint32Array; k1: number; b: number },
+): { terms: number; blocks: [string, number, number][] } {
+  const termReaders = Array.from(
+    { length: count },
+    (_, i) => new SequentialReader(join(dir, `seg-${i}.terms`)),
+  );
+  const postReaders = Array.from(
+    { length: count },
+    (_, i) => new SequentialReader(join(dir, `seg-${i}.post`)),
+  );
+  const dict = new AppendFile(join(dir, BM25_FILES.dict));
+  const post = new AppendFile(join(dir, BM25_FILES.postings));
+  const heap = new HeadHeap();
+  const next = (seg: number) => {
+    const line = termReaders[seg]!.line();
+    if (line === null || line === '') return;
+    const tab = line.lastIndexOf('\t');
+    heap.push({ seg, term: line.slice(0, tab), df: Number(line.slice(tab + 1)) });
+  };
+  const blocks: [string, number, number][] = [];
+  let block: [string, number, number, number, number, number][] = [];
+  const writeBlock = () => {
+    if (!block.length) return;
+    const at = dict.position;
+    dict.writeString(`${JSON.stringify(block)}\n`);
+    blocks.push([block[0]![0], at, dict.position - at]);
+    block = [];
+  };
+  let terms = 0;
+  try {
+    for (let s = 0; s < count; s++) next(s);
+    while (heap.size > 0) {
+      const first = heap.pop()!;
+      const heads = [first];
+      while (heap.size > 0 && heap.peek()!.term === first.term) heads.push(heap.pop()!);
+      heads.sort((a, b) => a.seg - b.seg);
+      const parts = heads.map((h) => {
+        const r = postReaders[h.seg]!;
+        return { docs: r.uint32(h.df), tfs: r.uint32(h.df) };
+      });
+      const df = heads.reduce((s, h) => s + h.df, 0);
+      const at = post.position;
+      for (const p of parts) post.writeArray(p.docs);
+      for (const p of parts) post.writeArray(p.tfs);
+      const idf = idfOf(stats.n, df);
+      let maxImpact = 0;
+      let maxTf = 0;
+      let minDl = Number.POSITIVE_INFINITY;
+      for (const p of parts) {
+        for (let i = 0; i < p.docs.length; i++) {
+          const tf = p.tfs[i] as number;
+          const dl = stats.docLen[p.docs[i] as number] as number;
+          const imp = impactOf(idf, tf, dl, stats.avgdl, stats.k1, stats.b);
+          if (imp > maxImpact) maxImpact = imp;
+          if (tf > maxTf) maxTf = tf;
+          if (dl < minDl) minDl = dl;
+        }
+      }
+      block.push([first.term, df, at, maxImpact, maxTf, minDl]);
+      terms++;
+      if (block.length === DICT_BLOCK) writeBlock();
+      for (const h of heads) next(h.seg);
+    }
+    writeBlock();
+    dict.close();
+    post.close();
+  } catch (error) {
+    dict.abandon();
+    post.abandon();
+    throw error;
+  } finally {
+    for (const r of [...termReaders, ...postReaders]) r.close();
+  }
+  return { terms, blocks };
+}
+
+/** A binary min-heap of segment heads by (term, segment). */
+class HeadHeap {
+  private items: SegmentHead[] = [];
+  get size(): number {
+    return this.items.length;
+  }
+  peek(): SegmentHead | undefined {
+    return this.items[0];
+  }
+  private less(a: SegmentHead, b: SegmentHead): boolean {
+    return a.term < b.term || (a.term === b.term && a.seg < b.seg);
+  }
+  push(h: SegmentHead): void {
+    const a = this.items;
+    a.push(h);
+    let c = a.length - 1;
+    while (c > 0) {
+      const p = (c - 1) >> 1;
+      if (!this.less(a[c]!, a[p]!)) break;
+      [a[c], a[p]] = [a[p]!, a[c]!];
+      c = p;
+    }
+  }
+  pop(): SegmentHead | undefined {
+    const a = this.items;
+    const top = a[0];
+    const last = a.pop();
+    if (a.length > 0 && last) {
+      a[0] = last;
+      let c = 0;
+      for (;;) {
+        const l = 2 * c + 1;
+        const r = l + 1;
+        let m = c;
+        if (l < a.length && this.less(a[l]!, a[m]!)) m = l;
+        if (r < a.length && this.less(a[r]!, a[m]!)) m = r;
+        if (m === c) break;
+        [a[c], a[m]] = [a[m]!, a[c]!];
+        c = m;
+      }
+    }
+    return top;
+  }
+}

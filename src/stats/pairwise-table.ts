@@ -1,0 +1,129 @@
+import { adjustPValues, type Correction } from './multiple-comparisons.js';
+import { alignScores, type ItemScore, pairAligned } from './pair-items.js';
+import {
+  comparePairedItems,
+  type PairedComparison,
+  type PairedComparisonOptions,
+  type PairedTestName,
+} from './paired-comparison.js';
+
+/** One system's item scores on one metric. */
+export interface SystemScores {
+  label: string;
+  scores: ReadonlyMap<string, ItemScore>;
+}
+
+/** The systems of one metric of a table. */
+export interface MetricScores {
+  metric: string;
+  higherIsBetter: boolean;
+  systems: readonly SystemScores[];
+}
+
+export interface PairwiseTableOptions extends PairedComparisonOptions {
+  /** Across every pair and metric of the table; default 'holm'. */
+  correction?: Correction;
+}
+
+/** One pair of systems on one metric: A − B, the test, and its adjusted p. */
+export interface PairwiseRow {
+  metric: string;
+  a: string;
+  b: string;
+  comparison: PairedComparison;
+  /** p adjusted for the table's comparisons (null when the test had no p). */
+  adjustedP: number | null;
+  /** adjustedP < alpha. */
+  significant: boolean;
+}
+
+/** Per metric: the best system by mean and those not significantly different from it. */
+export interface BestGroup {
+  metric: string;
+  best: string | null;
+  /** The best and every system whose difference from it is not significant (adjusted). */
+  indistinguishable: string[];
+}
+
+export interface PairwiseTable {
+  test: PairedTestName;
+  correction: Correction;
+  alpha: number;
+  confidence: number;
+  iterations: number;
+  seed: number;
+  /** Comparisons the correction counted (those with a p-value). */
+  comparisons: number;
+  rows: PairwiseRow[];
+  groups: BestGroup[];
+}
+
+/**
+ * Every pair of systems on every metric, each a paired comparison on the items both scored
+ * (`comparePairedItems`), with p-values adjusted over the whole table (every pair and metric, Holm
+ * by default), and per metric the group of systems that cannot be told apart from the best.
+ */
+export function pairwiseTable(
+  metrics: readonly MetricScores[],
+  options: PairwiseTableOptions = {},
+): PairwiseTable {
+  const { test = 'randomization', correction = 'holm', alpha = 0.05, confidence = 0.95 } = options;
+  const { iterations = 10_000, seed = 0 } = options;
+  const rows: Omit<PairwiseRow, 'adjustedP' | 'significant'>[] = [];
+  for (const m of metrics) {
+    const { ids, columns } = alignScores(m.systems.map((s) => s.scores));
+    for (let i = 0; i < m.systems.length; i++) {
+      for (let j = i + 1; j < m.systems.length; j++) {
+        const a = m.systems[i]!;
+        const b = m.systems[j]!;
+        const paired = pairAligned(ids, columns[i]!, columns[j]!);
+        const comparison = comparePairedItems(paired, { ...options, test });
+        rows.push({ metric: m.metric, a: a.label, b: b.label, comparison });
+      }
+    }
+  }
+  const adjusted = adjustPValues(
+    rows.map((r) => r.comparison.test.p),
+    correction,
+  );
+  const full = rows.map((r, k) => ({
+    ...r,
+    adjustedP: adjusted[k]!,
+    significant: adjusted[k] !== null && adjusted[k]! < alpha,
+  }));
+  return {
+    test,
+    correction,
+    alpha,
+    confidence,
+    iterations,
+    seed,
+    comparisons: adjusted.filter((p) => p !== null).length,
+    rows: full,
+    groups: metrics.map((m) => bestGroup(m, full)),
+  };
+}
+
+function bestGroup(m: MetricScores, rows: readonly PairwiseRow[]): BestGroup {
+  const means = m.systems
+    .map((s) => {
+      const values = [...s.scores.values()].filter((v): v is number => typeof v === 'number');
+      return {
+        label: s.label,
+        mean: values.length ? values.reduce((x, y) => x + y, 0) / values.length : null,
+      };
+    })
+    .filter((s): s is { label: string; mean: number } => s.mean !== null);
+  if (means.length === 0) return { metric: m.metric, best: null, indistinguishable: [] };
+  const best = means.reduce((x, y) => ((m.higherIsBetter ? y.mean > x.mean : y.mean < x.mean) ? y : x)).label;
+  const indistinguishable = means
+    .map((s) => s.label)
+    .filter((label) => {
+      if (label === best) return true;
+      const row = rows.find(
+        (r) => r.metric === m.metric && ((r.a === best && r.b === label) || (r.b === best && r.a === label)),
+      );
+      return !row?.significant;
+    });
+  return { metric: m.metric, best, indistinguishable };
+}
