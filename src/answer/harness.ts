@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import { type DatasetRow, type RunManifest, type RunRow, RunRowSchema } from '../core/index.js';
 import { inspectRunFile, keepParsed, RunFile, type RunFileOptions } from '../io/index.js';
 import type { Answerer, AnswerOutcome } from './answerer.js';
@@ -103,41 +104,38 @@ export async function runAnswers(
     cached: 0,
   };
   const fresh: RunRow[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < todo.length) {
-      options.signal?.throwIfAborted();
-      const row = todo[next++]!;
-      let outcome: AnswerOutcome;
-      const started = performance.now();
-      try {
-        outcome = await answerer.answer({ row, paper: await papers(row.paper_id) }, options.signal);
-      } catch (error) {
-        if (options.signal?.aborted) throw error;
-        outcome = {
-          answer: '',
-          citations: [],
-          contextMode: 'none',
-          latencyMs: performance.now() - started,
-          usage: null,
-          costUsd: null,
-          retries: 0,
-          error: `answerer error: ${(error as Error).message}`,
-        };
-      }
-      const runRow = runRowOf(row, answerer, outcome);
-      file.append(runRow);
-      fresh.push(runRow);
-      progress.done++;
-      if (runRow.error) progress.failed++;
-      if (runRow.cached) progress.cached++;
-      else progress.costUsd += runRow.cost_usd ?? 0;
-      options.onProgress?.({ ...progress }, runRow);
+  const answerOne = async (row: DatasetRow) => {
+    options.signal?.throwIfAborted();
+    let outcome: AnswerOutcome;
+    const started = performance.now();
+    try {
+      outcome = await answerer.answer({ row, paper: await papers(row.paper_id) }, options.signal);
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      outcome = {
+        answer: '',
+        citations: [],
+        contextMode: 'none',
+        latencyMs: performance.now() - started,
+        usage: null,
+        costUsd: null,
+        retries: 0,
+        error: `answerer error: ${(error as Error).message}`,
+      };
     }
+    const runRow = runRowOf(row, answerer, outcome);
+    file.append(runRow);
+    fresh.push(runRow);
+    progress.done++;
+    if (runRow.error) progress.failed++;
+    if (runRow.cached) progress.cached++;
+    else progress.costUsd += runRow.cost_usd ?? 0;
+    options.onProgress?.({ ...progress }, runRow);
   };
+  // Started in dataset order, at most `concurrency` at once; each row is appended as it finishes.
+  const lanes = Math.max(1, Math.floor(Math.min(options.concurrency ?? 4, todo.length || 1)));
   try {
-    const lanes = Math.max(1, Math.min(options.concurrency ?? 4, todo.length || 1));
-    await Promise.all(Array.from({ length: lanes }, worker));
+    await pLimit(lanes).map(todo, answerOne);
   } finally {
     file.close();
   }

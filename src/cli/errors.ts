@@ -1,5 +1,5 @@
 import { CommanderError } from 'commander';
-import { CitegeistError, type ErrorCode, isCitegeistError } from '../core/index.js';
+import { CitegeistError, describeLocation, type ErrorCode, isCitegeistError } from '../core/index.js';
 import { systemError, tooDeepError } from '../io/index.js';
 import type { CliIo } from './io.js';
 
@@ -39,7 +39,8 @@ export function reportError(error: unknown, io: CliIo, debug: boolean): number {
     ? error
     : tooDeepError(systemError(error, undefined, 'file', opOf(error)), 'An input');
   if (coded instanceof CitegeistError) {
-    io.err(`error [${coded.code}]: ${coded.problem}\n  fix: ${coded.fix}\n`);
+    const where = coded.where ? `  where: ${describeLocation(coded.where)}\n` : '';
+    io.err(`error [${coded.code}]: ${coded.problem}\n${where}  fix: ${coded.fix}\n`);
     if (debug && coded.stack) io.err(`${coded.stack}\n`);
     return 1;
   }

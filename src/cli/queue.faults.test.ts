@@ -30,7 +30,7 @@ import {
  * The scale-out part of the fault campaign (issue 18): a 2,000-row `answer --queue` with three
  * worker processes, one of them killed with SIGKILL at 10 random moments (and replaced, as an
  * orchestrator would); then a poison job, which kills every worker that takes it. Figures go to
- * docs/reliability.md ("Scale-out") with CITEGEIST_WRITE_RELIABILITY=1.
+ * docs/reliability.md ("Scale-out") with `npm run faults:report`.
  */
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -63,9 +63,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await redis?.stop();
-  report.publish(join(ROOT, 'docs', 'reliability.md'), process.env.CITEGEIST_WRITE_RELIABILITY === '1', (t) =>
-    process.stdout.write(t),
-  );
+  report.publish((t) => process.stdout.write(t));
 });
 
 const answerArgs = (out: string, queue: boolean) => [

@@ -38,7 +38,7 @@ import {
  * The run-integrity part of the fault campaign (issue 12): kill -9 at random moments of `answer`,
  * `grade`, `ingest`, `generate questions`, `recipes extract` and `nuggets generate`, resuming each time; two processes writing one file
  * or one corpus at once; a sentinel API key that must never be written anywhere. The suite prints
- * its figures, and writes them into docs/reliability.md with CITEGEIST_WRITE_RELIABILITY=1.
+ * its figures, and writes them into docs/reliability.md with `npm run faults:report`.
  */
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -81,9 +81,7 @@ afterAll(async () => {
       killRows,
     )}`,
   );
-  report.publish(join(ROOT, 'docs', 'reliability.md'), process.env.CITEGEIST_WRITE_RELIABILITY === '1', (t) =>
-    process.stdout.write(t),
-  );
+  report.publish((t) => process.stdout.write(t));
 });
 
 interface KillFigures {
@@ -201,6 +199,18 @@ describe('kill -9 and resume', () => {
   });
 
   it(`grade --judge: ${KILLS} kills, resumed each time: every run row graded exactly once`, async () => {
+    // Its own workspace and a complete run answered here (no kills), so this test does not depend
+    // on the files the answer test leaves (-t or a shuffled order runs it alone).
+    dir = faultWorkspace(ROWS, PAPERS);
+    const answer = startCli(
+      MAIN,
+      `answer --dataset dataset.jsonl --papers papers --model ${model} --out run.jsonl --concurrency 8`.split(
+        ' ',
+      ),
+      dir,
+      {},
+    );
+    expect(await answer.exited).toMatchObject({ code: 0 });
     const argv = `grade --dataset dataset.jsonl --papers papers --run run.jsonl --judge ${model} --out grades.jsonl --concurrency 8`;
     const rows = await campaignOnRunFile('grade --judge', argv.split(' '), 'grades.jsonl', 'grades');
     expect(rows.every((r) => r.factual_accuracy === 4)).toBe(true);

@@ -26,6 +26,7 @@ export type ErrorArea =
   | 'models'
   | 'statistics'
   | 'evaluation'
+  | 'library'
   | 'internal';
 
 // biome-ignore format: one line per code keeps adding a code a one-line change and the table readable
@@ -51,7 +52,7 @@ export const ERROR_CODES = {
   NOT_UTF8: { area: 'files', meaning: 'A text input holds bytes that are not UTF-8 (the message gives the first bad line).', fix: 'Convert it (e.g. `iconv -f latin1 -t utf-8`), or check it is the file you meant.' },
   INVALID_JSON: { area: 'files', meaning: 'A JSON file (or one line of a JSONL file that must be complete) does not parse.', fix: 'Fix the JSON at the position the message gives; give JSONL to commands that read JSONL.' },
   INVALID_XML: { area: 'files', meaning: 'An XML file is not well-formed.', fix: 'The file is damaged or truncated: export or download it again.' },
-  INVALID_CSV: { area: 'files', meaning: 'A CSV file is malformed (a quoted field is never closed).', fix: 'Close the quote; a quote inside a quoted field is written "".' },
+  INVALID_CSV: { area: 'files', meaning: 'A CSV file is malformed: a row with more or fewer fields than the header, a quoted field never closed, or a quote inside an unquoted field.', fix: 'Give every row one field per header column; quote a field that holds the separator, a quote or a line break, and write a quote inside it as "".' },
   INVALID_PARQUET: { area: 'files', meaning: 'A Parquet file cannot be read (damaged, truncated, or not Parquet).', fix: 'Give the Parquet file as downloaded, or the same data as JSON or JSONL.' },
   INVALID_INPUT: { area: 'files', meaning: 'A row, line or field of an input file does not have the expected shape or type, or repeats an id that must be unique (requests, nugget banks); this covers every format without a code of its own (TREC judgements, requests, reports, nugget banks, judgments, scores TSV, BERTScore baselines).', fix: 'Correct the field at the file and line the message names.' },
   INPUT_TOO_DEEP: { area: 'files', meaning: 'An input nests values or elements deeper than citegeist follows (JSON or XML thousands of levels deep).', fix: 'Check that the file is what the command expects; real papers and rows nest a few levels deep.' },
@@ -59,6 +60,7 @@ export const ERROR_CODES = {
   PACK_INVALID: { area: 'files', meaning: 'A study pack is damaged, truncated or altered, or holds an entry a pack may not hold (a link, a device, a path that is absolute or climbs out with ".."), or a file whose hash is not the one its pack.json records.', fix: 'Nothing was extracted. Ask for a new copy of the pack; `citegeist pack verify FILE` checks one.' },
   PACK_TOO_LARGE: { area: 'files', meaning: 'A study pack inflates past the size or entry limit (a decompression bomb, or a genuinely large study).', fix: 'Raise the limit with --max-bytes / --max-entries if you trust the pack.' },
   PACK_INPUT_MISSING: { area: 'files', meaning: 'An output to pack names an input (dataset, run, corpus, nugget banks…) that cannot be found with the content it records, or a replay needs an input the pack only references (packed with --exclude-inputs).', fix: 'Run `citegeist pack` from the folder where the commands that made the outputs ran (their manifests give paths relative to it), or supply the referenced input beside the pack with --inputs DIR.' },
+  FILE_CHANGED: { area: 'files', meaning: 'An input file changed while the command was reading it: a row indexed on the first pass read differently when it was loaded.', fix: 'Keep the file as it is while the command runs (write new data to another file), then run the command again.' },
   NO_ROWS: { area: 'datasets and runs', meaning: 'An input parsed but yielded no rows at all (a dataset, run, requests or judgments file, a TREC run, a folder without nugget files): often the wrong file for the command or format.', fix: 'Check that the file is the one the command expects.' },
   DATASET_INVALID: { area: 'datasets and runs', meaning: 'A dataset has rows that cannot be used (invalid rows, duplicate row ids, empty questions, unknown papers).', fix: 'Run `citegeist dataset check` for the full list and fix those rows.' },
   RUN_MANIFEST_MISMATCH: { area: 'datasets and runs', meaning: 'An output being resumed (run, grades, results, generated dataset, recipes, reports) was made with other settings or inputs; the message lists what differs.', fix: 'Write to a new file (another --out), or run with the settings and inputs recorded in it.' },
@@ -121,6 +123,7 @@ export const ERROR_CODES = {
   HUMAN_LABELS_ID_MISMATCH: { area: 'evaluation', meaning: 'A labels file names items the human-judgment set does not have (it was made for another set, dimension or id scheme).', fix: 'Label the set\'s own item ids (the message shows how many matched and examples of those that did not).' },
   HUMAN_LABEL_OUT_OF_SCALE: { area: 'evaluation', meaning: 'A label is not on the set\'s scale (an unknown category, or a number outside the range).', fix: 'Write one of the scale\'s labels, by code or name (the message lists them and the line).' },
   JUDGE_CARD_STALE: { area: 'evaluation', meaning: 'A judge card was made for another judge model or prompt version than the judged numbers it is shown with, so it does not certify them.', fix: 'Make a new card for this judge and prompt version: `citegeist meta-eval judge --set <set> --judge <model>`.' },
+  INVALID_ARGUMENT: { area: 'library', meaning: 'A library function was called with an argument it does not accept (out of range, not one of the allowed values, an empty list), or an object was used after it was closed. Commands check their options first (BAD_OPTION), so from the command line this is a bug.', fix: 'Pass a value the message names (the function\'s doc comment lists them); from the command line, report it with --debug output.' },
   DEMO_STEP_FAILED: { area: 'internal', meaning: 'A step of `citegeist demo` failed.', fix: 'Read the messages above; run that step yourself with --debug.' },
   INTERNAL: { area: 'internal', meaning: 'citegeist hit an unexpected state (a bug).', fix: 'Run again with --debug and report the stack trace.' },
 } as const satisfies Record<string, ErrorCodeInfo>;

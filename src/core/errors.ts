@@ -11,14 +11,44 @@ export class CitegeistError extends Error {
   readonly code: ErrorCode;
   readonly problem: string;
   readonly fix: string;
+  /** Where the bad value is (file, line, row, field), when it came from an input. */
+  readonly where: ErrorLocation | undefined;
 
-  constructor(code: ErrorCode, problem: string, fix: string, options?: { cause?: unknown }) {
-    super(`${problem} ${fix}`, options);
+  constructor(
+    code: ErrorCode,
+    problem: string,
+    fix: string,
+    options?: { cause?: unknown; where?: ErrorLocation },
+  ) {
+    super(`${problem} ${fix}`, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'CitegeistError';
     this.code = code;
     this.problem = problem;
     this.fix = fix;
+    this.where = options?.where;
   }
+}
+
+/**
+ * Where in an input an error is, as data (zod's `path` does the same for a value): scripts read
+ * `error.where.line` instead of parsing the message. `row` is a row id (or index) within the file.
+ */
+export interface ErrorLocation {
+  file?: string;
+  line?: number;
+  row?: string | number;
+  field?: string;
+}
+
+/** `rows.jsonl line 12, row "q7", field "quote"`: an ErrorLocation as the CLI prints it. */
+export function describeLocation(where: ErrorLocation): string {
+  const parts: string[] = [];
+  let head = where.file ?? '';
+  if (where.line !== undefined) head += head === '' ? `line ${where.line}` : ` line ${where.line}`;
+  if (head !== '') parts.push(head);
+  if (where.row !== undefined) parts.push(`row ${quoteValue(where.row)}`);
+  if (where.field !== undefined) parts.push(`field "${where.field}"`);
+  return parts.join(', ');
 }
 
 export function isCitegeistError(error: unknown): error is CitegeistError {

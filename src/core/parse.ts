@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { CitegeistError, location } from './errors.js';
+import { CitegeistError, type ErrorLocation, location } from './errors.js';
 
 /** Renders zod issues as `field "a.b": message; …` for error messages. */
 export function describeIssues(error: z.ZodError): string {
@@ -26,5 +26,18 @@ export function parseWith<S extends z.ZodType>(
     'INVALID_INPUT',
     `${location(where.file, where.line)} is not a valid ${where.what}: ${describeIssues(result.error)}.`,
     where.fix ?? `Correct the ${where.what} in ${where.file} and run the command again.`,
+    { where: locationOf(where.file, where.line, result.error.issues[0]?.path) },
   );
+}
+
+/** The structured location of a zod failure: the file, the line, and the first issue's field path. */
+function locationOf(
+  file: string,
+  line: number | undefined,
+  path: readonly PropertyKey[] | undefined,
+): ErrorLocation {
+  const where: ErrorLocation = { file };
+  if (line !== undefined) where.line = line;
+  if (path && path.length > 0) where.field = path.map(String).join('.');
+  return where;
 }

@@ -85,3 +85,22 @@ describe('indexDataset reads a dataset as readDataset does, keeping only referen
     expect(parquet.rows.map((r) => r.load())).toEqual(readDataset(fixture('eval_dataset.json')).rows);
   });
 });
+
+describe('a dataset rewritten while it is graded', () => {
+  it('is FILE_CHANGED at the position of the row in a JSON list, as data', () => {
+    const path = join(tmp(), 'changing.json');
+    const text = readFileSync(fixture('eval_dataset.json'), 'utf8');
+    writeFileSync(path, text);
+    const index = indexDataset(path);
+    try {
+      // Same length, so the row's place still frames a value; the value is no longer a row.
+      const first = text.indexOf('"row_id"');
+      writeFileSync(path, `${text.slice(0, first)}"xow_id"${text.slice(first + 8)}`);
+      expect(() => index.rows[0]?.load()).toThrow(
+        expect.objectContaining({ code: 'FILE_CHANGED', where: { file: path, row: 0 } }),
+      );
+    } finally {
+      index.close();
+    }
+  });
+});

@@ -8,8 +8,8 @@
  * flat-layout row the earlier layout): the file is read assuming what it has seen so far, and read
  * again from the start in the rare file whose first such row comes after others.
  */
-import type { DatasetRow, DatasetRowRef, QuestionType } from '../core/index.js';
-import { RowFile, type RowPlace } from '../io/index.js';
+import { CitegeistError, type DatasetRow, type DatasetRowRef, type QuestionType } from '../core/index.js';
+import { RowFile, type RowPlace, rowChangedError } from '../io/index.js';
 import {
   type DatasetReadResult,
   datasetShape,
@@ -55,7 +55,13 @@ class StoredRowRef implements DatasetRowRef {
   }
 
   load(): DatasetRow {
-    if (!this.reader.read) throw new Error('the dataset index is still being read');
+    if (!this.reader.read) {
+      throw new CitegeistError(
+        'INVALID_ARGUMENT',
+        'A dataset row was loaded while its index was still being read.',
+        'Load rows from the index indexDataset returned.',
+      );
+    }
     return this.reader.read(this.place);
   }
 }
@@ -89,7 +95,7 @@ export function indexDataset(path: string): DatasetIndex {
       reader.read = (place: RowPlace): DatasetRow => {
         const value = JSON.parse(rowFile.text(place)) as unknown;
         const result = entryToRow(value, evidenceKind(value), flags, false);
-        if ('error' in result) throw new Error(`${path} changed while it was graded: ${result.error}`);
+        if ('error' in result) throw rowChangedError(path, place, shape === 'lines', result.error);
         return result.row;
       };
       const rows = out.refs;

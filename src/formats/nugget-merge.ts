@@ -112,7 +112,13 @@ export function mergeAnswerDicts(dicts: Record<string, Answer>[]): Record<string
 /** `merge_nugget_questions(nuggets)`: the merged question (see the module note). */
 export function mergeNuggetQuestions(nuggets: NuggetQuestion[]): NuggetQuestion {
   const base = nuggets[0];
-  if (!base) throw new RangeError("mergeNuggetQuestions: list of nuggets can't be empty");
+  if (!base) {
+    throw new CitegeistError(
+      'INVALID_ARGUMENT',
+      "mergeNuggetQuestions: list of nuggets can't be empty.",
+      'Pass at least one nugget.',
+    );
+  }
   let metadata: Record<string, unknown> | null = null;
   for (const n of nuggets) if (n.metadata != null) metadata = mergeMetadata(metadata, n.metadata);
   let quality: NuggetQuestion['quality'] = null;

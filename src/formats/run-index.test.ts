@@ -136,3 +136,22 @@ describe('indexRun reads a run as readRun does, keeping only references', () => 
     expect(() => indexRun(broken)).toThrow(/does not parse/);
   });
 });
+
+describe('a run rewritten while it is graded', () => {
+  it('is FILE_CHANGED at the line of the row, as data', () => {
+    const path = write('changing.jsonl', '{"row_id": "a", "model": "m", "answer": "x"}\n');
+    const index = indexRun(path);
+    try {
+      writeFileSync(path, '{"row_id": 123, "model": "m", "answer": "x"}\n');
+      expect(() => index.rows[0]?.load()).toThrow(
+        expect.objectContaining({
+          code: 'FILE_CHANGED',
+          where: { file: path, line: 1 },
+          problem: expect.stringContaining('changed while it was graded'),
+        }),
+      );
+    } finally {
+      index.close();
+    }
+  });
+});

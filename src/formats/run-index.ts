@@ -11,7 +11,14 @@ import {
   type RunRow,
   type RunRowRef,
 } from '../core/index.js';
-import { firstContentChar, type JsonRowsFile, RowFile, type RowPlace, scanJsonRows } from '../io/index.js';
+import {
+  firstContentChar,
+  type JsonRowsFile,
+  RowFile,
+  type RowPlace,
+  rowChangedError,
+  scanJsonRows,
+} from '../io/index.js';
 import {
   citegeistRow,
   noteMissingCitations,
@@ -97,7 +104,7 @@ export function indexRun(path: string, options: { model?: string } = {}): RunInd
   const file = new RowFile(path);
   const load = (place: RowPlace): RunRow => {
     const row = convert(JSON.parse(file.text(place)));
-    if (typeof row === 'string') throw new Error(`${path} changed while it was graded: ${row}`);
+    if (typeof row === 'string') throw rowChangedError(path, place, !json || json.layout === 'lines', row);
     return row;
   };
   return { ...out, rows: rows.map((r) => new RunRef(r, load)), close: () => file.close() };

@@ -80,7 +80,9 @@ export function malformed(
   raw: string,
   fix: string,
 ): CitegeistError {
-  return new CitegeistError('INVALID_INPUT', `${location(file, line)}: ${what}: ${quoteValue(raw)}.`, fix);
+  return new CitegeistError('INVALID_INPUT', `${location(file, line)}: ${what}: ${quoteValue(raw)}.`, fix, {
+    where: { file, line },
+  });
 }
 
 /** The field count check every judgement format shares. */

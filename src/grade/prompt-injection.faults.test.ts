@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCase, writeReliabilitySection } from '../testing/fault-campaign.js';
+import { runCase } from '../testing/fault-campaign.js';
+import { recordFaultFigures } from '../testing/fault-report.js';
 import { readGrades } from './researchqa/grades-io.js';
 
 const SEED = 20_261_202;
@@ -131,6 +132,6 @@ describe('prompt injection never changes a deterministic metric', () => {
   afterAll(() => {
     const body = `${summary.cases} generated payloads (fast-check, seed ${SEED}; \`src/grade/prompt-injection.faults.test.ts\`) — instructions to a grader in plain text, role tags, JSON score objects and citegeist's own evidence markers, plus random noise — planted in the paper (a new section), in every answer, or in both, then graded with \`citegeist grade\` (no judge). Rows graded: ${summary.rows}. **Deterministic metrics changed: ${summary.changed}** (citation precision, citation accuracy, section coverage, refusal correctness, their status and the citation count were compared with the run without the payload). The metrics compare quotes with the paper's text and never interpret either; the HTML report escapes all model text.`;
     process.stdout.write(`\n## Prompt injection\n\n${body}\n`);
-    writeReliabilitySection('Prompt injection', body);
+    recordFaultFigures('Prompt injection', body);
   });
 });

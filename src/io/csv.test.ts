@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CitegeistError } from '../core/index.js';
 import { parseCsv } from './csv.js';
 
 describe('parseCsv', () => {
@@ -17,8 +18,6 @@ describe('parseCsv', () => {
   it.each([
     ['', []],
     ['a,b', []],
-    ['a,b\n1', [{ line: 2, values: { a: '1', b: '' } }]],
-    ['a,b\n1,2,3', [{ line: 2, values: { a: '1', b: '2' } }]],
     ['a,b\n"",x', [{ line: 2, values: { a: '', b: 'x' } }]],
     [
       'a\n1\n\n\n2',
@@ -33,6 +32,23 @@ describe('parseCsv', () => {
 
   it('reads another separator', () => {
     expect(parseCsv('a;b\n1;"x;y"', 'f', ';').records[0]?.values).toEqual({ a: '1', b: 'x;y' });
+  });
+
+  it.each([
+    ['a,b\n1', 2, /f\.csv line 2: 1 field\(s\) where the header has 2/],
+    ['a,b\n1,2,3', 2, /f\.csv line 2: 3 field\(s\) where the header has 2/],
+    ['a,b\n1,"x\ny"\n3,4,5', 4, /f\.csv line 4: 3 field\(s\)/],
+    ['a,b\r\n1,2\r\n3,a"b', 3, /f\.csv line 3: a quote in an unquoted field/],
+  ])('rejects a short, long or badly quoted row of %j with its line as data', (text, line, message) => {
+    let caught: unknown;
+    try {
+      parseCsv(text, 'f.csv');
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(CitegeistError);
+    expect(caught).toMatchObject({ code: 'INVALID_CSV', where: { file: 'f.csv', line } });
+    expect((caught as CitegeistError).problem).toMatch(message);
   });
 
   it('names the line of an unterminated quote', () => {

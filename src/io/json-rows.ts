@@ -10,7 +10,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { CitegeistError } from '../core/index.js';
+import { CitegeistError, describeLocation, type ErrorLocation } from '../core/index.js';
 import { jsonSyntaxProblem } from './json-syntax.js';
 import type { JsonlLine } from './jsonl.js';
 import {
@@ -131,7 +131,12 @@ class ChunkedFile {
     const { path, what } = this.source;
     const all = this.whole ?? readBytes(this.fd, 0, this.size);
     decodeUtf8(all, `The ${what} ${path}`);
-    throw new Error(`${path}: bytes that are not UTF-8 were found, then not found again`);
+    throw new CitegeistError(
+      'FILE_CHANGED',
+      `The ${what} ${path} held bytes that are not UTF-8, then did not when it was read again.`,
+      'Keep the file as it is while the command runs (write new data to another file), then run the command again.',
+      { where: { file: path } },
+    );
   }
 }
 
@@ -403,7 +408,12 @@ export class RowFile {
   /** The text of a row (checked as UTF-8 when it was first read). */
   text(place: Pick<RowPlace, 'offset' | 'length'>): string {
     const input = this.input;
-    if (input === null) throw new Error(`RowFile ${this.path} is closed`);
+    if (input === null)
+      throw new CitegeistError(
+        'INVALID_ARGUMENT',
+        `RowFile ${this.path} is closed.`,
+        'Read rows before close() (an index holds the file open until then).',
+      );
     if (input.whole) return input.whole.toString('utf8', place.offset, place.offset + place.length);
     return readBytes(input.fd, place.offset, place.length).toString('utf8');
   }
@@ -412,4 +422,23 @@ export class RowFile {
     if (this.input) closeInput(this.input);
     this.input = null;
   }
+}
+
+/**
+ * FILE_CHANGED for a row indexed on a first pass that no longer reads as it did (the file was
+ * rewritten while a command held its index): at its line (JSONL) or position (a JSON list).
+ */
+export function rowChangedError(
+  path: string,
+  place: RowPlace,
+  lines: boolean,
+  detail: string,
+): CitegeistError {
+  const where: ErrorLocation = lines ? { file: path, line: place.index } : { file: path, row: place.index };
+  return new CitegeistError(
+    'FILE_CHANGED',
+    `${path} changed while it was graded (${describeLocation(where)}): ${detail}`,
+    'Keep the file as it is while the command runs (write new data to another file), then grade again.',
+    { where },
+  );
 }

@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 // fsync and closeSync are watched (the rest of node:fs is the real one): the background flush is
 // observed directly, its completion released by hand.
-const pending: (() => void)[] = [];
+// Each released flush resolves once the real fsync's callback (RunFile's own) has run.
+const pending: (() => Promise<void>)[] = [];
 const calls = vi.hoisted(() => ({ fsync: [] as number[], closeSync: [] as number[] }));
 vi.mock('node:fs', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs')>();
@@ -13,7 +14,15 @@ vi.mock('node:fs', async (importOriginal) => {
     ...fs,
     fsync: (fd: number, callback: (error: Error | null) => void) => {
       calls.fsync.push(fd);
-      pending.push(() => fs.fsync(fd, callback));
+      pending.push(
+        () =>
+          new Promise<void>((resolve) =>
+            fs.fsync(fd, (error) => {
+              callback(error);
+              resolve();
+            }),
+          ),
+      );
     },
     closeSync: (fd: number) => {
       calls.closeSync.push(fd);
@@ -86,12 +95,8 @@ describe('RunFile background fsync', () => {
     expect(calls.closeSync).not.toContain(fd);
     expect(() => run.append({ row_id: '2' })).toThrow(/closed/);
     vi.useRealTimers();
-    await new Promise<void>((resolve) => {
-      const release = pending.shift()!;
-      // The real fsync's callback runs on a later tick.
-      release();
-      setTimeout(resolve, 50);
-    });
+    // The flush ends (its callback runs) and only then is the file closed: no timer is waited on.
+    await pending.shift()?.();
     expect(calls.closeSync).toContain(fd);
   });
 });

@@ -271,7 +271,13 @@ export class RunFile {
    * disk). What a power cut takes is redone on resume.
    */
   append(row: object): void {
-    if (this.fd === null) throw new Error(`RunFile ${this.path} is closed`);
+    if (this.fd === null) {
+      throw new CitegeistError(
+        'INVALID_ARGUMENT',
+        `RunFile ${this.path} is closed.`,
+        'Append rows before close().',
+      );
+    }
     this.lock.assertHeld();
     try {
       writeAll(this.fd, `${this.format(row)}\n`);

@@ -1,3 +1,4 @@
+import { CitegeistError } from '../core/index.js';
 import type { Transport, WireReply, WireRequest } from './transport.js';
 
 /** First pause of a replica that could not be reached; doubled per failure in a row, up to MAX. */
@@ -33,7 +34,13 @@ export class BalancedTransport implements Transport {
     private readonly now: () => number = Date.now,
   ) {
     const first = transports[0];
-    if (!first) throw new RangeError('BalancedTransport: no replicas');
+    if (!first) {
+      throw new CitegeistError(
+        'INVALID_ARGUMENT',
+        'BalancedTransport: no replicas were given.',
+        'Pass at least one transport.',
+      );
+    }
     this.kind = first.kind;
     this.model = first.model;
     this.baseUrl = transports.map((t) => t.baseUrl).join(',');

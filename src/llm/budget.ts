@@ -1,3 +1,4 @@
+import { CitegeistError } from '../core/index.js';
 import { type Price, type PriceTable, priceFor } from './prices.js';
 import type { ChatMessage, GenerateRequest } from './provider.js';
 
@@ -70,7 +71,13 @@ export class Budget {
   private unpriced = 0;
 
   constructor(readonly limitUsd: number) {
-    if (!(limitUsd >= 0)) throw new RangeError(`Budget: limit must be >= 0, got ${limitUsd}`);
+    if (!(limitUsd >= 0)) {
+      throw new CitegeistError(
+        'INVALID_ARGUMENT',
+        `Budget: limit must be >= 0, got ${limitUsd}.`,
+        'Pass a limit in USD ≥ 0.',
+      );
+    }
   }
 
   get spentUsd(): number {

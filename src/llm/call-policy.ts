@@ -1,37 +1,16 @@
-import { type Budget, projectCost } from './budget.js';
+import type { Budget } from './budget.js';
 import { type CacheMode, cacheKey, type ReplyCache } from './cache.js';
+import type { CallEvent } from './call-event.js';
 import { AdaptiveLimiter } from './limiter.js';
-import { costOf, type Price, type PriceTable, priceFor } from './prices.js';
-import type { GenerateRequest, GenerateResult, TokenUsage } from './provider.js';
-import { type RetryPolicy, withRetries } from './retry.js';
-import type { Transport, WireReply, WireSchema } from './transport.js';
+import { composeCall, type ModelCall } from './policies/call-stack.js';
+import { policyStack } from './policies/policy-stack.js';
+import { transportCall } from './policies/transport-call.js';
+import { type PriceTable, priceFor } from './prices.js';
+import type { GenerateRequest } from './provider.js';
+import { RETRY_AFTER_CAP_MS, type RetryPolicy } from './retry.js';
+import type { Transport, WireSchema } from './transport.js';
 
-/** What every call reports to an observer (progress bars, run logs). */
-export interface CallEvent {
-  providerId: string;
-  ok: boolean;
-  cached: boolean;
-  usage: TokenUsage | null;
-  costUsd: number | null;
-  latencyMs: number;
-  retries: number;
-  reason?: string;
-}
-
-/** The event a finished call reports (the same for a local call and one made on a queue worker). */
-export function callEventOf(providerId: string, result: GenerateResult): CallEvent {
-  const event: CallEvent = {
-    providerId,
-    ok: result.ok,
-    cached: result.cached,
-    usage: result.usage,
-    costUsd: result.costUsd,
-    latencyMs: result.latencyMs,
-    retries: result.retries,
-  };
-  if (!result.ok) event.reason = result.reason;
-  return event;
-}
+export { type CallEvent, callEventOf } from './call-event.js';
 
 /** The policies every provider gets. All optional; defaults in DEFAULT_POLICY. */
 export interface CallPolicyOptions {
@@ -49,6 +28,8 @@ export interface CallPolicyOptions {
   /** First back-off delay (default 1 s), doubled per retry up to retryMaxMs (default 60 s). */
   retryBaseMs?: number;
   retryMaxMs?: number;
+  /** The longest a server's Retry-After is honoured (default 60 s); past it, the usual back-off. */
+  retryAfterMaxMs?: number;
   /** Multiplies every delay, retry-after included (tests and benchmarks scale them down). */
   retryDelayScale?: number;
   /** Jitter source in [0, 1) (default Math.random). */
@@ -65,139 +46,71 @@ export const DEFAULT_POLICY = {
   maxAttempts: 5,
   retryBaseMs: 1000,
   retryMaxMs: 60_000,
+  retryAfterMaxMs: RETRY_AFTER_CAP_MS,
   retryDelayScale: 1,
 };
 
 /**
- * The one place where calls are cached, budgeted, limited, timed out and retried. A transport
- * makes one attempt; this runs the attempts. Never throws on a failed call: it returns `ok: false`
- * with the reason; it rejects only when the caller's signal aborts.
+ * The calls of a local provider: its transport under the policy stack (`policyStack`) built from
+ * `options`. Never throws on a failed call: it returns `ok: false` with the reason; it rejects only
+ * when the caller's signal aborts or on a configuration error.
  */
-export class CallRunner {
-  readonly limiter: AdaptiveLimiter;
-  private readonly price: Price | null;
-
-  constructor(
-    readonly providerId: string,
-    private readonly transport: Transport,
-    private readonly options: CallPolicyOptions = {},
-  ) {
-    const concurrency = Math.min(
-      options.concurrency ?? DEFAULT_POLICY.concurrency,
-      transport.maxConcurrency ?? Number.POSITIVE_INFINITY,
-    );
-    // A shared limiter is used unless this transport can serve fewer calls at once (one in-process model).
-    const shared = options.limiter;
-    this.limiter =
-      shared && (transport.maxConcurrency === undefined || shared.max <= transport.maxConcurrency)
-        ? shared
-        : new AdaptiveLimiter({ max: concurrency });
-    this.price = priceFor(providerId, transport.model, options.prices);
-  }
-
-  async call(request: GenerateRequest, schema: WireSchema | undefined): Promise<GenerateResult> {
-    const started = performance.now();
-    request.signal?.throwIfAborted();
-    const mode = this.options.cacheMode ?? DEFAULT_POLICY.cacheMode;
-    const cache = mode === 'no-cache' ? null : (this.options.cache ?? null);
-    const key = cache ? this.key(request, schema) : '';
-    const hit = cache ? await cache.get(key) : undefined;
-    if (hit) {
-      const costUsd = this.price && hit.usage ? 0 : null;
-      return this.finish(
-        { ok: true, text: hit.text, usage: hit.usage, costUsd, retries: 0, cached: true },
-        started,
-      );
-    }
-    if (mode === 'cache-only') {
-      const reason = this.options.cache
-        ? 'cache miss in cache-only mode (no stored reply for this request)'
-        : 'cache-only mode but no response cache is configured';
-      return this.finish(
-        { ok: false, reason, usage: null, costUsd: null, retries: 0, cached: false },
-        started,
-      );
-    }
-    const budget = this.options.budget ?? null;
-    const hold = budget?.reserve(projectCost(request, this.price, this.options.expectedOutputTokens));
-    if (hold === null) {
-      const reason = `budget exceeded: $${budget?.spentUsd.toFixed(4)} spent of $${budget?.limitUsd}; this call would pass it`;
-      return this.finish(
-        { ok: false, reason, usage: null, costUsd: null, retries: 0, cached: false },
-        started,
-      );
-    }
-    const { reply, retries } = await this.attempts(request, schema).catch((error: unknown) => {
-      if (hold) budget?.settle(hold, null);
-      throw error;
-    });
-    const costUsd = reply.ok ? costOf(reply.usage, this.price) : null;
-    // A priced reply without usage fields is charged its projection, so the cap still holds.
-    if (hold) budget?.settle(hold, costUsd ?? (reply.ok && this.price ? hold.projectedUsd : null));
-    if (!reply.ok) {
-      const failure: Unfinished = {
-        ok: false,
-        reason: reply.reason,
-        retryable: reply.retryable,
-        usage: null,
-        costUsd: null,
-        retries,
-        cached: false,
-      };
-      if (reply.raw !== undefined) failure.raw = reply.raw;
-      return this.finish(failure, started);
-    }
-    cache?.set(key, this.transport.model, { text: reply.text, usage: reply.usage });
-    return this.finish(
-      { ok: true, text: reply.text, usage: reply.usage, costUsd, retries, cached: false },
-      started,
-    );
-  }
-
-  private key(request: GenerateRequest, schema: WireSchema | undefined): string {
-    return cacheKey({
-      kind: this.transport.kind,
-      model: this.transport.model,
-      baseUrl: this.transport.baseUrl,
-      messages: request.messages,
-      schema: schema?.jsonSchema,
-      temperature: request.temperature,
-      seed: request.seed,
-      maxTokens: request.maxTokens,
-    });
-  }
-
-  /** The retry policy this runner applies (shared with embedders built on the same options). */
-  get retryPolicy(): RetryPolicy {
-    return retryPolicyOf(this.options, this.limiter);
-  }
-
-  private attempts(
-    request: GenerateRequest,
-    schema: WireSchema | undefined,
-  ): Promise<{ reply: WireReply; retries: number }> {
-    const policy = this.retryPolicy;
-    if (request.timeoutMs !== undefined) policy.timeoutMs = request.timeoutMs;
-    const wire = { messages: request.messages, ...pick(request), ...(schema ? { schema } : {}) };
-    return withRetries((signal) => this.transport.send(wire, signal), policy, request.signal);
-  }
-
-  private finish(result: Unfinished, started: number): GenerateResult {
-    const full = { ...result, latencyMs: performance.now() - started } as GenerateResult;
-    this.options.onCall?.(callEventOf(this.providerId, full));
-    return full;
-  }
+export function localCall(
+  providerId: string,
+  transport: Transport,
+  options: CallPolicyOptions = {},
+): { call: ModelCall; limiter: AdaptiveLimiter } {
+  const limiter = limiterFor(transport, options);
+  const price = priceFor(providerId, transport.model, options.prices);
+  const mode = options.cacheMode ?? DEFAULT_POLICY.cacheMode;
+  const cache = options.cache ?? null;
+  const { limiter: _limiter, timeoutMs, ...retry } = retryPolicyOf(options, limiter);
+  const key = (request: GenerateRequest, schema: WireSchema | undefined) => keyOf(transport, request, schema);
+  const stack = policyStack({
+    providerId,
+    price,
+    onCall: options.onCall,
+    timed: true,
+    // cache-only without a cache still gets the policy: it fails every call, saying why.
+    cache:
+      mode === 'no-cache' || (mode === 'normal' && !cache)
+        ? null
+        : { cache, mode, key, model: transport.model, price },
+    budget: options.budget ?? null,
+    expectedOutputTokens: options.expectedOutputTokens,
+    retry,
+    limiter,
+  });
+  return { call: composeCall(transportCall(transport, price, timeoutMs), stack), limiter };
 }
 
-/** A result before its latency is stamped. */
-type Unfinished = GenerateResult extends infer R ? (R extends unknown ? Omit<R, 'latencyMs'> : never) : never;
+/**
+ * The limiter a transport's calls share: the one given in the options unless this transport can
+ * serve fewer calls at once (one in-process model), else one of `concurrency` slots.
+ */
+export function limiterFor(transport: Transport, options: CallPolicyOptions = {}): AdaptiveLimiter {
+  const shared = options.limiter;
+  if (shared && (transport.maxConcurrency === undefined || shared.max <= transport.maxConcurrency))
+    return shared;
+  const concurrency = Math.min(
+    options.concurrency ?? DEFAULT_POLICY.concurrency,
+    transport.maxConcurrency ?? Number.POSITIVE_INFINITY,
+  );
+  return new AdaptiveLimiter({ max: concurrency });
+}
 
-function pick(r: GenerateRequest): { temperature?: number; maxTokens?: number; seed?: number } {
-  const out: { temperature?: number; maxTokens?: number; seed?: number } = {};
-  if (r.temperature !== undefined) out.temperature = r.temperature;
-  if (r.maxTokens !== undefined) out.maxTokens = r.maxTokens;
-  if (r.seed !== undefined) out.seed = r.seed;
-  return out;
+/** The cache key of a call on `transport` (see `cacheKey` for what goes in). */
+function keyOf(transport: Transport, request: GenerateRequest, schema: WireSchema | undefined): string {
+  return cacheKey({
+    kind: transport.kind,
+    model: transport.model,
+    baseUrl: transport.baseUrl,
+    messages: request.messages,
+    schema: schema?.jsonSchema,
+    temperature: request.temperature,
+    seed: request.seed,
+    maxTokens: request.maxTokens,
+  });
 }
 
 /** The retry policy for a set of call options (defaults from DEFAULT_POLICY). */
@@ -208,6 +121,7 @@ export function retryPolicyOf(options: CallPolicyOptions, limiter: AdaptiveLimit
     timeoutMs: options.timeoutMs ?? DEFAULT_POLICY.timeoutMs,
     retryBaseMs: options.retryBaseMs ?? DEFAULT_POLICY.retryBaseMs,
     retryMaxMs: options.retryMaxMs ?? DEFAULT_POLICY.retryMaxMs,
+    retryAfterMaxMs: options.retryAfterMaxMs ?? DEFAULT_POLICY.retryAfterMaxMs,
     retryDelayScale: options.retryDelayScale ?? DEFAULT_POLICY.retryDelayScale,
     random: options.random ?? Math.random,
   };

@@ -13,9 +13,10 @@ export { type CachedReply, type CacheMode, cacheKey, type ReplyCache, ResponseCa
 export {
   type CallEvent,
   type CallPolicyOptions,
-  CallRunner,
   callEventOf,
   DEFAULT_POLICY,
+  limiterFor,
+  localCall,
   retryPolicyOf,
 } from './call-policy.js';
 export {
@@ -65,6 +66,14 @@ export {
 } from './model-string.js';
 export { createNodeFetch } from './node-fetch.js';
 export { dynamicImport, loadOptional, type ModuleImporter } from './optional-module.js';
+export { budgetPolicy } from './policies/budget-policy.js';
+export { type CachePolicyOptions, cachePolicy } from './policies/cache-policy.js';
+export { type CallPolicy, composeCall, type ModelCall, type ModelOutcome } from './policies/call-stack.js';
+export { limitPolicy } from './policies/limit-policy.js';
+export { observePolicy, timePolicy } from './policies/observe-policy.js';
+export { type PolicyStackOptions, policyStack } from './policies/policy-stack.js';
+export { retryPolicy } from './policies/retry-policy.js';
+export { transportCall } from './policies/transport-call.js';
 export { BUILTIN_PRICES, costOf, PRICES_CHECKED, type Price, type PriceTable, priceFor } from './prices.js';
 export type {
   CallMeta,
@@ -81,7 +90,16 @@ export { GeminiTransport } from './providers/gemini.js';
 export { toGeminiSchema } from './providers/gemini-schema.js';
 export { LlamaCppTransport, NODE_LLAMA_CPP_VERSION } from './providers/llama-cpp.js';
 export { OpenAiCompatibleTransport, type StructuredMode } from './providers/openai-compatible.js';
-export { backoff, type RetryPolicy, withRetries } from './retry.js';
+export {
+  type BackoffPolicy,
+  backoff,
+  RETRY_AFTER_CAP_MS,
+  type RetryableFailure,
+  type RetryPolicy,
+  retryLoop,
+  sleep,
+  withRetries,
+} from './retry.js';
 export { generateValidated, jsonInstruction, jsonSchemaOf, validateReply } from './structured.js';
 export type { EncodedText, TokenEncoder } from './token-encoder.js';
 export type { Transport, WireFailure, WireReply, WireRequest, WireSchema } from './transport.js';

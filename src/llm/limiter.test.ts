@@ -69,7 +69,7 @@ describe('parseRetryAfter', () => {
 
 describe('limiter sharing', () => {
   it('gives a one-at-a-time transport its own limiter even when a wider one is shared', async () => {
-    const { CallRunner } = await import('./call-policy.js');
+    const { limiterFor } = await import('./call-policy.js');
     const shared = new AdaptiveLimiter({ max: 8 });
     const transport = {
       kind: 'gguf',
@@ -79,8 +79,8 @@ describe('limiter sharing', () => {
       structuredOutput: () => 'grammar',
       send: async () => ({ ok: true as const, text: 'x', usage: null }),
     };
-    expect(new CallRunner('gguf:m.gguf', transport, { limiter: shared }).limiter.max).toBe(1);
+    expect(limiterFor(transport, { limiter: shared }).max).toBe(1);
     const { maxConcurrency: _m, ...http } = transport;
-    expect(new CallRunner('x:y', http, { limiter: shared }).limiter).toBe(shared);
+    expect(limiterFor(http, { limiter: shared })).toBe(shared);
   });
 });

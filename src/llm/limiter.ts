@@ -13,6 +13,7 @@ export interface LimiterOptions {
  * at most once per cooldown so one burst counts once) and grows it by one after `limit`
  * consecutive successes, up to `max` (AIMD, as TCP does).
  */
+import { CitegeistError } from '../core/index.js';
 export class AdaptiveLimiter {
   readonly max: number;
   private readonly min: number;
@@ -25,7 +26,11 @@ export class AdaptiveLimiter {
 
   constructor(options: LimiterOptions) {
     if (!Number.isInteger(options.max) || options.max < 1) {
-      throw new RangeError(`AdaptiveLimiter: max must be a positive integer, got ${options.max}`);
+      throw new CitegeistError(
+        'INVALID_ARGUMENT',
+        `AdaptiveLimiter: max must be a positive integer, got ${options.max}.`,
+        'Pass max ≥ 1 (the most calls in flight).',
+      );
     }
     this.max = options.max;
     this.min = Math.min(options.min ?? 1, this.max);

@@ -1,5 +1,7 @@
-import { type CallPolicyOptions, CallRunner } from './call-policy.js';
+import { type CallPolicyOptions, localCall } from './call-policy.js';
 import { modelFamily } from './family.js';
+import type { AdaptiveLimiter } from './limiter.js';
+import type { ModelCall } from './policies/call-stack.js';
 import type {
   GenerateRequest,
   GenerateResult,
@@ -17,13 +19,15 @@ export interface TransportProviderOptions extends CallPolicyOptions {
 
 /**
  * An LlmProvider made of a Transport (one API's wire format) and the shared call policies
- * (cache, budget, limiter, timeout, retries). Structured calls go through the shared
+ * (cache, budget, limiter, timeout, retries; stacked by `localCall`). Structured calls go through the shared
  * validate-and-repair loop, with the schema also handed to the API when it can constrain output.
  */
 export class TransportProvider implements LlmProvider {
   readonly family: string;
   readonly contextWindow: number | null;
-  readonly runner: CallRunner;
+  /** One model call under this provider's policies (the queue worker calls it directly). */
+  readonly call: ModelCall;
+  readonly limiter: AdaptiveLimiter;
   /** JSON Schemas by zod schema: converting on every call costs more than the cache lookup. */
   private readonly schemas = new WeakMap<object, Record<string, unknown>>();
 
@@ -34,7 +38,7 @@ export class TransportProvider implements LlmProvider {
   ) {
     this.family = options.family ?? modelFamily(transport.model);
     this.contextWindow = options.contextWindow ?? null;
-    this.runner = new CallRunner(id, transport, options);
+    ({ call: this.call, limiter: this.limiter } = localCall(id, transport, options));
   }
 
   /** How structured output is obtained ("json_schema", "tool call", "responseSchema", …). */
@@ -43,7 +47,7 @@ export class TransportProvider implements LlmProvider {
   }
 
   generate(request: GenerateRequest): Promise<GenerateResult> {
-    return this.runner.call(request, undefined);
+    return this.call(request, undefined);
   }
 
   generateObject<T>(request: ObjectRequest<T>): Promise<ObjectResult<T>> {
@@ -54,7 +58,7 @@ export class TransportProvider implements LlmProvider {
       this.schemas.set(request.schema, jsonSchema);
     }
     const schema: WireSchema = { name, jsonSchema };
-    return generateValidated(request, (req) => this.runner.call(req, schema));
+    return generateValidated(request, (req) => this.call(req, schema));
   }
 }
 

@@ -314,7 +314,11 @@ class Writer {
       });
       out.push(indent === undefined ? '}' : `\n${pad}}`);
     } else {
-      throw new TypeError(`stringifyPythonJson: cannot write a ${typeof value}`);
+      throw new CitegeistError(
+        'INVALID_ARGUMENT',
+        `stringifyPythonJson: cannot write a ${typeof value}.`,
+        'Pass JSON values only (objects, arrays, strings, numbers, booleans, null).',
+      );
     }
   }
 }

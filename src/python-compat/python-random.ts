@@ -101,7 +101,11 @@ export class PythonRandom {
   getrandbits(k: number): number {
     if (k === 0) return 0;
     if (k < 0 || k > 32 || !Number.isInteger(k))
-      throw new RangeError(`getrandbits: k must be 0..32, got ${k}`);
+      throw new CitegeistError(
+        'INVALID_ARGUMENT',
+        `getrandbits: k must be an integer 0..32, got ${k}.`,
+        'Draw at most 32 bits at a time.',
+      );
     return this.uint32() >>> (32 - k);
   }
 

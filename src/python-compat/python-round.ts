@@ -10,9 +10,14 @@
  * x = m · 2^e (m odd) is halfway between two multiples of 10^-d iff x · 2 · 10^d is an odd
  * integer, i.e. iff e + d + 1 = 0 (10^d contributes 2^d, and 5^d is odd).
  */
+import { CitegeistError } from '../core/index.js';
 export function pythonRound(x: number, ndigits: number): number {
   if (!Number.isFinite(x) || !Number.isInteger(ndigits) || ndigits < 0 || ndigits > 100) {
-    throw new RangeError(`pythonRound needs a finite number and 0 ≤ ndigits ≤ 100 (got ${x}, ${ndigits})`);
+    throw new CitegeistError(
+      'INVALID_ARGUMENT',
+      `pythonRound needs a finite number and 0 ≤ ndigits ≤ 100 (got ${x}, ${ndigits}).`,
+      'Pass a finite number and an integer ndigits from 0 to 100.',
+    );
   }
   if (x === 0 || Math.abs(x) >= 1e21) return x;
   const text = x.toFixed(ndigits);

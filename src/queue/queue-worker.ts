@@ -137,7 +137,7 @@ export class QueueWorker {
       );
     }
     const data = parsed.data;
-    const result = await this.provider(data).runner.call(generateRequestOf(data.request), data.schema);
+    const result = await this.provider(data).call(generateRequestOf(data.request), data.schema);
     if (!result.ok && result.retryable) {
       this.tally.failed++;
       throw new Error(`${result.reason} (worker ${this.options.name})`);

@@ -3,13 +3,14 @@ import {
   type Budget,
   type CacheMode,
   type CallEvent,
-  callEventOf,
+  composeCall,
   costOf,
   type GenerateRequest,
   type GenerateResult,
   generateValidated,
   jsonSchemaOf,
   type LlmProvider,
+  type ModelCall,
   modelFamily,
   modelId,
   type ObjectRequest,
@@ -17,8 +18,8 @@ import {
   type Price,
   type PriceTable,
   parseModelString,
+  policyStack,
   priceFor,
-  projectCost,
   type WireSchema,
   wireName,
 } from '../llm/index.js';
@@ -43,9 +44,10 @@ export interface QueuedProviderOptions {
 /**
  * A model whose calls run on queue workers. The prompts are built, replies parsed and structured
  * output validated (and repaired) here, exactly as in a local run; only the call itself travels,
- * as a job holding the messages and settings, never a key. The budget is reserved before a job is
- * enqueued and settled with the cost of the usage the worker reports, priced with this machine's
- * table, so spend is capped and counted as locally.
+ * as a job holding the messages and settings, never a key. The same policy stack as a local call
+ * (`policyStack`) reserves the budget before a job is enqueued and settles it with the cost of the
+ * usage the worker reports, priced with this machine's table, so spend is capped and counted as
+ * locally; cache and retries are the worker's.
  */
 export class QueuedProvider implements LlmProvider {
   readonly id: string;
@@ -53,6 +55,7 @@ export class QueuedProvider implements LlmProvider {
   readonly contextWindow: number | null = null;
   readonly structuredOutput = 'chosen by each worker';
   private readonly price: Price | null;
+  private readonly call: ModelCall;
   private readonly schemas = new WeakMap<object, Record<string, unknown>>();
 
   constructor(
@@ -63,6 +66,7 @@ export class QueuedProvider implements LlmProvider {
     this.id = modelId(parsed);
     this.family = modelFamily(parsed.model);
     this.price = priceFor(this.id, parsed.model, options.prices);
+    this.call = this.submit();
   }
 
   generate(request: GenerateRequest): Promise<GenerateResult> {
@@ -79,70 +83,47 @@ export class QueuedProvider implements LlmProvider {
     return generateValidated(request, (req) => this.call(req, schema));
   }
 
-  private async call(request: GenerateRequest, schema: WireSchema | undefined): Promise<GenerateResult> {
-    const started = performance.now();
-    request.signal?.throwIfAborted();
-    const budget = this.options.budget ?? null;
-    const hold = budget?.reserve(projectCost(request, this.price, this.options.expectedOutputTokens));
-    if (hold === null) {
-      const reason = `budget exceeded: $${budget?.spentUsd.toFixed(4)} spent of $${budget?.limitUsd}; this call would pass it`;
-      return this.report({
-        ok: false,
-        reason,
-        usage: null,
-        costUsd: null,
-        retries: 0,
-        cached: false,
-        latencyMs: performance.now() - started,
-      });
-    }
-    let reply: CallReply;
-    const release = await this.options.limiter.acquire(request.signal);
-    try {
-      reply = await this.options.coordinator.submit(
+  /** The coordinator's submit under the same policy stack as a local call (budget, limiter, observer). */
+  private submit(): ModelCall {
+    const { coordinator, run, cacheMode } = this.options;
+    const price = this.price;
+    const base: ModelCall = async (request, schema) => {
+      const reply: CallReply = await coordinator.submit(
         {
           model: this.id,
-          run: this.options.run(),
+          run: run(),
           request: wireRequest(request),
           ...(schema ? { schema } : {}),
-          cacheMode: this.options.cacheMode ?? 'normal',
+          cacheMode: cacheMode ?? 'normal',
         },
         request.signal,
       );
-    } catch (error) {
-      if (hold) budget?.settle(hold, null);
-      throw error;
-    } finally {
-      release();
-    }
-    const costUsd = !reply.ok
-      ? null
-      : reply.cached
-        ? this.price && reply.usage
-          ? 0
-          : null
-        : costOf(reply.usage, this.price);
-    // As locally: a priced reply without usage is charged its projection, so the cap still holds.
-    if (hold)
-      budget?.settle(hold, costUsd ?? (reply.ok && !reply.cached && this.price ? hold.projectedUsd : null));
-    const meta = { latencyMs: reply.latencyMs, retries: reply.retries, cached: reply.cached };
-    return this.report(
-      reply.ok
-        ? { ok: true, text: reply.text, usage: reply.usage, costUsd, ...meta }
-        : {
-            ok: false,
-            reason: reply.reason,
-            ...(reply.raw !== undefined ? { raw: reply.raw } : {}),
-            usage: null,
-            costUsd: null,
-            ...meta,
-          },
+      // Priced here, with this machine's table; a reply the worker's cache gave costs 0 (or unknown).
+      const meta = { latencyMs: reply.latencyMs, retries: reply.retries, cached: reply.cached };
+      if (!reply.ok) {
+        return {
+          ok: false,
+          reason: reply.reason,
+          ...(reply.raw !== undefined ? { raw: reply.raw } : {}),
+          usage: null,
+          costUsd: null,
+          ...meta,
+        };
+      }
+      const costUsd = reply.cached ? (price && reply.usage ? 0 : null) : costOf(reply.usage, price);
+      return { ok: true, text: reply.text, usage: reply.usage, costUsd, ...meta };
+    };
+    return composeCall(
+      base,
+      policyStack({
+        providerId: this.id,
+        price,
+        onCall: this.options.onCall,
+        budget: this.options.budget ?? null,
+        expectedOutputTokens: this.options.expectedOutputTokens,
+        limiter: this.options.limiter,
+      }),
     );
-  }
-
-  private report(result: GenerateResult): GenerateResult {
-    this.options.onCall?.(callEventOf(this.id, result));
-    return result;
   }
 }
 

@@ -118,7 +118,7 @@ function differenceFunction(level: MeasurementLevel): Delta {
         };
     default:
       throw new CitegeistError(
-        'BAD_OPTION',
+        'INVALID_ARGUMENT',
         `krippendorffAlpha: level of measurement ${quoteValue(level)} is not known.`,
         'Use one of "nominal", "ordinal", "interval", "ratio".',
       );

@@ -19,7 +19,7 @@ export function checkCategories(categories: readonly number[]): number[] {
     );
   if (!ok) {
     throw new CitegeistError(
-      'BAD_OPTION',
+      'INVALID_ARGUMENT',
       `fitPartialCreditModel: option "categories" is ${quoteValue(categories)}; it must list at least two finite scores in ascending order.`,
       'Pass the ordered score values, e.g. categories: [1, 2, 3, 4, 5].',
     );
@@ -30,7 +30,7 @@ export function checkCategories(categories: readonly number[]): number[] {
 export function checkOption(name: string, value: number, ok: boolean, expected: string): void {
   if (!ok || typeof value !== 'number' || Number.isNaN(value)) {
     throw new CitegeistError(
-      'BAD_OPTION',
+      'INVALID_ARGUMENT',
       `fitPartialCreditModel: option "${name}" is ${quoteValue(value)}; it must be ${expected}.`,
       `Pass ${name} as ${expected}.`,
     );

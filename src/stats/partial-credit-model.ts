@@ -90,7 +90,7 @@ export function fitPartialCreditModel(
   const categories = checkCategories(options.categories);
   if (method !== 'mml' && method !== 'jml') {
     throw new CitegeistError(
-      'BAD_OPTION',
+      'INVALID_ARGUMENT',
       `fitPartialCreditModel: option "method" is ${quoteValue(method)}; it must be "mml" or "jml".`,
       'Pass method: "mml" (default) or "jml".',
     );

@@ -12,7 +12,7 @@ export type RandomSource = () => number;
 export function createRandom(seed: number): RandomSource {
   if (!Number.isInteger(seed)) {
     throw new CitegeistError(
-      'BAD_OPTION',
+      'INVALID_ARGUMENT',
       `createRandom: seed must be an integer, got ${quoteValue(seed)}.`,
       'Pass an integer seed (it is reduced modulo 2^32).',
     );

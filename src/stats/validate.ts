@@ -48,7 +48,7 @@ export function assertPaired(
 export function assertOption(fn: string, name: string, value: number, ok: boolean, expected: string): void {
   if (!ok || typeof value !== 'number' || Number.isNaN(value)) {
     throw new CitegeistError(
-      'BAD_OPTION',
+      'INVALID_ARGUMENT',
       `${fn}: option "${name}" is ${quoteValue(value)}; it must be ${expected}.`,
       `Pass ${name} as ${expected}.`,
     );

@@ -1,6 +1,3 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { memoryIo, runCli } from '../cli/index.js';
 import { isErrorCode } from '../core/index.js';
 
@@ -78,6 +75,16 @@ export class Tally {
     }
   }
 
+  /** The examples of bad ends (silent success, crash, hang) in these categories. */
+  badIn(...categories: string[]): string[] {
+    return this.bad.filter((b) => categories.some((c) => b.startsWith(`${c} `)));
+  }
+
+  /** How many cases these categories ran. */
+  casesIn(...categories: string[]): number {
+    return categories.reduce((n, c) => n + (this.rows.get(c)?.cases ?? 0), 0);
+  }
+
   get total(): Record<Outcome | 'cases', number> {
     const t = { cases: 0, refused: 0, accepted: 0, silent: 0, crash: 0, hang: 0 };
     for (const r of this.rows.values()) for (const k of Object.keys(t) as (keyof typeof t)[]) t[k] += r[k];
@@ -102,20 +109,4 @@ export class Tally {
     lines.push('', `Codes printed: ${codes.join(', ')}.`);
     return lines.join('\n');
   }
-}
-
-const REPORT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'reliability.md');
-
-/**
- * Replaces the body of one `## <title>` section of docs/reliability.md (up to the next `## `), so
- * each campaign writes its own figures and leaves the others' sections alone.
- */
-export function writeReliabilitySection(title: string, body: string): void {
-  const text = readFileSync(REPORT, 'utf8');
-  const start = text.indexOf(`\n## ${title}\n`);
-  if (start < 0) throw new Error(`docs/reliability.md has no section "## ${title}"`);
-  const from = start + `\n## ${title}\n`.length;
-  const next = text.indexOf('\n## ', from);
-  const end = next < 0 ? text.length : next;
-  writeFileSync(REPORT, `${text.slice(0, from)}\n${body.trim()}\n${text.slice(end)}`);
 }

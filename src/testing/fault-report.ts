@@ -1,9 +1,10 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
- * The figures a fault-campaign file gathers, rendered as the body of a docs/reliability.md
- * section. The suite prints them; with `write` it also replaces those sections' bodies in place
- * (the heading and everything outside the section stay as they are).
+ * The figures a fault-campaign file gathers, rendered as the bodies of docs/reliability.md
+ * sections. The suite prints them and records them (`recordFaultFigures`) for
+ * `npm run faults:report`, which writes them into the doc: a test never writes docs.
  */
 export class FaultReport {
   private readonly sections = new Map<string, string[]>();
@@ -18,20 +19,10 @@ export class FaultReport {
     return [...this.sections].map(([title, lines]) => `## ${title}\n\n${lines.join('\n')}\n`).join('\n');
   }
 
-  /** Prints the sections, and replaces their bodies in `doc` when `write`. */
-  publish(doc: string, write: boolean, print: (text: string) => void): void {
+  /** Prints the sections and records each one for `npm run faults:report`. */
+  publish(print: (text: string) => void): void {
     print(`\n${this.render()}`);
-    if (!write || !existsSync(doc)) return;
-    let text = readFileSync(doc, 'utf8');
-    for (const [title, lines] of this.sections) {
-      const heading = `## ${title}\n`;
-      const at = text.indexOf(heading);
-      if (at < 0) continue;
-      const next = text.indexOf('\n## ', at + heading.length);
-      const end = next < 0 ? text.length : next + 1;
-      text = `${text.slice(0, at)}${heading}\n${lines.join('\n')}\n${next < 0 ? '' : '\n'}${text.slice(end)}`;
-    }
-    writeFileSync(doc, text);
+    for (const [title, lines] of this.sections) recordFaultFigures(title, lines.join('\n'));
   }
 }
 
@@ -39,4 +30,18 @@ export class FaultReport {
 export function markdownTable(header: string[], rows: (string | number)[][]): string {
   const line = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+/**
+ * Records the body of one `## <title>` section of docs/reliability.md for `npm run faults:report`,
+ * which runs the campaigns with CITEGEIST_FAULT_FIGURES set to a folder and then writes the
+ * sections into the doc. A test never writes docs itself: without that variable this does nothing
+ * (the caller prints its figures anyway).
+ */
+export function recordFaultFigures(title: string, body: string): void {
+  const dir = process.env.CITEGEIST_FAULT_FIGURES;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  const file = `${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.json`;
+  writeFileSync(join(dir, file), JSON.stringify({ title, body }));
 }

@@ -15,7 +15,9 @@
  * (`offsets[i]`); an expansion (ﬁ → "fi") maps all its characters to the same original index, and a
  * collapsed whitespace run maps to its first whitespace character.
  */
+
 import type { Span } from '../core/index.js';
+import { CitegeistError } from '../core/index.js';
 
 /** A normalised string and where each of its characters came from in `original`. */
 export interface NormalizedText {
@@ -191,7 +193,11 @@ function codePointEnd(original: string, index: number): number {
 export function toOriginalSpan(normalized: NormalizedText, start: number, end: number): Span {
   const { offsets, original } = normalized;
   if (start < 0 || end > offsets.length || start > end) {
-    throw new RangeError(`span [${start}, ${end}) is outside the normalised text (length ${offsets.length})`);
+    throw new CitegeistError(
+      'INVALID_ARGUMENT',
+      `toOriginalSpan: span [${start}, ${end}) is outside the normalised text (length ${offsets.length}).`,
+      'Pass 0 ≤ start ≤ end ≤ the length of normalized.text.',
+    );
   }
   if (start === end) {
     const at = start < offsets.length ? offsets[start]! : original.length;

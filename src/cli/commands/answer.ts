@@ -40,6 +40,7 @@ import { openRetrievedRun, RETRIEVED_OPTION } from '../retrieved-run.js';
 import { addCheckOption, checkCacheFile, checkReadDataset } from '../setup/dataset-preflight.js';
 import { countOption } from '../setup/option-parsers.js';
 import { addPaperSourceOptions, describeSource, paperSource, paperSourceOf } from '../setup/paper-source.js';
+import { requireModel } from '../setup/require-model.js';
 import { openPaperRetrieval } from '../setup/retrieval-options.js';
 import { noteTakeovers } from '../takeover-note.js';
 
@@ -69,14 +70,10 @@ function answererFor(
   runtime: () => LlmRuntime,
   passages?: PassageSource,
 ): Answerer | AnswerPlanner {
-  const model = settings.model;
-  if (!model) {
-    throw new CitegeistError(
-      'MODEL_REQUIRED',
-      'No model was given.',
-      'Add --model extractive (no LLM needed) or a model string such as openai:gpt-4.1-mini or ollama:qwen2.5:7b.',
-    );
-  }
+  const model = requireModel(settings.model, {
+    problem: 'No model was given.',
+    fix: 'Add --model extractive (no LLM needed) or a model string such as openai:gpt-4.1-mini or ollama:qwen2.5:7b.',
+  });
   if (!['auto', 'full', 'retrieval'].includes(opts.context)) {
     throw new CitegeistError(
       'BAD_OPTION',

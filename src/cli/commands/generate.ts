@@ -28,6 +28,7 @@ import { createLazyProgress } from '../progress.js';
 import { putInInputOrder } from '../queue-runtime.js';
 import { countOption } from '../setup/option-parsers.js';
 import { addPaperSourceOptions, paperSource } from '../setup/paper-source.js';
+import { requireModel } from '../setup/require-model.js';
 
 interface GenerateCliOptions extends LlmFlags {
   papers?: string;
@@ -95,14 +96,12 @@ export const registerGenerate: RegisterCommand = (program, ctx) => {
   addPaperSourceOptions(questions);
   addLlmOptions(questions).action(async (opts: GenerateCliOptions) => {
     const settings = resolveLlmSettings(opts, ctx.config(), ctx.io.cwd);
-    const model = settings.model;
-    if (!model || model === 'extractive') {
-      throw new CitegeistError(
-        'MODEL_REQUIRED',
+    const model = requireModel(settings.model, {
+      problem:
         'Dataset generation needs an LLM: there is no honest non-LLM way to write questions and rubrics.',
-        'Give --model with a model string (openai:gpt-4.1-mini, anthropic:…, gemini:…, ollama:qwen2.5:7b) and its API key in the environment.',
-      );
-    }
+      fix: 'Give --model with a model string (openai:gpt-4.1-mini, anthropic:…, gemini:…, ollama:qwen2.5:7b) and its API key in the environment.',
+      notAModel: ['extractive'],
+    });
     const list = opts.manifest
       ? fromManifest(resolve(ctx.io.cwd, opts.manifest))
       : opts.corpus

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { CitegeistError } from '../../core/index.js';
 import type { RegisterCommand } from '../context.js';
 import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } from '../llm-options.js';
+import { requireModel } from '../setup/require-model.js';
 
 const Pong = z.object({ reply: z.string(), ok: z.boolean() });
 
@@ -18,16 +18,13 @@ export const registerLlm: RegisterCommand = (program, ctx) => {
       ctx.config(),
       ctx.io.cwd,
     );
-    if (!settings.model) {
-      throw new CitegeistError(
-        'MODEL_REQUIRED',
-        'No model to ping: --model is not set and the config has no "model".',
-        'Pass --model, e.g. --model ollama:qwen2.5:7b.',
-      );
-    }
+    const model = requireModel(settings.model, {
+      problem: 'No model to ping: --model is not set and the config has no "model".',
+      fix: 'Pass --model, e.g. --model ollama:qwen2.5:7b.',
+    });
     const runtime = createLlmRuntime(settings, ctx.io.env);
     try {
-      const provider = runtime.provider(settings.model);
+      const provider = runtime.provider(model);
       const text = await provider.generate({
         messages: [{ role: 'user', content: 'Reply with the single word: pong' }],
         maxTokens: 16,

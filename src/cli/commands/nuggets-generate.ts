@@ -35,7 +35,7 @@ import {
   fittedEmbed,
   modelCreator,
   nuggetsCommand,
-  requireModel,
+  requireNuggetModel,
   stepProgress,
 } from '../setup/nuggets-inputs.js';
 import { numberOption, parseIntOption } from '../setup/option-parsers.js';
@@ -158,7 +158,7 @@ function loadInputs(flags: GenerateFlags, requests: ReportRequest[], ctx: CliCon
 
 async function runGenerate(flags: GenerateFlags, settings: LlmSettings, ctx: CliContext): Promise<void> {
   const { io } = ctx;
-  const model = requireModel(settings.model, 'generate', 'writes its questions and answers');
+  const model = requireNuggetModel(settings.model, 'generate', 'writes its questions and answers');
   const requestsPath = resolve(io.cwd, flags.requests);
   const requests = [...readRequests(io.cwd, flags.requests).values()];
   const outDir = resolve(io.cwd, flags.out);

@@ -25,7 +25,7 @@ import {
   modelCreator,
   nuggetsCommand,
   refuseOutputIsInput,
-  requireModel,
+  requireNuggetModel,
   stepProgress,
 } from '../setup/nuggets-inputs.js';
 import { countOption } from '../setup/option-parsers.js';
@@ -57,7 +57,7 @@ export const registerNuggetsGinger: RegisterCommand = (program, ctx) => {
   addLlmOptions(command).action(async (flags: GingerFlags) => {
     const { io } = ctx;
     const settings = resolveLlmSettings(flags, ctx.config(), io.cwd);
-    const model = requireModel(settings.model, 'ginger', 'writes its summaries');
+    const model = requireNuggetModel(settings.model, 'ginger', 'writes its summaries');
     const banks = readBankFiles(resolve(io.cwd, flags.bank));
     const outDir = resolve(io.cwd, flags.out);
     refuseOutputIsInput(

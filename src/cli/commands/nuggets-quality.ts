@@ -30,7 +30,7 @@ import {
   fittedEmbed,
   modelCreator,
   nuggetsCommand,
-  requireModel,
+  requireNuggetModel,
   stepProgress,
 } from '../setup/nuggets-inputs.js';
 import { numberOption } from '../setup/option-parsers.js';
@@ -102,7 +102,7 @@ export const registerNuggetsScoreQuality: RegisterCommand = (program, ctx) => {
   addLlmOptions(command).action(async (flags: QualityFlags) => {
     const { io } = ctx;
     const settings = resolveLlmSettings(flags, ctx.config(), io.cwd);
-    const model = requireModel(settings.model, 'score-quality', 'judges 17 of the 19 criteria');
+    const model = requireNuggetModel(settings.model, 'score-quality', 'judges 17 of the 19 criteria');
     const banks = readBankFiles(resolve(io.cwd, flags.bank));
     const requests = flags.requests
       ? new Map([...readRequests(io.cwd, flags.requests)].map(([id, r]) => [id, r as QualityRequest]))

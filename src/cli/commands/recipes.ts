@@ -23,6 +23,7 @@ import {
 } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
 import { putInInputOrder } from '../queue-runtime.js';
+import { requireModel } from '../setup/require-model.js';
 import { indexDirOf, recipesPathOf } from '../setup/retrieval-options.js';
 import { noteTakeovers } from '../takeover-note.js';
 
@@ -56,14 +57,11 @@ export const registerRecipes: RegisterCommand = (program, ctx) => {
 
 async function extractRecipes(ctx: CliContext, flags: RecipesFlags): Promise<void> {
   const settings = resolveLlmSettings(flags, ctx.config(), ctx.io.cwd);
-  const model = settings.model;
-  if (!model || model === 'extractive') {
-    throw new CitegeistError(
-      'MODEL_REQUIRED',
-      'Recipe extraction needs a language model and none is configured.',
-      'Pass --model (e.g. ollama:qwen2.5:7b or openai:gpt-4.1-mini) or set "model" in citegeist.config.json.',
-    );
-  }
+  const model = requireModel(settings.model, {
+    problem: 'Recipe extraction needs a language model and none is configured.',
+    fix: 'Pass --model (e.g. ollama:qwen2.5:7b or openai:gpt-4.1-mini) or set "model" in citegeist.config.json.',
+    notAModel: ['extractive'],
+  });
   const corpus = corpusPath(ctx, flags.corpus);
   const store = openCorpus(corpus);
   let docs: Document[];

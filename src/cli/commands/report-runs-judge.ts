@@ -1,4 +1,3 @@
-import { CitegeistError } from '../../core/index.js';
 import { DEFAULT_MAX_DOC_CHARS } from '../../grade/index.js';
 import type { RegisterCommand } from '../context.js';
 import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } from '../llm-options.js';
@@ -6,6 +5,7 @@ import type { RuntimeFactory } from '../setup/faithfulness-runtime.js';
 import { collect, countOption, parseIntOption } from '../setup/option-parsers.js';
 import { reportsCommand } from '../setup/report-runs-inputs.js';
 import { type JudgeOptions, runReportsJudge } from '../setup/report-runs-judge-run.js';
+import { requireModel } from '../setup/require-model.js';
 
 /** Registers `citegeist reports judge` (ARGUE judgments) with a runtime factory (tests pass a fake). */
 export function reportsJudgeCommand(runtime: RuntimeFactory): RegisterCommand {
@@ -54,13 +54,10 @@ export function reportsJudgeCommand(runtime: RuntimeFactory): RegisterCommand {
       );
     addLlmOptions(command, { model: false, judge: true }).action(async (options: JudgeOptions & LlmFlags) => {
       const { judge, concurrency, budget, dryRun, cache, cacheOnly, ...own } = options;
-      if (judge === undefined && ctx.config().judge === undefined) {
-        throw new CitegeistError(
-          'MODEL_REQUIRED',
-          'reports judge needs a judge and none was given.',
-          'Pass --judge lexical (offline baseline) or --judge <model> (e.g. openai:gpt-4.1-mini).',
-        );
-      }
+      requireModel(judge ?? ctx.config().judge, {
+        problem: 'reports judge needs a judge and none was given.',
+        fix: 'Pass --judge lexical (offline baseline) or --judge <model> (e.g. openai:gpt-4.1-mini).',
+      });
       const flags: LlmFlags = { dryRun: dryRun ?? false, cacheOnly: cacheOnly ?? false };
       if (judge !== undefined) flags.judge = judge;
       if (concurrency !== undefined) flags.concurrency = concurrency;

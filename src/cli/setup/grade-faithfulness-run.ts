@@ -1,11 +1,5 @@
 import { resolve } from 'node:path';
-import {
-  CitegeistError,
-  createManifest,
-  defaultLabel,
-  type RunManifest,
-  sha256Hex,
-} from '../../core/index.js';
+import { createManifest, defaultLabel, type RunManifest, sha256Hex } from '../../core/index.js';
 import {
   type AnswerGrade,
   cardSummaryLine,
@@ -33,6 +27,7 @@ import type { LlmSettings } from '../llm-options.js';
 import { createProgress } from '../progress.js';
 import { putInInputOrder } from '../queue-runtime.js';
 import type { RuntimeFactory } from './faithfulness-runtime.js';
+import { requireModel } from './require-model.js';
 
 /** The command's own options (the shared LLM flags come resolved as LlmSettings). */
 export interface FaithfulnessOptions {
@@ -59,14 +54,10 @@ export async function runGradeFaithfulness(
   ctx: CliContext,
 ): Promise<void> {
   const { io } = ctx;
-  const judge = settings.judge;
-  if (!judge) {
-    throw new CitegeistError(
-      'MODEL_REQUIRED',
-      'grade faithfulness needs a judge model and none was given.',
-      'Pass --judge <model> (e.g. openai:gpt-4.1-mini) or set "judge" in citegeist.config.json.',
-    );
-  }
+  const judge = requireModel(settings.judge, {
+    problem: 'grade faithfulness needs a judge model and none was given.',
+    fix: 'Pass --judge <model> (e.g. openai:gpt-4.1-mini) or set "judge" in citegeist.config.json.',
+  });
   const models = {
     verifier: judge,
     harm: o.joint ? judge : (o.harmJudge ?? judge),

@@ -17,6 +17,7 @@ import {
 import type { CliIo } from '../io.js';
 import type { LlmRuntime } from '../llm-options.js';
 import { createProgress, type Progress } from '../progress.js';
+import { requireModel } from './require-model.js';
 
 /** The `nuggets` command, found if another module registered it, else created. */
 export function nuggetsCommand(program: Command): Command {
@@ -31,13 +32,11 @@ export function nuggetsCommand(program: Command): Command {
 }
 
 /** The model a nugget command needs, or MODEL_REQUIRED saying what it is for. */
-export function requireModel(model: string | undefined, command: string, why: string): string {
-  if (model) return model;
-  throw new CitegeistError(
-    'MODEL_REQUIRED',
-    `nuggets ${command} ${why} with a language model, and none was given.`,
-    'Pass --model <spec> (e.g. openai:gpt-4.1-mini, ollama:qwen2.5:7b) or set "model" in the config file.',
-  );
+export function requireNuggetModel(model: string | undefined, command: string, why: string): string {
+  return requireModel(model, {
+    problem: `nuggets ${command} ${why} with a language model, and none was given.`,
+    fix: 'Pass --model <spec> (e.g. openai:gpt-4.1-mini, ollama:qwen2.5:7b) or set "model" in the config file.',
+  });
 }
 
 /** `creator` of what a model wrote now (the reference library's Creator fields). */

@@ -5,6 +5,7 @@
  * than one member first, by their smallest member, then the singletons in input order (the
  * released code appends singletons after its groups), members in input order.
  */
+import { CitegeistError } from '../../core/index.js';
 export function singleLinkClusters(size: number, pairs: Iterable<readonly [number, number]>): number[][] {
   const parent = Int32Array.from({ length: size }, (_, i) => i);
   const weight = new Int32Array(size).fill(1);
@@ -17,7 +18,11 @@ export function singleLinkClusters(size: number, pairs: Iterable<readonly [numbe
   };
   for (const [a, b] of pairs) {
     if (a < 0 || b < 0 || a >= size || b >= size)
-      throw new RangeError(`pair (${a}, ${b}) outside 0..${size - 1}`);
+      throw new CitegeistError(
+        'INVALID_ARGUMENT',
+        `pair (${a}, ${b}) is outside 0..${size - 1}.`,
+        'Pass pairs of indices below the size.',
+      );
     let ra = find(a);
     let rb = find(b);
     if (ra === rb) continue;

@@ -1,3 +1,5 @@
+import { type BackoffPolicy, parseRetryAfter, RETRY_AFTER_CAP_MS, retryLoop } from '../../llm/index.js';
+
 /** A minimal fetch signature (the global fetch fits; tests may pass their own). */
 export type FetchFn = (
   url: string,
@@ -10,8 +12,12 @@ export interface PoliteHttpOptions {
   minIntervalMs?: number;
   /** Attempts per request, first included (default 4). */
   maxAttempts?: number;
-  /** First back-off (default 1,000 ms), doubled per retry; a retry-after header wins. */
+  /** First back-off (default 1,000 ms), doubled per retry; a Retry-After header replaces it. */
   retryBaseMs?: number;
+  /** The longest a Retry-After (seconds or an HTTP date) is honoured (default 60 s). */
+  retryAfterMaxMs?: number;
+  /** How to wait between attempts (default a timer; tests record the waits instead). */
+  sleep?: (ms: number) => Promise<void>;
   /** Per-attempt timeout (default 60 s). */
   timeoutMs?: number;
   userAgent?: string;
@@ -22,8 +28,9 @@ export type HttpResult =
   | { ok: false; status: number | null; reason: string };
 
 /**
- * Rate-limited GET with retries on 429, 5xx and network errors (honouring retry-after), used for
- * the OpenAlex API and PDF downloads. Never throws on HTTP or network failures.
+ * Rate-limited GET with retries on 429, 5xx and network errors (honouring Retry-After as seconds
+ * or an HTTP date, capped), by the shared retry loop; used for the OpenAlex API and PDF downloads.
+ * Never throws on HTTP or network failures.
  */
 export class PoliteHttp {
   private nextSlot = 0;
@@ -42,37 +49,57 @@ export class PoliteHttp {
 
   async get(url: string): Promise<HttpResult> {
     const attempts = this.options.maxAttempts ?? 4;
-    let last: HttpResult = { ok: false, status: null, reason: 'not attempted' };
-    for (let attempt = 1; attempt <= attempts; attempt++) {
-      await this.slot();
-      let retryAfterMs: number | null = null;
-      try {
-        const response = await this.fetchFn(url, {
-          headers: { 'user-agent': this.options.userAgent ?? 'citegeist (corpus collection)' },
-          signal: AbortSignal.timeout(this.options.timeoutMs ?? 60_000),
-        });
-        if (response.ok) {
-          const body = new Uint8Array(await response.arrayBuffer());
-          return {
-            ok: true,
-            status: response.status,
-            body,
-            contentType: response.headers.get('content-type') ?? '',
-          };
-        }
-        last = { ok: false, status: response.status, reason: `HTTP ${response.status}` };
-        await response.arrayBuffer().catch(() => undefined);
-        if (response.status !== 429 && response.status < 500) return last;
-        const header = response.headers.get('retry-after');
-        if (header && /^\d+(\.\d+)?$/.test(header)) retryAfterMs = Number(header) * 1000;
-      } catch (error) {
-        last = { ok: false, status: null, reason: (error as Error).message };
+    const policy: BackoffPolicy = {
+      maxAttempts: attempts,
+      retryBaseMs: this.options.retryBaseMs ?? 1000,
+      retryMaxMs: Number.POSITIVE_INFINITY,
+      retryAfterMaxMs: this.options.retryAfterMaxMs ?? RETRY_AFTER_CAP_MS,
+      retryAfterReplaces: true,
+      retryDelayScale: 1,
+      // No jitter: one client, its pace set by the rate limit above.
+      random: () => 1,
+    };
+    const wait = this.options.sleep;
+    const { reply } = await retryLoop(() => this.attempt(url), policy, {
+      ...(wait ? { wait: (ms: number) => wait(ms) } : {}),
+      gaveUp: (reason, n) => `${reason} after ${n} attempts`,
+    });
+    if (reply.ok) return reply;
+    return { ok: false, status: reply.status, reason: reply.reason };
+  }
+
+  /** One GET: a 429, a 5xx or a network error is retryable, with the server's Retry-After. */
+  private async attempt(url: string): Promise<HttpResult | AttemptFailure> {
+    await this.slot();
+    try {
+      const response = await this.fetchFn(url, {
+        headers: { 'user-agent': this.options.userAgent ?? 'citegeist (corpus collection)' },
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 60_000),
+      });
+      if (response.ok) {
+        const body = new Uint8Array(await response.arrayBuffer());
+        return {
+          ok: true,
+          status: response.status,
+          body,
+          contentType: response.headers.get('content-type') ?? '',
+        };
       }
-      if (attempt < attempts) {
-        const backoff = retryAfterMs ?? (this.options.retryBaseMs ?? 1000) * 2 ** (attempt - 1);
-        await new Promise((r) => setTimeout(r, backoff));
-      }
+      await response.arrayBuffer().catch(() => undefined);
+      const failure: AttemptFailure = {
+        ok: false,
+        status: response.status,
+        reason: `HTTP ${response.status}`,
+        retryable: response.status === 429 || response.status >= 500,
+      };
+      const after = failure.retryable ? parseRetryAfter(response.headers) : undefined;
+      if (after !== undefined) failure.retryAfterMs = after;
+      return failure;
+    } catch (error) {
+      return { ok: false, status: null, reason: (error as Error).message, retryable: true };
     }
-    return { ...last, reason: `${last.reason} after ${attempts} attempts` } as HttpResult;
   }
 }
+
+/** A failed attempt with what the retry loop reads. */
+type AttemptFailure = Extract<HttpResult, { ok: false }> & { retryable: boolean; retryAfterMs?: number };

@@ -1,4 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
+import pLimit from 'p-limit';
 import {
   CitegeistError,
   createManifest,
@@ -185,40 +186,38 @@ async function generateInto(
     costUsd: 0,
   };
   const rowsOut = new JsonlAppender(out);
-  let next = 0;
   let done = 0;
-  const worker = async () => {
-    while (next < todo.length) {
-      options.signal?.throwIfAborted();
-      const paper = todo[next++]!;
-      const text = await loadText(paper.id);
-      const gen = await generatePaperQuestions(llm, paper.id, text, {
-        domain: paper.domain,
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.maxPaperChars ? { maxPaperChars: options.maxPaperChars } : {}),
-      });
-      for (const row of gen.rows) rowsOut.append(row);
-      progress.append({
-        paper_id: paper.id,
-        text_sha256: text === null ? null : sha256Hex(text),
-        rows: gen.rows.length,
-        repaired: gen.repaired,
-        dropped: gen.dropped,
-        error: gen.error,
-      });
-      result.rows += gen.rows.length;
-      result.repaired += gen.repaired;
-      result.costUsd += gen.costUsd ?? 0;
-      for (const [reason, n] of Object.entries(gen.dropped) as [DropReason, number][]) {
-        result.dropped[reason] = (result.dropped[reason] ?? 0) + n;
-      }
-      if (gen.error) result.failedPapers.push({ paperId: paper.id, error: gen.error });
-      options.onPaper?.(gen, ++done, todo.length);
+  const generateOne = async (paper: (typeof todo)[number]) => {
+    options.signal?.throwIfAborted();
+    const text = await loadText(paper.id);
+    const gen = await generatePaperQuestions(llm, paper.id, text, {
+      domain: paper.domain,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.maxPaperChars ? { maxPaperChars: options.maxPaperChars } : {}),
+    });
+    for (const row of gen.rows) rowsOut.append(row);
+    progress.append({
+      paper_id: paper.id,
+      text_sha256: text === null ? null : sha256Hex(text),
+      rows: gen.rows.length,
+      repaired: gen.repaired,
+      dropped: gen.dropped,
+      error: gen.error,
+    });
+    result.rows += gen.rows.length;
+    result.repaired += gen.repaired;
+    result.costUsd += gen.costUsd ?? 0;
+    for (const [reason, n] of Object.entries(gen.dropped) as [DropReason, number][]) {
+      result.dropped[reason] = (result.dropped[reason] ?? 0) + n;
     }
+    if (gen.error) result.failedPapers.push({ paperId: paper.id, error: gen.error });
+    options.onPaper?.(gen, ++done, todo.length);
   };
   try {
-    await Promise.all(
-      Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 2, todo.length || 1)) }, worker),
+    // Started in paper order, at most `concurrency` at once; rows are appended as papers finish.
+    await pLimit(Math.max(1, Math.floor(Math.min(options.concurrency ?? 2, todo.length || 1)))).map(
+      todo,
+      generateOne,
     );
   } finally {
     rowsOut.close();

@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 /**
  * Judging a set of runs: pairing each report with its request and nugget bank, judging reports
  * concurrently (model calls share one limit), and the `--dry-run` plan of the calls a run makes.
@@ -13,7 +14,6 @@ import {
   sentencesWithinLimit,
 } from '../../formats/index.js';
 import type { ChatMessage } from '../../llm/index.js';
-import { createLimit } from '../vetscore/limit.js';
 import type { CitedDocumentSource } from './documents.js';
 import { type JudgeReportContext, type JudgeReportInput, judgeReport } from './judge-report.js';
 import type { JudgedReport } from './judgments.js';
@@ -82,7 +82,7 @@ export async function judgeReports(
   ctx: JudgeReportContext,
   options: { concurrency: number; onReport?: (judged: JudgedReport, input: JudgeReportInput) => void },
 ): Promise<JudgedReport[]> {
-  const limit = createLimit(Math.max(1, options.concurrency));
+  const limit = pLimit(Math.max(1, Math.floor(options.concurrency)));
   return Promise.all(
     inputs.map((input) =>
       limit(async () => {

@@ -26,6 +26,7 @@
  * partner is shorter than the longest text of the batch; here the maximum is over real tokens.
  */
 
+import { CitegeistError } from '../../core/index.js';
 import type { EncodedText } from '../../llm/index.js';
 
 export type { EncodedText, TokenEncoder } from '../../llm/index.js';
@@ -78,8 +79,10 @@ interface Prepared {
 function prepare(text: EncodedText, idf: IdfTable | null): Prepared {
   const n = text.tokens.length;
   if (text.vectors.length !== n || text.special.length !== n) {
-    throw new RangeError(
-      `an encoded text has ${n} tokens, ${text.vectors.length} vectors and ${text.special.length} special flags`,
+    throw new CitegeistError(
+      'INVALID_ARGUMENT',
+      `an encoded text has ${n} tokens, ${text.vectors.length} vectors and ${text.special.length} special flags.`,
+      'Pass encoded texts with one vector and one special flag per token.',
     );
   }
   const dims = n > 0 ? text.vectors[0]!.length : 0;
@@ -87,7 +90,11 @@ function prepare(text: EncodedText, idf: IdfTable | null): Prepared {
   for (let i = 0; i < n; i++) {
     const v = text.vectors[i]!;
     if (v.length !== dims)
-      throw new RangeError(`token vectors of one text differ in length (${v.length} vs ${dims})`);
+      throw new CitegeistError(
+        'INVALID_ARGUMENT',
+        `token vectors of one text differ in length (${v.length} vs ${dims}).`,
+        'Encode every token of a text with the same model layer.',
+      );
     let norm = 0;
     for (let d = 0; d < dims; d++) norm += v[d]! * v[d]!;
     norm = Math.sqrt(norm);
@@ -101,7 +108,11 @@ function prepare(text: EncodedText, idf: IdfTable | null): Prepared {
 /** `greedy_cos_idf` for one (candidate, reference) pair: P, R, F before any rescaling (NaN kept). */
 function greedyPair(hyp: Prepared, ref: Prepared): [number, number, number] {
   if (hyp.length > 0 && ref.length > 0 && hyp.dims !== ref.dims) {
-    throw new RangeError(`candidate vectors are ${hyp.dims}-d, reference vectors ${ref.dims}-d`);
+    throw new CitegeistError(
+      'INVALID_ARGUMENT',
+      `candidate vectors are ${hyp.dims}-d, reference vectors ${ref.dims}-d.`,
+      'Encode candidates and references with the same model.',
+    );
   }
   // Degenerate input (the package always encodes at least CLS + SEP): nothing to match.
   if (hyp.length === 0 || ref.length === 0) return [0, 0, 0];
@@ -139,7 +150,11 @@ export function bertScore(
   options: BertScoreOptions = {},
 ): (BertScore | null)[] {
   if (candidates.length !== references.length) {
-    throw new RangeError(`${candidates.length} candidates but ${references.length} reference lists`);
+    throw new CitegeistError(
+      'INVALID_ARGUMENT',
+      `${candidates.length} candidates but ${references.length} reference lists.`,
+      'Pass one list of references per candidate.',
+    );
   }
   const idf = options.idf === true ? idfFromReferences(references.flat()) : options.idf ? options.idf : null;
   return candidates.map((candidate, i) => {

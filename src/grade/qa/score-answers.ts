@@ -1,4 +1,5 @@
 import type { RunRow } from '../../core/index.js';
+import { CitegeistError } from '../../core/index.js';
 import { type BootstrapInterval, keyedMeanInterval } from '../../stats/index.js';
 import {
   type BaselineValues,
@@ -70,7 +71,13 @@ export async function scoreAnswers(
   const rougeTypes = options.metrics.filter((m): m is RougeType => m !== 'bertscore');
   const scorer = rougeTypes.length > 0 ? new RougeScorer(rougeTypes, { stemmer: options.stemmer }) : null;
   const wantsBert = options.metrics.includes('bertscore');
-  if (wantsBert && !options.bertscore) throw new RangeError('bertscore needs an encoder (options.bertscore)');
+  if (wantsBert && !options.bertscore) {
+    throw new CitegeistError(
+      'INVALID_ARGUMENT',
+      'bertscore needs an encoder (options.bertscore).',
+      'Pass options.bertscore, or leave bertscore out of the metrics.',
+    );
+  }
   const unknownRows: string[] = [];
   const rows: QaScoreRow[] = [];
   const bertRows: { row: QaScoreRow; answer: string; refs: readonly string[] }[] = [];

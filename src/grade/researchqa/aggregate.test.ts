@@ -80,11 +80,19 @@ describe('aggregateGrades', () => {
       failed: 1,
       notApplicable: 1,
     });
-    const ci = a.overall.metrics.citation_accuracy.ci!;
-    expect(ci[0]).toBeGreaterThanOrEqual(0.5);
-    expect(ci[1]).toBeLessThanOrEqual(1);
+    // Resampled means of {1, 0.5} are 0.5, 0.75 or 1 (a quarter, a half, a quarter), so the 2.5%
+    // and 97.5% quantiles are exactly the two ends.
+    expect(a.overall.metrics.citation_accuracy.ci).toEqual([0.5, 1]);
     expect(a.overall.metrics.factual_accuracy).toMatchObject({ n: 0, mean: null, median: null, ci: null });
     expect(a.overall.latencySeconds).toEqual({ n: 3, mean: 1, median: 1 });
+  });
+
+  it('gives the percentile bootstrap interval of the mean, narrower than the range of the values', () => {
+    // Five 1s and five 0s: a resample's mean is k/10 with k ~ Binomial(10, 1/2); P(k ≤ 1) = 1.1%
+    // and P(k ≤ 2) = 5.5%, so the 2.5% quantile is 0.2 and, by symmetry, the 97.5% one 0.8.
+    const tenRows = Array.from({ length: 10 }, (_, i) => g('C', 'lookup', { citation_accuracy: i % 2 }));
+    const [c] = aggregateGrades(tenRows, { seed: 1, iterations: 10_000 });
+    expect(c?.overall.metrics.citation_accuracy).toMatchObject({ n: 10, mean: 0.5, ci: [0.2, 0.8] });
   });
 
   it('slices by question type and domain', () => {

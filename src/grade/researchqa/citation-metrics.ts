@@ -1,5 +1,5 @@
 import type { Citation, EvidenceGroup, Verdict } from '../../core/index.js';
-import { failed, notApplicable, scored } from '../../core/index.js';
+import { CitegeistError, failed, notApplicable, scored } from '../../core/index.js';
 import { pythonRound } from '../../python-compat/index.js';
 import { sequenceRatioAtLeast } from '../../text/index.js';
 import {
@@ -167,7 +167,13 @@ export function researchqaMatch(atLeast: RatioAtLeast = sequenceRatioAtLeast): A
 
 /** `span` alternative matching: both located in the paper text with overlapping spans. */
 export const spanMatch: AlternativeMatch = (quote, alternative, paper) => {
-  if (!paper) throw new Error('span matching needs the paper text, which is not available');
+  if (!paper) {
+    throw new CitegeistError(
+      'INVALID_ARGUMENT',
+      'span matching needs the paper text, which is not available.',
+      'Pass the paper text (with --papers on the command line), or match by quote instead of span.',
+    );
+  }
   const a = paper.locate(quote);
   if (!a) return false;
   const b = paper.locate(alternative);

@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import type { DatasetRow, DatasetRowRef, RunRow, RunRowRef } from '../../core/index.js';
 import { failed, notApplicable } from '../../core/index.js';
 import { setMetric } from './deterministic-grader.js';
@@ -72,19 +73,14 @@ export async function gradeRun(
   let judgeFailures = 0;
   const judgeCalls = judge ? jobs.filter((j) => !j.run.error).length : 0;
   if (judge) {
-    let next = 0;
-    const lane = async () => {
-      while (next < jobs.length) {
-        const i = next++;
-        const grade = grades[i]!;
-        grade.judge = judge.id;
-        const answer = wholeRun(jobs[i]!.run);
-        if (await judgeRow(judge, wholeRow(jobs[i]!.row), answer, grade, signal)) judgeFailures++;
-        onRow?.(grade, ++done, jobs.length, i, answer);
-      }
-    };
-    const lanes = Math.min(Math.max(1, concurrency ?? 4), Math.max(1, jobs.length));
-    await Promise.all(Array.from({ length: lanes }, lane));
+    const lanes = Math.floor(Math.min(Math.max(1, concurrency ?? 4), Math.max(1, jobs.length)));
+    await pLimit(lanes).map(jobs, async (job, i) => {
+      const grade = grades[i]!;
+      grade.judge = judge.id;
+      const answer = wholeRun(job.run);
+      if (await judgeRow(judge, wholeRow(job.row), answer, grade, signal)) judgeFailures++;
+      onRow?.(grade, ++done, jobs.length, i, answer);
+    });
   }
   return {
     grades,

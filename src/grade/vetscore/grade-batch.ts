@@ -1,7 +1,7 @@
+import pLimit from 'p-limit';
 import type { AnswerGrade, FaithfulnessSettings } from './grade-answer.js';
 import { gradeAnswer } from './grade-answer.js';
 import type { FaithfulnessInput } from './input.js';
-import { createLimit } from './limit.js';
 
 export interface BatchOptions {
   /** Concurrent model calls (all stages share the limit). */
@@ -21,8 +21,11 @@ export async function gradeFaithfulnessBatch(
   settings: FaithfulnessSettings,
   options: BatchOptions,
 ): Promise<AnswerGrade[]> {
-  const limit = createLimit(options.concurrency);
-  const answers = createLimit(Math.max(1, options.concurrency));
+  const lanes = Math.max(1, Math.floor(options.concurrency));
+  // Model calls and answers get separate limits: an answer holding a slot while its calls wait
+  // for one would deadlock.
+  const limit = pLimit(lanes);
+  const answers = pLimit(lanes);
   const todo = inputs.filter((input) => !options.done?.has(input.id));
   return Promise.all(
     todo.map((input) =>

@@ -66,9 +66,20 @@ describe('summarizeFaithfulness', () => {
       claims_failed: 3,
     });
     expect(s.coverage).toBeCloseTo(5 / 8, 12);
-    expect(s.ci?.lower).toBeGreaterThanOrEqual(0.5);
-    expect(s.ci?.upper).toBeLessThanOrEqual(1);
+    // Resampled means of {0.5, 1} are 0.5, 0.75 or 1 (a quarter, a half, a quarter): the 2.5% and
+    // 97.5% quantiles are exactly the two ends.
+    expect(s.ci).toEqual({ lower: 0.5, upper: 1 });
     expect(renderFaithfulnessSummary(s)).toMatch(/mean score\s+0\.750\s+95% CI/);
+  });
+
+  it('gives the percentile bootstrap interval of the mean score, narrower than the range', () => {
+    // Five 1s and five 0s: a resample's mean is k/10 with k ~ Binomial(10, 1/2); P(k ≤ 1) = 1.1%
+    // and P(k ≤ 2) = 5.5%, so the 2.5% quantile is 0.2 and, by symmetry, the 97.5% one 0.8.
+    const s = summarizeFaithfulness(
+      Array.from({ length: 10 }, (_, i) => grade(`a${i}`, 'scored', i % 2, 1, 1)),
+    );
+    expect(s.mean_score).toBe(0.5);
+    expect(s.ci).toEqual({ lower: 0.2, upper: 0.8 });
   });
 
   it('is n/a for an empty batch', () => {

@@ -206,7 +206,14 @@ export class SequentialReader {
 
   /** The next `count` uint32 values (a copy). */
   uint32(count: number): Uint32Array {
-    if (!this.fill(count * 4)) throw new Error(`${this.file.path}: unexpected end of file`);
+    if (!this.fill(count * 4)) {
+      throw new CitegeistError(
+        'INDEX_CORRUPT',
+        `${this.file.path} ends before the ${count} values it should hold (truncated).`,
+        'Rebuild the index with `citegeist index --rebuild`.',
+        { where: { file: this.file.path } },
+      );
+    }
     const out = new Uint32Array(count);
     new Uint8Array(out.buffer).set(this.buf.subarray(this.at, this.at + count * 4));
     this.at += count * 4;

@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Document } from '../../core/index.js';
+import { CitegeistError, type Document } from '../../core/index.js';
 import { type Embedder, LsaEmbedder, needsFitting } from '../../llm/index.js';
 import { writeFailure } from '../common/index.js';
 import { DenseFileWriter } from '../dense/index.js';
@@ -140,7 +140,13 @@ export async function writeIndex(
       dimensions: embedder?.dimensions ?? null,
       ...(fit ? { embedderFit: fit } : {}),
     };
-    if (header.documents !== table.count) throw new Error('BM25 and passage counts differ');
+    if (header.documents !== table.count) {
+      throw new CitegeistError(
+        'INTERNAL',
+        `The BM25 index holds ${header.documents} passages but the passage table ${table.count}.`,
+        'Report this with --debug output; rebuild with `citegeist index --rebuild`.',
+      );
+    }
     commitManifest(dir, manifest);
     removeLeftovers(dir, generation);
     return manifest;

@@ -86,7 +86,13 @@ export class PassageTable implements ReadonlyMap<string, Passage> {
 
   /** The passage at row `row` (its number in BM25 and the dense vectors). */
   at(row: number): Passage {
-    if (row < 0 || row >= this.size) throw new RangeError(`passage ${row} of ${this.size}`);
+    if (row < 0 || row >= this.size) {
+      throw new CitegeistError(
+        'INVALID_ARGUMENT',
+        `PassageTable.at: passage ${row} is outside 0..${this.size - 1}.`,
+        'Pass a row number below the table size.',
+      );
+    }
     const [start, end] = this.offsetFile.float64(row * 8, 2) as unknown as [number, number];
     const line = this.file.read(start, end - start).toString('utf8');
     try {

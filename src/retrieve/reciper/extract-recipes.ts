@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import type { Document, RunManifest } from '../../core/index.js';
 import { RunFile } from '../../io/index.js';
 import type { LlmProvider } from '../../llm/index.js';
@@ -57,36 +58,33 @@ export async function extractRecipesInto(
       failedEarlier: work.failedEarlier.length,
       tookOverFrom: file.tookOverFrom,
     };
-    let next = 0;
     let done = 0;
-    const worker = async () => {
-      while (next < work.todo.length) {
-        options.signal?.throwIfAborted();
-        const doc = work.todo[next++] as Document;
-        const result = await extractRecipe(doc, llm, {
-          maxChars: Number(options.manifest.settings.max_chars),
-          ...(options.signal ? { signal: options.signal } : {}),
-        });
-        const row: RecipeRow = {
-          doc_id: doc.id,
-          paper_sha256: paperSha256(doc),
-          recipe: result.ok ? result.recipe : null,
-          error: result.ok ? null : result.reason,
-          cached: result.cached,
-        };
-        file.append(row);
-        if (result.cached) summary.cached++;
-        if (result.ok) summary.extracted++;
-        else summary.failed.push({ docId: doc.id, reason: result.reason });
-        options.onProgress?.(
-          result.ok ? { ok: true } : { ok: false, reason: `${doc.id}: ${result.reason}` },
-          ++done,
-          work.todo.length,
-        );
-      }
+    const extractOne = async (doc: Document) => {
+      options.signal?.throwIfAborted();
+      const result = await extractRecipe(doc, llm, {
+        maxChars: Number(options.manifest.settings.max_chars),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      const row: RecipeRow = {
+        doc_id: doc.id,
+        paper_sha256: paperSha256(doc),
+        recipe: result.ok ? result.recipe : null,
+        error: result.ok ? null : result.reason,
+        cached: result.cached,
+      };
+      file.append(row);
+      if (result.cached) summary.cached++;
+      if (result.ok) summary.extracted++;
+      else summary.failed.push({ docId: doc.id, reason: result.reason });
+      options.onProgress?.(
+        result.ok ? { ok: true } : { ok: false, reason: `${doc.id}: ${result.reason}` },
+        ++done,
+        work.todo.length,
+      );
     };
-    const lanes = Math.max(1, Math.min(options.concurrency ?? 4, work.todo.length || 1));
-    await Promise.all(Array.from({ length: lanes }, worker));
+    // Started in corpus order, at most `concurrency` at once; each row is appended as it finishes.
+    const lanes = Math.max(1, Math.floor(Math.min(options.concurrency ?? 4, work.todo.length || 1)));
+    await pLimit(lanes).map(work.todo, extractOne);
     return summary;
   } finally {
     file.close();
