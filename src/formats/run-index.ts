@@ -14,6 +14,7 @@ import {
 import {
   firstContentChar,
   type JsonRowsFile,
+  jsonSyntaxProblem,
   RowFile,
   type RowPlace,
   rowChangedError,
@@ -214,7 +215,7 @@ function scanCitegeist(
         value = JSON.parse(text);
       } catch (error) {
         first = false;
-        errors.push({ where, message: `not JSON (${(error as Error).message})` });
+        errors.push({ where, message: `not JSON (${jsonSyntaxProblem(error, text)})` });
         return;
       }
       if (isManifestRecord(value)) {
