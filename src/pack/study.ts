@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, posix, relative, resolve, sep } from 'node:path';
 import { CitegeistError } from '../core/index.js';
+import { hashInputs } from '../io/index.js';
 import type { ReplayStep } from './pack-format.js';
 
 export interface StudyFile {
@@ -31,20 +32,9 @@ export function sha256File(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
 }
 
-/**
- * The hash ARGUE's `.meta.json` records for an input (`inputs_sha256`): over each file's name and
- * bytes, a folder's files in name order (the CLI's `hashInputs`).
- */
+/** The hash a command's `.meta.json` records for an input (`inputs_sha256`). */
 function argueInputHash(path: string): string {
-  const hash = createHash('sha256');
-  const files = statSync(path).isDirectory()
-    ? readdirSync(path)
-        .sort()
-        .map((f) => join(path, f))
-        .filter((f) => statSync(f).isFile())
-    : [path];
-  for (const f of files) hash.update(basename(f)).update(readFileSync(f));
-  return hash.digest('hex');
+  return hashInputs(dirname(path), [basename(path)])[basename(path)]!;
 }
 
 /** Every regular file under a folder, sorted (a folder input such as nugget banks). */

@@ -1,5 +1,3 @@
-/** The inputs the `reports` commands share: runs, requests, nugget banks, cited documents, file hashes. */
-import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -18,7 +16,7 @@ import {
   folderDocuments,
   jsonlDocuments,
 } from '../../grade/index.js';
-import { assertRegularInput, hashFileInto, readTextFile } from '../../io/index.js';
+import { assertRegularInput, readTextFile } from '../../io/index.js';
 import { CorpusStore } from '../../store/index.js';
 import type { CliContext } from '../context.js';
 
@@ -133,26 +131,7 @@ export function openDocuments(cwd: string, spec: string): { source: CitedDocumen
   return { source: jsonlDocuments(readTextFile(path, 'documents file'), path), close() {} };
 }
 
-/** SHA-256 of files (a folder: of its files in name order), for run metadata. */
-export function hashInputs(cwd: string, paths: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const p of paths) {
-    const path = resolve(cwd, p);
-    const hash = createHash('sha256');
-    const files = statSync(path).isDirectory()
-      ? readdirSync(path)
-          .sort()
-          .map((f) => join(path, f))
-          .filter((f) => statSync(f).isFile())
-      : [path];
-    for (const f of files) {
-      hash.update(basename(f));
-      hashFileInto(hash, f, 'input');
-    }
-    out[p] = hash.digest('hex');
-  }
-  return out;
-}
+export { hashInputs } from '../../io/index.js';
 
 /** Prints the lines a reader skipped and returns how many. */
 export function reportProblems(
