@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsync, fsyncSync, openSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fsync, fsyncSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { z } from 'zod';
 import {
@@ -231,6 +231,11 @@ export class RunFile {
   }
 
   static open(path: string, options: RunFileOptions): RunFile {
+    // The output's folder is made as writeFileAtomic makes it (`--out runs/a.jsonl` in a new
+    // folder); where it cannot be, taking the lock fails with the reason and the path.
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+    } catch {}
     const lock = FileLock.acquire(path, options.command);
     try {
       removeLeftovers(path);
