@@ -7,11 +7,10 @@
  * replies its outputs used and nothing else from the cache, and an output is called replayable only
  * when that replay reproduced it byte for byte.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { CitegeistError } from '../core/index.js';
+import { CitegeistError, sha256Hex as sha256 } from '../core/index.js';
 import {
   DEFAULT_PACK_LIMITS,
   PACK_FORMAT,
@@ -23,8 +22,6 @@ import {
 } from './pack-format.js';
 import { collectStudy } from './study.js';
 import { type ReadLimits, readTarGz, type TarEntry, writeTarGz } from './tar.js';
-
-const sha256 = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex');
 
 /** Runs one step of a replay in `root` (the unpacked study); the CLI supplies it. */
 export type StepRunner = (

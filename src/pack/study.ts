@@ -7,10 +7,10 @@
  * folder), and checked against the content hash they record where they record one.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, join, posix, relative, resolve, sep } from 'node:path';
 import { CitegeistError } from '../core/index.js';
-import { hashInputs } from '../io/index.js';
+import { hashFileInto, hashInputs } from '../io/index.js';
 import type { ReplayStep } from './pack-format.js';
 
 export interface StudyFile {
@@ -28,8 +28,11 @@ export interface Study {
   notes: string[];
 }
 
+/** SHA-256 of a file's bytes, read in chunks (a corpus can be large). */
 export function sha256File(path: string): string {
-  return createHash('sha256').update(readFileSync(path)).digest('hex');
+  const hash = createHash('sha256');
+  hashFileInto(hash, path, 'input');
+  return hash.digest('hex');
 }
 
 /** The hash a command's `.meta.json` records for an input (`inputs_sha256`). */
@@ -53,38 +56,50 @@ export function filesUnder(dir: string): string[] {
 }
 
 function firstLineJson(path: string): Record<string, unknown> | null {
+  // Only the first line: a grades file can be large, and its manifest is that line.
+  const fd = openSync(path, 'r');
+  const parts: Buffer[] = [];
   try {
-    const text = readFileSync(path, 'utf8');
-    const line = text.slice(0, text.indexOf('\n') < 0 ? text.length : text.indexOf('\n'));
-    const v = JSON.parse(line) as unknown;
+    const chunk = Buffer.alloc(1 << 16);
+    for (let total = 0; total < 1 << 24; ) {
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      const end = chunk.subarray(0, n).indexOf(10);
+      parts.push(Buffer.from(chunk.subarray(0, end < 0 ? n : end)));
+      if (end >= 0) break;
+      total += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    const v = JSON.parse(Buffer.concat(parts).toString('utf8')) as unknown;
     return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
   } catch {
     return null;
   }
 }
 
-/** The recipe a citegeist HTML report embeds (its options and inputs), or null. */
-export function reportRecipeOf(
-  path: string,
-): { options: Record<string, unknown>; inputs: { path: string; sha256: string }[] } | null {
+interface ReportRecipeRead {
+  options: Record<string, unknown>;
+  inputs: { path: string; sha256: string }[];
+  /** When the report was generated (its replay runs with the clock set to it). */
+  generatedAt: string | null;
+}
+
+/** The recipe a citegeist HTML report embeds (its options and inputs), read once, or null. */
+export function reportRecipeOf(path: string): ReportRecipeRead | null {
   if (!/\.html?$/i.test(path)) return null;
   const html = readFileSync(path, 'utf8');
   const m = /<script type="application\/json" id="citegeist-report-recipe">([\s\S]*?)<\/script>/.exec(html);
   if (!m) return null;
   try {
     // embedJson escapes `<` as \u003c inside the script element; JSON.parse reads it back.
-    return JSON.parse(m[1]!) as {
-      options: Record<string, unknown>;
-      inputs: { path: string; sha256: string }[];
-    };
+    const recipe = JSON.parse(m[1]!) as Omit<ReportRecipeRead, 'generatedAt'>;
+    return { ...recipe, generatedAt: /"generatedAt":"([^"]+)"/.exec(html)?.[1] ?? null };
   } catch {
     return null;
   }
-}
-
-function reportGeneratedAt(path: string): string | null {
-  const m = /"generatedAt":"([^"]+)"/.exec(readFileSync(path, 'utf8'));
-  return m ? m[1]! : null;
 }
 
 type Pending = { abs: string; why: string };
@@ -103,7 +118,13 @@ export function collectStudy(outputs: readonly string[], cwd: string): Study {
   const done = new Set<string>();
   const rel = (abs: string) => relative(cwd, abs).split(sep).join('/') || '.';
 
-  const need = (owner: string, recorded: string, base: string, sha?: string, hashOf = sha256File): string => {
+  const need = (
+    owner: string,
+    recorded: string,
+    base: string,
+    sha?: string,
+    recordedBy: 'bytes' | 'meta' = 'bytes',
+  ): string => {
     const abs = resolve(base, recorded);
     if (!existsSync(abs)) {
       throw new CitegeistError(
@@ -112,7 +133,12 @@ export function collectStudy(outputs: readonly string[], cwd: string): Study {
         'Run `citegeist pack` from the folder where the commands that made the outputs ran: their records give paths relative to it.',
       );
     }
-    if (sha && (statSync(abs).isFile() || hashOf !== sha256File) && hashOf(abs) !== sha) {
+    if (!sha) return abs;
+    // A record's hash is of the file's bytes (a folder's is not checked), or a .meta.json's
+    // inputs_sha256 (names and bytes, folders too).
+    const actual =
+      recordedBy === 'meta' ? argueInputHash(abs) : statSync(abs).isFile() ? sha256File(abs) : null;
+    if (sha && actual !== null && actual !== sha) {
       throw new CitegeistError(
         'PACK_INPUT_MISSING',
         `${rel(owner)} was made from ${JSON.stringify(recorded)} with sha256 ${sha.slice(0, 12)}…; the file there now has other content.`,
@@ -162,7 +188,7 @@ export function collectStudy(outputs: readonly string[], cwd: string): Study {
         id: rel(abs),
         kind: 'report',
         options,
-        clock: reportGeneratedAt(abs),
+        clock: recipe.generatedAt,
         models: false,
         outputs: [rel(abs)],
         not_replayable: null,
@@ -225,7 +251,7 @@ export function collectStudy(outputs: readonly string[], cwd: string): Study {
     if (meta && (meta.method === 'argue-judge' || meta.method === 'argue-score')) {
       const hashes = (meta.inputs_sha256 ?? {}) as Record<string, string>;
       const recorded = Object.keys(hashes);
-      for (const p of recorded) addInput(need(abs, p, cwd, hashes[p], argueInputHash));
+      for (const p of recorded) addInput(need(abs, p, cwd, hashes[p], 'meta'));
       files.set(abs, { abs, role: 'output' });
       files.set(`${abs}.meta.json`, { abs: `${abs}.meta.json`, role: 'output' });
       let argv: string[];
