@@ -89,6 +89,11 @@ export class ResponseCache implements ReplyCache {
   /** Set once a write failed (a full disk): replies are no longer stored; set() is a no-op. */
   private failed = false;
   private closed = false;
+  /**
+   * `citegeist pack` replays a study against the workspace cache and keeps exactly the replies
+   * served, which this log names (one key a line); read once here, not on every hit.
+   */
+  private readonly usedLog = process.env.CITEGEIST_CACHE_USED;
 
   /**
    * Opens (creating) the cache at `path`; ':memory:' for a throwaway one. `warn` hears, once, that
@@ -131,10 +136,7 @@ export class ResponseCache implements ReplyCache {
     if (pending) return pending.reply;
     const row = this.getReply.get(key);
     if (!row) return undefined;
-    // `citegeist pack` replays a study against the workspace cache and keeps exactly the replies
-    // served, which this log names (one key a line); nothing else reads it.
-    const used = process.env.CITEGEIST_CACHE_USED;
-    if (used) appendFileSync(used, `${key}\n`);
+    if (this.usedLog) appendFileSync(this.usedLog, `${key}\n`);
     const usage =
       row.input === null || row.output === null ? null : { inputTokens: row.input, outputTokens: row.output };
     return { text: row.text, usage };
