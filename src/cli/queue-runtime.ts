@@ -1,4 +1,3 @@
-import { reorderRunFile } from '../io/index.js';
 import { AdaptiveLimiter, Budget, type ProviderEnv } from '../llm/index.js';
 import { QueueCoordinator, QueuedProvider, type QueueRun } from '../queue/index.js';
 import { callTally, type LlmRuntime, type LlmSettings, withEnvPassword } from './setup/llm-runtime.js';
@@ -53,18 +52,4 @@ export function createQueuedRuntime(
     },
     close: () => void coordinator.close(),
   };
-}
-
-/**
- * A finished run's output in the order of its units, whether its calls ran here or on queue
- * workers: rows are appended as calls finish (in any order, with concurrent calls or threads), so
- * without this the same run would give different bytes each time — and a study pack could not
- * replay it byte for byte (docs/packs.md).
- */
-export function putInInputOrder(
-  _settings: Pick<LlmSettings, 'queue'>,
-  path: string,
-  o: Parameters<typeof reorderRunFile>[1],
-): void {
-  reorderRunFile(path, o);
 }

@@ -362,8 +362,9 @@ export const byField =
  * Puts the rows of a finished output in the order of its units (`order`: keys), under the file's
  * lock, by an atomic rewrite: they are sorted among the places they hold, so a manifest and rows
  * of keys not in `order` stay where they are, rows of one unit keep their own order, and a file
- * already in order is left alone. A queue run
- * appends rows as workers finish them; this gives it the layout of a local run. `companions` (a
+ * already in order is left alone. Every command that appends rows as calls finish (concurrent
+ * calls, threads, queue workers) calls it when done, so one run gives the same bytes however it ran,
+ * and a study pack replays it byte for byte (docs/packs.md). `companions` (a
  * generated dataset beside its progress file) are reordered under the same lock. Returns whether
  * anything was rewritten.
  */

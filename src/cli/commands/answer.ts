@@ -21,7 +21,7 @@ import {
   sha256Hex,
 } from '../../core/index.js';
 import { loadDataset } from '../../formats/index.js';
-import { byField, readInputBytes, writeFileAtomic } from '../../io/index.js';
+import { byField, readInputBytes, reorderRunFile, writeFileAtomic } from '../../io/index.js';
 import { modelId, parseModelString } from '../../llm/index.js';
 import { preparePaper } from '../../text/index.js';
 import { VERSION } from '../../version.js';
@@ -35,7 +35,6 @@ import {
   resolveLlmSettings,
 } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
-import { putInInputOrder } from '../queue-runtime.js';
 import { openRetrievedRun, RETRIEVED_OPTION } from '../retrieved-run.js';
 import { addCheckOption, checkCacheFile, checkReadDataset } from '../setup/dataset-preflight.js';
 import { countOption } from '../setup/option-parsers.js';
@@ -255,7 +254,7 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
           onProgress: (p, row) => progress.tick({ ok: row.error === null }, p.total),
         },
       ).finally(() => progress.stop());
-      putInInputOrder(settings, out, {
+      reorderRunFile(out, {
         key: byField('row_id'),
         command: 'citegeist answer',
         order: all.map((r) => r.row_id),

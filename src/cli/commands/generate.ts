@@ -12,7 +12,7 @@ import {
   questionsManifest,
 } from '../../generate/index.js';
 import { readDocumentFile } from '../../ingest/index.js';
-import { byField, inspectRunFile, parseJsonl, readTextFile } from '../../io/index.js';
+import { byField, inspectRunFile, parseJsonl, readTextFile, reorderRunFile } from '../../io/index.js';
 import { estimateCost, type LlmProvider, modelId, parseModelString } from '../../llm/index.js';
 import { CorpusStore, PapersDir } from '../../store/index.js';
 import { VERSION } from '../../version.js';
@@ -25,7 +25,6 @@ import {
   resolveLlmSettings,
 } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
-import { putInInputOrder } from '../queue-runtime.js';
 import { countOption } from '../setup/option-parsers.js';
 import { addPaperSourceOptions, paperSource } from '../setup/paper-source.js';
 import { requireModel } from '../setup/require-model.js';
@@ -152,7 +151,7 @@ export const registerGenerate: RegisterCommand = (program, ctx) => {
       progress.stop();
       runtime.close();
     });
-    putInInputOrder(settings, progressPath(out), {
+    reorderRunFile(progressPath(out), {
       key: byField('paper_id'),
       command: 'citegeist generate questions',
       order: papers.map((p) => p.id),

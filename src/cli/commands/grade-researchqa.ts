@@ -2,12 +2,11 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CitegeistError, papersInputOfHashes, type RunManifest, sha256Hex } from '../../core/index.js';
 import { estimateJudging, gradeRunToFile, gradesManifest } from '../../grade/index.js';
-import { byField, sha256OfFile, writeFileAtomic } from '../../io/index.js';
+import { byField, reorderRunFile, sha256OfFile, writeFileAtomic } from '../../io/index.js';
 import { modelId, parseModelString } from '../../llm/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { addLlmOptions } from '../llm-options.js';
-import { putInInputOrder } from '../queue-runtime.js';
 import { addCheckOption } from '../setup/dataset-preflight.js';
 import {
   type GradeOptions,
@@ -93,7 +92,7 @@ async function gradePrepared(
       ),
     manifest,
   );
-  putInInputOrder(p.settings, out, {
+  reorderRunFile(out, {
     key: byField('row_id'),
     command: 'citegeist grade',
     order: run.rows.map((r) => r.row_id),

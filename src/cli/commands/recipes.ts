@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { CitegeistError, type Document, type RunManifest } from '../../core/index.js';
-import { byField, inspectRunFile } from '../../io/index.js';
+import { byField, inspectRunFile, reorderRunFile } from '../../io/index.js';
 import { estimateCost, modelId, parseModelString } from '../../llm/index.js';
 import {
   type ExtractRecipesSummary,
@@ -22,7 +22,6 @@ import {
   resolveLlmSettings,
 } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
-import { putInInputOrder } from '../queue-runtime.js';
 import { requireModel } from '../setup/require-model.js';
 import { indexDirOf, recipesPathOf } from '../setup/retrieval-options.js';
 import { noteTakeovers } from '../takeover-note.js';
@@ -100,7 +99,7 @@ async function extractRecipes(ctx: CliContext, flags: RecipesFlags): Promise<voi
         throw recipesFix(ctx, out, error);
       })
       .finally(() => progress.stop());
-    putInInputOrder(settings, out, {
+    reorderRunFile(out, {
       key: byField('doc_id'),
       command: 'citegeist recipes extract',
       order: docs.map((d) => d.id),

@@ -13,12 +13,12 @@ import {
 } from '../../answer/index.js';
 import { CitegeistError, canonicalJson, sha256Hex } from '../../core/index.js';
 import { requestText } from '../../formats/index.js';
+import { reorderRunFile } from '../../io/index.js';
 import { VERSION } from '../../version.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION } from '../corpus-option.js';
 import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } from '../llm-options.js';
 import { createProgress } from '../progress.js';
-import { putInInputOrder } from '../queue-runtime.js';
 import { openRetrievedRun, RETRIEVED_OPTION } from '../retrieved-run.js';
 import { countOption } from '../setup/option-parsers.js';
 import { readRequests, reportsCommand } from '../setup/report-runs-inputs.js';
@@ -141,7 +141,7 @@ export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
         progress.stop();
         file.close();
       }
-      putInInputOrder(settings, outPath, {
+      reorderRunFile(outPath, {
         command: 'citegeist reports generate',
         key: reportTopicOf(runId),
         order: requests.map((r) => r.id),

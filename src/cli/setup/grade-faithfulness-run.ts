@@ -19,13 +19,19 @@ import {
   summarizeFaithfulness,
   unsupportedAcross,
 } from '../../grade/index.js';
-import { byField, inspectRunFile, RunFile, type RunFileOptions, readTextFile } from '../../io/index.js';
+import {
+  byField,
+  inspectRunFile,
+  RunFile,
+  type RunFileOptions,
+  readTextFile,
+  reorderRunFile,
+} from '../../io/index.js';
 import { estimateCost, modelId, parseModelString } from '../../llm/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext } from '../context.js';
 import type { LlmSettings } from '../llm-options.js';
 import { createProgress } from '../progress.js';
-import { putInInputOrder } from '../queue-runtime.js';
 import type { RuntimeFactory } from './faithfulness-runtime.js';
 import { requireModel } from './require-model.js';
 
@@ -124,7 +130,7 @@ export async function runGradeFaithfulness(
     out?.close();
     runtime.close();
   }
-  putInInputOrder(settings, outPath, {
+  reorderRunFile(outPath, {
     key: byField('id'),
     command: 'citegeist grade faithfulness',
     order: inputs.map((i) => i.id),

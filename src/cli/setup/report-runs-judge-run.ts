@@ -17,7 +17,7 @@ import {
   renderEvidenceTally,
   reportKey,
 } from '../../grade/index.js';
-import { JsonlAppender, parseJsonl, readTextFile } from '../../io/index.js';
+import { JsonlAppender, parseJsonl, readTextFile, reorderRunFile } from '../../io/index.js';
 import { estimateCost, modelId, parseModelString } from '../../llm/index.js';
 import { stringifyPythonJson } from '../../python-compat/index.js';
 import { QuoteLocator } from '../../text/index.js';
@@ -26,7 +26,6 @@ import { parseLengthMode } from '../commands/report-runs-validate.js';
 import type { CliContext } from '../context.js';
 import type { LlmSettings } from '../llm-options.js';
 import { createProgress } from '../progress.js';
-import { putInInputOrder } from '../queue-runtime.js';
 import { checkResumeMeta } from '../resume-meta.js';
 import type { FaithfulnessRuntime, RuntimeFactory } from './faithfulness-runtime.js';
 import {
@@ -164,7 +163,7 @@ export async function runReportsJudge(
         .map((i) => reportKey(i.report.runId, i.report.topicId))
         .filter((k) => done.has(k));
       const evidence = sumEvidence([...kept.map((k) => done.get(k)), ...failed.evidence]);
-      putInInputOrder(settings, outPath, {
+      reorderRunFile(outPath, {
         command: 'citegeist reports judge',
         key: (line) => {
           const meta = (line.report as { metadata?: { run_id?: unknown; topic_id?: unknown } } | undefined)
