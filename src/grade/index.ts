@@ -61,6 +61,7 @@ export { gradesMetricScores, gradesPairwise } from './researchqa/grades-pairwise
 export {
   METRIC_IDS,
   type MetricDefinition,
+  metricLabel,
   QA_METRICS,
   RESEARCHQA_METRICS,
   type ResearchqaMetricId,

@@ -78,9 +78,11 @@ export function renderPairwiseTable(
       );
     }
   }
+  // The α and power the MDDs were computed at (`--alpha` sets α; every row shares them).
+  const mdd = table.rows[0]?.comparison.mdd ?? { alpha: table.alpha, power: 0.8 };
   lines.push(
     '',
-    'MDD: the smallest true difference this many pairs would detect (α = 0.05, power 0.8, from the spread of the differences); smaller ones cannot be told apart.',
+    `MDD: the smallest true difference this many pairs would detect (α = ${mdd.alpha}, power ${mdd.power}, from the spread of the differences); smaller ones cannot be told apart.`,
   );
   return `${lines.join('\n')}\n`;
 }

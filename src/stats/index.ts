@@ -44,7 +44,7 @@ export { minimumDetectableDifference } from './minimum-detectable-difference.js'
 export { adjustPValues, CORRECTIONS, type Correction } from './multiple-comparisons.js';
 export { erfc, normalCdf, normalQuantile } from './normal-distribution.js';
 export { type ItemScore, type PairedItems, pairItems } from './pair-items.js';
-export { type PairTable, pairTable, withCounts } from './pair-table.js';
+export { type PairTable, pairTable } from './pair-table.js';
 export {
   type PairedBootstrapOptions,
   type PairedBootstrapResult,

@@ -56,20 +56,6 @@ export function pairTable(x: readonly number[], y: readonly number[]): PairTable
   };
 }
 
-/** The same table with other counts (a resample); the arrays of values and cells are shared. */
-export function withCounts(table: PairTable, counts: Float64Array): PairTable {
-  if (counts.length !== table.counts.length) {
-    throw new CitegeistError(
-      'STATS_BAD_DATA',
-      `withCounts: ${counts.length} counts for a table of ${table.counts.length} cells.`,
-      'Pass one count per cell of the table.',
-    );
-  }
-  let n = 0;
-  for (const c of counts) n += c;
-  return { ...table, counts, n };
-}
-
 function distinctSorted(values: readonly number[]): Float64Array {
   return Float64Array.from(new Set(values)).sort();
 }

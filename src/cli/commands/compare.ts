@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { Option } from 'commander';
 import { CitegeistError } from '../../core/index.js';
-import { compareGradesFiles, isGradesText, RESEARCHQA_METRICS } from '../../grade/index.js';
+import { compareGradesFiles, isGradesText, metricLabel } from '../../grade/index.js';
 import { readTextFile } from '../../io/index.js';
 import { renderPairwiseTable } from '../../report/index.js';
 import { compareRuns, formatComparison } from '../../retrieve/index.js';
@@ -54,9 +54,8 @@ export const registerCompare: RegisterCommand = (program, ctx) => {
         ...comparisonOptions(flags, flags.seed),
         minShared: flags.minShared,
       });
-      const label = (id: string) => RESEARCHQA_METRICS.find((m) => m.id === id)?.label ?? id;
       ctx.io.out(
-        ctx.globals().json ? `${JSON.stringify(table, null, 2)}\n` : renderPairwiseTable(table, label),
+        ctx.globals().json ? `${JSON.stringify(table, null, 2)}\n` : renderPairwiseTable(table, metricLabel),
       );
       return;
     }

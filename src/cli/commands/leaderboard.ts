@@ -7,8 +7,8 @@ import {
   type GradeRow,
   gradesPairwise,
   isGradesText,
+  metricLabel,
   parseGradesFile,
-  RESEARCHQA_METRICS,
 } from '../../grade/index.js';
 import { checkFinished, readTextFile } from '../../io/index.js';
 import { renderPairwiseTable } from '../../report/index.js';
@@ -100,10 +100,9 @@ export const registerLeaderboard: RegisterCommand = (program, ctx) => {
       assertComparable(comparable, opts.minShared);
       // Under the means: every pair of runs on every metric, p adjusted over the whole table.
       const pairwise = gradesPairwise(grades, comparisonOptions(opts, opts.seed));
-      const labelOf = (id: string) => RESEARCHQA_METRICS.find((m) => m.id === id)?.label ?? id;
       printSummary(ctx, grades, opts.seed, {
         json: { pairwise },
-        text: pairwise.rows.length > 0 ? `\n${renderPairwiseTable(pairwise, labelOf)}` : '',
+        text: pairwise.rows.length > 0 ? `\n${renderPairwiseTable(pairwise, metricLabel)}` : '',
       });
     },
   );

@@ -154,3 +154,8 @@ export const QA_METRICS: readonly MetricDefinition[] = [
     kind: 'model',
   },
 ];
+
+/** A ResearchQA metric's label for tables (its id when it is not one of ours). */
+export function metricLabel(id: string): string {
+  return RESEARCHQA_METRICS.find((m) => m.id === id)?.label ?? id;
+}
