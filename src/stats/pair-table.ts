@@ -1,4 +1,3 @@
-import { CitegeistError } from '../core/index.js';
 import { assertPaired } from './validate.js';
 
 /**
