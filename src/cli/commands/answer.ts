@@ -6,6 +6,7 @@ import {
   ExtractiveAnswerer,
   estimateRunFile,
   LlmAnswerer,
+  openPaperRetrieval,
   PaperContext,
   type PassageSource,
   qasperPrediction,
@@ -40,7 +41,6 @@ import { addCheckOption, checkCacheFile, checkReadDataset } from '../setup/datas
 import { countOption } from '../setup/option-parsers.js';
 import { addPaperSourceOptions, describeSource, paperSource, paperSourceOf } from '../setup/paper-source.js';
 import { requireModel } from '../setup/require-model.js';
-import { openPaperRetrieval } from '../setup/retrieval-options.js';
 import { noteTakeovers } from '../takeover-note.js';
 
 interface AnswerOptions extends LlmFlags {
@@ -201,7 +201,12 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
       const everyRow = answerer.id === 'extractive' || opts.context === 'retrieval';
       const retrieval =
         everyRow || opts.context === 'auto'
-          ? openPaperRetrieval(ctx, sourceOptions, { strict: everyRow })
+          ? // Here, not in setup/: only answer needs the answer stage at start-up.
+            openPaperRetrieval({
+              corpusPath: sourceOptions.corpus ? resolve(ctx.io.cwd, sourceOptions.corpus) : undefined,
+              strict: everyRow,
+              env: ctx.io.env,
+            })
           : null;
       if (retrieval?.note) ctx.io.err(`note: ${retrieval.note}\n`);
       const contexts = new Map<string, PaperContext | null>();

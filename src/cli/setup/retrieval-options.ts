@@ -1,9 +1,4 @@
 import { resolve } from 'node:path';
-import {
-  type OpenPaperRetrievalOptions,
-  openPaperRetrieval as openPaperRetrievalOf,
-  type PaperRetrievalSetup,
-} from '../../answer/index.js';
 import { CitegeistError, quoteValue } from '../../core/index.js';
 import {
   indexDirFor,
@@ -75,17 +70,4 @@ export async function openRetriever(
   } finally {
     (store as CorpusStore | null)?.close();
   }
-}
-
-/** `openPaperRetrieval` for the papers the flags name (`--corpus` relative to the working folder). */
-export function openPaperRetrieval(
-  ctx: CliContext,
-  source: { papers?: string; corpus?: string },
-  options: Pick<OpenPaperRetrievalOptions, 'strict'>,
-): PaperRetrievalSetup {
-  return openPaperRetrievalOf({
-    corpusPath: source.corpus ? resolve(ctx.io.cwd, source.corpus) : undefined,
-    strict: options.strict,
-    env: ctx.io.env,
-  });
 }
