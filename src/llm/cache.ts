@@ -67,6 +67,15 @@ function schemaText(schema: unknown): string {
   return text;
 }
 
+/** One stored chat reply, as the cache table holds it. */
+export interface StoredReply {
+  key: string;
+  model: string;
+  text: string;
+  input_tokens: number | null;
+  output_tokens: number | null;
+}
+
 /**
  * The SQLite response cache (better-sqlite3, WAL). One file per workspace holds chat replies and
  * embedding vectors. Only successful replies are stored; no request text and no secret is stored,
@@ -206,6 +215,22 @@ export class ResponseCache implements ReplyCache {
       vector.length,
       Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength),
     );
+  }
+
+  /**
+   * The stored replies of `keys` (those present), read from a cache file opened read-only: what
+   * `citegeist pack` keeps of a workspace's cache. The table's layout stays this class's business.
+   */
+  static storedReplies(path: string, keys: readonly string[]): StoredReply[] {
+    const db = new Database(path, { readonly: true });
+    try {
+      const get = db.prepare<[string], StoredReply>(
+        'SELECT key, model, text, input_tokens, output_tokens FROM llm_replies WHERE key = ?',
+      );
+      return keys.flatMap((k) => get.get(k) ?? []);
+    } finally {
+      db.close();
+    }
   }
 
   /** Number of stored chat replies (for reports and tests). */

@@ -9,7 +9,14 @@ export {
   estimateInputTokens,
   projectCost,
 } from './budget.js';
-export { type CachedReply, type CacheMode, cacheKey, type ReplyCache, ResponseCache } from './cache.js';
+export {
+  type CachedReply,
+  type CacheMode,
+  cacheKey,
+  type ReplyCache,
+  ResponseCache,
+  type StoredReply,
+} from './cache.js';
 export {
   type CallEvent,
   type CallPolicyOptions,

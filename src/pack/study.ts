@@ -1,16 +1,7 @@
-/**
- * Which files make a study and how each derived output is re-derived: starting from the outputs a
- * user names, each output says how it was made — a grades or VETSCORE file in its manifest, an
- * ARGUE judgments or scores file in its `.meta.json`, an HTML report in its recipe — and so names
- * its inputs, which may be outputs in turn (a report built from grades). Everything is found by
- * the paths those records give, relative to the folder the commands ran in (for a report: its own
- * folder), and checked against the content hash they record where they record one.
- */
-import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, join, posix, relative, resolve, sep } from 'node:path';
 import { CitegeistError } from '../core/index.js';
-import { hashFileInto, hashInputs } from '../io/index.js';
+import { hashInputs, sha256OfFile } from '../io/index.js';
 import type { ReplayStep } from './pack-format.js';
 
 export interface StudyFile {
@@ -30,9 +21,7 @@ export interface Study {
 
 /** SHA-256 of a file's bytes, read in chunks (a corpus can be large). */
 export function sha256File(path: string): string {
-  const hash = createHash('sha256');
-  hashFileInto(hash, path, 'input');
-  return hash.digest('hex');
+  return sha256OfFile(path, 'input').sha256;
 }
 
 /** The hash a command's `.meta.json` records for an input (`inputs_sha256`). */

@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import Database from 'better-sqlite3';
 import { CitegeistError } from '../../core/index.js';
 import { ResponseCache } from '../../llm/index.js';
 import {
@@ -61,21 +60,6 @@ function stepRunner(ctx: CliContext): StepRunner {
       else process.env.CITEGEIST_CACHE_USED = previous.used;
     }
   };
-}
-
-function readReplies(cacheFile: string, keys: readonly string[]): PackedReply[] {
-  const db = new Database(cacheFile, { readonly: true });
-  try {
-    const get = db.prepare(
-      'SELECT key, model, text, input_tokens, output_tokens FROM llm_replies WHERE key = ?',
-    );
-    return keys.flatMap((k) => {
-      const row = get.get(k) as PackedReply | undefined;
-      return row ? [row] : [];
-    });
-  } finally {
-    db.close();
-  }
 }
 
 function writeReplies(file: string, replies: readonly PackedReply[]): void {
@@ -148,7 +132,7 @@ export const registerPack: RegisterCommand = (program, ctx) => {
         version: VERSION,
         now: new Date(),
         run: stepRunner(ctx),
-        readReplies,
+        readReplies: ResponseCache.storedReplies,
       });
       const m = made.manifest;
       ctx.io.out(
