@@ -1,5 +1,6 @@
 import { dirname, relative, resolve } from 'node:path';
 import { CitegeistError } from '../core/index.js';
+import { certifyJudges, distinctJudges, judgeOfManifest } from '../grade/index.js';
 import { checkFinished, writeFileAtomic } from '../io/index.js';
 import {
   buildReportData,
@@ -31,6 +32,10 @@ export interface ReportOptions {
   seed: number;
   /** Show grades and runs still being written (their writer holds the lock), marked partial. */
   allowPartial?: boolean;
+  /** Judge cards to show beside the judged metrics (else found in the workspace). */
+  judgeCard?: string[];
+  /** Refuse the report when a judge's card is missing or agrees with people less than this. */
+  requireAgreement?: number;
 }
 
 export const PAPER_TEXT_MODES: readonly PaperTextMode[] = ['auto', 'full', 'context', 'none'];
@@ -102,6 +107,17 @@ export async function buildReportFromFiles(
       `PARTIAL: ${relative(cwd, p.path) || p.path} was still being written by ${p.writer} when this report was made; it shows only the rows written by then (--allow-partial).`,
     );
   }
+  // Beside the judged metrics: each judge's card (given, else found beside the files or in the workspace).
+  const judged = [...grades, ...(faithfulness ?? [])];
+  const judgeCards = certifyJudges(
+    distinctJudges(judged.map((f) => judgeOfManifest(f.manifest))),
+    {
+      cwd,
+      given: o.judgeCard ?? [],
+      near: judged.map((f) => dirname(resolve(cwd, f.name))),
+    },
+    o.requireAgreement,
+  );
   const labels = [
     ...new Set(grades.flatMap((g) => g.rows.map((r) => r.label ?? g.manifest?.label ?? r.row.model))),
   ];
@@ -121,6 +137,7 @@ export async function buildReportFromFiles(
       : {}),
     ...(faithfulness ? { faithfulness } : {}),
     ...(judgments ? { judgments } : {}),
+    judgeCards,
   });
   return { data, read: reader.sources.read };
 }

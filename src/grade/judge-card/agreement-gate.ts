@@ -1,6 +1,8 @@
+import { resolve } from 'node:path';
 import { CitegeistError, quoteValue } from '../../core/index.js';
+import { readTextFile } from '../../io/index.js';
 import type { BootstrapInterval } from '../../stats/index.js';
-import type { CardJudge } from './card-file.js';
+import { type CardJudge, cardMismatch, checkJudgeCard, readJudgeCard } from './card-file.js';
 import { type CardChoice, type CardSearch, cardForJudge } from './find-card.js';
 import { headlineAgreement } from './headline-agreement.js';
 import { cardSummaryLine, MEASURE_NAMES } from './render-card.js';
@@ -103,4 +105,29 @@ export function certifyJudge(judge: JudgedBy, search: CardSearch, min: number | 
   const choice = cardForJudge(judge, search);
   requireAgreement(choice, judge, min);
   return cardNote(choice, judge);
+}
+
+/**
+ * `certifyJudge` for the several judges of a comparison (leaderboard, report): each judge gets the
+ * given card that certifies it, else the one found in the workspace. A given card that certifies
+ * none of them is refused (JUDGE_CARD_STALE against the first), as a card given for one judge is.
+ */
+export function certifyJudges(
+  judges: readonly JudgedBy[],
+  search: Omit<CardSearch, 'given'> & { given: readonly string[] },
+  min: number | undefined,
+): CardNote[] {
+  const given = search.given.map((path) => ({
+    path,
+    card: readJudgeCard(readTextFile(resolve(search.cwd, path), 'judge card'), path),
+  }));
+  for (const g of given) {
+    if (judges.length > 0 && judges.every((j) => cardMismatch(g.card, j).length > 0))
+      checkJudgeCard(g.card, judges[0]!, g.path);
+  }
+  return judges.map((judge) => {
+    const mine = given.find((g) => cardMismatch(g.card, judge).length === 0);
+    const { given: _all, ...where } = search;
+    return certifyJudge(judge, { ...where, ...(mine ? { given: mine.path } : {}) }, min);
+  });
 }

@@ -1,4 +1,11 @@
-export { type CardNote, cardNote, certifyJudge, type JudgedBy, requireAgreement } from './agreement-gate.js';
+export {
+  type CardNote,
+  cardNote,
+  certifyJudge,
+  certifyJudges,
+  type JudgedBy,
+  requireAgreement,
+} from './agreement-gate.js';
 export { type CardJudge, cardMismatch, checkJudgeCard, readJudgeCard } from './card-file.js';
 export { chooseSetJudge, defaultJudgeKind, SET_JUDGE_KINDS, type SetJudgeKind } from './choose-judge.js';
 export {
@@ -26,6 +33,8 @@ export {
 export {
   argueJudgeOf,
   arguePromptVersion,
+  distinctJudges,
+  judgeOfManifest,
   rubricJudgeOf,
   rubricPromptVersion,
   verifierJudgeOf,

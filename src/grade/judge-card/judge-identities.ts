@@ -69,3 +69,27 @@ export function argueJudgeOf(judgeId: string, lexical: boolean): JudgedBy {
     promptVersion: lexical ? null : arguePromptVersion(),
   };
 }
+
+/**
+ * The judge of a grades or VETSCORE results file, read from its manifest: the rubric judge
+ * (`judge`, `judge_prompt`) of ResearchQA grades, the verifier (`verifier`, `mode`) of VETSCORE
+ * results; null when the file holds no judged numbers.
+ */
+export function judgeOfManifest(
+  manifest: { kind: string | null; settings: Readonly<Record<string, unknown>> | null } | null,
+): JudgedBy | null {
+  const s = manifest?.settings ?? {};
+  if (manifest?.kind === 'grades' && typeof s.judge === 'string') {
+    return rubricJudgeOf(s.judge, typeof s.judge_prompt === 'string' ? s.judge_prompt : null);
+  }
+  if (manifest?.kind === 'faithfulness' && typeof s.verifier === 'string')
+    return verifierJudgeOf(s.verifier, s.mode === 'joint');
+  return null;
+}
+
+/** The distinct judges of several files (same model and prompt version once). */
+export function distinctJudges(judges: readonly (JudgedBy | null)[]): JudgedBy[] {
+  const seen = new Map<string, JudgedBy>();
+  for (const j of judges) if (j) seen.set(`${j.what}\u0000${j.model}\u0000${j.promptVersion}`, j);
+  return [...seen.values()];
+}
