@@ -1039,6 +1039,16 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
               'with --labels: the judge model’s family (openai, meta, …) for the self-preference probe',
           },
           {
+            flags: '--judge-model <id>',
+            description:
+              'with --labels: the judge the labels come from, as the card names it (default: the labels file’s manifest, else its name); a card certifies numbers of this model only',
+          },
+          {
+            flags: '--prompt-version <v>',
+            description:
+              'with --labels: the judge prompt’s version (default: the labels file’s manifest); JUDGE_UNCERTIFIED messages print the one a command needs',
+          },
+          {
             flags: '--judge <spec>',
             description: 'judge model (same forms as --model)',
           },

@@ -7,6 +7,16 @@ export {
   requireAgreement,
 } from './agreement-gate.js';
 export { type CardJudge, cardMismatch, checkJudgeCard, readJudgeCard } from './card-file.js';
+export {
+  type CertifyPass,
+  type CertifyRun,
+  type CertifySettings,
+  cardFromLabelFile,
+  certifySetJudge,
+  namingProvider,
+  planCertify,
+  setJudgeFor,
+} from './certify.js';
 export { chooseSetJudge, defaultJudgeKind, SET_JUDGE_KINDS, type SetJudgeKind } from './choose-judge.js';
 export {
   claimSupportPromptVersion,
