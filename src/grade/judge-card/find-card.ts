@@ -52,9 +52,9 @@ export function cardForJudge(judge: CardJudge, search: CardSearch): CardChoice {
   const searched: string[] = [];
   let best: { card: JudgeCard; path: string } | null = null;
   for (const dir of dirs) {
+    searched.push(relative(search.cwd, dir) || '.');
     const names = cardFiles(dir);
     if (names === null) continue;
-    searched.push(relative(search.cwd, dir) || '.');
     for (const name of names) {
       const path = join(dir, name);
       const card = tryReadCard(path);
