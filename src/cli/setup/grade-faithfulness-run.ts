@@ -70,7 +70,7 @@ export async function runGradeFaithfulness(
     decomposer: o.decomposer ?? judge,
   };
   const card = certifyJudge(
-    verifierJudgeOf(modelId(parseModelString(models.verifier)), o.joint === true),
+    verifierJudgeOf(canonicalId(models.verifier), o.joint === true),
     { cwd: io.cwd, given: o.judgeCard, near: [dirname(resolve(io.cwd, o.out))] },
     o.requireAgreement,
   );
@@ -146,20 +146,22 @@ export async function runGradeFaithfulness(
  * The manifest of a results file: the judges, p, mode, repeats and rubric (its text hashed), and
  * the answers file's hash. Labelled by the verifier plus the settings that differ from the defaults.
  */
+/** The canonical id of a model string (what providers report); a runtime of its own (tests) may use others. */
+function canonicalId(m: string): string {
+  try {
+    return modelId(parseModelString(m, '--judge'));
+  } catch {
+    return m;
+  }
+}
+
 function faithfulnessManifest(
   o: FaithfulnessOptions,
   models: { verifier: string; harm: string; decomposer: string },
   rubric: { name: string; text: string },
   answers: { sha256: string; path: string },
 ): RunManifest {
-  // Canonical ids for model strings (what providers report); a runtime of its own (tests) may use others.
-  const id = (m: string) => {
-    try {
-      return modelId(parseModelString(m, '--judge'));
-    } catch {
-      return m;
-    }
-  };
+  const id = canonicalId;
   const settings = {
     method: 'vetscore',
     verifier: id(models.verifier),
