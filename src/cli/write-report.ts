@@ -118,6 +118,8 @@ export async function buildReportFromFiles(
     },
     o.requireAgreement,
   );
+  // a card shown is an input: `serve` rebuilds the report when it changes
+  for (const c of judgeCards) if (c.card) reader.sources.read.push(resolve(cwd, c.card));
   const labels = [
     ...new Set(grades.flatMap((g) => g.rows.map((r) => r.label ?? g.manifest?.label ?? r.row.model))),
   ];
@@ -146,8 +148,9 @@ export async function buildReportFromFiles(
 function recipeOf(o: ReportOptions, cwd: string, read: readonly string[], outDir: string): ReportRecipe {
   const rel = (p: string) => relative(outDir, resolve(cwd, p)) || '.';
   const options: ReportRecipe['options'] = { paperText: o.paperText, seed: o.seed };
-  for (const k of ['grades', 'runs', 'faithfulness', 'judgments'] as const)
+  for (const k of ['grades', 'runs', 'faithfulness', 'judgments', 'judgeCard'] as const)
     if (o[k]?.length) options[k] = o[k]!.map(rel);
+  if (o.requireAgreement !== undefined) options.requireAgreement = o.requireAgreement;
   for (const k of ['dataset', 'corpus', 'papers', 'nuggets', 'title'] as const) {
     const v = o[k];
     if (v !== undefined) options[k] = k === 'title' ? v : rel(v);
@@ -188,10 +191,11 @@ export function optionsFromRecipe(recipe: ReportRecipe, out: string): ReportOpti
     paperText: paperText && PAPER_TEXT_MODES.includes(paperText) ? paperText : 'auto',
     seed: typeof o.seed === 'number' ? o.seed : 0,
   };
-  for (const k of ['grades', 'runs', 'faithfulness', 'judgments'] as const) {
+  for (const k of ['grades', 'runs', 'faithfulness', 'judgments', 'judgeCard'] as const) {
     const v = strings(o[k]);
     if (v) opts[k] = v;
   }
+  if (typeof o.requireAgreement === 'number') opts.requireAgreement = o.requireAgreement;
   for (const k of ['dataset', 'corpus', 'papers', 'nuggets', 'title'] as const) {
     const v = string(o[k]);
     if (v !== undefined) opts[k] = v;
