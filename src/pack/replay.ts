@@ -1,0 +1,101 @@
+/**
+ * `citegeist replay`: re-derives every output of a study pack from its inputs and replies, offline,
+ * and compares each with the packed bytes; with `rejudge`, the judged steps call another judge
+ * instead and the drift from the packed judge is measured (`judgeDrift`).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { CitegeistError, sha256Hex as sha256 } from '../core/index.js';
+import { type JudgeDrift, judgeDrift } from './judge-drift.js';
+import type { OpenedPack } from './open-pack.js';
+import type { ReplayStep } from './pack-format.js';
+import { layOut, type OutputVerdict, replaySteps, type StepRunner } from './replay-steps.js';
+import { writeReplyCache } from './reply-cache.js';
+
+export interface ReplayOptions {
+  pack: OpenedPack;
+  /** An empty (or new) folder to replay in. */
+  dir: string;
+  run: StepRunner;
+  /**
+   * A judge model spec: the judged steps call it, live, instead of the packed replies, and the
+   * drift from the packed judge is reported. Its replies go to `rejudge-replies.sqlite` in `dir`.
+   */
+  rejudge?: string;
+  version: string;
+  /** A folder holding inputs packed by reference only (found by content hash). */
+  inputsDir?: string;
+}
+
+/** Re-derives every replayable output of a pack in `dir` and compares it with the packed bytes. */
+export async function replayPack(
+  o: ReplayOptions,
+): Promise<{ verdicts: OutputVerdict[]; drift: JudgeDrift[] }> {
+  const { manifest } = o.pack;
+  const referenced = new Map<string, Uint8Array>();
+  for (const f of manifest.files) {
+    if (f.packed || f.role !== 'input') continue;
+    const candidate = o.inputsDir ? join(o.inputsDir, f.path) : null;
+    const data = candidate && existsSync(candidate) ? readFileSync(candidate) : null;
+    if (!data || sha256(data) !== f.sha256) {
+      throw new CitegeistError(
+        'PACK_INPUT_MISSING',
+        `${f.path} (sha256 ${f.sha256.slice(0, 12)}…, ${f.size} bytes) is referenced by the pack, not packed, and was not found${o.inputsDir ? ` in ${o.inputsDir}` : ''}.`,
+        'Put the file at the same relative path under a folder and pass it with --inputs DIR.',
+      );
+    }
+    referenced.set(f.sha256, data);
+  }
+  const root = resolve(o.dir, 'study');
+  if (existsSync(root))
+    throw new CitegeistError('OUTPUT_UNWRITABLE', `${root} exists already.`, 'Replay into an empty folder.');
+  layOut(root, manifest, (sha) => o.pack.file(sha) ?? referenced.get(sha) ?? null, false);
+  const cacheFile = join(o.dir, 'replies.sqlite');
+  writeReplyCache(cacheFile, o.pack.replies);
+  const live = { file: join(o.dir, 'rejudge-replies.sqlite'), usedLog: null, live: true };
+  const rejudged: { step: ReplayStep; judge: string }[] = [];
+  const verdicts = await replaySteps(
+    manifest,
+    root,
+    (sha) => o.pack.file(sha),
+    o.run,
+    { file: cacheFile, usedLog: null },
+    (step) => {
+      const at = step.argv?.indexOf('--judge') ?? -1;
+      if (!o.rejudge || !step.models || at < 0) return null;
+      rejudged.push({ step, judge: step.argv![at + 1]! });
+      const argv = step.argv!.map((a, i) => (i === at + 1 ? o.rejudge! : a));
+      // The clock is not the packed one: these outputs are new.
+      return { step: { ...step, argv, clock: null }, cache: live };
+    },
+  );
+  const drift = rejudged
+    .filter((r) => r.step.argv![0] === 'grade')
+    .flatMap(({ step, judge }) => {
+      const out = step.outputs[0]!;
+      const packed = o.pack.file(manifest.files.find((f) => f.path === out)?.sha256 ?? '');
+      const file = resolve(root, out);
+      if (!packed || !existsSync(file)) return [];
+      return [
+        judgeDrift({
+          output: out,
+          packed: Buffer.from(packed).toString('utf8'),
+          rejudged: readFileSync(file, 'utf8'),
+          oldJudge: judge,
+          newJudge: o.rejudge!,
+          version: o.version,
+        }),
+      ];
+    });
+  const marked = verdicts.map((v) => {
+    const step = manifest.steps.find((s) => s.id === v.step);
+    return step?.not_replayable && v.verdict !== 'identical'
+      ? {
+          ...v,
+          verdict: 'not replayed' as const,
+          detail: `not replayable when packed: ${step.not_replayable}`,
+        }
+      : v;
+  });
+  return { verdicts: marked, drift };
+}
