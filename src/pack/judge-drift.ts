@@ -41,8 +41,18 @@ const NEW = 'new judge';
 /** The judged metrics (those an LLM judge scores), from the metric registry. */
 const JUDGED = new Set(RESEARCHQA_METRICS.filter((m) => m.kind === 'judge').map((m) => m.id));
 
-/** A row's item id: the row id, and the run's label when a file holds several runs. */
-const itemId = (r: GradeRow, many: boolean) => (many ? `${r.label ?? r.model}\u0000${r.row_id}` : r.row_id);
+/**
+ * Items keyed by row id, and by the run's place in the file when a file holds several runs (the
+ * re-judged file's labels name the new judge, so runs pair by order, not by label).
+ */
+function keyed(rows: readonly GradeRow[], label: string): GradeRow[] {
+  const runs = [...new Set(rows.map((r) => r.label ?? r.model))];
+  return rows.map((r) => ({
+    ...r,
+    row_id: runs.length > 1 ? `${runs.indexOf(r.label ?? r.model)}\u0000${r.row_id}` : r.row_id,
+    label,
+  }));
+}
 
 /**
  * The drift between a packed grades file and the same grades re-made with `newJudge`. Rows are
@@ -61,10 +71,7 @@ export function judgeDrift(o: {
 }): JudgeDrift {
   const old = parseGradesFile(`${o.output} (packed)`, o.packed).rows;
   const fresh = parseGradesFile(`${o.output} (re-judged)`, o.rejudged).rows;
-  const many = new Set([...old, ...fresh].map((r) => r.label ?? r.model)).size > 1;
-  const relabel = (rows: GradeRow[], label: string) =>
-    rows.map((r) => ({ ...r, row_id: itemId(r, many), label }));
-  const metrics = gradesMetricScores([...relabel(old, OLD), ...relabel(fresh, NEW)]).filter((m) =>
+  const metrics = gradesMetricScores([...keyed(old, OLD), ...keyed(fresh, NEW)]).filter((m) =>
     JUDGED.has(m.metric),
   );
   const table = pairwiseTable(metrics, { seed: o.seed ?? 0 });

@@ -64,7 +64,11 @@ export async function replayPack(
       const at = step.argv?.indexOf('--judge') ?? -1;
       if (!o.rejudge || !step.models || at < 0) return null;
       rejudged.push({ step, judge: step.argv![at + 1]! });
-      const argv = step.argv!.map((a, i) => (i === at + 1 ? o.rejudge! : a));
+      // The packed label names the packed judge: the new output gets its default label instead.
+      const label = step.argv!.indexOf('--label');
+      const argv = step
+        .argv!.map((a, i) => (i === at + 1 ? o.rejudge! : a))
+        .filter((_, i) => label < 0 || (i !== label && i !== label + 1));
       // The clock is not the packed one: these outputs are new.
       return { step: { ...step, argv, clock: null }, cache: live };
     },

@@ -122,6 +122,59 @@ describe('citegeist pack and replay', () => {
     expect(inspect.stdout()).toMatch(/model replies: 2/);
   }, 60_000);
 
+  it('re-judges a pack with another judge on the fake server and reports the drift with a judge card', async () => {
+    const dir = study();
+    server = await new FakeOpenAiServer({ replies: () => ({ text: judgeReply }) }).start();
+    const env = { OPENAI_COMPATIBLE_API_KEY: SECRET };
+    const made = memoryIo({ cwd: dir, env });
+    const grade = ['grade', '--dataset', 'dataset.jsonl', '--papers', 'papers', '--run', 'run.jsonl'];
+    const judge = `openai-compatible:${server.url}/v1#old-judge`;
+    expect(await runCli([...grade, '--judge', judge, '--out', 'g.jsonl'], made.io), made.stderr()).toBe(0);
+    expect(await runCli(['pack', '--include', 'g.jsonl', '--out', 'study.cgpack'], made.io)).toBe(0);
+    await server.close();
+
+    // The new judge is harsher on accuracy (2 instead of 4) and agrees on completeness.
+    const harsher = JSON.stringify({ ...JSON.parse(judgeReply), factual_accuracy: 2 });
+    server = await new FakeOpenAiServer({ replies: () => ({ text: harsher }) }).start();
+    const elsewhere = mkdtempSync(join(tmpdir(), 'citegeist-rejudge-'));
+    const r = memoryIo({ cwd: elsewhere, env });
+    const newJudge = `openai-compatible:${server.url}/v1#new-judge`;
+    const code = await runCli(
+      ['replay', join(dir, 'study.cgpack'), '--dir', 'r', '--rejudge', newJudge],
+      r.io,
+    );
+    expect(code, r.stdout() + r.stderr()).toBe(0);
+    expect(server.requests.length).toBe(2); // both rows judged live by the new judge
+    expect(r.stdout()).toMatch(/differs\s+g\.jsonl/);
+    expect(readFileSync(join(elsewhere, 'r', 'study', 'g.jsonl'), 'utf8')).toMatch(
+      /"label":"m \(judge=[^"]*new-judge\)"/,
+    );
+    expect(r.stdout()).toMatch(
+      /factual_accuracy: mean 4(\.0+)? \(packed\) → 2(\.0+)? \(new\) over 2 paired rows; packed − new 2/,
+    );
+    expect(r.stdout()).toMatch(
+      /completeness: mean 5(\.0+)? \(packed\) → 5(\.0+)? \(new\) over 2 paired rows; packed − new 0/,
+    );
+    const drift = JSON.parse(readFileSync(join(elsewhere, 'r', 'drift.json'), 'utf8'));
+    expect(drift[0].oldJudge).toBe(judge);
+    expect(drift[0].newJudge).toBe(newJudge);
+    const accuracy = drift[0].metrics.find((m: { metric: string }) => m.metric === 'factual_accuracy');
+    expect(accuracy.comparison.meanA).toBe(4);
+    expect(accuracy.comparison.meanB).toBe(2);
+    expect(accuracy.comparison.wins).toBe(2); // the packed judge scored both rows higher
+    const card = JSON.parse(
+      readFileSync(join(elsewhere, 'r', 'g.jsonl.factual_accuracy.judge-card.json'), 'utf8'),
+    );
+    expect(card.judge.model).toBe(newJudge);
+    expect(card.counts).toEqual({ judged: 2, failed: 0, not_judged: 0, pairs: 2 });
+    expect(card.measures.accuracy.estimate).toBe(0); // never the same label
+    expect(card.confusion.counts[3][1]).toBe(2); // packed 4 (row) vs new 2 (column)
+    // The new replies are kept apart from the packed ones, ready to be packed anew.
+    expect(existsSync(join(elsewhere, 'r', 'rejudge-replies.sqlite'))).toBe(true);
+    const raw = gunzipSync(readFileSync(join(dir, 'study.cgpack'))).toString('latin1');
+    expect(raw).not.toContain(SECRET);
+  }, 60_000);
+
   it('refuses a tampered pack naming the entry, and a pack with a path that climbs out, writing nothing', async () => {
     const dir = study();
     const io0 = memoryIo({ cwd: dir });
