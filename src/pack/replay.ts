@@ -67,7 +67,13 @@ export async function replayPack(
       // The packed label names the packed judge: the new output gets its default label instead.
       const label = step.argv!.indexOf('--label');
       const argv = step
-        .argv!.map((a, i) => (i === at + 1 ? o.rejudge! : a))
+        // The other judges of a step (VETSCORE's harm judge and decomposer) follow when they were the judge.
+        .argv!.map((a, i) =>
+          i === at + 1 ||
+          (a === step.argv![at + 1] && ['--harm-judge', '--decomposer'].includes(step.argv![i - 1]!))
+            ? o.rejudge!
+            : a,
+        )
         .filter((_, i) => label < 0 || (i !== label && i !== label + 1));
       // The clock is not the packed one: these outputs are new.
       return { step: { ...step, argv, clock: null }, cache: live };

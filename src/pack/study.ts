@@ -2,6 +2,7 @@ import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, s
 import { basename, dirname, join, posix, relative, resolve, sep } from 'node:path';
 import { CitegeistError } from '../core/index.js';
 import { hashInputs, sha256OfFile } from '../io/index.js';
+import { faithfulnessStep } from './faithfulness-step.js';
 import type { ReplayStep } from './pack-format.js';
 
 export interface StudyFile {
@@ -232,6 +233,22 @@ export function collectStudy(outputs: readonly string[], cwd: string): Study {
         clock: String(manifest.created_at),
         models: typeof judge === 'string',
         outputs: outs.map(rel),
+        not_replayable: null,
+      });
+      stepArgvPaths.push(cwd);
+      continue;
+    }
+    if (manifest && manifest.citegeist_manifest !== undefined && manifest.kind === 'faithfulness') {
+      const step = faithfulnessStep(manifest, abs, cwd, need, rel);
+      files.set(abs, { abs, role: 'output' });
+      for (const i of step.inputs) addInput(i);
+      steps.push({
+        id: rel(abs),
+        kind: 'cli',
+        argv: [...step.argv, '--out', rel(abs)],
+        clock: String(manifest.created_at),
+        models: true,
+        outputs: [rel(abs)],
         not_replayable: null,
       });
       stepArgvPaths.push(cwd);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
+import { scriptedReply } from '../../grade/vetscore/__fixtures__/scripted-judge.js';
 import { writeTarGz } from '../../pack/index.js';
 import { FakeOpenAiServer } from '../../testing/index.js';
 import { memoryIo } from '../io.js';
@@ -173,6 +174,63 @@ describe('citegeist pack and replay', () => {
     expect(existsSync(join(elsewhere, 'r', 'rejudge-replies.sqlite'))).toBe(true);
     const raw = gunzipSync(readFileSync(join(dir, 'study.cgpack'))).toString('latin1');
     expect(raw).not.toContain(SECRET);
+  }, 60_000);
+
+  it('packs a VETSCORE results file and replays it from the packed replies', async () => {
+    const script = {
+      segments: {
+        'Meloxicam is an NSAID [1].': ['Meloxicam is an NSAID.'],
+        'Dogs are mammals [1].': ['Dogs are mammals.'],
+      },
+      claims: {
+        'Meloxicam is an NSAID.': { verdict: 'supported' as const, harm: 2 },
+        'Dogs are mammals.': { verdict: 'supported' as const, harm: 1 },
+      },
+    };
+    const reply = scriptedReply(script);
+    server = await new FakeOpenAiServer({
+      replies: (request) => {
+        const r = reply({ messages: request.messages });
+        return typeof r === 'string' ? { text: r } : { status: 400, message: r.fail };
+      },
+    }).start();
+    const dir = mkdtempSync(join(tmpdir(), 'citegeist-pack-faith-'));
+    const rows = [
+      {
+        id: 'a',
+        question: 'Q',
+        answer: 'Meloxicam is an NSAID [1].',
+        sources: { '1': 'Meloxicam is an NSAID.' },
+      },
+      { id: 'b', question: 'Q', answer: 'Dogs are mammals [1].', sources: { '1': 'Dogs are mammals.' } },
+    ];
+    writeFileSync(join(dir, 'answers.jsonl'), `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const made = memoryIo({ cwd: dir, env: {} });
+    const judge = `openai-compatible:${server.url}/v1#judge-model`;
+    const faith = [
+      'grade',
+      'faithfulness',
+      '--answers',
+      'answers.jsonl',
+      '--judge',
+      judge,
+      '--out',
+      'faith.jsonl',
+    ];
+    expect(await runCli(faith, made.io), made.stderr()).toBe(0);
+    const pack = memoryIo({ cwd: dir, env: {} });
+    expect(
+      await runCli(['pack', '--include', 'faith.jsonl', '--out', 'study.cgpack'], pack.io),
+      pack.stdout() + pack.stderr(),
+    ).toBe(0);
+    expect(pack.stdout()).toMatch(/1 of 1 outputs identical/);
+    await server.close();
+    server = undefined;
+    const elsewhere = mkdtempSync(join(tmpdir(), 'citegeist-replay-faith-'));
+    const replay = memoryIo({ cwd: elsewhere, env: {} });
+    const code = await runCli(['replay', join(dir, 'study.cgpack'), '--dir', 'r'], replay.io);
+    expect(replay.stdout()).toMatch(/identical\s+faith\.jsonl/);
+    expect(code, replay.stdout() + replay.stderr()).toBe(0);
   }, 60_000);
 
   it('refuses a tampered pack naming the entry, and a pack with a path that climbs out, writing nothing', async () => {
