@@ -4,6 +4,7 @@ import { CitegeistError } from '../core/index.js';
 import { hashInputs, sha256OfFile } from '../io/index.js';
 import { faithfulnessStep } from './faithfulness-step.js';
 import type { ReplayStep } from './pack-format.js';
+import { qaEvalStep } from './qa-eval-step.js';
 
 export interface StudyFile {
   abs: string;
@@ -235,6 +236,25 @@ export function collectStudy(outputs: readonly string[], cwd: string): Study {
         outputs: outs.map(rel),
         not_replayable: null,
       });
+      stepArgvPaths.push(cwd);
+      continue;
+    }
+    // A qa-eval output: its scores and summary are one step (naming both packs it once).
+    const qa = qaEvalStep(abs, cwd, need, rel);
+    if (qa && steps.some((st) => st.id === rel(qa.outputs[0]!))) continue;
+    if (qa) {
+      for (const o of qa.outputs) files.set(o, { abs: o, role: 'output' });
+      for (const i of qa.inputs) addInput(i);
+      steps.push({
+        id: rel(qa.outputs[0]!),
+        kind: 'cli',
+        argv: qa.argv,
+        clock: qa.clock,
+        models: false,
+        outputs: qa.outputs.map(rel),
+        not_replayable: null,
+      });
+      if (qa.note) notes.push(qa.note);
       stepArgvPaths.push(cwd);
       continue;
     }

@@ -233,6 +233,34 @@ describe('citegeist pack and replay', () => {
     expect(code, replay.stdout() + replay.stderr()).toBe(0);
   }, 60_000);
 
+  it('packs qa-eval scores with their summary and replays both byte for byte', async () => {
+    const dir = study();
+    const made = memoryIo({ cwd: dir, env: {} });
+    const qa = [
+      'qa-eval',
+      '--predictions',
+      'run.jsonl',
+      '--references',
+      'dataset.jsonl',
+      '--metric',
+      'rouge1,rougeL',
+    ];
+    expect(await runCli([...qa, '--out', 'qa.jsonl'], made.io), made.stderr()).toBe(0);
+    const pack = memoryIo({ cwd: dir, env: {} });
+    expect(
+      await runCli(['pack', '--include', 'qa.summary.json', 'qa.jsonl', '--out', 'study.cgpack'], pack.io),
+      pack.stdout() + pack.stderr(),
+    ).toBe(0);
+    expect(pack.stdout()).toMatch(/1 replay steps/);
+    expect(pack.stdout()).toMatch(/2 of 2 outputs identical/);
+    const elsewhere = mkdtempSync(join(tmpdir(), 'citegeist-replay-qa-'));
+    const replay = memoryIo({ cwd: elsewhere, env: {} });
+    const code = await runCli(['replay', join(dir, 'study.cgpack'), '--dir', 'r'], replay.io);
+    expect(replay.stdout()).toMatch(/identical\s+qa\.jsonl/);
+    expect(replay.stdout()).toMatch(/identical\s+qa\.summary\.json/);
+    expect(code, replay.stdout() + replay.stderr()).toBe(0);
+  }, 60_000);
+
   it('refuses a tampered pack naming the entry, and a pack with a path that climbs out, writing nothing', async () => {
     const dir = study();
     const io0 = memoryIo({ cwd: dir });
