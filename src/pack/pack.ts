@@ -31,6 +31,8 @@ export interface MakePackOptions {
   version: string;
   now: Date;
   run: StepRunner;
+  /** Where `meta-eval judge` finds human-judgment sets besides ./human-labels ($CITEGEIST_HUMAN_LABELS). */
+  humanLabels?: string;
 }
 
 export interface MadePack {
@@ -41,7 +43,7 @@ export interface MadePack {
 
 /** Collects the study, replays it once to find the replies it needs and to check it, writes the pack. */
 export async function makePack(o: MakePackOptions): Promise<MadePack> {
-  const study = collectStudy(o.outputs, o.cwd);
+  const study = collectStudy(o.outputs, o.cwd, o.humanLabels ? { humanLabels: o.humanLabels } : {});
   const scratch = mkdtempSync(join(tmpdir(), 'citegeist-pack-'));
   try {
     const contents = new Map<string, Uint8Array>();

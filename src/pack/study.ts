@@ -3,6 +3,7 @@ import { basename, dirname, join, posix, relative, resolve, sep } from 'node:pat
 import { CitegeistError } from '../core/index.js';
 import { hashInputs, sha256OfFile } from '../io/index.js';
 import { faithfulnessStep } from './faithfulness-step.js';
+import { judgeCardStep } from './judge-card-step.js';
 import type { ReplayStep } from './pack-format.js';
 import { qaEvalStep } from './qa-eval-step.js';
 
@@ -100,7 +101,11 @@ type Pending = { abs: string; why: string };
  * paths are relative to it). Throws PACK_INPUT_MISSING, naming the output and the input, when an
  * input cannot be found with the content its record gives.
  */
-export function collectStudy(outputs: readonly string[], cwd: string): Study {
+export function collectStudy(
+  outputs: readonly string[],
+  cwd: string,
+  options: { humanLabels?: string } = {},
+): Study {
   const files = new Map<string, { abs: string; role: 'output' | 'input' }>();
   const steps: Omit<ReplayStep, 'cwd'>[] = [];
   const stepArgvPaths: string[] = [];
@@ -255,6 +260,26 @@ export function collectStudy(outputs: readonly string[], cwd: string): Study {
         not_replayable: null,
       });
       if (qa.note) notes.push(qa.note);
+      stepArgvPaths.push(cwd);
+      continue;
+    }
+    const card = judgeCardStep(abs, cwd, rel, options.humanLabels);
+    if (card) {
+      files.set(abs, { abs, role: 'output' });
+      if (!card.replayable) {
+        notes.push(card.note);
+        continue;
+      }
+      for (const i of card.inputs) addInput(i);
+      steps.push({
+        id: rel(abs),
+        kind: 'cli',
+        argv: [...card.argv, '--out', rel(abs)],
+        clock: card.clock,
+        models: card.models,
+        outputs: [rel(abs)],
+        not_replayable: null,
+      });
       stepArgvPaths.push(cwd);
       continue;
     }

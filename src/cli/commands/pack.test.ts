@@ -1,11 +1,19 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { scriptedReply } from '../../grade/vetscore/__fixtures__/scripted-judge.js';
 import { writeTarGz } from '../../pack/index.js';
-import { FakeOpenAiServer } from '../../testing/index.js';
+import { FakeOpenAiServer, missingSharedData, sharedDataPath } from '../../testing/index.js';
 import { memoryIo } from '../io.js';
 import { runCli } from '../program.js';
 
@@ -260,6 +268,45 @@ describe('citegeist pack and replay', () => {
     expect(replay.stdout()).toMatch(/identical\s+qa\.summary\.json/);
     expect(code, replay.stdout() + replay.stderr()).toBe(0);
   }, 60_000);
+
+  const noLabels = missingSharedData(['human-labels', 'check-covid']);
+  it.skipIf(noLabels)(
+    `packs a judge card made by running a judge on a human set, and replays it ${noLabels ?? ''}`,
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'citegeist-pack-card-'));
+      cpSync(sharedDataPath('human-labels', 'check-covid'), join(dir, 'human-labels', 'check-covid'), {
+        recursive: true,
+      });
+      const verdict = JSON.stringify({
+        verdict: 'contradicted',
+        rationale: 'scripted',
+        evidence_quote: null,
+      });
+      server = await new FakeOpenAiServer({ replies: () => ({ text: verdict }) }).start();
+      const made = memoryIo({ cwd: dir, env: {} });
+      const judge = `openai-compatible:${server.url}/v1#judge-model`;
+      const card = ['meta-eval', 'judge', '--set', 'check-covid', '--judge', judge, '--limit', '6'];
+      expect(
+        await runCli([...card, '--iterations', '200', '--out', 'card.json'], made.io),
+        made.stderr(),
+      ).toBe(0);
+      const pack = memoryIo({ cwd: dir, env: {} });
+      expect(
+        await runCli(['pack', '--include', 'card.json', '--out', 'study.cgpack'], pack.io),
+        pack.stdout() + pack.stderr(),
+      ).toBe(0);
+      expect(pack.stdout()).toMatch(/6 model replies/);
+      expect(pack.stdout()).toMatch(/1 of 1 outputs identical/);
+      await server.close();
+      server = undefined;
+      const elsewhere = mkdtempSync(join(tmpdir(), 'citegeist-replay-card-'));
+      const replay = memoryIo({ cwd: elsewhere, env: {} });
+      const code = await runCli(['replay', join(dir, 'study.cgpack'), '--dir', 'r'], replay.io);
+      expect(replay.stdout()).toMatch(/identical\s+card\.json/);
+      expect(code, replay.stdout() + replay.stderr()).toBe(0);
+    },
+    60_000,
+  );
 
   it('refuses a tampered pack naming the entry, and a pack with a path that climbs out, writing nothing', async () => {
     const dir = study();

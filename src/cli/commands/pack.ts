@@ -71,6 +71,7 @@ export const registerPack: RegisterCommand = (program, ctx) => {
         version: VERSION,
         now: new Date(),
         run: packStepRunner(ctx),
+        ...(ctx.io.env.CITEGEIST_HUMAN_LABELS ? { humanLabels: ctx.io.env.CITEGEIST_HUMAN_LABELS } : {}),
       });
       const m = made.manifest;
       ctx.io.out(
