@@ -2063,6 +2063,11 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
         description:
           'call this judge model live instead of the packed replies and report the drift (paired comparison, judge card)',
       },
+      {
+        flags: '--regenerate <spec>',
+        description:
+          'write the runs `citegeist answer` made again with this model before grading them, and report the drift',
+      },
     ],
   },
   {

@@ -23,8 +23,8 @@ export interface MetricDrift {
   metric: string;
   /** The paired comparison, A = the packed judge, B = the new judge. */
   comparison: PairwiseRow['comparison'];
-  /** The new judge's labels against the packed judge's, as a judge card. */
-  card: JudgeCard;
+  /** The new judge's labels against the packed judge's, as a judge card (null when the answers were regenerated: then the labels are of other answers). */
+  card: JudgeCard | null;
 }
 
 export interface JudgeDrift {
@@ -32,6 +32,8 @@ export interface JudgeDrift {
   output: string;
   oldJudge: string;
   newJudge: string;
+  /** The generator the answers were written again with (`--regenerate`), or null. */
+  regenerated: string | null;
   metrics: MetricDrift[];
 }
 
@@ -65,20 +67,23 @@ export function judgeDrift(o: {
   rejudged: string;
   oldJudge: string;
   newJudge: string;
+  /** The answers were written again by this generator: every metric drifts, no judge card. */
+  regenerated?: string;
   version: string;
   seed?: number;
   now?: () => Date;
 }): JudgeDrift {
   const old = parseGradesFile(`${o.output} (packed)`, o.packed).rows;
   const fresh = parseGradesFile(`${o.output} (re-judged)`, o.rejudged).rows;
-  const metrics = gradesMetricScores([...keyed(old, OLD), ...keyed(fresh, NEW)]).filter((m) =>
-    JUDGED.has(m.metric),
+  const metrics = gradesMetricScores([...keyed(old, OLD), ...keyed(fresh, NEW)]).filter(
+    (m) => o.regenerated !== undefined || JUDGED.has(m.metric),
   );
   const table = pairwiseTable(metrics, { seed: o.seed ?? 0 });
   return {
     output: o.output,
     oldJudge: o.oldJudge,
     newJudge: o.newJudge,
+    regenerated: o.regenerated ?? null,
     metrics: metrics.map((m) => {
       const row = table.rows.find((r) => r.metric === m.metric && r.a === OLD && r.b === NEW)!;
       const [before, after] = [
@@ -88,7 +93,7 @@ export function judgeDrift(o: {
       return {
         metric: m.metric,
         comparison: row.comparison,
-        card: agreementCard(o, m.metric, before.scores, after?.scores),
+        card: o.regenerated === undefined ? agreementCard(o, m.metric, before.scores, after?.scores) : null,
       };
     }),
   };

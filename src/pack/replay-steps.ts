@@ -80,14 +80,14 @@ export async function replaySteps(
   expected: (sha: string) => Uint8Array | null,
   run: StepRunner,
   cache: StepCache | null,
-  override?: (step: ReplayStep) => { step: ReplayStep; cache: StepCache | null } | null,
+  override?: (step: ReplayStep) => Promise<{ step: ReplayStep; cache: StepCache | null } | null>,
 ): Promise<OutputVerdict[]> {
   const verdicts: OutputVerdict[] = [];
   const shaOf = new Map(manifest.files.map((f) => [f.path, f.sha256]));
   for (const step of manifest.steps) {
     // An output's folder exists before its step runs, as it did when the study was made.
     for (const out of step.outputs) mkdirSync(dirname(resolve(root, out)), { recursive: true });
-    const swapped = override?.(step) ?? null;
+    const swapped = (await override?.(step)) ?? null;
     const result = swapped
       ? await run(swapped.step, root, swapped.cache)
       : await run(step, root, step.models ? cache : null);

@@ -1,14 +1,15 @@
 /**
  * `citegeist replay`: re-derives every output of a study pack from its inputs and replies, offline,
- * and compares each with the packed bytes; with `rejudge`, the judged steps call another judge
- * instead and the drift from the packed judge is measured (`judgeDrift`).
+ * and compares each with the packed bytes; with `rejudge` (`regenerate`), the judged steps call
+ * another judge (the runs are written again by another generator) and the drift is measured
+ * (`judgeDrift`).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CitegeistError, sha256Hex as sha256 } from '../core/index.js';
 import { type JudgeDrift, judgeDrift } from './judge-drift.js';
+import { type LiveStep, liveOverride } from './live-steps.js';
 import type { OpenedPack } from './open-pack.js';
-import type { ReplayStep } from './pack-format.js';
 import { layOut, type OutputVerdict, replaySteps, type StepRunner } from './replay-steps.js';
 import { writeReplyCache } from './reply-cache.js';
 
@@ -19,9 +20,14 @@ export interface ReplayOptions {
   run: StepRunner;
   /**
    * A judge model spec: the judged steps call it, live, instead of the packed replies, and the
-   * drift from the packed judge is reported. Its replies go to `rejudge-replies.sqlite` in `dir`.
+   * drift from the packed judge is reported. Live replies go to `live-replies.sqlite` in `dir`.
    */
   rejudge?: string;
+  /**
+   * A generator model spec: runs written by `citegeist answer` are written again with it before
+   * they are graded (the judge called live for the new answers), and the drift is reported.
+   */
+  regenerate?: string;
   version: string;
   /** A folder holding inputs packed by reference only (found by content hash). */
   inputsDir?: string;
@@ -52,36 +58,22 @@ export async function replayPack(
   layOut(root, manifest, (sha) => o.pack.file(sha) ?? referenced.get(sha) ?? null, false);
   const cacheFile = join(o.dir, 'replies.sqlite');
   writeReplyCache(cacheFile, o.pack.replies);
-  const live = { file: join(o.dir, 'rejudge-replies.sqlite'), usedLog: null, live: true };
-  const rejudged: { step: ReplayStep; judge: string }[] = [];
+  // Live calls go through a cache seeded with the packed replies: a request the pack holds is
+  // answered from it, a new one calls the model, and the cache can be packed again.
+  const live = { file: join(o.dir, 'live-replies.sqlite'), usedLog: null, live: true };
+  if (o.rejudge || o.regenerate) writeReplyCache(live.file, o.pack.replies);
+  const changed: LiveStep[] = [];
   const verdicts = await replaySteps(
     manifest,
     root,
     (sha) => o.pack.file(sha),
     o.run,
     { file: cacheFile, usedLog: null },
-    (step) => {
-      const at = step.argv?.indexOf('--judge') ?? -1;
-      if (!o.rejudge || !step.models || at < 0) return null;
-      rejudged.push({ step, judge: step.argv![at + 1]! });
-      // The packed label names the packed judge: the new output gets its default label instead.
-      const label = step.argv!.indexOf('--label');
-      const argv = step
-        // The other judges of a step (VETSCORE's harm judge and decomposer) follow when they were the judge.
-        .argv!.map((a, i) =>
-          i === at + 1 ||
-          (a === step.argv![at + 1] && ['--harm-judge', '--decomposer'].includes(step.argv![i - 1]!))
-            ? o.rejudge!
-            : a,
-        )
-        .filter((_, i) => label < 0 || (i !== label && i !== label + 1));
-      // The clock is not the packed one: these outputs are new.
-      return { step: { ...step, argv, clock: null }, cache: live };
-    },
+    liveOverride(o, root, o.run, live, changed),
   );
-  const drift = rejudged
-    .filter((r) => r.step.argv![0] === 'grade')
-    .flatMap(({ step, judge }) => {
+  const drift = changed
+    .filter((c) => c.step.argv![0] === 'grade')
+    .flatMap(({ step, judge, regenerated }) => {
       const out = step.outputs[0]!;
       const packed = o.pack.file(manifest.files.find((f) => f.path === out)?.sha256 ?? '');
       const file = resolve(root, out);
@@ -91,8 +83,9 @@ export async function replayPack(
           output: out,
           packed: Buffer.from(packed).toString('utf8'),
           rejudged: readFileSync(file, 'utf8'),
-          oldJudge: judge,
-          newJudge: o.rejudge!,
+          oldJudge: judge ?? 'none',
+          newJudge: o.rejudge ?? judge ?? 'none',
+          ...(regenerated ? { regenerated: o.regenerate! } : {}),
           version: o.version,
         }),
       ];

@@ -47,7 +47,7 @@ export function filesUnder(dir: string): string[] {
   return out;
 }
 
-function firstLineJson(path: string): Record<string, unknown> | null {
+export function firstLineJson(path: string): Record<string, unknown> | null {
   // Only the first line: a grades file can be large, and its manifest is that line.
   const fd = openSync(path, 'r');
   const parts: Buffer[] = [];

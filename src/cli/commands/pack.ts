@@ -16,20 +16,14 @@ import { DEFAULT_CACHE_FILE } from '../llm-options.js';
 import { countOption } from '../setup/option-parsers.js';
 import { packStepRunner, printVerdicts } from '../setup/pack-step-runner.js';
 
-interface PackOptions {
+type PackOptions = {
   include?: string[];
   from?: string;
   out: string;
   cache?: string;
   excludeInputs?: boolean;
-}
-
-interface ReplayFlags {
-  dir: string;
-  inputs?: string;
-  maxBytes: number;
-  rejudge?: string;
-}
+};
+type ReplayFlags = { dir: string; inputs?: string; maxBytes: number; rejudge?: string; regenerate?: string };
 
 export const registerPack: RegisterCommand = (program, ctx) => {
   const pack = program
@@ -118,6 +112,10 @@ export const registerPack: RegisterCommand = (program, ctx) => {
       '--rejudge <spec>',
       'call this judge model live instead of the packed replies and report the drift (paired comparison, judge card)',
     )
+    .option(
+      '--regenerate <spec>',
+      'write the runs `citegeist answer` made again with this model before grading them, and report the drift',
+    )
     .action(async (file: string, o: ReplayFlags) => {
       const pack = openPack(resolve(ctx.io.cwd, file), { ...DEFAULT_PACK_LIMITS, maxBytes: o.maxBytes });
       const dir = resolve(ctx.io.cwd, o.dir);
@@ -129,14 +127,16 @@ export const registerPack: RegisterCommand = (program, ctx) => {
         version: VERSION,
         ...(o.inputs ? { inputsDir: resolve(ctx.io.cwd, o.inputs) } : {}),
         ...(o.rejudge ? { rejudge: o.rejudge } : {}),
+        ...(o.regenerate ? { regenerate: o.regenerate } : {}),
       });
       const where = relative(ctx.io.cwd, dir) || '.';
       ctx.io.out(`replayed ${file} in ${join(where, 'study')}:\n`);
       const bad = printVerdicts(ctx, verdicts);
-      if (!o.rejudge) {
+      if (!o.rejudge && !o.regenerate) {
         if (bad > 0) ctx.setExitCode(1);
         return;
       }
+      // The renderer says when no step could be changed (nothing judged, no run `answer` wrote).
       ctx.io.out(`\n${renderDrift(drift)}\n`);
       const written = writeDrift(dir, drift);
       ctx.io.out(`wrote ${written.map((w) => join(where, w)).join(', ')}\n`);
