@@ -179,7 +179,19 @@ describe('citegeist pack and replay', () => {
     expect(card.measures.accuracy.estimate).toBe(0); // never the same label
     expect(card.confusion.counts[3][1]).toBe(2); // packed 4 (row) vs new 2 (column)
     // The new replies are kept apart from the packed ones, ready to be packed anew.
-    expect(existsSync(join(elsewhere, 'r', 'live-replies.sqlite'))).toBe(true);
+    // The re-judged study packs again from the live cache, with the new judge's replies only.
+    const calls = server.requests.length;
+    const again = memoryIo({ cwd: join(elsewhere, 'r', 'study'), env });
+    expect(
+      await runCli(
+        ['pack', '--include', 'g.jsonl', '--cache', '../live-replies.sqlite', '--out', '../rejudged.cgpack'],
+        again.io,
+      ),
+      again.stdout() + again.stderr(),
+    ).toBe(0);
+    expect(again.stdout()).toMatch(/2 model replies/);
+    expect(again.stdout()).toMatch(/2 of 2 outputs identical/);
+    expect(server.requests.length).toBe(calls);
     const raw = gunzipSync(readFileSync(join(dir, 'study.cgpack'))).toString('latin1');
     expect(raw).not.toContain(SECRET);
   }, 60_000);
