@@ -251,6 +251,11 @@ describe('citegeist pack and replay', () => {
     const code = await runCli(['replay', join(dir, 'study.cgpack'), '--dir', 'r'], replay.io);
     expect(replay.stdout()).toMatch(/identical\s+faith\.jsonl/);
     expect(code, replay.stdout() + replay.stderr()).toBe(0);
+    // Answers changed since the results were made: refused, naming the output and the input.
+    writeFileSync(join(dir, 'answers.jsonl'), `${JSON.stringify(rows[0])}\n`);
+    const stale = memoryIo({ cwd: dir, env: {} });
+    expect(await runCli(['pack', '--include', 'faith.jsonl', '--out', 'stale.cgpack'], stale.io)).not.toBe(0);
+    expect(stale.stderr()).toMatch(/PACK_INPUT_MISSING.*faith\.jsonl was made from "answers\.jsonl"/s);
   }, 60_000);
 
   it('packs qa-eval scores with their summary and replays both byte for byte', async () => {
@@ -367,6 +372,47 @@ describe('citegeist pack and replay', () => {
     expect(precision.comparison.meanA).toBe(1); // the packed answers quote the paper
     expect(precision.comparison.meanB).toBe(0); // the new ones do not
     expect(precision.card).toBeNull();
+  }, 60_000);
+
+  it('a row the new judge fails on is left out of the drift and counted as a judge failure, never a 0', async () => {
+    const dir = study();
+    server = await new FakeOpenAiServer({ replies: () => ({ text: judgeReply }) }).start();
+    const made = memoryIo({ cwd: dir, env: {} });
+    const grade = ['grade', '--dataset', 'dataset.jsonl', '--papers', 'papers', '--run', 'run.jsonl'];
+    expect(
+      await runCli(
+        [...grade, '--judge', `openai-compatible:${server.url}/v1#old-judge`, '--out', 'g.jsonl'],
+        made.io,
+      ),
+    ).toBe(0);
+    expect(await runCli(['pack', '--include', 'g.jsonl', '--out', 'study.cgpack'], made.io)).toBe(0);
+    await server.close();
+    // The new judge answers the "surveys" row and sends prose (not the rubric's JSON) for the other.
+    server = await new FakeOpenAiServer({
+      replies: (request) =>
+        JSON.stringify(request.messages).includes('How many surveys?')
+          ? { text: judgeReply }
+          : { text: 'I would rather not grade this.' },
+    }).start();
+    const elsewhere = mkdtempSync(join(tmpdir(), 'citegeist-rejudge-fail-'));
+    const r = memoryIo({ cwd: elsewhere, env: {} });
+    await runCli(
+      [
+        'replay',
+        join(dir, 'study.cgpack'),
+        '--dir',
+        'r',
+        '--rejudge',
+        `openai-compatible:${server.url}/v1#new-judge`,
+      ],
+      r.io,
+    );
+    const drift = JSON.parse(readFileSync(join(elsewhere, 'r', 'drift.json'), 'utf8'));
+    const accuracy = drift[0].metrics.find((m: { metric: string }) => m.metric === 'factual_accuracy');
+    expect(accuracy.comparison.n).toBe(1);
+    expect(accuracy.comparison.dropped.failed).toBe(1);
+    expect(accuracy.comparison.meanB).toBe(4); // the one row judged, not (4 + 0) / 2
+    expect(accuracy.card.counts).toMatchObject({ judged: 1, failed: 1, pairs: 1 });
   }, 60_000);
 
   it('refuses a tampered pack naming the entry, and a pack with a path that climbs out, writing nothing', async () => {
