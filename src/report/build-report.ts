@@ -20,7 +20,7 @@ export interface ReportInput {
   judgments?: { rows: readonly Json[]; banks: readonly BankNuggets[] };
 }
 
-const empty = { metrics: [], runs: [], questions: [], answers: [], papers: [], notes: [] };
+const empty = { metrics: [], runs: [], questions: [], answers: [], papers: [], notes: [], pairwise: null };
 
 /**
  * Builds a report's data from any mix of sources: ResearchQA grades (with their runs, dataset and
@@ -73,6 +73,7 @@ export function buildReportData(input: ReportInput): ReportData {
     papers: grades.papers,
     vetscore,
     argue: input.judgments ? buildJudgmentsSection(input.judgments.rows, input.judgments.banks) : null,
+    pairwise: grades.pairwise,
   };
 }
 

@@ -1,3 +1,5 @@
+import type { PairwiseTable } from '../stats/index.js';
+
 /**
  * The data a report embeds as JSON and its script renders: every value the page shows comes from
  * here. Field names are short because a report of 5 runs × 1,000 rows carries tens of thousands of
@@ -283,4 +285,9 @@ export interface ReportData {
   papers: PaperInfo[];
   vetscore: { runs: VetRunStats[]; answers: VetAnswer[] } | null;
   argue: { runs: ArgueRunStats[]; reports: ArgueReport[] } | null;
+  /**
+   * Every pair of runs on every metric (paired test, adjusted p), or null under two runs. Shown in
+   * the overview's static HTML only: not embedded in the page's JSON.
+   */
+  pairwise: PairwiseTable | null;
 }
