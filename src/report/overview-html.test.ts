@@ -129,6 +129,33 @@ describe('the pairwise matrix', () => {
     expect(section).toContain('B &lt;script&gt;window.__x=1&lt;/script&gt;');
   });
 
+  it('says which runs are significantly worse than the best, and which could not be compared', () => {
+    const rowsC = ids.map((id) => grade({ row_id: id, model: 'C', label: 'C', citation_accuracy: 1 }));
+    const many = Array.from({ length: 40 }, (_, i) => `m${i}`);
+    const lots = (label: string, v: number) =>
+      many.map((id, i) =>
+        grade({ row_id: id, model: label, label, citation_precision: i % 4 ? v : v - 0.1 }),
+      );
+    const d = buildReportData({
+      title: 't',
+      tool: 'x',
+      inputs: [],
+      grades: {
+        grades: [
+          { name: 'a', manifest: null, rows: [...rowsOf('A', () => 1), ...lots('A', 1)] },
+          { name: 'b', manifest: null, rows: [...rowsOf('B', () => 0.2), ...lots('B', 0.2)] },
+          { name: 'c', manifest: null, rows: rowsC },
+        ],
+        runs: [],
+        dataset: null,
+        papers: new Map(),
+        paperText: 'none',
+      },
+    });
+    const out = renderOverview(d);
+    expect(out).toContain('Best: A; significantly worse: B; not compared (no p-value): C.');
+  });
+
   it('is left out for one run', () => {
     const one = buildReportData({
       title: 't',

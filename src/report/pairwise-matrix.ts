@@ -73,11 +73,27 @@ function metricMatrix(table: PairwiseTable, m: MetricInfo, runs: readonly RunInf
     .join('');
   const head = runs.map((r) => `<th scope="col">${swatch(r.colour)} ${e(r.label)}</th>`).join('');
   const group = table.groups.find((g) => g.metric === m.id);
-  const others = group?.indistinguishable.filter((l) => l !== group.best) ?? [];
-  const best = group?.best
-    ? `<p class="meta">Best: ${e(group.best)}; ${others.length ? `not distinguishable from it: ${others.map(e).join(', ')}` : 'every other run is significantly worse'}.</p>`
-    : '';
+  const best = group?.best ? bestLine(group.best, runs, rows) : '';
   return `<figure class="matrix"><div class="scroll"><table class="pairwise"><caption>${e(m.label)} <span class="meta">(${m.higherIsBetter ? 'higher' : 'lower'} is better)</span></caption><thead><tr><th>row − column</th>${head}</tr></thead><tbody>${body}</tbody></table></div>${best}</figure>`;
+}
+
+/**
+ * The best run of a metric and how each other run stands against it: not distinguishable,
+ * significantly worse, or not compared (the pair has no p-value, e.g. no question both scored).
+ */
+function bestLine(best: string, runs: readonly RunInfo[], rows: readonly PairwiseRow[]): string {
+  const parts: Record<'same' | 'worse' | 'none', string[]> = { same: [], worse: [], none: [] };
+  for (const r of runs) {
+    if (r.label === best) continue;
+    const row = rows.find((x) => (x.a === best && x.b === r.label) || (x.b === best && x.a === r.label));
+    parts[!row || row.adjustedP === null ? 'none' : row.significant ? 'worse' : 'same'].push(e(r.label));
+  }
+  const said = [
+    parts.same.length ? `not distinguishable from it: ${parts.same.join(', ')}` : '',
+    parts.worse.length ? `significantly worse: ${parts.worse.join(', ')}` : '',
+    parts.none.length ? `not compared (no p-value): ${parts.none.join(', ')}` : '',
+  ].filter(Boolean);
+  return `<p class="meta">Best: ${e(best)}${said.length ? `; ${said.join('; ')}` : ''}.</p>`;
 }
 
 /**
