@@ -78,10 +78,10 @@ describe.skipIf(missing !== null)('report views in Chromium', () => {
     ];
     for (const [hash, message] of cases) {
       await go(hash);
-      expect(await page.locator('#missing').innerText(), hash).toMatch(message);
+      expect(await page.locator('#missing').textContent(), hash).toMatch(message);
     }
     await go('#no-such-view');
-    expect(await page.locator('#route-note').innerText()).toMatch(/names no view or section.*no-such-view/);
+    expect(await page.locator('#route-note').textContent()).toMatch(/names no view or section.*no-such-view/);
     await go('#overview');
     expect(await page.locator('#route-note').isVisible()).toBe(false);
     expect(errors).toEqual([]);
@@ -91,14 +91,14 @@ describe.skipIf(missing !== null)('report views in Chromium', () => {
   it('name the parts of a filter address they did not understand, and ignore only those', async () => {
     const { page, errors, go } = await open(browser, small.url);
     await go('#rows&below=abc&metric=nonexistent&runs=0.7&sort=sideways&colour=red');
-    const said = await page.locator('#filter-problems').innerText();
+    const said = await page.locator('#filter-problems').textContent();
     for (const part of ['below=abc', 'metric=nonexistent', 'runs=0.7', 'sort=sideways', 'colour=red'])
       expect(said).toContain(part);
     expect(said).toMatch(
       /not a metric of this report \(citation_precision, section_coverage, citation_accuracy\)/,
     );
     // runs=0.7 keeps run 0; nothing else filters: every question is listed.
-    expect(await page.locator('#row-count').innerText()).toBe('12 of 12 questions');
+    expect(await page.locator('#row-count').textContent()).toBe('12 of 12 questions');
     await go('#rows&type=lookup');
     expect(await page.locator('#filter-problems').count()).toBe(0);
     expect(errors).toEqual([]);
@@ -133,7 +133,7 @@ describe.skipIf(missing !== null)('report views in Chromium', () => {
     const { page, errors, go } = await open(browser, small.url);
     await go('#row=q01');
     const answer = page.locator('article[data-run="1"]');
-    expect(await answer.locator('.answer-text').innerText()).not.toContain('[^');
+    expect(await answer.locator('.answer-text').textContent()).not.toContain('[^');
     expect(await answer.locator('a.cite-chip').allInnerTexts()).toEqual(['1', '1', '2', '9']);
     expect(await answer.locator('a.cite-chip.bad').allInnerTexts()).toEqual(['9']);
     expect(await answer.locator('a.cite-chip').nth(2).getAttribute('title')).toContain(
@@ -179,7 +179,7 @@ describe.skipIf(missing !== null)('report views in Chromium', () => {
     const matrices = page.locator('#pairwise table.pairwise');
     expect(await matrices.count()).toBe(3);
     const cell = matrices.first().locator('a.pw-link').first();
-    expect(await cell.innerText()).toMatch(/^\+0\.\d{3}\*?$/);
+    expect(await cell.textContent()).toMatch(/^\+0\.\d{3}\*?$/);
     await cell.click();
     await expect.poll(() => page.locator('#row-list tbody tr').count()).toBe(6);
     expect(await rowOrder(page)).toEqual(['q00', 'q01', 'q02', 'q03', 'q06', 'q09']);
@@ -205,7 +205,7 @@ describe.skipIf(missing !== null)('report views in Chromium', () => {
     }
     await go('#rows');
     const first = page.locator('#row-list tbody tr').first().locator('td a');
-    expect((await first.innerText()).length).toBeLessThan(200);
+    expect((await first.textContent())!.length).toBeLessThan(200);
     expect(await first.locator('span.cut').getAttribute('title')).toBe(wide.ids[0]);
     expect(errors).toEqual([]);
     await page.close();
