@@ -43,6 +43,19 @@ export {
   judgeReport,
 } from './judge-report.js';
 export * from './judgments.js';
+export {
+  type JudgedEvidence,
+  type JudgeIntoFileResult,
+  type JudgmentsSettings,
+  judgedReportKey,
+  judgedReports,
+  judgedReportsIn,
+  judgeIntoFile,
+  openJudgments,
+  pendingJudgments,
+  reportJudgmentsFileOptions,
+  reportJudgmentsManifest,
+} from './judgments-file.js';
 export { LEXICAL_DEFAULTS, LexicalJudge, type LexicalJudgeOptions } from './lexical-judge.js';
 export { DEFAULT_MAX_DOC_CHARS, type LlmJudgeOptions, LlmReportJudge } from './llm-report-judge.js';
 export {
