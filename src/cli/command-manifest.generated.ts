@@ -2368,15 +2368,15 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
   {
     name: 'compare',
     description:
-      'compare two systems item by item: TREC runs per measure over the qrels topics (mean difference, win/tie/loss, paired t-test and randomization test), or grades files per metric (the pairwise table of `leaderboard`)',
+      'compare two systems item by item: TREC runs per measure over the qrels topics (mean difference, win/tie/loss, paired t-test and randomization test), or score files per metric on their shared items (grades, ARGUE scores TSV, faithfulness results, qa-eval scores: the pairwise table of `leaderboard`)',
     arguments: [
       {
         usage: '<runA>',
-        description: 'baseline run, or grades file',
+        description: 'baseline run, or score file',
       },
       {
         usage: '<runB>',
-        description: 'run compared against the baseline, or grades file',
+        description: 'run compared against the baseline, or score file of the same kind',
       },
     ],
     options: [
@@ -2408,6 +2408,10 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
         flags: '--doc-level',
         description: 'roll passage ids "<docId>#<n>" up to documents (max score) before scoring',
         default: false,
+      },
+      {
+        flags: '--allow-partial',
+        description: 'compare files still being written (their rows so far)',
       },
       {
         flags: '--test <name>',

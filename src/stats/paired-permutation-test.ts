@@ -93,3 +93,10 @@ export function pairedPermutationTest(
   const p = Math.min(1, 2 * Math.min((le + 1) / (iterations + 1), (ge + 1) / (iterations + 1)));
   return { n, observed, p, exact, iterations, seed, monteCarloError: Math.sqrt((p * (1 - p)) / iterations) };
 }
+
+/**
+ * The paired randomization test under its usual name in IR (Smucker et al. 2007): the same function
+ * as `pairedPermutationTest`, so every command's randomization p has SciPy's convention (until
+ * 2026-12-01 a second implementation counted |T| ≥ |t| with (1 + hits)/(1 + N)).
+ */
+export const pairedRandomizationTest = pairedPermutationTest;
