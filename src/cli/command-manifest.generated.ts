@@ -1677,7 +1677,7 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
       {
         name: 'score',
         description:
-          "score judged reports with Auto-ARGUE's metrics (TSV: run_id request_id metric value) and bootstrap CIs over topics",
+          "score judged reports with Auto-ARGUE's metrics (TSV: run_id request_id metric value, per topic and 'all'), bootstrap CIs over topics, and several runs compared topic by topic",
         options: [
           {
             flags: '--judgments <file>',
@@ -1716,8 +1716,33 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
           },
           {
             flags: '--seed <n>',
-            description: 'bootstrap seed',
+            description: 'bootstrap seed (and of the comparison of runs)',
             default: 42,
+          },
+          {
+            flags: '--test <name>',
+            description: 'significance test of each pair: randomization | bootstrap | t | wilcoxon | sign',
+            default: 'randomization',
+          },
+          {
+            flags: '--correction <name>',
+            description: 'adjust p over every pair and metric of the table: holm | bonferroni | bh | none',
+            default: 'holm',
+          },
+          {
+            flags: '--alpha <p>',
+            description: 'significance level of the adjusted p',
+            default: 0.05,
+          },
+          {
+            flags: '--resamples <n>',
+            description: 'bootstrap resamples and random sign patterns per pair',
+            default: 10000,
+          },
+          {
+            flags: '--min-shared <n>',
+            description: 'refuse two files sharing fewer items than this',
+            default: 2,
           },
         ],
       },

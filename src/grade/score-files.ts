@@ -1,7 +1,7 @@
 import { CitegeistError, isManifestRecord } from '../core/index.js';
 import { parseJsonl, takeManifest } from '../io/index.js';
 import type { ItemScore, MetricScores } from '../stats/index.js';
-import { RATIO_METRICS } from './argue/argue-metrics.js';
+import { argueMetricScores } from './argue/argue-pairwise.js';
 import { parseArgueTsv, TSV_HEADER } from './argue/argue-tsv.js';
 import type { QaMetricId, QaScoreRow } from './qa/score-answers.js';
 import { qaValues } from './qa/score-answers.js';
@@ -76,22 +76,15 @@ export function readScoreFile(file: ScoreFileText): ScoreFile {
 function argueScoreFile(file: ScoreFileText): ScoreFile {
   const rows = parseArgueTsv(file.text, file.name).filter((r) => r.requestId !== 'all');
   const failed = failedTopics(file);
-  const runs = [...new Set(rows.map((r) => r.runId))];
   const ids = new Set(rows.map((r) => r.requestId));
-  const metrics = RATIO_METRICS.flatMap((metric) => {
-    const systems = runs.map((runId) => {
-      const scores = new Map<string, ItemScore>();
-      for (const t of failed.get(runId) ?? []) scores.set(t, 'failed');
-      for (const r of rows) {
-        if (r.runId !== runId || r.metric !== metric) continue;
-        scores.set(r.requestId, Number.isFinite(r.value) ? r.value : 'not-applicable');
-      }
-      return { label: runId, scores };
-    });
-    return systems.some((s) => s.scores.size > 0) ? [{ metric, higherIsBetter: true, systems }] : [];
-  });
   for (const topics of failed.values()) for (const t of topics) ids.add(t);
-  return { name: file.name, kind: 'argue', datasetSha256: null, ids, metrics };
+  return {
+    name: file.name,
+    kind: 'argue',
+    datasetSha256: null,
+    ids,
+    metrics: argueMetricScores(rows, failed),
+  };
 }
 
 function failedTopics(file: ScoreFileText): Map<string, string[]> {
