@@ -65,6 +65,7 @@ export {
   pairedRandomizationTest,
 } from './paired-permutation-test.js';
 export { type PairedTTestResult, pairedTTest } from './paired-t-test.js';
+export { type MatrixCell, type PairwiseMatrix, pairwiseMatrices } from './pairwise-matrix.js';
 export {
   type BestGroup,
   type MetricScores,
