@@ -5,7 +5,7 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
   {
     name: 'demo',
     description:
-      'run the whole pipeline on the bundled sample papers: ingest → index → answer → grade → report (no keys, no network)',
+      'run the whole pipeline on the bundled sample papers: ingest → index → answer → grade → compare → report (no keys, no network)',
     options: [
       {
         flags: '--out <dir>',
@@ -538,7 +538,8 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
       },
       {
         flags: '--model <model>',
-        description: 'extractive, or a model string (openai:gpt-4.1-mini, ollama:qwen2.5:7b, …)',
+        description:
+          'extractive or lead (offline baselines), or a model string (openai:gpt-4.1-mini, ollama:qwen2.5:7b, …)',
       },
       {
         flags: '--context <mode>',

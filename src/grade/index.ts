@@ -1,6 +1,6 @@
 export * from './argue/index.js';
 export { assertComparable, type ComparableFile, MIN_SHARED_ITEMS } from './comparable-files.js';
-export { compareScoreFiles } from './compare-score-files.js';
+export { compareScoreFiles, type ScoreComparison } from './compare-score-files.js';
 export {
   type EvidenceTally,
   type GroundingOptions,
@@ -101,3 +101,4 @@ export {
   scoreFileKind,
 } from './score-files.js';
 export * from './vetscore/index.js';
+export { type RepeatedAnswer, repeatScores } from './vetscore/repeat-scores.js';

@@ -1,12 +1,13 @@
 import { CitegeistError, isManifestRecord } from '../core/index.js';
 import { parseJsonl, takeManifest } from '../io/index.js';
-import type { ItemScore, MetricScores } from '../stats/index.js';
+import type { ItemScore, MetricScores, RepeatedScores } from '../stats/index.js';
 import { argueMetricScores } from './argue/argue-pairwise.js';
 import { parseArgueTsv, TSV_HEADER } from './argue/argue-tsv.js';
 import type { QaMetricId, QaScoreRow } from './qa/score-answers.js';
 import { qaValues } from './qa/score-answers.js';
 import { parseGradesFile } from './researchqa/grades-io.js';
 import { gradesMetricScores } from './researchqa/grades-pairwise.js';
+import { type RepeatedAnswer, repeatScores } from './vetscore/repeat-scores.js';
 
 /** The kinds of per-item score files `compare` pairs (TREC runs are scored from qrels instead). */
 export type ScoreFileKind = 'grades' | 'argue' | 'faithfulness' | 'qa-eval';
@@ -26,6 +27,8 @@ export interface ScoreFile {
   datasetSha256: string | null;
   ids: Set<string>;
   metrics: MetricScores[];
+  /** Per system, each item's score by each judge repeat alone (files judged with --repeats K). */
+  repeats?: RepeatedScores[];
 }
 
 /** Which kind of score file a text is (null: none of them, e.g. a TREC run). */
@@ -138,20 +141,24 @@ function jsonRows(
 function faithfulnessScoreFile(file: ScoreFileText): ScoreFile {
   const { label, rows } = jsonRows(file, 'a faithfulness result');
   const scores = new Map<string, ItemScore>();
+  const repeats = new Map<string, number[]>();
   // A resumed file may hold an answer twice (a failed answer retried): the later row counts.
   for (const r of rows) {
     const id = String(r.id);
     if (r.status === 'scored' && typeof r.score === 'number') scores.set(id, r.score);
     else scores.set(id, r.status === 'not-applicable' ? 'not-applicable' : 'failed');
+    const k = Array.isArray(r.segments) ? repeatScores(r as unknown as RepeatedAnswer) : null;
+    if (k) repeats.set(id, k);
+    else repeats.delete(id);
   }
+  const system = label ?? file.name;
   return {
     name: file.name,
     kind: 'faithfulness',
     datasetSha256: null,
     ids: new Set(scores.keys()),
-    metrics: [
-      { metric: 'faithfulness', higherIsBetter: true, systems: [{ label: label ?? file.name, scores }] },
-    ],
+    metrics: [{ metric: 'faithfulness', higherIsBetter: true, systems: [{ label: system, scores }] }],
+    ...(repeats.size > 0 ? { repeats: [{ label: system, items: repeats }] } : {}),
   };
 }
 
@@ -188,7 +195,10 @@ function qaScoreFile(file: ScoreFileText): ScoreFile {
  * file's systems; a label two files share is suffixed with its file name, so no system is merged
  * into another.
  */
-export function mergeScoreFiles(files: readonly ScoreFile[]): MetricScores[] {
+export function mergeScoreFiles(files: readonly ScoreFile[]): {
+  metrics: MetricScores[];
+  repeats: RepeatedScores[];
+} {
   const kinds = new Set(files.map((f) => f.kind));
   if (kinds.size > 1) {
     throw new CitegeistError(
@@ -201,6 +211,8 @@ export function mergeScoreFiles(files: readonly ScoreFile[]): MetricScores[] {
   for (const f of files)
     for (const l of new Set(f.metrics.flatMap((m) => m.systems.map((s) => s.label))))
       count.set(l, (count.get(l) ?? 0) + 1);
+  const rename = (label: string, f: ScoreFile) => (count.get(label)! > 1 ? `${label} (${f.name})` : label);
+  const repeats = files.flatMap((f) => (f.repeats ?? []).map((r) => ({ ...r, label: rename(r.label, f) })));
   const order: string[] = [];
   const byMetric = new Map<string, MetricScores & { systems: MetricScores['systems'][number][] }>();
   for (const f of files) {
@@ -210,8 +222,7 @@ export function mergeScoreFiles(files: readonly ScoreFile[]): MetricScores[] {
         byMetric.set(m.metric, { metric: m.metric, higherIsBetter: m.higherIsBetter, systems: [] });
       }
       for (const s of m.systems) {
-        const label = count.get(s.label)! > 1 ? `${s.label} (${f.name})` : s.label;
-        byMetric.get(m.metric)!.systems.push({ label, scores: s.scores });
+        byMetric.get(m.metric)!.systems.push({ label: rename(s.label, f), scores: s.scores });
       }
     }
   }
@@ -223,5 +234,5 @@ export function mergeScoreFiles(files: readonly ScoreFile[]): MetricScores[] {
       'Compare files that score the same metric (e.g. two qa-eval outputs with the same --metric).',
     );
   }
-  return merged;
+  return { metrics: merged, repeats };
 }

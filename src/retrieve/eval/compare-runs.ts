@@ -65,36 +65,45 @@ export function compareRuns(
     // Topics in qrels order as trec_eval prints them; a topic a run lacks scores 0 (-c).
     const xs = [...va.values()];
     const ys = [...va.keys()].map((qid) => vb.get(qid) ?? 0);
-    const paired = {
-      ids: [...va.keys()],
-      a: ys,
-      b: xs,
-      droppedFailed: 0,
-      droppedNotApplicable: 0,
-      onlyA: 0,
-      onlyB: 0,
-    };
-    const c = comparePairedItems(paired, { test: 'randomization', iterations, seed });
-    const { t, df, p } = pairedTTest(ys, xs);
-    return {
-      measure,
-      n: xs.length,
-      meanA: mean(xs),
-      meanB: mean(ys),
-      diff: mean(ys) - mean(xs),
-      wins: c.wins,
-      ties: c.ties,
-      losses: c.losses,
-      tTest: { t, df, p },
-      randomization: {
-        p: c.test.p,
-        iterations: c.test.method === 'exact' ? 2 ** c.n : iterations,
-        seed,
-        exact: c.test.method === 'exact',
-      },
-      delta: { percentile: c.delta.percentile, bca: c.delta.bca, dz: c.dz },
-    };
+    return compareMeasure(measure, [...va.keys()], xs, ys, { iterations, seed });
   });
+}
+
+/**
+ * One measure of B against A on paired topics (`xs` A's values, `ys` B's, in `ids` order): the
+ * means, B − A with its bootstrap intervals, win/tie/loss, the paired t-test and the randomization
+ * test of `comparePairedItems` (the module every comparison uses). `compare` on TREC runs and
+ * `reports compare` both call it.
+ */
+export function compareMeasure(
+  measure: string,
+  ids: string[],
+  xs: number[],
+  ys: number[],
+  resampling: { iterations: number; seed: number },
+): MeasureComparison {
+  const paired = { ids, a: ys, b: xs, droppedFailed: 0, droppedNotApplicable: 0, onlyA: 0, onlyB: 0 };
+  const c = comparePairedItems(paired, { test: 'randomization', ...resampling });
+  const { t, df, p } = pairedTTest(ys, xs);
+  const exact = c.test.method === 'exact';
+  return {
+    measure,
+    n: xs.length,
+    meanA: mean(xs),
+    meanB: mean(ys),
+    diff: mean(ys) - mean(xs),
+    wins: c.wins,
+    ties: c.ties,
+    losses: c.losses,
+    tTest: { t, df, p },
+    randomization: {
+      p: c.test.p,
+      iterations: exact ? 2 ** c.n : resampling.iterations,
+      seed: resampling.seed,
+      exact,
+    },
+    delta: { percentile: c.delta.percentile, bca: c.delta.bca, dz: c.dz },
+  };
 }
 
 function mean(xs: number[]): number {
