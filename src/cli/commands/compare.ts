@@ -4,7 +4,7 @@ import { Option } from 'commander';
 import { CitegeistError } from '../../core/index.js';
 import { compareScoreFiles, metricLabel, scoreFileKind } from '../../grade/index.js';
 import { checkFinished, readTextFile } from '../../io/index.js';
-import { renderPairwiseTable } from '../../report/index.js';
+import { renderJudgeNoise, renderPairwiseTable } from '../../report/index.js';
 import { compareRuns, formatComparison } from '../../retrieve/index.js';
 import type { RegisterCommand } from '../context.js';
 import { readQrels, readRun } from '../setup/input-files.js';
@@ -61,9 +61,9 @@ export const registerCompare: RegisterCommand = (program, ctx) => {
         ...comparisonOptions(flags, flags.seed),
         minShared: flags.minShared,
       });
-      ctx.io.out(
-        ctx.globals().json ? `${JSON.stringify(table, null, 2)}\n` : renderPairwiseTable(table, metricLabel),
-      );
+      if (ctx.globals().json) return void ctx.io.out(`${JSON.stringify(table, null, 2)}\n`);
+      ctx.io.out(renderPairwiseTable(table, metricLabel));
+      if (table.judge) ctx.io.out(`\n${renderJudgeNoise(table.judge)}`);
       return;
     }
     if (!flags.qrels) {
