@@ -17,6 +17,7 @@ export {
 } from './loose-records.js';
 export { renderPairwiseTable } from './pairwise-text.js';
 export type { PaperTextMode } from './paper-excerpts.js';
+export { renderQaSummary } from './qa-summary-text.js';
 export { reportAssets } from './report-assets.js';
 export type * from './report-data.js';
 export {
