@@ -205,7 +205,9 @@ describe('citegeist reports (validate → judge → score → compare)', () => {
     expect(row.comparison.delta.estimate).toBeCloseTo(0.75, 12);
     const viaCompare = await cli(dir, ['--json', 'compare', 's.tsv', 'w.tsv']);
     expect(viaCompare.code, viaCompare.err).toBe(0);
-    const same = JSON.parse(viaCompare.out).rows.find((r: { metric: string }) => r.metric === 'nugget_coverage');
+    const same = JSON.parse(viaCompare.out).rows.find(
+      (r: { metric: string }) => r.metric === 'nugget_coverage',
+    );
     expect(same.comparison).toEqual(row.comparison);
     const text = await cli(dir, [...scoreArgs('j.jsonl', 'b.tsv'), '--judgments', 'jw.jsonl']);
     expect(text.out).toMatch(/runs compared topic by topic/);
