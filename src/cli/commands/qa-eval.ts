@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { citegeistNow } from '../../core/index.js';
 import { readRun } from '../../formats/index.js';
 import { parseQaMetrics, parseReferences, scoreAnswers, summarizeQaScores } from '../../grade/index.js';
 import { readTextFile, sha256OfFile, writeFileAtomic } from '../../io/index.js';
@@ -80,7 +81,7 @@ export const registerQaEval: RegisterCommand = (program, ctx) => {
     const summary = {
       tool: 'citegeist qa-eval',
       version: VERSION,
-      created_at: new Date().toISOString(),
+      created_at: citegeistNow().toISOString(),
       settings: {
         metrics,
         stemmer: opts.stemmer,
