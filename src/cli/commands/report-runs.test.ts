@@ -195,6 +195,24 @@ describe('citegeist reports (validate → judge → score → compare)', () => {
     ]);
     expect(compared.code).toBe(0);
     expect(compared.out).toMatch(/nugget_coverage\s+2\s+0\.0000\s+0\.7500\s+\+0\.7500\s+2\/0\/0/);
+
+    // Both runs scored at once are compared topic by topic, with the figures `compare` gives on
+    // the two TSVs (one paired module, one seed).
+    const both = await cli(dir, ['--json', ...scoreArgs('j.jsonl', 'b.tsv'), '--judgments', 'jw.jsonl']);
+    expect(both.code, both.err).toBe(0);
+    const pairwise = JSON.parse(both.out).pairwise;
+    const row = pairwise.rows.find((r: { metric: string }) => r.metric === 'nugget_coverage');
+    expect(row).toMatchObject({ a: 'good', b: 'weak', comparison: { n: 2 } });
+    expect(row.comparison.delta.estimate).toBeCloseTo(0.75, 12);
+    const viaCompare = await cli(dir, ['--json', 'compare', 's.tsv', 'w.tsv']);
+    expect(viaCompare.code, viaCompare.err).toBe(0);
+    const same = JSON.parse(viaCompare.out).rows.find(
+      (r: { metric: string }) => r.metric === 'nugget_coverage',
+    );
+    expect(same.comparison).toEqual(row.comparison);
+    const text = await cli(dir, [...scoreArgs('j.jsonl', 'b.tsv'), '--judgments', 'jw.jsonl']);
+    expect(text.out).toMatch(/runs compared topic by topic/);
+    expect(text.out).toMatch(/good vs weak\s+\+0\.750/);
   });
 
   it('a cited id missing from the documents is a failed judgment: the topic is left out of the scores and the exit code is 1', async () => {

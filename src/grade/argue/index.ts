@@ -9,6 +9,7 @@ export {
   type TopicMetric,
   topicValues,
 } from './argue-metrics.js';
+export { argueMetricScores } from './argue-pairwise.js';
 export {
   argueRunRows,
   formatArgueTsv,
@@ -72,6 +73,7 @@ export {
   type NuggetizerScores,
   nuggetizerGlobal,
   nuggetizerScores,
+  nuggetizerScoresOfText,
 } from './nuggetizer-scores.js';
 export type { Attestation, JudgeNugget, ReportJudge } from './report-judge.js';
 export { type ScoredInputs, type ScoreInputs, scoreInputs } from './score-inputs.js';
@@ -84,6 +86,14 @@ export {
   scoreJudgedReports,
   scoreRows,
 } from './score-judgments.js';
+export {
+  compareScoredRuns,
+  incompleteScoring,
+  parseImportanceWeights,
+  runNotes,
+  type ScoreMetaInput,
+  scoreMeta,
+} from './score-report.js';
 export {
   argueIntervals,
   compareArgueRuns,
