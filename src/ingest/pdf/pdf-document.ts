@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { CitegeistError, type Document, type ParagraphKind } from '../../core/index.js';
 import { DocumentBuilder } from '../document-builder.js';
 import type { IngestContext } from '../ingest-context.js';
@@ -68,7 +69,8 @@ export async function pdfToDocument(bytes: Uint8Array, ctx: IngestContext): Prom
   touchUpTo(layouts.length);
   const doc = builder.build({
     id: ctx.id,
-    title: title || content.info.title || '',
+    // A PDF that prints no title and names none in its information is known by its file name.
+    title: title || content.info.title || basename(ctx.file).replace(/\.pdf$/i, ''),
     source: 'pdf',
     meta: { file: ctx.file },
   });
