@@ -16,6 +16,8 @@ const base: CardNote = {
   what: 'rubric judge',
   judge: 'openai:<script>alert(1)</script>',
   prompt_version: 'abc"def',
+  uncertified: null,
+  metrics: ['factual_accuracy'],
   card: 'cards/<b>x</b>-card.json',
   found: true,
   set: 'ragchecker/overall',
@@ -46,5 +48,14 @@ describe('renderJudgeAgreement', () => {
     expect(html).toMatch(
       /no judge card found \(searched \., judge-cards\): agreement with people not measured/,
     );
+  });
+
+  it("under --require-agreement names an uncertified judge's metrics as shown, not ranked, escaped", () => {
+    const html = renderJudgeAgreement([
+      { ...base, uncertified: '--require-agreement 0.6: <i>below</i> 0.6.' },
+    ]);
+    expect(html).toContain('<strong>Uncertified:</strong> factual_accuracy shown, not ranked');
+    expect(html).toContain('&lt;i&gt;below&lt;/i&gt;');
+    expect(renderJudgeAgreement([base])).not.toContain('Uncertified');
   });
 });

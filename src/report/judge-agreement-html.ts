@@ -23,11 +23,17 @@ export function renderJudgeAgreement(notes: readonly CardNote[]): string {
       return `<tr><td>${judge}</td><td>${e(n.set ?? '')}</td><td>${e(n.measure_name ?? 'agreement')}</td><td class="num">${interval(n.agreement)}</td><td class="num">${n.ceiling ? interval(n.ceiling) : 'n/a (one label per item)'}</td></tr>`;
     })
     .join('');
+  const uncertified = notes
+    .filter((n) => n.uncertified !== null)
+    .map(
+      (n) =>
+        `<p class="warn"><strong>Uncertified:</strong> ${e(n.metrics.join(', ') || n.what)} shown, not ranked (left out of the pairwise comparison): ${e(n.uncertified!)}</p>`,
+    );
   const files = notes
     .filter((n) => n.card !== null)
     .map((n) => `<li class="path">${e(n.card!)}${n.found ? ' (found in the workspace)' : ''}</li>`);
   return `<section id="judge-agreement" aria-labelledby="ja-h"><h2 id="ja-h">Judge agreement with people</h2>
 <p class="hint">The judged metrics above come from LLM judges. Each judge's card (<code>citegeist meta-eval judge</code>) measures how it agrees with people on a public human-judgment set, beside how people agree with each other on the same items (the ceiling); 95% bootstrap intervals.</p>
 <table class="board"><thead><tr><th>judge</th><th>human set</th><th>measure</th><th>judge vs people</th><th>people vs people (ceiling)</th></tr></thead><tbody>${rows}</tbody></table>
-${files.length ? `<ul class="notes">${files.join('')}</ul>` : ''}</section>`;
+${uncertified.join('')}${files.length ? `<ul class="notes">${files.join('')}</ul>` : ''}</section>`;
 }

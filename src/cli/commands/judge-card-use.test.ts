@@ -183,7 +183,7 @@ describe('judge cards beside judged numbers (fake OpenAI-compatible server on 12
     expect(given.err).toMatch(/JUDGE_CARD_STALE.*prompt version "000000000000", not "[0-9a-f]{12}"/);
   });
 
-  it('leaderboard and the HTML report show the judge’s agreement beside the judged metrics; --require-agreement refuses a weak judge', async () => {
+  it('leaderboard and the HTML report show the judge’s agreement beside the judged metrics; under --require-agreement a weak judge’s metrics are shown, not ranked', async () => {
     const dir = workspace();
     expect((await cli(grade('g.jsonl'), dir)).code).toBe(0);
     await makeCard(dir, 'rubric-card.json', id, rubricPromptVersion(), true);
@@ -211,8 +211,29 @@ describe('judge cards beside judged numbers (fake OpenAI-compatible server on 12
       ['leaderboard', 'g.jsonl', '--judge-card', 'weak-card.json', '--require-agreement', '0.5'],
       dir,
     );
-    expect(weak.code).not.toBe(0);
-    expect(weak.err).toMatch(/JUDGE_UNCERTIFIED/);
+    // Numbers already made are shown, not refused: the weak judge's metrics are printed, not ranked.
+    expect(weak.code, weak.err).toBe(0);
+    expect(weak.out).toMatch(
+      /UNCERTIFIED: factual_accuracy, completeness printed, not ranked \(left out of the comparison\): --require-agreement 0\.5: weak-card\.json gives/,
+    );
+    const weakJson = JSON.parse(
+      (
+        await cli(
+          [
+            '--json',
+            'leaderboard',
+            'g.jsonl',
+            '--judge-card',
+            'weak-card.json',
+            '--require-agreement',
+            '0.5',
+          ],
+          dir,
+        )
+      ).out,
+    );
+    expect(weakJson.unranked_metrics).toEqual(['factual_accuracy', 'completeness']);
+    expect(weakJson.judge_cards[0].uncertified).toMatch(/below 0\.5/);
     const refusedReport = await cli(
       ['report', '--grades', 'g.jsonl', '--judge-card', 'weak-card.json', '--require-agreement', '0.5'],
       dir,

@@ -14,6 +14,7 @@ import {
   metricLabel,
   parseGradesFile,
   rubricJudgeOf,
+  uncertifiedMetrics,
 } from '../../grade/index.js';
 import { checkFinished, readTextFile } from '../../io/index.js';
 import { modelId, parseModelString } from '../../llm/index.js';
@@ -116,7 +117,8 @@ export const registerLeaderboard: RegisterCommand = (program, ctx) => {
         return;
       }
       assertComparable(comparable, opts.minShared);
-      // Beside the judged metrics: each judge's agreement with people (its card), or refused.
+      // Beside the judged metrics: each judge's agreement with people (its card). Under
+      // --require-agreement an uncertified judge's metrics are printed, not ranked.
       const cards = certifyJudges(
         distinctJudges(judged),
         {
@@ -125,12 +127,20 @@ export const registerLeaderboard: RegisterCommand = (program, ctx) => {
           near: files.map((f) => dirname(resolve(ctx.io.cwd, f))),
         },
         opts.requireAgreement,
+        'mark',
       );
-      // Under the means: every pair of runs on every metric, p adjusted over the whole table.
-      const pairwise = gradesPairwise(grades, comparisonOptions(opts, opts.seed));
+      const unranked = uncertifiedMetrics(cards);
+      // Under the means: every pair of runs on every ranked metric, p adjusted over the whole table.
+      const pairwise = gradesPairwise(grades, comparisonOptions(opts, opts.seed), unranked);
+      const uncertified = cards
+        .filter((c) => c.uncertified !== null)
+        .map(
+          (c) =>
+            `\nUNCERTIFIED: ${c.metrics.join(', ') || c.what} printed, not ranked (left out of the comparison): ${c.uncertified}\n`,
+        );
       printSummary(ctx, grades, opts.seed, {
-        json: { pairwise, judge_cards: cards },
-        text: `${pairwise.rows.length > 0 ? `\n${renderPairwiseTable(pairwise, metricLabel)}` : ''}${cards.map((c) => `\n${c.line}\n`).join('')}`,
+        json: { pairwise, judge_cards: cards, unranked_metrics: [...unranked] },
+        text: `${pairwise.rows.length > 0 ? `\n${renderPairwiseTable(pairwise, metricLabel)}` : ''}${cards.map((c) => `\n${c.line}\n`).join('')}${uncertified.join('')}`,
       });
     },
   );

@@ -11,6 +11,8 @@ import { cardSummaryLine, MEASURE_NAMES } from './render-card.js';
 export interface JudgedBy extends CardJudge {
   /** e.g. `rubric judge (factual accuracy, completeness)`, `VETSCORE verifier`. */
   what: string;
+  /** The metrics whose values this judge made (e.g. factual_accuracy, completeness), when known. */
+  metrics?: readonly string[];
 }
 
 /** How a judged number's card is shown in `--json` output and in the HTML report. */
@@ -32,11 +34,25 @@ export interface CardNote {
   line: string;
   /** Where the workspace was searched when no card was found. */
   searched: string[];
+  /**
+   * Under `--require-agreement` in a command that shows numbers rather than makes them
+   * (`leaderboard`, `report`): why the judge is not certified, else null. Its metrics are shown
+   * but not ranked.
+   */
+  uncertified: string | null;
+  /** The metrics this judge made (`JudgedBy.metrics`), empty when not known. */
+  metrics: string[];
 }
 
 /** The note shown beside a judge's numbers: its card's agreement and ceiling, or that it has none. */
 export function cardNote(choice: CardChoice, judge: JudgedBy): CardNote {
-  const base = { what: judge.what, judge: judge.model, prompt_version: judge.promptVersion };
+  const base = {
+    what: judge.what,
+    judge: judge.model,
+    prompt_version: judge.promptVersion,
+    uncertified: null,
+    metrics: [...(judge.metrics ?? [])],
+  };
   if (!choice.card) {
     return {
       ...base,
@@ -68,31 +84,35 @@ export function cardNote(choice: CardChoice, judge: JudgedBy): CardNote {
 }
 
 /**
- * `--require-agreement min`: refuses (JUDGE_UNCERTIFIED) a judge with no card, or whose card's
- * headline agreement (`headlineAgreement`: κ, else α, else Spearman ρ; the point estimate, not the
- * interval's lower bound) is below `min`. Nothing to do when `min` is undefined.
+ * Why `--require-agreement min` does not certify a judge, or null when it does (or `min` is
+ * undefined): it has no card, or its card's headline agreement (`headlineAgreement`: κ, else α,
+ * else Spearman ρ; the point estimate, not the interval's lower bound) is below `min`.
  */
-export function requireAgreement(choice: CardChoice, judge: JudgedBy, min: number | undefined): void {
-  if (min === undefined) return;
+export function uncertifiedBecause(
+  choice: CardChoice,
+  judge: JudgedBy,
+  min: number | undefined,
+): string | null {
+  if (min === undefined) return null;
   const who = `the ${judge.what} ${quoteValue(judge.model)}${judge.promptVersion ? ` (prompt ${judge.promptVersion})` : ''}`;
-  const fix = `Make a card for it: \`citegeist meta-eval judge --set <set> --judge ${judge.model} --out judge-cards/<name>-card.json\`, pass one with --judge-card, or lower --require-agreement.`;
-  if (!choice.card) {
-    throw new CitegeistError(
-      'JUDGE_UNCERTIFIED',
-      `--require-agreement ${min}: no judge card certifies ${who} (searched ${choice.searched.join(', ') || 'nothing'}).`,
-      fix,
-    );
-  }
+  if (!choice.card)
+    return `--require-agreement ${min}: no judge card certifies ${who} (searched ${choice.searched.join(', ') || 'nothing'}).`;
   const head = headlineAgreement(choice.card);
-  if (!head || head.judge.estimate < min) {
-    throw new CitegeistError(
-      'JUDGE_UNCERTIFIED',
-      head
-        ? `--require-agreement ${min}: ${choice.path} gives ${who} ${MEASURE_NAMES[head.measure]} ${head.judge.estimate.toFixed(3)} with people on ${choice.card.set.name}, below ${min}.`
-        : `--require-agreement ${min}: ${choice.path} has no κ, α or Spearman ρ for ${who}.`,
-      fix,
-    );
-  }
+  if (!head) return `--require-agreement ${min}: ${choice.path} has no κ, α or Spearman ρ for ${who}.`;
+  if (head.judge.estimate < min)
+    return `--require-agreement ${min}: ${choice.path} gives ${who} ${MEASURE_NAMES[head.measure]} ${head.judge.estimate.toFixed(3)} with people on ${choice.card.set.name}, below ${min}.`;
+  return null;
+}
+
+/** `--require-agreement min` where numbers are made: refuses (JUDGE_UNCERTIFIED) an uncertified judge. */
+export function requireAgreement(choice: CardChoice, judge: JudgedBy, min: number | undefined): void {
+  const why = uncertifiedBecause(choice, judge, min);
+  if (why === null) return;
+  throw new CitegeistError(
+    'JUDGE_UNCERTIFIED',
+    why,
+    `Make a card for it: \`citegeist meta-eval judge --set <set> --judge ${judge.model} --out judge-cards/<name>-card.json\`, pass one with --judge-card, or lower --require-agreement.`,
+  );
 }
 
 /**
@@ -116,6 +136,11 @@ export function certifyJudges(
   judges: readonly JudgedBy[],
   search: Omit<CardSearch, 'given'> & { given: readonly string[] },
   min: number | undefined,
+  /**
+   * 'refuse' (commands that make judged numbers); 'mark' (commands that show them: `leaderboard`,
+   * `report`): an uncertified judge's note says why, and its metrics are shown, not ranked.
+   */
+  mode: 'refuse' | 'mark' = 'refuse',
 ): CardNote[] {
   const given = search.given.map((path) => ({
     path,
@@ -128,6 +153,14 @@ export function certifyJudges(
   return judges.map((judge) => {
     const mine = given.find((g) => cardMismatch(g.card, judge).length === 0);
     const { given: _all, ...where } = search;
-    return certifyJudge(judge, { ...where, ...(mine ? { given: mine.path } : {}) }, min);
+    const choice = { ...where, ...(mine ? { given: mine.path } : {}) };
+    if (mode === 'refuse') return certifyJudge(judge, choice, min);
+    const found = cardForJudge(judge, choice);
+    return { ...cardNote(found, judge), uncertified: uncertifiedBecause(found, judge, min) };
   });
+}
+
+/** The metrics of judges not certified under `--require-agreement` (`certifyJudges` in 'mark' mode). */
+export function uncertifiedMetrics(notes: readonly CardNote[]): Set<string> {
+  return new Set(notes.filter((n) => n.uncertified !== null).flatMap((n) => n.metrics));
 }

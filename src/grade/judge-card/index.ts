@@ -5,6 +5,8 @@ export {
   certifyJudges,
   type JudgedBy,
   requireAgreement,
+  uncertifiedBecause,
+  uncertifiedMetrics,
 } from './agreement-gate.js';
 export { type CardJudge, cardMismatch, checkJudgeCard, readJudgeCard } from './card-file.js';
 export {

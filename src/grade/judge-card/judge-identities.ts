@@ -23,7 +23,12 @@ export function rubricPromptVersion(): string {
 
 /** The rubric judge of `grade --judge` and of grades files (model id, its prompt version). */
 export function rubricJudgeOf(model: string, promptVersion: string | null = rubricPromptVersion()): JudgedBy {
-  return { what: 'rubric judge (factual accuracy, completeness)', model, promptVersion };
+  return {
+    what: 'rubric judge (factual accuracy, completeness)',
+    model,
+    promptVersion,
+    metrics: ['factual_accuracy', 'completeness'],
+  };
 }
 
 /** VETSCORE's verifier: the claim-support prompt, or the joint prompt (another prompt, `joint`). */
