@@ -160,7 +160,7 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
   {
     name: 'index',
     description:
-      'chunk the corpus into passages and build the BM25 and dense indexes (stored beside the corpus); rebuilds when a paper was added, removed or changed',
+      'chunk the corpus into passages and build the BM25 and dense indexes (stored beside the corpus); papers added, removed or changed since are applied as an update (a new part and tombstones), or by a rebuild past a limit',
     options: [
       {
         flags: '--corpus <file>',

@@ -37,17 +37,3 @@ export type DictEntry = [
   maxTf: number,
   minDl: number,
 ];
-
-/** idf = ln(1 + (N − df + 0.5)/(df + 0.5)), as `Bm25Index` computes it. */
-export function idfOf(n: number, df: number): number {
-  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
-}
-
-/**
- * One posting's BM25 impact, rounded to float32 exactly as `Bm25Index` stores it (so the disk
- * index scores bit-identically): idf · tf·(k1+1) / (tf + k1·(1−b+b·dl/avgdl)).
- */
-export function impactOf(idf: number, tf: number, dl: number, avgdl: number, k1: number, b: number): number {
-  const norm = k1 * (1 - b + (b * dl) / avgdl);
-  return Math.fround((idf * tf * (k1 + 1)) / (tf + norm));
-}
