@@ -5,7 +5,7 @@ import { PageFile } from '../common/page-file.js';
 import { TopK } from '../common/top-k.js';
 import { createAnalyzer, DEFAULT_ANALYZER } from './analyzer.js';
 import type { Bm25Hit, Bm25Params } from './bm25.js';
-import { BM25_FILES, type Bm25DiskHeader, type DictEntry } from './bm25-disk-format.js';
+import { BM25_FILES, type Bm25DiskHeader, type DictBlock, type DictEntry } from './bm25-disk-format.js';
 import { averageLength, idfOf, impactOf, impactWithNorm, lengthNorm } from './bm25-formula.js';
 import { compareTerms } from './bm25-segments.js';
 
@@ -34,6 +34,8 @@ export interface Bm25PartLocation {
 
 interface OpenPart extends Bm25PartLocation {
   header: Bm25DiskHeader;
+  /** The dictionary's block index, read at the first lookup. */
+  blocks: DictBlock[] | undefined;
   dict: PageFile;
   postings: PageFile;
   blockCache: Map<number, DictEntry[]>;
@@ -61,14 +63,28 @@ function readHeader(dir: string): Bm25DiskHeader {
       { cause: error },
     );
   }
-  if (header.format !== 3) {
+  if (header.format !== 4) {
     throw new CitegeistError(
       'INDEX_VERSION',
-      `${path} has format ${String(header.format)}; this version reads 3.`,
+      `${path} has format ${String(header.format)}; this version reads 4.`,
       'Rebuild it with `citegeist index --rebuild`.',
     );
   }
   return header;
+}
+
+function readBlocks(dir: string): DictBlock[] {
+  const path = join(dir, BM25_FILES.blocks);
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as DictBlock[];
+  } catch (error) {
+    throw new CitegeistError(
+      'INDEX_CORRUPT',
+      `${path} is missing or not valid JSON.`,
+      'Rebuild the index with `citegeist index --rebuild`.',
+      { cause: error },
+    );
+  }
 }
 
 /**
@@ -101,6 +117,7 @@ export class Bm25DiskIndex {
     this.parts = parts.map((p) => ({
       ...p,
       header: readHeader(p.dir),
+      blocks: undefined,
       dict: new PageFile(join(p.dir, BM25_FILES.dict)),
       postings: new PageFile(join(p.dir, BM25_FILES.postings)),
       blockCache: new Map(),
@@ -137,7 +154,8 @@ export class Bm25DiskIndex {
 
   /** The dictionary entry of an analysed term in one part, or undefined. */
   private lookup(part: OpenPart, term: string): DictEntry | undefined {
-    const { blocks } = part.header;
+    part.blocks ??= readBlocks(part.dir);
+    const { blocks } = part;
     let lo = 0;
     let hi = blocks.length - 1;
     let at = -1;
@@ -165,7 +183,7 @@ export class Bm25DiskIndex {
   private block(part: OpenPart, i: number): DictEntry[] {
     let entries = part.blockCache.get(i);
     if (!entries) {
-      const [, offset, length] = part.header.blocks[i]!;
+      const [, offset, length] = part.blocks![i]!;
       entries = JSON.parse(part.dict.read(offset, length).toString('utf8')) as DictEntry[];
       if (part.blockCache.size >= 4096) part.blockCache.clear();
       part.blockCache.set(i, entries);

@@ -127,15 +127,20 @@ export class Bm25SegmentWriter {
       rmSync(join(this.dir, `seg-${i}.terms`), { force: true });
       rmSync(join(this.dir, `seg-${i}.post`), { force: true });
     }
+    const blocksPath = join(this.dir, BM25_FILES.blocks);
+    try {
+      writeFileSync(blocksPath, JSON.stringify(merged.blocks));
+    } catch (error) {
+      throw writeFailure(blocksPath, error);
+    }
     const header: Bm25DiskHeader = {
-      format: 3,
+      format: 4,
       analyzer: this.analyzer,
       k1: params.k1,
       b: params.b,
       documents: n,
       totalLength: this.totalLength,
       terms: merged.terms,
-      blocks: merged.blocks,
     };
     const path = join(this.dir, BM25_FILES.header);
     try {

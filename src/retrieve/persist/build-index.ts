@@ -394,7 +394,7 @@ function linkFolder(from: string, to: string): void {
 }
 
 /** Writes the manifest to a temporary file and renames it over the old one (atomic on POSIX). */
-function commitManifest(dir: string, manifest: IndexManifest): void {
+export function commitManifest(dir: string, manifest: IndexManifest): void {
   const path = join(dir, MANIFEST_FILE);
   try {
     writeFileSync(`${path}.tmp`, `${JSON.stringify(manifest, null, 2)}\n`);

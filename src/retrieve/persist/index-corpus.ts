@@ -1,7 +1,13 @@
 import type { Document } from '../../core/index.js';
 import { createEmbedder } from '../../llm/index.js';
 import { VERSION } from '../../version.js';
-import { type BuildIndexOptions, type IndexedDocument, updateIndex, writeIndex } from './build-index.js';
+import {
+  type BuildIndexOptions,
+  commitManifest,
+  type IndexedDocument,
+  updateIndex,
+  writeIndex,
+} from './build-index.js';
 import { type IndexManifest, indexExists, loadEmbedderModel, readManifest } from './index-dir.js';
 import { restoreEmbedder } from './restore-embedder.js';
 import { describeStaleness, type IndexStaleness, indexedPapers, indexStaleness } from './staleness.js';
@@ -128,8 +134,16 @@ export async function indexCorpus(
   const progress = options.onProgress ? { onProgress: options.onProgress } : {};
   if (!options.rebuild) {
     const check = checkIndex(dir, digests, settings);
-    if (check.state === 'fresh')
-      return { status: 'up-to-date', manifest: check.manifest, papers: digests.size };
+    if (check.state === 'fresh') {
+      // Same content under a new token (a re-ingest of the same files, or a corpus from before
+      // tokens): record it, so that opening the index checks one row again instead of the digests.
+      let manifest = check.manifest;
+      if (corpusToken && manifest.corpusToken !== corpusToken) {
+        manifest = { ...manifest, corpusToken };
+        commitManifest(dir, manifest);
+      }
+      return { status: 'up-to-date', manifest, papers: digests.size };
+    }
     if (check.state === 'stale') {
       const update = updatable(check);
       if (update) {
