@@ -89,6 +89,11 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
         description: 'succeed when the paths hold no file to ingest (an empty folder)',
       },
       {
+        flags: '--jobs <n>',
+        description:
+          'files parsed at once on worker threads (default: one per core from 16 files on, else 1; the corpus is the same for any value)',
+      },
+      {
         flags: '--max-pdf-pages <n>',
         description: 'refuse a PDF with more pages than this (INGEST_PDF_TOO_LONG)',
         default: 5000,
@@ -717,6 +722,16 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
             description: 'skip the dataset check (`citegeist dataset check`) before the run',
           },
           {
+            flags: '--judge-card <file>',
+            description:
+              'judge card of the rubric judge (meta-eval judge --set ragchecker) (meta-eval judge --out): checked against the judge and its prompt version, shown beside the judged numbers (default: a matching *card.json found beside the files, in ./judge-cards or .)',
+          },
+          {
+            flags: '--require-agreement <x>',
+            description:
+              "refuse the judged numbers unless the judge's card gives a headline agreement with people (Cohen's κ, else Krippendorff's α) of at least x",
+          },
+          {
             flags: '--judge <spec>',
             description: 'judge model (same forms as --model)',
           },
@@ -806,14 +821,19 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
             description: 'per-answer results JSONL (resumable by answer id; required)',
           },
           {
-            flags: '--judge-card <file>',
-            description:
-              'a judge card of the verifier (meta-eval judge --set check-covid): checked against the judge and its prompt version, shown beside the score',
-          },
-          {
             flags: '--label <name>',
             description:
               "the results' name (default: the verifier and the settings that differ from the defaults)",
+          },
+          {
+            flags: '--judge-card <file>',
+            description:
+              'judge card of the verifier (meta-eval judge --set check-covid) (meta-eval judge --out): checked against the judge and its prompt version, shown beside the judged numbers (default: a matching *card.json found beside the files, in ./judge-cards or .)',
+          },
+          {
+            flags: '--require-agreement <x>',
+            description:
+              "refuse the judged numbers unless the judge's card gives a headline agreement with people (Cohen's κ, else Krippendorff's α) of at least x",
           },
           {
             flags: '--judge <spec>',
@@ -1022,6 +1042,16 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
             flags: '--judge-family <family>',
             description:
               'with --labels: the judge model’s family (openai, meta, …) for the self-preference probe',
+          },
+          {
+            flags: '--judge-model <id>',
+            description:
+              'with --labels: the judge the labels come from, as the card names it (default: the labels file’s manifest, else its name); a card certifies numbers of this model only',
+          },
+          {
+            flags: '--prompt-version <v>',
+            description:
+              'with --labels: the judge prompt’s version (default: the labels file’s manifest); JUDGE_UNCERTIFIED messages print the one a command needs',
           },
           {
             flags: '--judge <spec>',
@@ -1632,6 +1662,16 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
               'count attestations and nugget matches whose quotes are not found in the cited document or the sentence as the judge said (default: they do not count)',
           },
           {
+            flags: '--judge-card <file>',
+            description:
+              'judge card of the ARGUE judge (meta-eval judge --out): checked against the judge and its prompt version, shown beside the judged numbers (default: a matching *card.json found beside the files, in ./judge-cards or .)',
+          },
+          {
+            flags: '--require-agreement <x>',
+            description:
+              "refuse the judged numbers unless the judge's card gives a headline agreement with people (Cohen's κ, else Krippendorff's α) of at least x",
+          },
+          {
             flags: '--judge <spec>',
             description: 'judge model (same forms as --model)',
           },
@@ -1857,6 +1897,17 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
         default: 2,
       },
       {
+        flags: '--judge-card <file>',
+        description:
+          'judge card of the judges of the judged metrics (meta-eval judge --out): checked against the judge and its prompt version, shown beside the judged numbers (default: a matching *card.json found beside the files, in ./judge-cards or .); repeatable, one per judge',
+        default: [],
+      },
+      {
+        flags: '--require-agreement <x>',
+        description:
+          "refuse the judged numbers unless the judge's card gives a headline agreement with people (Cohen's κ, else Krippendorff's α) of at least x",
+      },
+      {
         flags: '--judge <spec>',
         description: 'judge model (same forms as --model)',
       },
@@ -1961,6 +2012,17 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
         description:
           'show grades or runs still being written (their writer holds the lock): their rows so far, with a PARTIAL note',
       },
+      {
+        flags: '--judge-card <file>',
+        description:
+          'judge card of the judges of the judged metrics (meta-eval judge --out): checked against the judge and its prompt version, shown beside the judged numbers (default: a matching *card.json found beside the files, in ./judge-cards or .); repeatable, one per judge',
+        default: [],
+      },
+      {
+        flags: '--require-agreement <x>',
+        description:
+          "refuse the judged numbers unless the judge's card gives a headline agreement with people (Cohen's κ, else Krippendorff's α) of at least x",
+      },
     ],
   },
   {
@@ -2057,6 +2119,16 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
         flags: '--max-bytes <n>',
         description: 'refuse a pack that inflates past this many bytes',
         default: 2147483647,
+      },
+      {
+        flags: '--rejudge <spec>',
+        description:
+          'call this judge model live instead of the packed replies and report the drift (paired comparison, judge card)',
+      },
+      {
+        flags: '--regenerate <spec>',
+        description:
+          'write the runs `citegeist answer` made again with this model before grading them, and report the drift',
       },
     ],
   },

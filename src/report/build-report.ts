@@ -1,4 +1,5 @@
 import { citegeistNow } from '../core/index.js';
+import type { CardNote } from '../grade/index.js';
 import { buildFaithfulnessSection, type FaithfulnessSource } from './faithfulness-section.js';
 import { buildGradesSection, type GradesSectionInput } from './grades-section.js';
 import { type BankNuggets, buildJudgmentsSection } from './judgments-section.js';
@@ -18,6 +19,8 @@ export interface ReportInput {
   grades?: Omit<GradesSectionInput, 'seed'>;
   faithfulness?: readonly FaithfulnessSource[];
   judgments?: { rows: readonly Json[]; banks: readonly BankNuggets[] };
+  /** The judges' cards (`certifyJudges`), shown beside the judged metrics. */
+  judgeCards?: CardNote[];
 }
 
 const empty = { metrics: [], runs: [], questions: [], answers: [], papers: [], notes: [] };
@@ -73,6 +76,7 @@ export function buildReportData(input: ReportInput): ReportData {
     papers: grades.papers,
     vetscore,
     argue: input.judgments ? buildJudgmentsSection(input.judgments.rows, input.judgments.banks) : null,
+    ...(input.judgeCards?.length ? { judgeCards: input.judgeCards } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 import { formatScore } from '../text/index.js';
 import { escapeHtml as e } from './escape-html.js';
+import { renderJudgeAgreement } from './judge-agreement-html.js';
 import { own } from './own-record.js';
 import type { GroupStats, MetricInfo, MetricStats, ReportData, RunInfo } from './report-data.js';
 import { groupedMeansSvg, histogramSvg, swatch } from './svg-charts.js';
@@ -13,6 +14,7 @@ export function renderOverview(d: ReportData): string {
   return [
     provenance(d),
     d.runs.length ? leaderboard(d) : '',
+    d.judgeCards?.length ? renderJudgeAgreement(d.judgeCards) : '',
     d.runs.length && d.metrics.length ? breakdowns(d) : '',
     d.runs.length && d.metrics.length ? distributions(d) : '',
     d.runs.length ? costTable(d.runs) : '',

@@ -1,7 +1,14 @@
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CitegeistError, papersInputOfHashes, type RunManifest, sha256Hex } from '../../core/index.js';
-import { estimateJudging, gradeRunToFile, gradesManifest } from '../../grade/index.js';
+import {
+  type CardNote,
+  certifyJudge,
+  estimateJudging,
+  gradeRunToFile,
+  gradesManifest,
+  rubricJudgeOf,
+} from '../../grade/index.js';
 import { byField, reorderRunFile, sha256OfFile, writeFileAtomic } from '../../io/index.js';
 import { modelId, parseModelString } from '../../llm/index.js';
 import { VERSION } from '../../version.js';
@@ -18,9 +25,12 @@ import {
   withJudge,
   withProgress,
 } from '../setup/grading.js';
+import { addJudgeCardOptions, type JudgeCardFlags } from '../setup/judge-card-options.js';
 import { parseIntOption, seedOption } from '../setup/option-parsers.js';
 import { addPaperSourceOptions, describeSource, paperSourceOf } from '../setup/paper-source.js';
 import { noteTakeovers } from '../takeover-note.js';
+
+type GradeFlags = GradeOptions & JudgeCardFlags & { run: string; out: string };
 
 /**
  * `citegeist grade`: a command group whose default subcommand, `grade researchqa`, grades one run
@@ -28,10 +38,7 @@ import { noteTakeovers } from '../takeover-note.js';
  */
 
 /** Grades one run into a grades file (rows appended as they complete, resumable), then the summary. */
-async function gradeToFile(
-  ctx: CliContext,
-  opts: GradeOptions & { run: string; out: string },
-): Promise<void> {
+async function gradeToFile(ctx: CliContext, opts: GradeFlags): Promise<void> {
   const p = await prepare(ctx, [opts.run], opts, true);
   try {
     await gradePrepared(ctx, p, opts);
@@ -40,13 +47,10 @@ async function gradeToFile(
   }
 }
 
-async function gradePrepared(
-  ctx: CliContext,
-  p: Prepared,
-  opts: GradeOptions & { run: string; out: string },
-): Promise<void> {
+async function gradePrepared(ctx: CliContext, p: Prepared, opts: GradeFlags): Promise<void> {
   const run = p.runs[0]!;
   const out = resolve(ctx.io.cwd, opts.out);
+  const card = rubricJudgeCard(ctx, p, opts, out);
   const manifest = gradesManifest({
     runLabel: run.manifest?.label ?? run.models.join(', '),
     label: opts.label,
@@ -99,7 +103,12 @@ async function gradePrepared(
   });
   noteTakeovers(ctx.io, result.tookOverFrom);
   reportOutcome(ctx, run.models, result);
-  const summary = printSummary(ctx, result.summary, opts.seed);
+  const summary = printSummary(
+    ctx,
+    result.summary,
+    opts.seed,
+    card ? { json: { judge_card: card }, text: `\n${card.line}\n` } : undefined,
+  );
   const summaryFile = `${out.replace(/\.jsonl?$/i, '')}.summary.json`;
   const provenance = {
     manifest: result.manifest,
@@ -113,7 +122,7 @@ async function gradePrepared(
   );
   writeFileAtomic(
     summaryFile,
-    `${JSON.stringify({ ...provenance, ...(summary as object), missing_fields: missingFields }, null, 2)}\n`,
+    `${JSON.stringify({ ...provenance, ...(summary as object), missing_fields: missingFields, ...(card ? { judge_card: card } : {}) }, null, 2)}\n`,
   );
   if (!ctx.globals().json) {
     const kept = result.kept > 0 ? ` (${result.kept} kept from an earlier run)` : '';
@@ -127,6 +136,27 @@ async function gradePrepared(
     if (unscored > 0)
       ctx.io.out(`${unscored} row(s) lacked a score-changing field (missing_fields in the summary)\n`);
   }
+}
+
+/**
+ * The rubric judge's card (--judge-card, else found beside the output or in the workspace),
+ * refused under --require-agreement before any call; null when nothing is judged.
+ */
+function rubricJudgeCard(ctx: CliContext, p: Prepared, opts: GradeFlags, out: string): CardNote | null {
+  if (!p.settings.judge) {
+    if (opts.judgeCard === undefined) return null;
+    throw new CitegeistError(
+      'BAD_OPTION',
+      '--judge-card was given but no --judge: without a judge `grade` makes no judged numbers.',
+      'Add --judge <model> (the model the card certifies), or leave --judge-card out.',
+    );
+  }
+  const judge = rubricJudgeOf(modelId(parseModelString(p.settings.judge, '--judge')));
+  return certifyJudge(
+    judge,
+    { cwd: ctx.io.cwd, given: opts.judgeCard, near: [dirname(out)] },
+    opts.requireAgreement,
+  );
 }
 
 /** The `run` input of a grades manifest: the run's identity, or the file's bytes when it has no manifest. */
@@ -247,7 +277,6 @@ export const registerGrade: RegisterCommand = (program, ctx) => {
     );
   addPaperSourceOptions(command);
   addCheckOption(command);
-  addLlmOptions(command, { model: false, judge: true }).action(
-    (opts: GradeOptions & { run: string; out: string }) => gradeToFile(ctx, opts),
-  );
+  addJudgeCardOptions(command, 'rubric judge (meta-eval judge --set ragchecker)');
+  addLlmOptions(command, { model: false, judge: true }).action((opts: GradeFlags) => gradeToFile(ctx, opts));
 };

@@ -149,8 +149,8 @@ describe.skipIf(missing)(`meta-eval judge against the fake OpenAI-compatible ser
       '--judge',
     ];
     const ok = await cli(['--json', ...grade, judge()], dir);
-    expect(JSON.parse(ok.out).judge_card.summary).toMatch(
-      /^judge card: openai-compatible:.* on check-covid \(9 items\): Cohen's κ 1\.000/,
+    expect(JSON.parse(ok.out).judge_card.line).toMatch(
+      /^VETSCORE verifier: judge card: openai-compatible:.* on check-covid \(9 items\): Cohen's κ 1\.000/,
     );
     const stale = await cli(
       [...grade, `openai-compatible:${server.url}/v1#another-model`, '--out', 'g.jsonl'],

@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { canonicalJson, sha256Hex } from '../../core/index.js';
 import {
+  argueJudgeOf,
   type CitedDocumentSource,
+  certifyJudge,
   DEFAULT_MAX_DOC_CHARS,
   type EvidenceTally,
   type JudgeRecord,
@@ -48,6 +50,9 @@ export interface JudgeOptions {
   maxDocChars?: number;
   /** Count attestations and nugget matches whose quotes are not found as the judge said. */
   trustUnlocatedEvidence?: boolean;
+  /** The ARGUE judge's card (else one found in the workspace), and the agreement it must show. */
+  judgeCard?: string;
+  requireAgreement?: number;
 }
 
 type Evidence = NonNullable<JudgeRecord['evidence']>;
@@ -112,8 +117,13 @@ export async function runReportsJudge(
   const outPath = resolve(io.cwd, o.out);
   const done = judgedKeys(outPath);
   const todo = prepared.inputs.filter((i) => !done.has(reportKey(i.report.runId, i.report.topicId)));
-  const docs = openDocuments(io.cwd, o.docs);
   const lexical = settings.judge === 'lexical';
+  const card = certifyJudge(
+    argueJudgeOf(lexical ? new LexicalJudge().id : modelId(parseModelString(settings.judge!)), lexical),
+    { cwd: io.cwd, given: o.judgeCard, near: [dirname(outPath)] },
+    o.requireAgreement,
+  );
+  const docs = openDocuments(io.cwd, o.docs);
   const maxDocChars = o.maxDocChars ?? DEFAULT_MAX_DOC_CHARS;
   try {
     if (settings.dryRun) return printPlan(todo, docs.source, maxDocChars, lexical, settings, ctx);
@@ -186,6 +196,7 @@ export async function runReportsJudge(
         evidence,
         trust_unlocated_evidence: trust,
         out: o.out,
+        judge_card: card,
       };
       if (ctx.globals().json) io.out(`${JSON.stringify(summary, null, 2)}\n`);
       else {
@@ -207,6 +218,7 @@ export async function runReportsJudge(
           }),
         ];
         for (const line of lines) io.out(`${line}\n`);
+        io.out(`${card.line}\n`);
         if (failed.reports > 0) io.out('rerun the same command to retry the reports with failed judgments\n');
       }
       if (failed.reports > 0 || summary.skipped_reports + skippedLines > 0) ctx.setExitCode(1);
