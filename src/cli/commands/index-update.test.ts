@@ -24,7 +24,8 @@ describe('index after papers are added to an indexed corpus (issue 30: increment
       'dark matter halos',
       'soil microbes',
     ];
-    topics.forEach((t, i) => writeFileSync(join(cwd, `p${i}.md`), paper(`P${i}`, `We study ${t} in depth.`)));
+    for (const [i, t] of topics.entries())
+      writeFileSync(join(cwd, `p${i}.md`), paper(`P${i}`, `We study ${t} in depth.`));
     expect((await run(cwd, ['ingest', ...topics.map((_, i) => `p${i}.md`)])).code).toBe(0);
     expect((await run(cwd, ['index', '--no-dense'])).code).toBe(0);
     writeFileSync(join(cwd, 'new.md'), paper('New', 'Perovskite solar cells degrade under humidity.'));
