@@ -16,9 +16,13 @@ export {
   LlmAnswerer,
   LlmReportWriter,
   openPaperRetrieval,
+  openReportRun,
   PaperContext,
+  type ReportRunSettings,
   type RunTarget,
+  reportRunManifest,
   runAnswers,
+  writeReportRun,
 } from './answer/index.js';
 // Errors and run records: every failure a caller can catch, and how every output names its run.
 export {
@@ -36,7 +40,16 @@ export {
   type Verdict,
 } from './core/index.js';
 // Formats and files: datasets, TREC runs and qrels; reading an input with its hash.
-export { formatRun, parseQrels, parseRun, readDataset, readDatasetStrict } from './formats/index.js';
+export {
+  formatRun,
+  parseQrels,
+  parseReportRun,
+  parseRequests,
+  parseRun,
+  readDataset,
+  readDatasetStrict,
+  readNuggetBanks,
+} from './formats/index.js';
 // Datasets: reading, checking and generating question sets; DoGMaTiQ nugget banks.
 export {
   checkDataset,
@@ -46,16 +59,27 @@ export {
 // Grade: ResearchQA grading, VETSCORE faithfulness, ARGUE judging and scoring of reports.
 export {
   AnchoredRubricJudge,
+  corpusDocuments,
+  DEFAULT_HARM_EXPONENT,
+  type FaithfulnessInput,
+  type FaithfulnessSettings,
   type GradeRow,
   type GradeRunOptions,
   type GradingSettings,
   gradeAnswer as gradeFaithfulness,
   gradeRunToFile,
   gradesManifest,
+  type JudgmentsSettings,
+  judgeIntoFile,
   judgeReports,
   LexicalJudge,
   LlmReportJudge,
+  loadHarmRubric,
+  openJudgments,
   prepareJudging,
+  readFaithfulnessInputs,
+  reportJudgmentsManifest,
+  scoreInputs,
   scoreJudgedReports,
   summarizeFaithfulness,
 } from './grade/index.js';

@@ -5,7 +5,7 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
   {
     name: 'demo',
     description:
-      'run the whole pipeline on the bundled sample papers: ingest → index → answer → grade → report (no keys, no network)',
+      'run the whole pipeline on the bundled sample papers: ingest → index → answer → grade → compare → report (no keys, no network)',
     options: [
       {
         flags: '--out <dir>',
@@ -543,7 +543,8 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
       },
       {
         flags: '--model <model>',
-        description: 'extractive, or a model string (openai:gpt-4.1-mini, ollama:qwen2.5:7b, …)',
+        description:
+          'extractive or lead (offline baselines), or a model string (openai:gpt-4.1-mini, ollama:qwen2.5:7b, …)',
       },
       {
         flags: '--context <mode>',
@@ -1717,7 +1718,7 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
       {
         name: 'score',
         description:
-          "score judged reports with Auto-ARGUE's metrics (TSV: run_id request_id metric value) and bootstrap CIs over topics",
+          "score judged reports with Auto-ARGUE's metrics (TSV: run_id request_id metric value, per topic and 'all'), bootstrap CIs over topics, and several runs compared topic by topic",
         options: [
           {
             flags: '--judgments <file>',
@@ -1756,8 +1757,33 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
           },
           {
             flags: '--seed <n>',
-            description: 'bootstrap seed',
+            description: 'bootstrap seed (and of the comparison of runs)',
             default: 42,
+          },
+          {
+            flags: '--test <name>',
+            description: 'significance test of each pair: randomization | bootstrap | t | wilcoxon | sign',
+            default: 'randomization',
+          },
+          {
+            flags: '--correction <name>',
+            description: 'adjust p over every pair and metric of the table: holm | bonferroni | bh | none',
+            default: 'holm',
+          },
+          {
+            flags: '--alpha <p>',
+            description: 'significance level of the adjusted p',
+            default: 0.05,
+          },
+          {
+            flags: '--resamples <n>',
+            description: 'bootstrap resamples and random sign patterns per pair',
+            default: 10000,
+          },
+          {
+            flags: '--min-shared <n>',
+            description: 'refuse two files sharing fewer items than this',
+            default: 2,
           },
         ],
       },
@@ -2440,15 +2466,15 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
   {
     name: 'compare',
     description:
-      'compare two systems item by item: TREC runs per measure over the qrels topics (mean difference, win/tie/loss, paired t-test and randomization test), or grades files per metric (the pairwise table of `leaderboard`)',
+      'compare two systems item by item: TREC runs per measure over the qrels topics (mean difference, win/tie/loss, paired t-test and randomization test), or score files per metric on their shared items (grades, ARGUE scores TSV, faithfulness results, qa-eval scores: the pairwise table of `leaderboard`)',
     arguments: [
       {
         usage: '<runA>',
-        description: 'baseline run, or grades file',
+        description: 'baseline run, or score file',
       },
       {
         usage: '<runB>',
-        description: 'run compared against the baseline, or grades file',
+        description: 'run compared against the baseline, or score file of the same kind',
       },
     ],
     options: [
@@ -2480,6 +2506,10 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
         flags: '--doc-level',
         description: 'roll passage ids "<docId>#<n>" up to documents (max score) before scoring',
         default: false,
+      },
+      {
+        flags: '--allow-partial',
+        description: 'compare files still being written (their rows so far)',
       },
       {
         flags: '--test <name>',

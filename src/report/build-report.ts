@@ -23,7 +23,7 @@ export interface ReportInput {
   judgeCards?: CardNote[];
 }
 
-const empty = { metrics: [], runs: [], questions: [], answers: [], papers: [], notes: [] };
+const empty = { metrics: [], runs: [], questions: [], answers: [], papers: [], notes: [], pairwise: null };
 
 /**
  * Builds a report's data from any mix of sources: ResearchQA grades (with their runs, dataset and
@@ -77,6 +77,7 @@ export function buildReportData(input: ReportInput): ReportData {
     vetscore,
     argue: input.judgments ? buildJudgmentsSection(input.judgments.rows, input.judgments.banks) : null,
     ...(input.judgeCards?.length ? { judgeCards: input.judgeCards } : {}),
+    pairwise: grades.pairwise,
   };
 }
 

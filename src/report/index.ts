@@ -1,8 +1,10 @@
 export type { GradesSource, RunSource } from './answer-join.js';
+export { type ArgueScoring, renderArgueScoring } from './argue-scoring-text.js';
 export { renderArgueTable } from './argue-table.js';
 export { buildReportData, type ReportInput } from './build-report.js';
 export { escapeHtml } from './escape-html.js';
 export { type FaithfulnessSource, faithfulnessLabel } from './faithfulness-section.js';
+export { renderJudgeNoise } from './judge-noise-text.js';
 export { type BankNuggets, bankNuggets } from './judgments-section.js';
 export { renderBreakdown, renderLeaderboard } from './leaderboard-table.js';
 export { type LooseGrade, looseGradeRow } from './loose-grade-row.js';
@@ -15,6 +17,7 @@ export {
 } from './loose-records.js';
 export { renderPairwiseTable } from './pairwise-text.js';
 export type { PaperTextMode } from './paper-excerpts.js';
+export { renderQaSummary } from './qa-summary-text.js';
 export { reportAssets } from './report-assets.js';
 export type * from './report-data.js';
 export {

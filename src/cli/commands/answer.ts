@@ -5,6 +5,7 @@ import {
   answerManifest,
   ExtractiveAnswerer,
   estimateRunFile,
+  LeadAnswerer,
   LlmAnswerer,
   openPaperRetrieval,
   PaperContext,
@@ -81,14 +82,16 @@ function answererFor(
     );
   }
   const k = opts.k;
-  if (model === 'extractive') {
+  if (model === 'extractive' || model === 'lead') {
     if (opts.baseline) {
       throw new CitegeistError(
         'BAD_OPTION',
-        '--baseline has no meaning for the extractive answerer.',
+        `--baseline has no meaning for the ${model} answerer.`,
         'Drop --baseline.',
       );
     }
+    // The lead baseline: the paper's first sentences whatever the question (a floor to compare to).
+    if (model === 'lead') return new LeadAnswerer();
     return new ExtractiveAnswerer({ k, freeText: opts.freeText, ...(passages ? { passages } : {}) });
   }
   const options = {
@@ -113,7 +116,10 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
       '--dataset <file>',
       'dataset (eval_dataset.json, JSONL, or the hub export as JSON, JSONL or .parquet)',
     )
-    .option('--model <model>', 'extractive, or a model string (openai:gpt-4.1-mini, ollama:qwen2.5:7b, …)')
+    .option(
+      '--model <model>',
+      'extractive or lead (offline baselines), or a model string (openai:gpt-4.1-mini, ollama:qwen2.5:7b, …)',
+    )
     .option('--context <mode>', 'auto (whole paper if it fits, else retrieval) | full | retrieval', 'auto')
     .option('-k <n>', 'passages in retrieval mode', countOption('-k'), 8)
     .option('--baseline', 'no citation contract (citation metrics then do not apply)', false)
