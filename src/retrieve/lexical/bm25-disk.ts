@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CitegeistError } from '../../core/index.js';
+import { readIndexJson } from '../common/index-file.js';
 import { PageFile } from '../common/page-file.js';
 import { TopK } from '../common/top-k.js';
 import { createAnalyzer, DEFAULT_ANALYZER } from './analyzer.js';
@@ -52,17 +52,7 @@ interface LiveStats {
 
 function readHeader(dir: string): Bm25DiskHeader {
   const path = join(dir, BM25_FILES.header);
-  let header: Bm25DiskHeader;
-  try {
-    header = JSON.parse(readFileSync(path, 'utf8')) as Bm25DiskHeader;
-  } catch (error) {
-    throw new CitegeistError(
-      'INDEX_CORRUPT',
-      `${path} is missing or not valid JSON.`,
-      'Rebuild the index with `citegeist index --rebuild`.',
-      { cause: error },
-    );
-  }
+  const header = readIndexJson<Bm25DiskHeader>(path);
   if (header.format !== 4) {
     throw new CitegeistError(
       'INDEX_VERSION',
@@ -74,17 +64,7 @@ function readHeader(dir: string): Bm25DiskHeader {
 }
 
 function readBlocks(dir: string): DictBlock[] {
-  const path = join(dir, BM25_FILES.blocks);
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as DictBlock[];
-  } catch (error) {
-    throw new CitegeistError(
-      'INDEX_CORRUPT',
-      `${path} is missing or not valid JSON.`,
-      'Rebuild the index with `citegeist index --rebuild`.',
-      { cause: error },
-    );
-  }
+  return readIndexJson<DictBlock[]>(join(dir, BM25_FILES.blocks));
 }
 
 /**

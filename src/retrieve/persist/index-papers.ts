@@ -1,6 +1,6 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CitegeistError } from '../../core/index.js';
+import { readIndexJson } from '../common/index.js';
 
 /**
  * The papers of an index generation, kept beside its files rather than in the manifest, so that
@@ -26,21 +26,8 @@ export function writeIndexPapers(folder: string, papers: IndexPapers, digests: r
   writeFileSync(join(folder, PAPER_FILES.digests), JSON.stringify(digests));
 }
 
-function readJson<T>(path: string): T {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as T;
-  } catch (error) {
-    throw new CitegeistError(
-      'INDEX_CORRUPT',
-      `${path} is missing or not valid JSON.`,
-      'Rebuild the index with `citegeist index --rebuild`.',
-      { cause: error },
-    );
-  }
-}
-
 export function readIndexPapers(folder: string): IndexPapers {
-  return readJson<IndexPapers>(join(folder, PAPER_FILES.ids));
+  return readIndexJson<IndexPapers>(join(folder, PAPER_FILES.ids));
 }
 
 /** The live papers of an index generation: id → digest as indexed (tombstoned ones left out). */
@@ -48,7 +35,7 @@ export function indexedDigests(
   folder: string,
   papers: IndexPapers = readIndexPapers(folder),
 ): Map<string, string> {
-  const digests = readJson<string[]>(join(folder, PAPER_FILES.digests));
+  const digests = readIndexJson<string[]>(join(folder, PAPER_FILES.digests));
   const dead = new Set(papers.dead);
   const out = new Map<string, string>();
   papers.ids.forEach((id, i) => {
