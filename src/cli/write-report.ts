@@ -1,6 +1,6 @@
 import { dirname, relative, resolve } from 'node:path';
 import { CitegeistError } from '../core/index.js';
-import { checkFinished, writeFileAtomic } from '../io/index.js';
+import { checkFinished, fingerprint, writeFileAtomic } from '../io/index.js';
 import {
   buildReportData,
   type PaperTextMode,
@@ -9,7 +9,6 @@ import {
   renderReportPage,
   reportAssets,
 } from '../report/index.js';
-import { fingerprint } from '../server/index.js';
 import { VERSION } from '../version.js';
 import { ReportReader } from './report-inputs.js';
 
