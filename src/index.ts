@@ -83,10 +83,13 @@ export {
 // Report: the self-contained HTML report, and the text tables.
 export {
   buildReportData,
+  buildReportFromFiles,
   type ReportInput,
+  type ReportOptions,
   renderLeaderboard,
   renderReportPage,
   reportAssets,
+  writeReport,
 } from './report/index.js';
 // Index, search and retrieve: the corpus's BM25 and dense indexes, and the retrievers over them.
 export {

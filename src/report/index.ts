@@ -3,6 +3,14 @@ export { renderArgueTable } from './argue-table.js';
 export { buildReportData, type ReportInput } from './build-report.js';
 export { escapeHtml } from './escape-html.js';
 export { type FaithfulnessSource, faithfulnessLabel } from './faithfulness-section.js';
+export { ReportReader, type ReportSources } from './inputs/report-reader.js';
+export {
+  buildReportFromFiles,
+  optionsFromRecipe,
+  PAPER_TEXT_MODES,
+  type ReportOptions,
+  writeReport,
+} from './inputs/write-report.js';
 export { type BankNuggets, bankNuggets } from './judgments-section.js';
 export { renderBreakdown, renderLeaderboard } from './leaderboard-table.js';
 export { type LooseGrade, looseGradeRow } from './loose-grade-row.js';

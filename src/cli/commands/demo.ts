@@ -2,10 +2,10 @@ import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CitegeistError } from '../../core/index.js';
+import { writeReport } from '../../report/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { REPORTS_NUGGETS, runReportsDemo } from '../setup/demo-report-runs.js';
-import { writeReport } from '../write-report.js';
 
 /** The bundled demo: three open-licence papers and twelve hand-written questions over them. */
 function demoAssets(): string {

@@ -11,12 +11,11 @@ import {
   replayPack,
   type StepRunner,
 } from '../../pack/index.js';
-import type { ReportRecipe } from '../../report/index.js';
+import { optionsFromRecipe, type ReportRecipe, writeReport } from '../../report/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { DEFAULT_CACHE_FILE } from '../llm-options.js';
 import { countOption } from '../setup/option-parsers.js';
-import { optionsFromRecipe, writeReport } from '../write-report.js';
 
 /**
  * Runs one step of a pack in the unpacked study: a command line in-process (its output kept for the

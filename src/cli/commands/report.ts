@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
+import { type ReportOptions, writeReport } from '../../report/index.js';
 import type { RegisterCommand } from '../context.js';
 import { seedOption } from '../setup/option-parsers.js';
-import { type ReportOptions, writeReport } from '../write-report.js';
 
 export const registerReport: RegisterCommand = (program, ctx) => {
   program
