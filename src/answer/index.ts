@@ -1,3 +1,11 @@
+export {
+  answerOpened,
+  estimateAnswering,
+  type OpenAnsweringOptions,
+  type OpenedAnswering,
+  openAnswering,
+  writeQasperPredictions,
+} from './answer-dataset.js';
 export { answerManifest } from './answer-manifest.js';
 export {
   type Answerer,
