@@ -23,6 +23,7 @@ export {
 } from './loose-records.js';
 export { renderPairwiseTable } from './pairwise-text.js';
 export type { PaperTextMode } from './paper-excerpts.js';
+export { renderGrid } from './qa-grid-table.js';
 export { reportAssets } from './report-assets.js';
 export type * from './report-data.js';
 export {
