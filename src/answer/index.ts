@@ -30,6 +30,7 @@ export {
   stripQuoteMarks,
 } from './evidence-parser.js';
 export { EXTRACTIVE_REFUSAL, ExtractiveAnswerer, type ExtractiveOptions } from './extractive-answerer.js';
+export { generateReportRun } from './generate-report-run.js';
 export {
   type HarnessOptions,
   type HarnessProgress,
