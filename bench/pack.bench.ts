@@ -6,7 +6,7 @@
  * its inputs and replies compressed on their own (gzip -9 of their concatenation): the target is a
  * pack no larger than that, deduplicated, and pack and replay ≤ 5 s each on 2 cores.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -37,6 +37,7 @@ export default async function bench(): Promise<void> {
   }
   const { rows, runs } = buildWorkload(papers, ROWS);
   const dir = mkdtempSync(join(tmpdir(), 'citegeist-pack-bench-'));
+  const elsewhere = mkdtempSync(join(tmpdir(), 'citegeist-pack-bench-replay-'));
   mkdirSync(join(dir, 'papers'));
   for (const id of new Set(rows.map((r) => r.paper_id))) {
     copyFileSync(join(papersDir, `${id}.txt`), join(dir, 'papers', `${id}.txt`));
@@ -64,7 +65,6 @@ export default async function bench(): Promise<void> {
     );
     const tPack = await timed('pack', ['pack', '--include', 'g.jsonl', '--out', 'study.cgpack'], dir);
     await server.close();
-    const elsewhere = mkdtempSync(join(tmpdir(), 'citegeist-pack-bench-replay-'));
     const tReplay = await timed('replay', ['replay', join(dir, 'study.cgpack'), '--dir', 'r'], elsewhere);
 
     const inputs = [
@@ -94,5 +94,6 @@ export default async function bench(): Promise<void> {
     );
   } finally {
     await server.close().catch(() => {});
+    for (const d of [dir, elsewhere]) rmSync(d, { recursive: true, force: true });
   }
 }

@@ -2058,6 +2058,16 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
         description: 'refuse a pack that inflates past this many bytes',
         default: 2147483647,
       },
+      {
+        flags: '--rejudge <spec>',
+        description:
+          'call this judge model live instead of the packed replies and report the drift (paired comparison, judge card)',
+      },
+      {
+        flags: '--regenerate <spec>',
+        description:
+          'write the runs `citegeist answer` made again with this model before grading them, and report the drift',
+      },
     ],
   },
   {

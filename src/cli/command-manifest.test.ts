@@ -26,7 +26,7 @@ describe('the command manifest (help without loading the commands)', () => {
 
   it('gives every command and subcommand the same --help as the loaded command', async () => {
     const { program } = await createProgram(memoryIo().io);
-    const fromManifest = helpProgram(memoryIo().io);
+    const fromManifest = await helpProgram(memoryIo().io);
     const all = paths(program);
     expect(all.length).toBeGreaterThan(50);
     for (const path of all) expect([path, helpOf(fromManifest, path)]).toEqual([path, helpOf(program, path)]);

@@ -1,7 +1,5 @@
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.js';
-import { COMMAND_MANIFEST } from './command-manifest.generated.js';
-import { addFromManifest } from './command-manifest.js';
 import { COMMANDS } from './commands/index.js';
 import type { CliContext } from './context.js';
 import type { CliIo } from './io.js';
@@ -54,7 +52,12 @@ export async function createProgram(
  * The program as `--help` shows it, built from the command manifest: every command with its
  * options and no action, so help, the version and a mistyped command cost no command's code.
  */
-export function helpProgram(io: CliIo): Command {
+export async function helpProgram(io: CliIo): Promise<Command> {
+  // Loaded here, not at the top: a command's own run needs neither the 88 KB manifest nor its reader.
+  const [{ COMMAND_MANIFEST }, { addFromManifest }] = await Promise.all([
+    import('./command-manifest.generated.js'),
+    import('./command-manifest.js'),
+  ]);
   const program = rootProgram(io);
   for (const spec of COMMAND_MANIFEST) addFromManifest(program, spec);
   configureCommands(program, io);
@@ -94,7 +97,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const name = commandToLoad(argv);
   try {
     if (name === null) {
-      await helpProgram(io).parseAsync(argv, { from: 'user' });
+      await (await helpProgram(io)).parseAsync(argv, { from: 'user' });
       return 0;
     }
     const { program, ctx } = await createProgram(io, name);

@@ -45,6 +45,27 @@ export interface ProgressOptions {
   /** The stream a live bar draws on (default: `io.err` as a terminal; only used when io.interactive). */
   stream?: NodeJS.WritableStream;
   now?: () => number;
+  /**
+   * What an interrupted run leaves and how to go on, printed after Ctrl-C or SIGTERM (default: the
+   * finished items are saved and the same command continues from them).
+   */
+  onInterrupt?: string;
+}
+
+/** Reporters started and not yet stopped: an interrupt stops them (restoring the terminal). */
+const running = new Set<{ stop(): void; onInterrupt: string | undefined }>();
+
+/**
+ * Stops every running reporter (a live bar gives back the cursor and line wrap it took; each prints
+ * its counts) and returns what each said an interrupted run leaves.
+ */
+export function stopRunningProgress(): string[] {
+  const notes: string[] = [];
+  for (const reporter of [...running]) {
+    reporter.stop();
+    if (reporter.onInterrupt) notes.push(reporter.onInterrupt);
+  }
+  return notes;
 }
 
 /** Model calls counted so far: tokens are those the server reported for fresh (uncached) calls. */
@@ -116,7 +137,9 @@ export function createProgress(options: ProgressOptions): Progress {
     : null;
   const barUsage = () => usageText(usage).replace(/^, /, ' | ');
   bar?.start(options.total, 0, { failed: 0, usage: '', note: '' });
-  return {
+  const entry = { stop: () => progress.stop(), onInterrupt: options.onInterrupt };
+  running.add(entry);
+  const progress: Progress = {
     tick(item) {
       state.done++;
       if (!item.ok) state.failed++;
@@ -141,7 +164,9 @@ export function createProgress(options: ProgressOptions): Progress {
       bar?.update(state.done, { usage: barUsage() });
     },
     stop() {
+      if (stopped) return;
       stopped = true;
+      running.delete(entry);
       bar?.stop();
       options.io.err(`${line().replace(/, ETA [^,]+/, `, took ${duration(now() - started)}`)}\n`);
     },
@@ -152,6 +177,7 @@ export function createProgress(options: ProgressOptions): Progress {
       return state.failed;
     },
   };
+  return progress;
 }
 
 /** `io.err` as a terminal stream for cli-progress (so tests and wrappers see the bar too). */

@@ -2,7 +2,10 @@ import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, s
 import { basename, dirname, join, posix, relative, resolve, sep } from 'node:path';
 import { CitegeistError } from '../core/index.js';
 import { hashInputs, sha256OfFile } from '../io/index.js';
+import { faithfulnessStep } from './faithfulness-step.js';
+import { judgeCardStep } from './judge-card-step.js';
 import type { ReplayStep } from './pack-format.js';
+import { qaEvalStep } from './qa-eval-step.js';
 
 export interface StudyFile {
   abs: string;
@@ -44,7 +47,7 @@ export function filesUnder(dir: string): string[] {
   return out;
 }
 
-function firstLineJson(path: string): Record<string, unknown> | null {
+export function firstLineJson(path: string): Record<string, unknown> | null {
   // Only the first line: a grades file can be large, and its manifest is that line.
   const fd = openSync(path, 'r');
   const parts: Buffer[] = [];
@@ -98,7 +101,11 @@ type Pending = { abs: string; why: string };
  * paths are relative to it). Throws PACK_INPUT_MISSING, naming the output and the input, when an
  * input cannot be found with the content its record gives.
  */
-export function collectStudy(outputs: readonly string[], cwd: string): Study {
+export function collectStudy(
+  outputs: readonly string[],
+  cwd: string,
+  options: { humanLabels?: string } = {},
+): Study {
   const files = new Map<string, { abs: string; role: 'output' | 'input' }>();
   const steps: Omit<ReplayStep, 'cwd'>[] = [];
   const stepArgvPaths: string[] = [];
@@ -232,6 +239,61 @@ export function collectStudy(outputs: readonly string[], cwd: string): Study {
         clock: String(manifest.created_at),
         models: typeof judge === 'string',
         outputs: outs.map(rel),
+        not_replayable: null,
+      });
+      stepArgvPaths.push(cwd);
+      continue;
+    }
+    // A qa-eval output: its scores and summary are one step (naming both packs it once).
+    const qa = qaEvalStep(abs, cwd, need, rel);
+    if (qa && steps.some((st) => st.id === rel(qa.outputs[0]!))) continue;
+    if (qa) {
+      for (const o of qa.outputs) files.set(o, { abs: o, role: 'output' });
+      for (const i of qa.inputs) addInput(i);
+      steps.push({
+        id: rel(qa.outputs[0]!),
+        kind: 'cli',
+        argv: qa.argv,
+        clock: qa.clock,
+        models: false,
+        outputs: qa.outputs.map(rel),
+        not_replayable: null,
+      });
+      if (qa.note) notes.push(qa.note);
+      stepArgvPaths.push(cwd);
+      continue;
+    }
+    const card = judgeCardStep(abs, cwd, rel, options.humanLabels);
+    if (card) {
+      files.set(abs, { abs, role: 'output' });
+      if (!card.replayable) {
+        notes.push(card.note);
+        continue;
+      }
+      for (const i of card.inputs) addInput(i);
+      steps.push({
+        id: rel(abs),
+        kind: 'cli',
+        argv: [...card.argv, '--out', rel(abs)],
+        clock: card.clock,
+        models: card.models,
+        outputs: [rel(abs)],
+        not_replayable: null,
+      });
+      stepArgvPaths.push(cwd);
+      continue;
+    }
+    if (manifest && manifest.citegeist_manifest !== undefined && manifest.kind === 'faithfulness') {
+      const step = faithfulnessStep(manifest, abs, cwd, need, rel);
+      files.set(abs, { abs, role: 'output' });
+      for (const i of step.inputs) addInput(i);
+      steps.push({
+        id: rel(abs),
+        kind: 'cli',
+        argv: [...step.argv, '--out', rel(abs)],
+        clock: String(manifest.created_at),
+        models: true,
+        outputs: [rel(abs)],
         not_replayable: null,
       });
       stepArgvPaths.push(cwd);

@@ -86,7 +86,8 @@ export function writeTarGz(entries: readonly TarEntry[], mtime: number): Buffer 
     if (pad > 0) parts.push(new Uint8Array(pad));
   }
   parts.push(new Uint8Array(BLOCK * 2));
-  return gzipSync(Buffer.concat(parts), { level: 9 });
+  // Level 6, not 9: on the 11 MB benchmark study 9 took 2.2 s against 1.9 s for 0.3 % fewer bytes.
+  return gzipSync(Buffer.concat(parts), { level: 6 });
 }
 
 export interface ReadLimits {

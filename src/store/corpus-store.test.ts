@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -200,5 +200,35 @@ describe('CorpusStore markers and schema upgrade', () => {
       value: '2',
     });
     upgraded.close();
+  });
+
+  it('a reader leaves no -wal or -shm behind once no writer is open, and keeps them while one is (issue 31)', async () => {
+    const file = join(dir, 'paper.md');
+    writeFileSync(file, md('A paper', 'Some text.'));
+    await ingestPaths(store, [file]);
+    const path = join(dir, '.citegeist', 'corpus.sqlite');
+    const leftovers = () => ['-wal', '-shm'].filter((s) => existsSync(path + s));
+
+    // The writer (the store of beforeEach) is open: a reader's close must not remove its WAL.
+    const during = CorpusStore.open(path, { readonly: true });
+    expect(during.get('paper')?.title).toBe('A paper');
+    during.close();
+    expect(leftovers()).toEqual(['-wal', '-shm']);
+
+    store.close();
+    const after = CorpusStore.open(path, { readonly: true });
+    expect(after.list().map((d) => d.id)).toEqual(['paper']);
+    after.close();
+    expect(leftovers()).toEqual([]);
+  });
+
+  it('a reader refuses writes', async () => {
+    const path = join(dir, '.citegeist', 'corpus.sqlite');
+    const reader = CorpusStore.open(path, { readonly: true });
+    try {
+      expect(() => reader.remove('x')).toThrow(/readonly|query_only|read-only/i);
+    } finally {
+      reader.close();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { CitegeistError, type Document, type DocumentMeta, DocumentSchema } from '../core/index.js';
@@ -48,6 +48,35 @@ export interface MatchingText {
 }
 
 /**
+ * A connection for reading only. SQLite deletes a WAL corpus's `-wal` and `-shm` files when the last
+ * connection closes, but a `readonly` connection cannot: every `list` or `search` would leave them
+ * behind. So where the corpus and its folder are writable the reader opens read-write with
+ * `query_only` (SQLite refuses any write on it), and its close checkpoints and removes them, which
+ * SQLite does only when no other connection (a writer) is open. Elsewhere it opens `readonly`.
+ */
+function openReader(path: string): Database.Database {
+  if (writable(path) && writable(dirname(path))) {
+    try {
+      const db = new Database(path, { fileMustExist: true, timeout: WRITER_WAIT_MS });
+      db.pragma('query_only = ON');
+      return db;
+    } catch {
+      // Fall through to a plain read-only connection (e.g. a file system that refuses locks).
+    }
+  }
+  return new Database(path, { readonly: true, fileMustExist: true, timeout: WRITER_WAIT_MS });
+}
+
+function writable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The corpus of one workspace in one SQLite file: documents with their text, pages, sections,
  * paragraphs, furniture and metadata, the quote matcher's forms of each text (`match-forms-table.ts`),
  * and the files they came from with a content hash. Writing a file's documents replaces the
@@ -76,13 +105,13 @@ export class CorpusStore {
     if (existsSync(path)) assertRegularInput(path, 'corpus');
     try {
       if (!options.readonly) mkdirSync(dirname(path), { recursive: true });
-      db = new Database(path, {
-        readonly: options.readonly ?? false,
-        fileMustExist: options.readonly ?? false,
-        // A second writer (two `ingest`s into one corpus) waits for the first's transaction
-        // rather than failing after better-sqlite3's default 5 s, which a loaded machine exceeded.
-        timeout: WRITER_WAIT_MS,
-      });
+      db = options.readonly
+        ? openReader(path)
+        : new Database(path, {
+            // A second writer (two `ingest`s into one corpus) waits for the first's transaction
+            // rather than failing after better-sqlite3's default 5 s, which a loaded machine exceeded.
+            timeout: WRITER_WAIT_MS,
+          });
     } catch (error) {
       const coded = options.readonly
         ? error

@@ -4,6 +4,7 @@ import { DEFAULT_MAX_PDF_PAGES } from '../../ingest/index.js';
 import { CorpusStore, findIngestFiles, type IngestOutcome, ingestPaths } from '../../store/index.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION, corpusPath, displayPath } from '../corpus-option.js';
+import { atInterrupt } from '../interrupt.js';
 import { createLazyProgress } from '../progress.js';
 import { parseIntOption } from '../setup/option-parsers.js';
 
@@ -43,12 +44,39 @@ export const registerIngest: RegisterCommand = (program, ctx) => {
         const existed = existsSync(path);
         const store = CorpusStore.open(path);
         const bar = createLazyProgress({ io: ctx.io, label: 'ingest', unit: 'files' });
+        // Per-file lines are printed as files finish, so an interrupted ingest still shows what it
+        // stored; under a live bar (stderr a terminal) they wait for the bar to end, or the interrupt.
+        const json = ctx.globals().json;
+        const pending: IngestOutcome[] = [];
+        const printed = new Set<IngestOutcome>();
+        const print = (o: IngestOutcome) => {
+          printed.add(o);
+          ctx.io.out(formatOutcome({ ...o, file: displayPath(ctx, o.file) }));
+        };
+        const flush = () => pending.splice(0).forEach(print);
+        // Nothing ingested into a corpus this command created (only missing or failed files, or an
+        // interrupt before the first): leave no empty corpus behind. Checked while open: another
+        // ingest that wrote to it keeps it.
+        const closeStore = () => {
+          const empty = !existed && store.digests().size === 0;
+          store.close();
+          if (empty) for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
+        };
+        const stopFinalizer = atInterrupt(() => {
+          bar.stop();
+          if (!json) flush();
+          closeStore();
+        });
         try {
           const summary = await ingestPaths(
             store,
             found,
             (_done, total, outcome) => {
               if (!outcome) return;
+              if (!json) {
+                pending.push(outcome);
+                if (!ctx.io.interactive) flush();
+              }
               bar.tick(
                 {
                   ok: outcome.status !== 'failed',
@@ -61,23 +89,22 @@ export const registerIngest: RegisterCommand = (program, ctx) => {
             { maxPdfPages: options.maxPdfPages },
           );
           bar.stop();
-          const outcomes = summary.outcomes.map((o) => ({ ...o, file: displayPath(ctx, o.file) }));
-          if (ctx.globals().json) {
+          if (json) {
+            const outcomes = summary.outcomes.map((o) => ({ ...o, file: displayPath(ctx, o.file) }));
             ctx.io.out(`${JSON.stringify({ corpus: path, ...summary, outcomes }, null, 2)}\n`);
           } else {
-            for (const o of outcomes) ctx.io.out(formatOutcome(o));
+            flush();
+            // Paths that do not exist have no progress event: their lines come last.
+            for (const o of summary.outcomes) if (!printed.has(o)) print(o);
             ctx.io.out(
               `ingested ${summary.ingested}${summary.damaged > 0 ? ` (${summary.damaged} damaged)` : ''}, unchanged ${summary.unchanged}, failed ${summary.failed} (corpus ${displayPath(ctx, path)})\n`,
             );
           }
           if (summary.failed > 0) ctx.setExitCode(1);
         } finally {
+          stopFinalizer();
           bar.stop();
-          // Nothing ingested into a corpus this command created (only missing or failed files):
-          // leave no empty corpus behind. Checked while open: another ingest that wrote to it keeps it.
-          const empty = !existed && store.digests().size === 0;
-          store.close();
-          if (empty) for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
+          closeStore();
         }
       },
     );

@@ -1,95 +1,29 @@
 import { mkdirSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { CitegeistError } from '../../core/index.js';
-import { ResponseCache } from '../../llm/index.js';
 import {
   DEFAULT_PACK_LIMITS,
   makePack,
-  type OutputVerdict,
   openPack,
-  type PackedReply,
+  renderDrift,
+  renderPackContents,
   replayPack,
-  type StepRunner,
+  writeDrift,
 } from '../../pack/index.js';
-import { optionsFromRecipe, type ReportRecipe, writeReport } from '../../report/index.js';
 import { VERSION } from '../../version.js';
-import type { CliContext, RegisterCommand } from '../context.js';
+import type { RegisterCommand } from '../context.js';
 import { DEFAULT_CACHE_FILE } from '../llm-options.js';
 import { countOption } from '../setup/option-parsers.js';
+import { packStepRunner, printVerdicts } from '../setup/pack-step-runner.js';
 
-/**
- * Runs one step of a pack in the unpacked study: a command line in-process (its output kept for the
- * verdicts), or a report rebuilt from its recipe; the clock fixed to the time the original records.
- */
-function stepRunner(ctx: CliContext): StepRunner {
-  return async (step, root, cache) => {
-    const previous = { clock: process.env.CITEGEIST_CLOCK, used: process.env.CITEGEIST_CACHE_USED };
-    if (step.clock) process.env.CITEGEIST_CLOCK = step.clock;
-    else delete process.env.CITEGEIST_CLOCK;
-    if (cache?.usedLog) process.env.CITEGEIST_CACHE_USED = cache.usedLog;
-    let messages = '';
-    try {
-      if (step.kind === 'report') {
-        const cwd = resolve(root, step.cwd);
-        const out = relative(cwd, resolve(root, step.outputs[0]!));
-        const recipe = { options: step.options ?? {}, inputs: [] } as unknown as ReportRecipe;
-        await writeReport(optionsFromRecipe(recipe, out), cwd);
-        return { code: 0, messages };
-      }
-      const cacheArgs = cache ? ['--cache', cache.file, '--cache-only'] : [];
-      const io = {
-        ...ctx.io,
-        cwd: resolve(root, step.cwd),
-        interactive: false,
-        out: (t: string) => {
-          messages += t;
-        },
-        err: (t: string) => {
-          messages += t;
-        },
-      };
-      const code = await ctx.run([...step.argv!, ...cacheArgs], io);
-      return { code, messages };
-    } catch (error) {
-      return { code: 1, messages: `${messages}${(error as Error).message}` };
-    } finally {
-      if (previous.clock === undefined) delete process.env.CITEGEIST_CLOCK;
-      else process.env.CITEGEIST_CLOCK = previous.clock;
-      if (previous.used === undefined) delete process.env.CITEGEIST_CACHE_USED;
-      else process.env.CITEGEIST_CACHE_USED = previous.used;
-    }
-  };
-}
-
-function writeReplies(file: string, replies: readonly PackedReply[]): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const cache = new ResponseCache(file);
-  for (const r of replies) {
-    const usage =
-      r.input_tokens === null || r.output_tokens === null
-        ? null
-        : { inputTokens: r.input_tokens, outputTokens: r.output_tokens };
-    cache.set(r.key, r.model, { text: r.text, usage });
-  }
-  cache.close();
-}
-
-function printVerdicts(ctx: CliContext, verdicts: readonly OutputVerdict[]): number {
-  for (const v of verdicts) {
-    ctx.io.out(`  ${v.verdict.padEnd(12)} ${v.path}${v.detail ? `\n               ${v.detail}` : ''}\n`);
-  }
-  const bad = verdicts.filter((v) => v.verdict !== 'identical').length;
-  ctx.io.out(`${verdicts.length - bad} of ${verdicts.length} outputs identical\n`);
-  return bad;
-}
-
-interface PackOptions {
+type PackOptions = {
   include?: string[];
   from?: string;
   out: string;
   cache?: string;
   excludeInputs?: boolean;
-}
+};
+type ReplayFlags = { dir: string; inputs?: string; maxBytes: number; rejudge?: string; regenerate?: string };
 
 export const registerPack: RegisterCommand = (program, ctx) => {
   const pack = program
@@ -130,8 +64,8 @@ export const registerPack: RegisterCommand = (program, ctx) => {
         excludeInputs: o.excludeInputs === true,
         version: VERSION,
         now: new Date(),
-        run: stepRunner(ctx),
-        readReplies: ResponseCache.storedReplies,
+        run: packStepRunner(ctx),
+        ...(ctx.io.env.CITEGEIST_HUMAN_LABELS ? { humanLabels: ctx.io.env.CITEGEIST_HUMAN_LABELS } : {}),
       });
       const m = made.manifest;
       ctx.io.out(
@@ -147,32 +81,8 @@ export const registerPack: RegisterCommand = (program, ctx) => {
     .description('list what a pack holds: files, sizes, hashes, replay steps, replies')
     .argument('<pack>', 'a .cgpack file')
     .action((file: string) => {
-      const p = openPack(resolve(ctx.io.cwd, file));
-      const m = p.manifest;
-      if (ctx.globals().json) {
-        ctx.io.out(`${JSON.stringify(m, null, 2)}\n`);
-        return;
-      }
-      ctx.io.out(
-        `citegeist study pack, format ${m.citegeist_pack}, made by citegeist ${m.tool.version} on ${m.created_at}\n\nfiles:\n`,
-      );
-      for (const f of m.files) {
-        ctx.io.out(
-          `  ${f.role.padEnd(6)} ${String(f.size).padStart(10)}  ${f.sha256.slice(0, 12)}  ${f.path}${f.packed ? '' : '  (referenced only)'}\n`,
-        );
-      }
-      ctx.io.out('\nreplay steps:\n');
-      for (const s of m.steps) {
-        const how =
-          s.kind === 'report'
-            ? 'citegeist report (from the report recipe)'
-            : `citegeist ${s.argv!.join(' ')}`;
-        ctx.io.out(
-          `  ${s.not_replayable ? 'NOT replayable' : 'replayable    '}  ${s.outputs.join(', ')}\n      ${how}\n`,
-        );
-      }
-      ctx.io.out(`\nmodel replies: ${m.replies.count}\n`);
-      for (const n of m.notes) ctx.io.out(`note: ${n}\n`);
+      const m = openPack(resolve(ctx.io.cwd, file)).manifest;
+      ctx.io.out(ctx.globals().json ? `${JSON.stringify(m, null, 2)}\n` : renderPackContents(m));
     });
 
   pack
@@ -198,18 +108,38 @@ export const registerPack: RegisterCommand = (program, ctx) => {
       countOption('--max-bytes'),
       DEFAULT_PACK_LIMITS.maxBytes,
     )
-    .action(async (file: string, o: { dir: string; inputs?: string; maxBytes: number }) => {
+    .option(
+      '--rejudge <spec>',
+      'call this judge model live instead of the packed replies and report the drift (paired comparison, judge card)',
+    )
+    .option(
+      '--regenerate <spec>',
+      'write the runs `citegeist answer` made again with this model before grading them, and report the drift',
+    )
+    .action(async (file: string, o: ReplayFlags) => {
       const pack = openPack(resolve(ctx.io.cwd, file), { ...DEFAULT_PACK_LIMITS, maxBytes: o.maxBytes });
       const dir = resolve(ctx.io.cwd, o.dir);
       mkdirSync(dir, { recursive: true });
-      const verdicts = await replayPack({
+      const { verdicts, drift } = await replayPack({
         pack,
         dir,
-        run: stepRunner(ctx),
-        writeCache: writeReplies,
+        run: packStepRunner(ctx),
+        version: VERSION,
         ...(o.inputs ? { inputsDir: resolve(ctx.io.cwd, o.inputs) } : {}),
+        ...(o.rejudge ? { rejudge: o.rejudge } : {}),
+        ...(o.regenerate ? { regenerate: o.regenerate } : {}),
       });
-      ctx.io.out(`replayed ${file} in ${join(relative(ctx.io.cwd, dir) || '.', 'study')}:\n`);
-      if (printVerdicts(ctx, verdicts) > 0) ctx.setExitCode(1);
+      const where = relative(ctx.io.cwd, dir) || '.';
+      ctx.io.out(`replayed ${file} in ${join(where, 'study')}:\n`);
+      const bad = printVerdicts(ctx, verdicts);
+      if (!o.rejudge && !o.regenerate) {
+        if (bad > 0) ctx.setExitCode(1);
+        return;
+      }
+      // The renderer says when no step could be changed (nothing judged, no run `answer` wrote).
+      ctx.io.out(`\n${renderDrift(drift)}\n`);
+      const written = writeDrift(dir, drift);
+      ctx.io.out(`wrote ${written.map((w) => join(where, w)).join(', ')}\n`);
+      if (drift.length === 0 || verdicts.some((v) => v.verdict === 'missing')) ctx.setExitCode(1);
     });
 };

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { citegeistNow } from '../../core/index.js';
 import { readRun } from '../../formats/index.js';
 import {
   parseQaMetrics,
@@ -86,7 +87,7 @@ export const registerQaEval: RegisterCommand = (program, ctx) => {
     const summary = {
       tool: 'citegeist qa-eval',
       version: VERSION,
-      created_at: new Date().toISOString(),
+      created_at: citegeistNow().toISOString(),
       settings: {
         metrics,
         stemmer: opts.stemmer,
