@@ -8,6 +8,7 @@ export {
 } from './answer-validation.js';
 export { type CandidatePair, candidatePairs, DEFAULT_EXACT_LIMIT } from './candidate-pairs.js';
 export { isEnglish } from './english-filter.js';
+export { fittedEmbed } from './fitted-embed.js';
 export {
   type ClusterSummary,
   type GingerContext,
@@ -26,6 +27,7 @@ export {
   requestPromptText,
 } from './grounded-qa.js';
 export type { CallOutcome } from './llm-step.js';
+export { modelCreator } from './model-creator.js';
 export { paperDocuments, readRequestDocuments } from './nugget-documents.js';
 export {
   documentsInput,
