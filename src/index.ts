@@ -20,9 +20,13 @@ export {
   type OpenAnsweringOptions,
   openAnswering,
   openPaperRetrieval,
+  openReportRun,
   PaperContext,
+  type ReportRunSettings,
   type RunTarget,
+  reportRunManifest,
   runAnswers,
+  writeReportRun,
 } from './answer/index.js';
 // Errors and run records: every failure a caller can catch, and how every output names its run.
 export {
@@ -40,7 +44,16 @@ export {
   type Verdict,
 } from './core/index.js';
 // Formats and files: datasets, TREC runs and qrels; reading an input with its hash.
-export { formatRun, parseQrels, parseRun, readDataset, readDatasetStrict } from './formats/index.js';
+export {
+  formatRun,
+  parseQrels,
+  parseReportRun,
+  parseRequests,
+  parseRun,
+  readDataset,
+  readDatasetStrict,
+  readNuggetBanks,
+} from './formats/index.js';
 // Datasets: reading, checking and generating question sets; DoGMaTiQ nugget banks.
 export {
   checkDataset,
@@ -50,6 +63,10 @@ export {
 // Grade: ResearchQA grading, VETSCORE faithfulness, ARGUE judging and scoring of reports.
 export {
   AnchoredRubricJudge,
+  corpusDocuments,
+  DEFAULT_HARM_EXPONENT,
+  type FaithfulnessInput,
+  type FaithfulnessSettings,
   finishGradesFile,
   type GradeRow,
   type GradeRunOptions,
@@ -58,12 +75,19 @@ export {
   gradeRunToFile,
   gradesManifest,
   gradesTarget,
+  type JudgmentsSettings,
+  judgeIntoFile,
   judgeReports,
   LexicalJudge,
   LlmReportJudge,
+  loadHarmRubric,
   type OpenGradingOptions,
   openGrading,
+  openJudgments,
   prepareJudging,
+  readFaithfulnessInputs,
+  reportJudgmentsManifest,
+  scoreInputs,
   scoreJudgedReports,
   summarizeFaithfulness,
 } from './grade/index.js';

@@ -41,6 +41,7 @@ export {
   runFileOptions,
   runRowOf,
 } from './harness.js';
+export { LeadAnswerer, type LeadOptions } from './lead-answerer.js';
 export { AnswerPlanner, LlmAnswerer, type LlmAnswererOptions } from './llm-answerer.js';
 export {
   type OpenPaperRetrievalOptions,

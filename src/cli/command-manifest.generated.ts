@@ -5,7 +5,7 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
   {
     name: 'demo',
     description:
-      'run the whole pipeline on the bundled sample papers: ingest → index → answer → grade → report (no keys, no network)',
+      'run the whole pipeline on the bundled sample papers: ingest → index → answer → grade → compare → report (no keys, no network)',
     options: [
       {
         flags: '--out <dir>',
@@ -89,6 +89,11 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
         description: 'succeed when the paths hold no file to ingest (an empty folder)',
       },
       {
+        flags: '--jobs <n>',
+        description:
+          'files parsed at once on worker threads (default: one per core from 16 files on, else 1; the corpus is the same for any value)',
+      },
+      {
         flags: '--max-pdf-pages <n>',
         description: 'refuse a PDF with more pages than this (INGEST_PDF_TOO_LONG)',
         default: 5000,
@@ -160,7 +165,7 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
   {
     name: 'index',
     description:
-      'chunk the corpus into passages and build the BM25 and dense indexes (stored beside the corpus); rebuilds when a paper was added, removed or changed',
+      'chunk the corpus into passages and build the BM25 and dense indexes (stored beside the corpus); papers added, removed or changed since are applied as an update (a new part and tombstones), or by a rebuild past a limit',
     options: [
       {
         flags: '--corpus <file>',
@@ -538,7 +543,8 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
       },
       {
         flags: '--model <model>',
-        description: 'extractive, or a model string (openai:gpt-4.1-mini, ollama:qwen2.5:7b, …)',
+        description:
+          'extractive or lead (offline baselines), or a model string (openai:gpt-4.1-mini, ollama:qwen2.5:7b, …)',
       },
       {
         flags: '--context <mode>',
@@ -717,6 +723,16 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
             description: 'skip the dataset check (`citegeist dataset check`) before the run',
           },
           {
+            flags: '--judge-card <file>',
+            description:
+              'judge card of the rubric judge (meta-eval judge --set ragchecker) (meta-eval judge --out): checked against the judge and its prompt version, shown beside the judged numbers (default: a matching *card.json found beside the files, in ./judge-cards or .)',
+          },
+          {
+            flags: '--require-agreement <x>',
+            description:
+              "refuse the judged numbers unless the judge's card gives a headline agreement with people (Cohen's κ, else Krippendorff's α) of at least x",
+          },
+          {
             flags: '--judge <spec>',
             description: 'judge model (same forms as --model)',
           },
@@ -806,14 +822,19 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
             description: 'per-answer results JSONL (resumable by answer id; required)',
           },
           {
-            flags: '--judge-card <file>',
-            description:
-              'a judge card of the verifier (meta-eval judge --set check-covid): checked against the judge and its prompt version, shown beside the score',
-          },
-          {
             flags: '--label <name>',
             description:
               "the results' name (default: the verifier and the settings that differ from the defaults)",
+          },
+          {
+            flags: '--judge-card <file>',
+            description:
+              'judge card of the verifier (meta-eval judge --set check-covid) (meta-eval judge --out): checked against the judge and its prompt version, shown beside the judged numbers (default: a matching *card.json found beside the files, in ./judge-cards or .)',
+          },
+          {
+            flags: '--require-agreement <x>',
+            description:
+              "refuse the judged numbers unless the judge's card gives a headline agreement with people (Cohen's κ, else Krippendorff's α) of at least x",
           },
           {
             flags: '--judge <spec>',
@@ -1022,6 +1043,16 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
             flags: '--judge-family <family>',
             description:
               'with --labels: the judge model’s family (openai, meta, …) for the self-preference probe',
+          },
+          {
+            flags: '--judge-model <id>',
+            description:
+              'with --labels: the judge the labels come from, as the card names it (default: the labels file’s manifest, else its name); a card certifies numbers of this model only',
+          },
+          {
+            flags: '--prompt-version <v>',
+            description:
+              'with --labels: the judge prompt’s version (default: the labels file’s manifest); JUDGE_UNCERTIFIED messages print the one a command needs',
           },
           {
             flags: '--judge <spec>',
@@ -1632,6 +1663,16 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
               'count attestations and nugget matches whose quotes are not found in the cited document or the sentence as the judge said (default: they do not count)',
           },
           {
+            flags: '--judge-card <file>',
+            description:
+              'judge card of the ARGUE judge (meta-eval judge --out): checked against the judge and its prompt version, shown beside the judged numbers (default: a matching *card.json found beside the files, in ./judge-cards or .)',
+          },
+          {
+            flags: '--require-agreement <x>',
+            description:
+              "refuse the judged numbers unless the judge's card gives a headline agreement with people (Cohen's κ, else Krippendorff's α) of at least x",
+          },
+          {
             flags: '--judge <spec>',
             description: 'judge model (same forms as --model)',
           },
@@ -1677,7 +1718,7 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
       {
         name: 'score',
         description:
-          "score judged reports with Auto-ARGUE's metrics (TSV: run_id request_id metric value) and bootstrap CIs over topics",
+          "score judged reports with Auto-ARGUE's metrics (TSV: run_id request_id metric value, per topic and 'all'), bootstrap CIs over topics, and several runs compared topic by topic",
         options: [
           {
             flags: '--judgments <file>',
@@ -1716,8 +1757,33 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
           },
           {
             flags: '--seed <n>',
-            description: 'bootstrap seed',
+            description: 'bootstrap seed (and of the comparison of runs)',
             default: 42,
+          },
+          {
+            flags: '--test <name>',
+            description: 'significance test of each pair: randomization | bootstrap | t | wilcoxon | sign',
+            default: 'randomization',
+          },
+          {
+            flags: '--correction <name>',
+            description: 'adjust p over every pair and metric of the table: holm | bonferroni | bh | none',
+            default: 'holm',
+          },
+          {
+            flags: '--alpha <p>',
+            description: 'significance level of the adjusted p',
+            default: 0.05,
+          },
+          {
+            flags: '--resamples <n>',
+            description: 'bootstrap resamples and random sign patterns per pair',
+            default: 10000,
+          },
+          {
+            flags: '--min-shared <n>',
+            description: 'refuse two files sharing fewer items than this',
+            default: 2,
           },
         ],
       },
@@ -1857,6 +1923,17 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
         default: 2,
       },
       {
+        flags: '--judge-card <file>',
+        description:
+          'judge card of the judges of the judged metrics (meta-eval judge --out): checked against the judge and its prompt version, shown beside the judged numbers (default: a matching *card.json found beside the files, in ./judge-cards or .); repeatable, one per judge',
+        default: [],
+      },
+      {
+        flags: '--require-agreement <x>',
+        description:
+          "refuse the judged numbers unless the judge's card gives a headline agreement with people (Cohen's κ, else Krippendorff's α) of at least x",
+      },
+      {
         flags: '--judge <spec>',
         description: 'judge model (same forms as --model)',
       },
@@ -1960,6 +2037,17 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
         flags: '--allow-partial',
         description:
           'show grades or runs still being written (their writer holds the lock): their rows so far, with a PARTIAL note',
+      },
+      {
+        flags: '--judge-card <file>',
+        description:
+          'judge card of the judges of the judged metrics (meta-eval judge --out): checked against the judge and its prompt version, shown beside the judged numbers (default: a matching *card.json found beside the files, in ./judge-cards or .); repeatable, one per judge',
+        default: [],
+      },
+      {
+        flags: '--require-agreement <x>',
+        description:
+          "refuse the judged numbers unless the judge's card gives a headline agreement with people (Cohen's κ, else Krippendorff's α) of at least x",
       },
     ],
   },
@@ -2378,15 +2466,15 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
   {
     name: 'compare',
     description:
-      'compare two systems item by item: TREC runs per measure over the qrels topics (mean difference, win/tie/loss, paired t-test and randomization test), or grades files per metric (the pairwise table of `leaderboard`)',
+      'compare two systems item by item: TREC runs per measure over the qrels topics (mean difference, win/tie/loss, paired t-test and randomization test), or score files per metric on their shared items (grades, ARGUE scores TSV, faithfulness results, qa-eval scores: the pairwise table of `leaderboard`)',
     arguments: [
       {
         usage: '<runA>',
-        description: 'baseline run, or grades file',
+        description: 'baseline run, or score file',
       },
       {
         usage: '<runB>',
-        description: 'run compared against the baseline, or grades file',
+        description: 'run compared against the baseline, or score file of the same kind',
       },
     ],
     options: [
@@ -2418,6 +2506,10 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
         flags: '--doc-level',
         description: 'roll passage ids "<docId>#<n>" up to documents (max score) before scoring',
         default: false,
+      },
+      {
+        flags: '--allow-partial',
+        description: 'compare files still being written (their rows so far)',
       },
       {
         flags: '--test <name>',

@@ -15,7 +15,8 @@ export const MANIFEST_FORMAT = 1;
  * What a manifest heads: answers (`run`), ResearchQA grades, VETSCORE results, generated questions,
  * RECIPER recipes, the state files of nugget folders (`nuggets generate`, `score-quality`,
  * `ginger`), a judge's labels on a human-judgment set (`judgments`), a judge card, and RAGTIME
- * report runs (`reports generate`, its manifest beside the run).
+ * report runs (`reports generate`, its manifest beside the run) and their ARGUE judgments
+ * (`reports judge`, likewise), and the papers `collect openalex` downloaded (`collection`).
  */
 export const MANIFEST_KINDS = [
   'run',
@@ -27,8 +28,10 @@ export const MANIFEST_KINDS = [
   'nugget-quality',
   'ginger',
   'report-run',
+  'report-judgments',
   'judgments',
   'judge-card',
+  'collection',
 ] as const;
 export type ManifestKind = (typeof MANIFEST_KINDS)[number];
 

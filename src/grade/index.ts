@@ -1,5 +1,6 @@
 export * from './argue/index.js';
 export { assertComparable, type ComparableFile, MIN_SHARED_ITEMS } from './comparable-files.js';
+export { compareScoreFiles, type ScoreComparison } from './compare-score-files.js';
 export {
   type EvidenceTally,
   type GroundingOptions,
@@ -36,7 +37,6 @@ export {
   spanMatch,
   usableGroups,
 } from './researchqa/citation-metrics.js';
-export { compareGradesFiles, type GradesFileText } from './researchqa/compare-grades-files.js';
 export {
   type AlternativeMatchMode,
   alternativeMatcher,
@@ -106,4 +106,13 @@ export {
   type RubricGrounding,
   tallyRubricEvidence,
 } from './researchqa/rubric-judge-grounding.js';
+export {
+  mergeScoreFiles,
+  readScoreFile,
+  type ScoreFile,
+  type ScoreFileKind,
+  type ScoreFileText,
+  scoreFileKind,
+} from './score-files.js';
 export * from './vetscore/index.js';
+export { type RepeatedAnswer, repeatScores } from './vetscore/repeat-scores.js';

@@ -58,6 +58,11 @@ export class DocumentBuilder {
     this.open.push(section);
   }
 
+  /** Closes every open section here: the paragraphs that follow belong to none until a heading. */
+  closeSections(): void {
+    for (const s of this.open.splice(0)) this.closeSection(s, this.text.length);
+  }
+
   /** Appends a paragraph to the innermost open section and returns its id; empty text is skipped (null). */
   paragraph(text: string, kind: ParagraphKind = 'body', page: number | null = null): string | null {
     const clean = text.trim();

@@ -7,7 +7,6 @@ export * from './hash-inputs.js';
 export * from './json-rows.js';
 export * from './json-syntax.js';
 export * from './jsonl.js';
-export * from './jsonl-writer.js';
 export * from './read-input.js';
 export * from './run-file.js';
 export * from './sqlite-write-error.js';

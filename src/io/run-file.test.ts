@@ -190,3 +190,35 @@ describe('reorderRunFile (a queue run ends in the order of its units)', () => {
     expect(reorderRunFile(progress, { command: 'test', key, order: ['p1', 'p2'] })).toBe(false);
   });
 });
+
+describe('RunFile companions and facts beside the manifest', () => {
+  it('a companion drops the rows of unfinished units and a torn line, and appends under the lock', () => {
+    const path = file();
+    const out = `${path}.rows.jsonl`;
+    writeFileSync(out, '{"row_id":"a","n":1}\n{"row_id":"b","n":2}\n{"row_id":"a","n":3}\n{"row_id":"c"');
+    const run = RunFile.open(path, options());
+    const rows = run.companion(out, (r) => r.row_id === 'a');
+    expect(lines(out)).toEqual([
+      { row_id: 'a', n: 1 },
+      { row_id: 'a', n: 3 },
+    ]);
+    rows.appendAll([{ row_id: 'b', n: 4 }]);
+    expect(() => RunFile.open(path, options())).toThrow(expect.objectContaining({ code: 'LOCK_HELD' }));
+    rows.close();
+    run.close();
+    expect(lines(out).map((r) => r.n)).toEqual([1, 3, 4]);
+  });
+
+  it('writes besideFacts into the manifest file at every open without comparing them', () => {
+    const path = file();
+    const beside = { ...options(), manifestPath: `${path}.meta.json` };
+    RunFile.open(path, { ...beside, besideFacts: { inputs_sha256: { a: '1' }, kind: 'not this' } }).close();
+    const first = JSON.parse(readFileSync(`${path}.meta.json`, 'utf8'));
+    expect(first).toMatchObject({ kind: 'run', inputs_sha256: { a: '1' } });
+    RunFile.open(path, { ...beside, besideFacts: { inputs_sha256: { a: '2' } } }).close();
+    expect(JSON.parse(readFileSync(`${path}.meta.json`, 'utf8'))).toMatchObject({
+      run_id: first.run_id,
+      inputs_sha256: { a: '2' },
+    });
+  });
+});

@@ -37,6 +37,12 @@ export interface RunFileOptions {
    * interchange formats whose files hold only their own lines (a RAGTIME report run).
    */
   manifestPath?: string;
+  /**
+   * Facts written into the `manifestPath` file beside the manifest's own fields, rewritten at every
+   * open because they describe the latest attempt (input hashes a resumed run may change, paths
+   * found): never compared on resume, and never replacing a manifest field.
+   */
+  besideFacts?: Record<string, unknown>;
   /** How a row is written as one line (default `JSON.stringify`). */
   format?: (row: object) => string;
 }
@@ -243,9 +249,9 @@ export class RunFile {
       const manifest = state.manifest ?? options.manifest;
       const format = options.format ?? ((row: object) => JSON.stringify(row));
       const head = options.manifestPath ? [] : [JSON.stringify(manifest)];
+      if (options.manifestPath && (!state.manifest || options.besideFacts))
+        writeFileAtomic(options.manifestPath, besideText(manifest, options.besideFacts));
       if (!state.manifest) {
-        if (options.manifestPath)
-          writeFileAtomic(options.manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
         writeFileAtomic(path, head.map((l) => `${l}\n`).join(''));
       } else if (state.redo > 0) {
         const lines = [...head, ...state.kept.map((r) => format(r))].map((l) => `${l}\n`);
@@ -313,6 +319,17 @@ export class RunFile {
     this.lock.release();
   }
 
+  /**
+   * Opens a second JSONL output under this file's lock, for rows that belong to this file's units
+   * but have no manifest of their own and may be several per unit (a generated dataset beside its
+   * progress file). Rows `keep` refuses (of units not finished) and a torn last line are removed
+   * first, by an atomic rewrite, only when something must go. Close it before this file.
+   */
+  companion(path: string, keep: (row: Row) => boolean): RunFileCompanion {
+    this.lock.assertHeld();
+    return new RunFileCompanion(path, keep, this.lock);
+  }
+
   private syncInBackground(): void {
     this.syncTimer = null;
     const fd = this.fd;
@@ -328,6 +345,58 @@ export class RunFile {
       this.syncing = false;
       if (this.closeAfterSync) closeSync(fd);
     });
+  }
+}
+
+/** The manifest kept beside an output, with the facts of the latest attempt after its own fields. */
+function besideText(manifest: RunManifest, facts: Record<string, unknown> = {}): string {
+  const extra = Object.fromEntries(Object.entries(facts).filter(([k]) => !(k in manifest)));
+  return `${JSON.stringify({ ...manifest, ...extra }, null, 2)}\n`;
+}
+
+/** A JSONL output written under a run file's lock (`RunFile.companion`). */
+export class RunFileCompanion {
+  private fd: number | null;
+
+  constructor(
+    readonly path: string,
+    keep: (row: Row) => boolean,
+    private readonly lock: FileLock,
+  ) {
+    if (existsSync(path)) {
+      const text = readTextFile(path, 'output being resumed', { output: true });
+      const lines = parseJsonl(text);
+      const kept = lines.filter(
+        (l) => l.ok && l.value !== null && typeof l.value === 'object' && keep(l.value as Row),
+      );
+      if (kept.length !== lines.length || !text.endsWith('\n')) {
+        writeFileAtomic(path, kept.map((l) => `${JSON.stringify(l.ok ? l.value : null)}\n`).join(''));
+      }
+    }
+    this.fd = openSync(path, 'a');
+  }
+
+  /**
+   * Appends rows, one line each, and flushes them to disk before returning: the line that says
+   * their unit is finished (in the run file) must never outlive them in a power cut.
+   */
+  appendAll(rows: readonly object[]): void {
+    if (this.fd === null) {
+      throw new CitegeistError('INVALID_ARGUMENT', `${this.path} is closed.`, 'Append rows before close().');
+    }
+    if (rows.length === 0) return;
+    this.lock.assertHeld();
+    try {
+      writeAll(this.fd, rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+      fsyncSync(this.fd);
+    } catch (error) {
+      throw systemError(error, this.path, 'output', 'write');
+    }
+  }
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
   }
 }
 

@@ -17,3 +17,4 @@ export { QueuedProvider, type QueuedProviderOptions } from './queued-provider.js
 export { openRedis } from './redis-client.js';
 export { RedisReplyCache } from './redis-reply-cache.js';
 export { isRedisUrl, parseRedisUrl, type RedisTarget } from './redis-target.js';
+export { workerProviders } from './worker-providers.js';

@@ -1,4 +1,5 @@
 import { citegeistNow } from '../core/index.js';
+import type { CardNote } from '../grade/index.js';
 import { buildFaithfulnessSection, type FaithfulnessSource } from './faithfulness-section.js';
 import { buildGradesSection, type GradesSectionInput } from './grades-section.js';
 import { type BankNuggets, buildJudgmentsSection } from './judgments-section.js';
@@ -18,9 +19,11 @@ export interface ReportInput {
   grades?: Omit<GradesSectionInput, 'seed'>;
   faithfulness?: readonly FaithfulnessSource[];
   judgments?: { rows: readonly Json[]; banks: readonly BankNuggets[] };
+  /** The judges' cards (`certifyJudges`), shown beside the judged metrics. */
+  judgeCards?: CardNote[];
 }
 
-const empty = { metrics: [], runs: [], questions: [], answers: [], papers: [], notes: [] };
+const empty = { metrics: [], runs: [], questions: [], answers: [], papers: [], notes: [], pairwise: null };
 
 /**
  * Builds a report's data from any mix of sources: ResearchQA grades (with their runs, dataset and
@@ -73,6 +76,8 @@ export function buildReportData(input: ReportInput): ReportData {
     papers: grades.papers,
     vetscore,
     argue: input.judgments ? buildJudgmentsSection(input.judgments.rows, input.judgments.banks) : null,
+    ...(input.judgeCards?.length ? { judgeCards: input.judgeCards } : {}),
+    pairwise: grades.pairwise,
   };
 }
 

@@ -8,7 +8,9 @@ import type { AnswerInfo, CitationInfo, ReportData } from './report-data.js';
  * false; `status` and `errors` {}; every other left-out field null.
  */
 export function compactData(data: ReportData): unknown {
-  return { ...data, answers: data.answers.map(compactAnswer) };
+  // The pairwise table is rendered into the overview's HTML; the script does not read it.
+  const { pairwise: _, ...rest } = data;
+  return { ...rest, answers: data.answers.map(compactAnswer) };
 }
 
 const NULLABLE_ANSWER = ['error', 'latency', 'cost', 'judge', 'vet'] as const;

@@ -2,10 +2,12 @@ import type { DatasetRow, Document } from '../core/index.js';
 import {
   alternativeMatcher,
   type GradeRow,
+  gradesPairwise,
   isRefusalRow,
   RESEARCHQA_METRICS,
   usableGroups,
 } from '../grade/index.js';
+import type { PairwiseTable } from '../stats/index.js';
 import type { MatchMode } from '../text/index.js';
 import { type GradesSource, type JoinedAnswer, joinAnswers, type RunSource } from './answer-join.js';
 import { goldMatch, PaperEvidence, unlocated } from './paper-evidence.js';
@@ -37,6 +39,8 @@ export interface GradesSection {
   answers: AnswerInfo[];
   papers: PaperInfo[];
   notes: string[];
+  /** Every pair of runs on every metric (`gradesPairwise`, as `citegeist leaderboard`); null under 2 runs. */
+  pairwise: PairwiseTable | null;
 }
 
 /** The grading settings recorded in the grades manifests (defaults: the published ones). */
@@ -55,12 +59,13 @@ function gradingModes(grades: readonly GradesSource[], notes: string[]) {
 export function buildGradesSection(input: GradesSectionInput): GradesSection {
   const notes: string[] = [];
   const { quoteMode } = gradingModes(input.grades, notes);
-  const { answers: joined, repeated } = joinAnswers(input.grades, input.runs);
+  const { answers: found, repeated } = joinAnswers(input.grades, input.runs);
   if (repeated > 0)
     notes.push(`${repeated} grades row(s) repeat a row id of their run: the later row is shown.`);
   const dataset = new Map((input.dataset ?? []).map((r) => [r.row_id, r]));
   const questions = new Questions(dataset, input.papers, quoteMode);
-  const labels = [...new Set(joined.map((a) => a.label))];
+  const labels = [...new Set(found.map((a) => a.label))];
+  const joined = inDatasetOrder(found, input.dataset ?? []);
   const answers: AnswerInfo[] = joined.map((a) => answerInfo(a, labels.indexOf(a.label), questions));
   notes.push(...questions.notes(input.dataset !== null));
 
@@ -75,6 +80,7 @@ export function buildGradesSection(input: GradesSectionInput): GradesSection {
   });
   const papers = questions.paperInfos(input.paperText, notes);
   dropEmbeddedNearest(answers, questions.list, papers);
+  const graded = joined.flatMap((a) => (a.grade ? [{ ...a.grade.row, label: a.label }] : []));
   return {
     metrics: metricDefs.map((m) => ({
       id: m.id,
@@ -89,7 +95,19 @@ export function buildGradesSection(input: GradesSectionInput): GradesSection {
     answers,
     papers,
     notes,
+    pairwise: labels.length >= 2 ? gradesPairwise(graded, { seed: input.seed }) : null,
   };
+}
+
+/**
+ * Answers with the dataset's rows first, in dataset order (then the others as found; the sort is
+ * stable): questions are numbered in this order, so "dataset order" and the tie order of every
+ * sort of the rows view is the dataset's.
+ */
+function inDatasetOrder(answers: readonly JoinedAnswer[], dataset: readonly DatasetRow[]): JoinedAnswer[] {
+  const position = new Map(dataset.map((r, i) => [r.row_id, i]));
+  const at = (a: JoinedAnswer) => position.get(a.rowId) ?? dataset.length;
+  return [...answers].sort((x, y) => at(x) - at(y));
 }
 
 /** A nearest passage the paper's embedded text already holds is not stored a second time. */

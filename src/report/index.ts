@@ -1,4 +1,5 @@
 export type { GradesSource, RunSource } from './answer-join.js';
+export { type ArgueScoring, renderArgueScoring } from './argue-scoring-text.js';
 export { renderArgueTable } from './argue-table.js';
 export { buildReportData, type ReportInput } from './build-report.js';
 export { escapeHtml } from './escape-html.js';
@@ -11,6 +12,7 @@ export {
   type ReportOptions,
   writeReport,
 } from './inputs/write-report.js';
+export { renderJudgeNoise } from './judge-noise-text.js';
 export { type BankNuggets, bankNuggets } from './judgments-section.js';
 export { renderBreakdown, renderLeaderboard } from './leaderboard-table.js';
 export { type LooseGrade, looseGradeRow } from './loose-grade-row.js';
@@ -24,6 +26,7 @@ export {
 export { renderPairwiseTable } from './pairwise-text.js';
 export type { PaperTextMode } from './paper-excerpts.js';
 export { renderGrid } from './qa-grid-table.js';
+export { renderQaSummary } from './qa-summary-text.js';
 export { reportAssets } from './report-assets.js';
 export type * from './report-data.js';
 export {

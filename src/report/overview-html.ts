@@ -1,6 +1,8 @@
 import { formatScore } from '../text/index.js';
 import { escapeHtml as e } from './escape-html.js';
+import { renderJudgeAgreement } from './judge-agreement-html.js';
 import { own } from './own-record.js';
+import { renderPairwiseSection } from './pairwise-matrix.js';
 import type { GroupStats, MetricInfo, MetricStats, ReportData, RunInfo } from './report-data.js';
 import { groupedMeansSvg, histogramSvg, swatch } from './svg-charts.js';
 
@@ -13,6 +15,8 @@ export function renderOverview(d: ReportData): string {
   return [
     provenance(d),
     d.runs.length ? leaderboard(d) : '',
+    d.judgeCards?.length ? renderJudgeAgreement(d.judgeCards) : '',
+    renderPairwiseSection(d.pairwise, d.metrics, d.runs),
     d.runs.length && d.metrics.length ? breakdowns(d) : '',
     d.runs.length && d.metrics.length ? distributions(d) : '',
     d.runs.length ? costTable(d.runs) : '',
@@ -74,7 +78,27 @@ function leaderboard(d: ReportData): string {
     .join('');
   return `<section id="leaderboard" aria-labelledby="lb-h"><h2 id="lb-h">Leaderboard</h2>
 <p class="hint">Mean, 95% bootstrap CI and n per run; failures are never averaged as 0, and n/a means the metric does not apply. Citation accuracy is the published rule; the strict column drops its prefix rules, and a quote counted only because a verbatim prefix matched is a <span class="warn">prefix-only</span> quote.</p>
-<div class="scroll"><table class="board"><thead><tr><th>run</th><th>model</th><th>rows</th><th>failed answers</th>${head}</tr></thead><tbody>${body}</tbody></table></div></section>`;
+<div class="scroll"><table class="board"><thead><tr><th>run</th><th>model</th><th>rows</th><th>failed answers</th>${head}</tr></thead><tbody>${body}</tbody></table></div>
+${metricLegend(d.metrics)}</section>`;
+}
+
+/**
+ * What each column means, on the page (not only in tooltips), so a printout or a screenshot explains
+ * itself: open by default, collapsible.
+ */
+function metricLegend(metrics: readonly MetricInfo[]): string {
+  const items = metrics
+    .map(
+      (m) =>
+        `<dt>${e(m.label)}</dt><dd>${e(m.description)} <span class="meta">Range ${m.range[0]}–${m.range[1]}, ${m.higherIsBetter ? 'higher' : 'lower'} is better.</span></dd>`,
+    )
+    .join('');
+  return `<details class="metric-legend" open><summary>What the columns mean</summary><dl>
+<dt>rows</dt><dd>Grades rows of the run (one per question answered).</dd>
+<dt>failed answers</dt><dd>Rows whose answer failed (an error, not a score of 0); they are left out of every mean.</dd>
+${items}${metrics.some((m) => m.id === 'citation_accuracy_strict') ? '<dt>prefix-only quotes</dt><dd>Quotes the published rule accepts only because a verbatim prefix matched; the strict matcher rejects them.</dd>' : ''}
+<dt>mean [low, high] n=…</dt><dd>Mean over the rows the metric applies to, its 95% bootstrap interval, and how many rows it is over.</dd>
+</dl></details>`;
 }
 
 function breakdownTable(d: ReportData, by: 'byType' | 'byDomain'): string {
@@ -107,7 +131,7 @@ function meansChart(d: ReportData, m: MetricInfo, by: 'byType' | 'byDomain'): st
     }))
     .filter((g) => g.bars.some((b) => b.mean !== null));
   if (groups.length === 0) return '';
-  return `<figure>${groupedMeansSvg(`${m.label} by ${by === 'byType' ? 'question type' : 'domain'}`, m.range, groups)}<figcaption>${e(m.label)}</figcaption></figure>`;
+  return `<figure><div class="chart-box">${groupedMeansSvg(`${m.label} by ${by === 'byType' ? 'question type' : 'domain'}`, m.range, groups)}</div><figcaption>${e(m.label)}</figcaption></figure>`;
 }
 
 function breakdowns(d: ReportData): string {
@@ -143,7 +167,7 @@ function distributions(d: ReportData): string {
       }));
       const bins = series[0]?.values.length ?? 0;
       if (bins === 0 || series.every((s) => s.values.every((v) => v === 0))) return '';
-      return `<figure>${histogramSvg(`Distribution of ${m.label}`, binLabels(m.range, bins), series)}<figcaption>${e(m.label)} (rows per score)</figcaption></figure>`;
+      return `<figure><div class="chart-box">${histogramSvg(`Distribution of ${m.label}`, binLabels(m.range, bins), series)}</div><figcaption>${e(m.label)} (rows per score)</figcaption></figure>`;
     })
     .join('');
   return `<section id="distributions" aria-labelledby="dist-h"><h2 id="dist-h">Score distributions</h2><div class="legend">${d.runs.map(run).join(' ')}</div><div class="charts">${charts}</div></section>`;

@@ -1,31 +1,36 @@
 import type { PairwiseRow, PairwiseTable } from '../stats/index.js';
 import { renderTable } from '../text/index.js';
 
-const TEST_NAMES: Record<PairwiseTable['test'], string> = {
+/** How each test is named in a table's header line. */
+export const TEST_NAMES: Record<PairwiseTable['test'], string> = {
   randomization: 'paired randomization test',
   bootstrap: 'paired bootstrap test',
   t: 'paired t-test',
   wilcoxon: 'Wilcoxon signed-rank test',
   sign: 'sign test (exact binomial)',
 };
-const CORRECTION_NAMES: Record<PairwiseTable['correction'], string> = {
+/** How each correction is named in a table's header line. */
+export const CORRECTION_NAMES: Record<PairwiseTable['correction'], string> = {
   holm: 'Holm-adjusted',
   bonferroni: 'Bonferroni-adjusted',
   bh: 'Benjamini–Hochberg-adjusted',
   none: 'not adjusted',
 };
 
-const signed = (x: number | null, digits = 3) =>
+/** A difference with its sign, to `digits` decimals ('–' for none). */
+export const signed = (x: number | null, digits = 3) =>
   x === null ? '–' : `${x >= 0 ? '+' : ''}${x.toFixed(digits)}`;
-const pFmt = (p: number | null) => (p === null ? '–' : p < 0.0001 ? '<0.0001' : p.toFixed(4));
+/** A p-value to 4 decimals, '<0.0001' below that ('–' for none). */
+export const pFmt = (p: number | null) => (p === null ? '–' : p < 0.0001 ? '<0.0001' : p.toFixed(4));
 
 /** The interval a row shows: BCa where defined, else (no spread, too few pairs) percentile. */
-function interval(r: PairwiseRow): string {
+export function interval(r: PairwiseRow): string {
   const ci = r.comparison.delta.bca ?? r.comparison.delta.percentile;
   return ci ? `[${signed(ci[0])}, ${signed(ci[1])}]` : '–';
 }
 
-function leftOut(r: PairwiseRow): string {
+/** Items of the pair left out: failed, not applicable, or scored by one side only. */
+export function leftOut(r: PairwiseRow): string {
   const c = r.comparison;
   const parts = [
     c.dropped.failed ? `${c.dropped.failed} failed` : '',

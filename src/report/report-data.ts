@@ -1,3 +1,5 @@
+import type { CardNote } from '../grade/index.js';
+import type { PairwiseTable } from '../stats/index.js';
 /**
  * The data a report embeds as JSON and its script renders: every value the page shows comes from
  * here. Field names are short because a report of 5 runs × 1,000 rows carries tens of thousands of
@@ -283,4 +285,11 @@ export interface ReportData {
   papers: PaperInfo[];
   vetscore: { runs: VetRunStats[]; answers: VetAnswer[] } | null;
   argue: { runs: ArgueRunStats[]; reports: ArgueReport[] } | null;
+  /** Each judge's agreement with people (its judge card) or that it has none, shown beside its numbers. */
+  judgeCards?: CardNote[];
+  /**
+   * Every pair of runs on every metric (paired test, adjusted p), or null under two runs. Shown in
+   * the overview's static HTML only: not embedded in the page's JSON.
+   */
+  pairwise: PairwiseTable | null;
 }

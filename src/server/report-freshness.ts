@@ -36,6 +36,7 @@ const PATH_OPTIONS = [
   'runs',
   'faithfulness',
   'judgments',
+  'judgeCard',
   'dataset',
   'corpus',
   'papers',

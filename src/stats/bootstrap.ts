@@ -1,6 +1,7 @@
 import { CitegeistError } from '../core/index.js';
 import { binomialVariate } from './binomial.js';
 import { meanUnchecked, quantileSorted } from './descriptive.js';
+import { fewLevels, type Levels } from './paired-differences.js';
 import { createRandom, type RandomSource, randomInt } from './random.js';
 import { assertFiniteArray, assertOption, assertPaired, assertResampling } from './validate.js';
 
@@ -59,9 +60,11 @@ export function bootstrapCI(
  * draw `bootstrapCI` makes for the mean, shared with the paired comparison so both give the same
  * replicates for a seed.
  */
-export function meanResampler(samples: readonly number[]): (random: RandomSource) => number {
+export function meanResampler(
+  samples: ArrayLike<number>,
+  few: Levels | null = fewLevels(samples),
+): (random: RandomSource) => number {
   const n = samples.length;
-  const few = fewLevels(samples);
   if (few) {
     // A resample of a sample with k distinct values is fully described by how often each value
     // is drawn: multinomial counts, drawn as k − 1 conditional binomials in O(k log n) instead
@@ -101,22 +104,6 @@ export function meanResampler(samples: readonly number[]): (random: RandomSource
     }
     return sum / n;
   };
-}
-
-/** Samples this large with at most n / LEVEL_RATIO distinct values are resampled by their counts. */
-const LEVEL_RATIO = 200;
-
-/** The distinct values of a sample (ascending) and how often each occurs, when they are few. */
-export function fewLevels(samples: readonly number[]): { values: Float64Array; counts: Float64Array } | null {
-  const limit = Math.floor(samples.length / LEVEL_RATIO);
-  if (limit < 2) return null;
-  const counts = new Map<number, number>();
-  for (const x of samples) {
-    counts.set(x, (counts.get(x) ?? 0) + 1);
-    if (counts.size > limit) return null;
-  }
-  const values = Float64Array.from(counts.keys()).sort();
-  return { values, counts: values.map((v) => counts.get(v)!) };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { meanUnchecked } from './descriptive.js';
+import { type PairedDifferences, pairedDifferences } from './paired-differences.js';
 import { assertPaired } from './validate.js';
 
 /**
@@ -8,18 +8,15 @@ import { assertPaired } from './validate.js';
  */
 export function cohensDz(a: readonly number[], b: readonly number[]): number | null {
   assertPaired('cohensDz', a, b, ['a', 'b']);
-  const sd = differenceSd(a, b);
-  if (sd === null || sd === 0) return null;
-  return meanUnchecked(a.map((v, i) => v - b[i]!))! / sd;
+  return dzOfDifferences(pairedDifferences(a, b));
+}
+
+/** `cohensDz` of differences already computed. */
+export function dzOfDifferences(diffs: PairedDifferences): number | null {
+  return diffs.sd === null || diffs.sd === 0 ? null : diffs.mean! / diffs.sd;
 }
 
 /** The sample standard deviation (n − 1) of d = a − b; null for fewer than two pairs. */
 export function differenceSd(a: readonly number[], b: readonly number[]): number | null {
-  const n = a.length;
-  if (n < 2) return null;
-  const d = a.map((v, i) => v - b[i]!);
-  const m = meanUnchecked(d)!;
-  let ss = 0;
-  for (const x of d) ss += (x - m) * (x - m);
-  return Math.sqrt(ss / (n - 1));
+  return pairedDifferences(a, b).sd;
 }

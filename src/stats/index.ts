@@ -62,8 +62,10 @@ export {
   type PairedPermutationOptions,
   type PairedPermutationResult,
   pairedPermutationTest,
+  pairedRandomizationTest,
 } from './paired-permutation-test.js';
 export { type PairedTTestResult, pairedTTest } from './paired-t-test.js';
+export { type MatrixCell, type PairwiseMatrix, pairwiseMatrices } from './pairwise-matrix.js';
 export {
   type BestGroup,
   type MetricScores,
@@ -84,11 +86,6 @@ export {
 } from './partial-credit-model.js';
 export { partialCreditExpectedScore, partialCreditProbabilities } from './partial-credit-probabilities.js';
 export { createRandom, type RandomSource, randomInt } from './random.js';
-export {
-  pairedRandomizationTest,
-  type RandomizationOptions,
-  type RandomizationResult,
-} from './randomization-test.js';
 export { rankData } from './rank.js';
 export {
   type PairStability,

@@ -89,27 +89,32 @@ export function alignScores(systems: readonly ReadonlyMap<string, ItemScore>[]):
 
 /** `pairItems` of two aligned systems (the same result, without the per-pair sort). */
 export function pairAligned(ids: readonly string[], x: AlignedScores, y: AlignedScores): PairedItems {
-  const out: PairedItems = {
-    ids: [],
-    a: [],
-    b: [],
-    droppedFailed: 0,
-    droppedNotApplicable: 0,
-    onlyA: 0,
-    onlyB: 0,
-  };
+  const { kind: kx, values: vx } = x;
+  const { kind: ky, values: vy } = y;
+  let n = 0;
+  for (let i = 0; i < ids.length; i++) if (kx[i] === 1 && ky[i] === 1) n++;
+  // Sized once (no growth while pairing: 50,000 pairs per comparison in a table of hundreds).
+  const pairedIds = new Array<string>(n);
+  const a = new Array<number>(n).fill(0);
+  const b = new Array<number>(n).fill(0);
+  let k = 0;
+  let onlyA = 0;
+  let onlyB = 0;
+  let droppedFailed = 0;
+  let droppedNotApplicable = 0;
   for (let i = 0; i < ids.length; i++) {
-    const kx = x.kind[i]!;
-    const ky = y.kind[i]!;
-    if (kx === 0 && ky === 0) continue;
-    if (ky === 0) out.onlyA++;
-    else if (kx === 0) out.onlyB++;
-    else if (kx === 1 && ky === 1) {
-      out.ids.push(ids[i]!);
-      out.a.push(x.values[i]!);
-      out.b.push(y.values[i]!);
-    } else if (kx === 2 || ky === 2) out.droppedFailed++;
-    else out.droppedNotApplicable++;
+    const p = kx[i]!;
+    const q = ky[i]!;
+    if (p === 1 && q === 1) {
+      pairedIds[k] = ids[i]!;
+      a[k] = vx[i]!;
+      b[k] = vy[i]!;
+      k++;
+    } else if (p === 0 && q === 0) continue;
+    else if (q === 0) onlyA++;
+    else if (p === 0) onlyB++;
+    else if (p === 2 || q === 2) droppedFailed++;
+    else droppedNotApplicable++;
   }
-  return out;
+  return { ids: pairedIds, a, b, droppedFailed, droppedNotApplicable, onlyA, onlyB };
 }

@@ -1,6 +1,7 @@
 import { bcaBounds } from './bca-interval.js';
 import { meanResampler } from './bootstrap.js';
-import { meanUnchecked, quantileSorted } from './descriptive.js';
+import { quantileSorted } from './descriptive.js';
+import { type PairedDifferences, pairedDifferences } from './paired-differences.js';
 import { createRandom } from './random.js';
 import { assertOption, assertPaired, assertResampling } from './validate.js';
 
@@ -43,32 +44,40 @@ export function pairedBootstrap(
   b: readonly number[],
   options: PairedBootstrapOptions = {},
 ): PairedBootstrapResult {
+  assertPaired('pairedBootstrap', a, b, ['a', 'b']);
+  return bootstrapDifferences(pairedDifferences(a, b), options);
+}
+
+/** `pairedBootstrap` of differences already computed (`comparePairedItems` computes them once). */
+export function bootstrapDifferences(
+  diffs: PairedDifferences,
+  options: PairedBootstrapOptions = {},
+): PairedBootstrapResult {
   const fn = 'pairedBootstrap';
-  assertPaired(fn, a, b, ['a', 'b']);
   const { iterations = 10_000, confidence = 0.95, seed = 0 } = options;
   assertResampling(fn, iterations, seed);
   assertOption(fn, 'confidence', confidence, confidence > 0 && confidence < 1, 'a number in (0, 1)');
-  const n = a.length;
-  const d = a.map((v, i) => v - b[i]!);
-  const estimate = meanUnchecked(d);
+  const { d, n, mean: estimate } = diffs;
   const base = { n, estimate, confidence, iterations, seed };
   if (estimate === null) return { ...base, percentile: null, bca: null, p: null };
-  const draw = meanResampler(d);
+  const draw = meanResampler(d, diffs.levels);
   const random = createRandom(seed);
   const replicates = new Float64Array(iterations);
-  for (let i = 0; i < iterations; i++) replicates[i] = draw(random);
+  let le = 0;
+  let ge = 0;
+  for (let i = 0; i < iterations; i++) {
+    const r = draw(random);
+    replicates[i] = r;
+    if (r <= 0) le++;
+    if (r >= 0) ge++;
+  }
   replicates.sort();
   const tail = (1 - confidence) / 2;
   const sorted = replicates as unknown as readonly number[];
   const percentile: [number, number] = [quantileSorted(sorted, tail), quantileSorted(sorted, 1 - tail)];
-  const influence = d.map((x) => x - estimate);
-  let le = 0;
-  let ge = 0;
-  for (const r of replicates) {
-    if (r <= 0) le++;
-    if (r >= 0) ge++;
-  }
   const p = Math.min(1, (2 * Math.min(le, ge)) / iterations);
-  const bca = n < 2 ? null : bcaBounds(replicates, estimate, influence, confidence);
-  return { ...base, percentile, bca, p };
+  if (n < 2) return { ...base, percentile, bca: null, p };
+  const influence = new Float64Array(n);
+  for (let i = 0; i < n; i++) influence[i] = d[i]! - estimate;
+  return { ...base, percentile, bca: bcaBounds(replicates, estimate, influence, confidence), p };
 }

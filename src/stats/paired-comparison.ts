@@ -1,12 +1,14 @@
 import { CitegeistError, quoteValue } from '../core/index.js';
-import { cohensDz, differenceSd } from './cohens-dz.js';
+import { dzOfDifferences } from './cohens-dz.js';
 import { meanUnchecked } from './descriptive.js';
 import { minimumDetectableDifference } from './minimum-detectable-difference.js';
 import type { PairedItems } from './pair-items.js';
-import { type PairedBootstrapResult, pairedBootstrap } from './paired-bootstrap.js';
-import { pairedPermutationTest } from './paired-permutation-test.js';
+import { bootstrapDifferences, type PairedBootstrapResult } from './paired-bootstrap.js';
+import { type PairedDifferences, pairedDifferences } from './paired-differences.js';
+import { permutationTestDifferences } from './paired-permutation-test.js';
 import { pairedTTest } from './paired-t-test.js';
 import { signTest } from './sign-test.js';
+import { assertPaired } from './validate.js';
 import { wilcoxonSignedRank } from './wilcoxon-signed-rank.js';
 
 /** The significance tests a comparison can use (`--test`). */
@@ -88,15 +90,11 @@ export function comparePairedItems(
     );
   }
   const { a, b } = items;
-  const n = a.length;
-  const delta = pairedBootstrap(a, b, { iterations, seed, confidence });
-  const sdDifference = differenceSd(a, b);
-  let wins = 0;
-  let losses = 0;
-  for (let i = 0; i < n; i++) {
-    if (a[i]! > b[i]!) wins++;
-    else if (a[i]! < b[i]!) losses++;
-  }
+  assertPaired('comparePairedItems', a, b, ['a', 'b']);
+  // d = a − b once (typed, with its mean, sd, levels and win/loss counts): every figure reads it.
+  const diffs = pairedDifferences(a, b);
+  const { n, sd: sdDifference } = diffs;
+  const delta = bootstrapDifferences(diffs, { iterations, seed, confidence });
   return {
     n,
     dropped: { failed: items.droppedFailed, notApplicable: items.droppedNotApplicable },
@@ -105,21 +103,21 @@ export function comparePairedItems(
     meanA: meanUnchecked(a),
     meanB: meanUnchecked(b),
     delta,
-    dz: cohensDz(a, b),
+    dz: dzOfDifferences(diffs),
     sdDifference,
     mdd: { value: minimumDetectableDifference(sdDifference, n, alpha, power), alpha, power },
-    wins,
-    ties: n - wins - losses,
-    losses,
-    test: runTest(test, a, b, delta, { iterations, seed }),
-    zeroVariance: n > 0 && a.every((x, i) => x - b[i]! === a[0]! - b[0]!),
+    wins: diffs.wins,
+    ties: n - diffs.wins - diffs.losses,
+    losses: diffs.losses,
+    test: runTest(test, items, diffs, delta, { iterations, seed }),
+    zeroVariance: diffs.zeroVariance,
   };
 }
 
 function runTest(
   name: PairedTestName,
-  a: readonly number[],
-  b: readonly number[],
+  { a, b }: PairedItems,
+  diffs: PairedDifferences,
   delta: PairedBootstrapResult,
   resampling: { iterations: number; seed: number },
 ): PairedTestResult {
@@ -133,7 +131,7 @@ function runTest(
         monteCarloError: mcError(delta.p, resampling.iterations),
       };
     case 'randomization': {
-      const r = pairedPermutationTest(a, b, resampling);
+      const r = permutationTestDifferences(diffs, resampling);
       return {
         name,
         p: r.p,

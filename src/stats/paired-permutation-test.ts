@@ -1,6 +1,6 @@
 import { numpySum } from '../python-compat/index.js';
-import { binomialVariate } from './binomial.js';
-import { fewLevels } from './bootstrap.js';
+import { drawHalfBinomial, halfBinomialTable } from './binomial-table.js';
+import { type PairedDifferences, pairedDifferences } from './paired-differences.js';
 import { createRandom } from './random.js';
 import { assertPaired, assertResampling } from './validate.js';
 
@@ -36,60 +36,80 @@ export interface PairedPermutationResult {
  * Means are NumPy's (pairwise summation), so exact p-values match SciPy to the bit.
  *
  * A large sample whose differences take few values is flipped by counts: for each distinct |d| the
- * number flipped positive is Binomial(count, ½), the same null distribution in O(levels) draws.
+ * number flipped positive is Binomial(count, ½) (drawn from a table built once per level,
+ * `halfBinomialTable`), the same null distribution in O(levels) draws.
  */
 export function pairedPermutationTest(
   a: readonly number[],
   b: readonly number[],
   options: PairedPermutationOptions = {},
 ): PairedPermutationResult {
-  const fn = 'pairedPermutationTest';
-  assertPaired(fn, a, b, ['a', 'b']);
+  assertPaired('pairedPermutationTest', a, b, ['a', 'b']);
+  return permutationTestDifferences(pairedDifferences(a, b), options);
+}
+
+/** `pairedPermutationTest` of differences already computed (`comparePairedItems`). */
+export function permutationTestDifferences(
+  diffs: PairedDifferences,
+  options: PairedPermutationOptions = {},
+): PairedPermutationResult {
   const { iterations = 10_000, seed = 0 } = options;
-  assertResampling(fn, iterations, seed);
-  const n = a.length;
+  assertResampling('pairedPermutationTest', iterations, seed);
+  const { d, n } = diffs;
   if (n === 0) {
     return { n, observed: null, p: null, exact: false, iterations: 0, seed, monteCarloError: 0 };
   }
-  const d = Float64Array.from(a, (v, i) => v - b[i]!);
   const observed = numpySum(d) / n;
   const gamma = Math.abs(100 * Number.EPSILON * observed);
+  const upper = observed + gamma;
+  const lower = observed - gamma;
   let le = 0;
   let ge = 0;
-  const count = (t: number) => {
-    if (t <= observed + gamma) le++;
-    if (t >= observed - gamma) ge++;
-  };
   const exact = n <= 30 && 2 ** n <= iterations;
   if (exact) {
     const patterns = 2 ** n;
     const flipped = new Float64Array(n);
     for (let mask = 0; mask < patterns; mask++) {
       for (let i = 0; i < n; i++) flipped[i] = mask & (1 << i) ? -d[i]! : d[i]!;
-      count(numpySum(flipped) / n);
+      const t = numpySum(flipped) / n;
+      if (t <= upper) le++;
+      if (t >= lower) ge++;
     }
     const p = Math.min(1, 2 * Math.min(le / patterns, ge / patterns));
     return { n, observed, p, exact, iterations: patterns, seed, monteCarloError: 0 };
   }
   const random = createRandom(seed);
-  const few = fewLevels(Array.from(d, Math.abs));
+  const few = diffs.absLevels;
   if (few) {
-    const { values, counts } = few;
-    for (let k = 0; k < iterations; k++) {
+    // A level of |d| = 0 adds nothing whatever its signs: no draw for it.
+    const levels = [...few.values.keys()].filter((j) => few.values[j] !== 0);
+    const values = Float64Array.from(levels, (j) => few.values[j]!);
+    const counts = Float64Array.from(levels, (j) => few.counts[j]!);
+    const tables = levels.map((j) => halfBinomialTable(few.counts[j]!));
+    const k = values.length;
+    for (let it = 0; it < iterations; it++) {
       let sum = 0;
-      for (let j = 0; j < values.length; j++) {
-        const c = counts[j]!;
-        sum += values[j]! * (2 * binomialVariate(random, c, 0.5) - c);
-      }
-      count(sum / n);
+      for (let j = 0; j < k; j++) sum += values[j]! * (2 * drawHalfBinomial(random, tables[j]!) - counts[j]!);
+      const t = sum / n;
+      if (t <= upper) le++;
+      if (t >= lower) ge++;
     }
   } else {
-    for (let k = 0; k < iterations; k++) {
+    for (let it = 0; it < iterations; it++) {
       let sum = 0;
       for (let i = 0; i < n; i++) sum += random() < 0.5 ? -d[i]! : d[i]!;
-      count(sum / n);
+      const t = sum / n;
+      if (t <= upper) le++;
+      if (t >= lower) ge++;
     }
   }
   const p = Math.min(1, 2 * Math.min((le + 1) / (iterations + 1), (ge + 1) / (iterations + 1)));
   return { n, observed, p, exact, iterations, seed, monteCarloError: Math.sqrt((p * (1 - p)) / iterations) };
 }
+
+/**
+ * The paired randomization test under its usual name in IR (Smucker et al. 2007): the same function
+ * as `pairedPermutationTest`, so every command's randomization p has SciPy's convention (until
+ * 2026-12-01 a second implementation counted |T| ≥ |t| with (1 + hits)/(1 + N)).
+ */
+export const pairedRandomizationTest = pairedPermutationTest;

@@ -9,6 +9,7 @@ export {
   type QuoteLocation,
   QuoteLocator,
 } from './locate-evidence.js';
+export { locateQuotes, type QuoteInput, type QuoteRow, readQuotes, truncate } from './locate-quotes.js';
 export {
   type MatchMode,
   type MatchOptions,

@@ -1,5 +1,11 @@
 // ---- ARGUE --------------------------------------------------------------------------------
+const NO_ARGUE =
+  'This report has no ARGUE section: it was built without judgments (citegeist report --judgments FILE --nuggets DIR, from citegeist reports judge).';
 function argueListView(params) {
+  if (!D.argue) {
+    missingView(NO_ARGUE);
+    return;
+  }
   const run = params.get('run') || '';
   const failedOnly = params.get('failed') === '1';
   const runs = [...new Set(D.argue.reports.map((r) => r.run))];
@@ -16,8 +22,8 @@ function argueListView(params) {
     count: `${list.length} of ${D.argue.reports.length} reports`,
     headers: ['topic', 'run', 'sentences', 'nuggets met', 'failed judgments'],
     rows: list.map(([r, i]) => [
-      h('td', null, link({ report: String(i) }, r.topic)),
-      h('td', null, r.run),
+      h('td', null, link({ report: String(i) }, cut(r.topic, 60))),
+      h('td', null, cut(r.run, 60)),
       h('td', { class: 'num' }, String(r.sentences.length)),
       h(
         'td',
@@ -30,10 +36,24 @@ function argueListView(params) {
 }
 
 function argueView(params) {
-  const ri = Number(params.get('report'));
-  const r = D.argue?.reports[ri];
+  if (!D.argue) {
+    missingView(NO_ARGUE);
+    return;
+  }
+  const given = params.get('report');
+  const ri = /^\d+$/.test(given) ? Number(given) : -1;
+  const r = D.argue.reports[ri];
   if (!r) {
-    put(app, h('p', { class: 'bad' }, 'No such report.'));
+    missingView(
+      h(
+        'span',
+        null,
+        'No judged report ',
+        cut(given, 80),
+        ` in this report: its ${D.argue.reports.length} judged reports are numbered from 0. `,
+      ),
+      link({ argue: '' }, 'All judged reports'),
+    );
     return;
   }
   const yes = (v) =>

@@ -48,6 +48,19 @@ function put(el, ...children) {
   }
   return el;
 }
+/**
+ * An id or label from the data, which may be any length (a 100,000-character row id must not make
+ * a table 1.4 million px wide): over `max` characters it is cut with an ellipsis, the full text on
+ * hover.
+ */
+function cut(text, max = 120) {
+  const s = String(text);
+  return s.length > max ? h('span', { class: 'cut', title: s }, `${s.slice(0, max)}…`) : s;
+}
+/** What a view shows when the address names something the report does not hold. */
+function missingView(what, ...more) {
+  put(app, h('p', { class: 'bad', id: 'missing' }, what), ...more);
+}
 const link = (params, ...children) => h('a', { href: `#${new URLSearchParams(params)}` }, ...children);
 const fmt = (x, digits = 3) => (typeof x === 'number' ? x.toFixed(digits) : 'n/a');
 function swatch(colour) {
@@ -65,7 +78,11 @@ function swatch(colour) {
 const runName = (r) => h('span', { class: 'run' }, swatch(D.runs[r].colour), ' ', D.runs[r].label);
 function select(label, options, value, onChange) {
   const s = h('select', { 'aria-label': label });
-  for (const [v, text] of options) s.append(h('option', { value: v, selected: v === value }, text));
+  // Option texts come from the data (types, domains, labels): cut, so no select is page-wide.
+  for (const [v, text] of options)
+    s.append(
+      h('option', { value: v, selected: v === value }, text.length > 60 ? `${text.slice(0, 60)}…` : text),
+    );
   s.addEventListener('change', () => onChange(s.value));
   return h('label', null, `${label} `, s);
 }

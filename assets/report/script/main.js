@@ -23,14 +23,27 @@ function route() {
   overview.hidden = Boolean(render);
   app.hidden = !render;
   app.replaceChildren();
+  routeNote.replaceChildren();
+  routeNote.hidden = true;
   window.scrollTo(0, 0);
   if (render) render(params);
   else {
-    // An anchor inside the overview (#leaderboard, #cost…) scrolls there.
+    // An anchor inside the overview (#leaderboard, #cost…) scrolls there; anything else is said.
     const target = view === 'overview' ? null : document.getElementById(view);
     if (target && overview.contains(target)) target.scrollIntoView();
+    else if (view !== 'overview') {
+      routeNote.hidden = false;
+      put(
+        routeNote,
+        'The address names no view or section of this report: ',
+        cut(view, 80),
+        '. Showing the overview.',
+      );
+    }
   }
 }
+const routeNote = h('p', { class: 'bad route-note', id: 'route-note', hidden: true });
+overview.before(routeNote);
 window.addEventListener('hashchange', route);
 
 document.documentElement.classList.add('js');

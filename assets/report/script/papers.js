@@ -13,8 +13,10 @@ function papersView() {
         h(
           'li',
           null,
-          link({ paper: String(i) }, p.title || p.id),
-          ` · ${p.id} · ${p.marks.length} highlighted span(s)${p.excerpted ? ' · excerpts' : ''}`,
+          link({ paper: String(i) }, p.title ? cut(p.title, 200) : cut(p.id)),
+          ' · ',
+          cut(p.id, 80),
+          ` · ${p.marks.length} highlighted span(s)${p.excerpted ? ' · excerpts' : ''}`,
         ),
       ),
     ),
@@ -116,7 +118,11 @@ function citedByPanel(paperIndex, m) {
               null,
               runName(a.r),
               ' ',
-              link({ row: D.questions[a.q].id, run: String(a.r) }, `${D.questions[a.q].id} [${c.key}]`),
+              link(
+                { row: D.questions[a.q].id, run: String(a.r), cite: c.key },
+                cut(D.questions[a.q].id, 60),
+                ` [${c.key}]`,
+              ),
               c.m === m ? '' : ' (nearest passage to a quote not found)',
             );
           }),
@@ -127,27 +133,40 @@ function citedByPanel(paperIndex, m) {
           'Gold evidence of: ',
           D.questions
             .filter((q) => q.p === paperIndex && q.groups.some((g) => g.alts.some((x) => x.m === m)))
-            .map((q) => link({ row: q.id }, q.id, ' ')),
+            .map((q) => [link({ row: q.id }, cut(q.id, 60)), ' ']),
         ),
   );
 }
 
 function paperView(params) {
-  const i = Number(params.get('paper'));
+  const given = params.get('paper');
+  const i = /^\d+$/.test(given) ? Number(given) : -1;
   const p = D.papers[i];
   if (!p) {
-    put(app, h('p', { class: 'bad' }, 'No such paper in the report.'));
+    missingView(
+      h(
+        'span',
+        null,
+        'No paper ',
+        cut(given, 80),
+        D.papers.length
+          ? ` in this report: its papers are numbered 0 to ${D.papers.length - 1}. `
+          : ' in this report: it holds no paper text (give --corpus or --papers). ',
+      ),
+      link({ papers: '' }, 'All papers'),
+    );
     return;
   }
   const m = params.has('mark') ? Number(params.get('mark')) : null;
   put(
     app,
     h('p', null, link({ papers: '' }, '← papers')),
-    h('h2', null, p.title || p.id),
+    h('h2', null, p.title || cut(p.id)),
     h(
       'p',
       { class: 'meta' },
-      `${p.id} · ${p.length.toLocaleString('en')} characters${p.pages.length ? ` · ${p.pages.length} pages` : ''}`,
+      cut(p.id, 80),
+      ` · ${p.length.toLocaleString('en')} characters${p.pages.length ? ` · ${p.pages.length} pages` : ''}`,
     ),
     p.excerpted
       ? h(
@@ -164,8 +183,12 @@ function paperView(params) {
       Object.entries(MARK_NAMES).map(([k, name]) => h('mark', { class: `mk ${k}` }, name)),
       ' — click a highlight to see who cited it.',
     ),
-    m !== null && p.marks[m] ? citedByPanel(i, m) : null,
-    paperText(p, i),
+    h(
+      'div',
+      { class: m !== null && p.marks[m] ? 'paper-layout with-panel' : 'paper-layout' },
+      m !== null && p.marks[m] ? citedByPanel(i, m) : null,
+      paperText(p, i),
+    ),
   );
   if (m !== null) {
     const el = document.getElementById(`m-${m}`);

@@ -6,7 +6,16 @@ function paperLink(p, m, text) {
 function rowView(params) {
   const q = questionById.get(params.get('row'));
   if (q === undefined) {
-    put(app, h('p', { class: 'bad' }, 'No row with this id in the report. '), link({ rows: '' }, 'All rows'));
+    missingView(
+      h(
+        'span',
+        null,
+        'No row with the id ',
+        cut(params.get('row'), 80),
+        ` in this report (it has ${D.questions.length} rows). `,
+      ),
+      link({ rows: '' }, 'All rows'),
+    );
     return;
   }
   const qq = D.questions[q];
@@ -22,11 +31,12 @@ function rowView(params) {
       ' ',
       q + 1 < D.questions.length ? link({ row: D.questions[q + 1].id }, 'next ›') : null,
     ),
-    h('h2', { class: 'question' }, qq.question || qq.id),
+    h('h2', { class: 'question' }, qq.question || cut(qq.id)),
     h(
       'p',
       { class: 'meta' },
-      `${qq.id} · ${qq.type}${qq.domain ? ` · ${qq.domain}` : ''} · paper `,
+      cut(qq.id, 80),
+      ` · ${qq.type}${qq.domain ? ` · ${qq.domain}` : ''} · paper `,
       paper ? link({ paper: String(qq.p) }, paper.title || paper.id) : `${qq.paperId} (not available)`,
     ),
     qq.bare
@@ -58,8 +68,54 @@ function rowView(params) {
     if (card) {
       card.classList.add('target');
       card.scrollIntoView({ block: 'start' });
+      // A citation chip's link: the citation with that key (compared as text, never as a selector).
+      const key = params.get('cite');
+      const cite =
+        key === null
+          ? null
+          : [...card.querySelectorAll('li.cite')].find((li) => li.getAttribute('data-key') === key);
+      if (cite) {
+        cite.classList.add('target');
+        cite.scrollIntoView({ block: 'center' });
+      }
     }
   }
+}
+
+// `[^1]`, `[^2, ^3]`: the citation markers of the answer contract (src/answer/evidence-parser.ts).
+const MARKER = /\[\^\s*([^\]\s,^]+)((?:\s*,\s*\^?\s*[^\]\s,^]+)*)\s*\]/g;
+/**
+ * An answer's text with each citation marker shown as chips, one per key, each a link to its
+ * citation below (a key with no citation is marked); the rest stays text.
+ */
+function answerText(a) {
+  const out = h('div', { class: 'text answer-text' });
+  const keys = new Set(a.citations.map((c) => c.key));
+  const qid = D.questions[a.q].id;
+  let at = 0;
+  for (const m of a.text.matchAll(MARKER)) {
+    out.append(a.text.slice(at, m.index));
+    at = m.index + m[0].length;
+    const all = [
+      m[1],
+      ...m[2]
+        .split(',')
+        .map((k) => k.replace(/[\s^]/g, ''))
+        .filter(Boolean),
+    ];
+    for (const k of all) {
+      const c = a.citations.find((x) => x.key === k);
+      const chip = link({ row: qid, run: String(a.r), cite: k }, k);
+      chip.classList.add('cite-chip');
+      if (keys.size && !keys.has(k)) {
+        chip.classList.add('bad');
+        chip.setAttribute('title', `[^${k}]: no citation has this key`);
+      } else if (c) chip.setAttribute('title', c.quote.length > 300 ? `${c.quote.slice(0, 300)}…` : c.quote);
+      out.append(chip);
+    }
+  }
+  out.append(a.text.slice(at));
+  return out;
 }
 
 function goldGroups(qq) {
@@ -155,7 +211,7 @@ function citationItem(c, qq) {
       : null;
   return h(
     'li',
-    { class: 'cite' },
+    { class: 'cite', 'data-key': c.key },
     h('span', { class: 'key' }, `[${c.key}]`),
     ' ',
     ruleBadge(c),
@@ -223,7 +279,7 @@ function answerCard(ai, qq) {
     scoresTable(a),
     a.text === null
       ? h('p', { class: 'hint' }, 'Answer text not available: give the run file with --runs.')
-      : h('div', { class: 'text answer-text' }, a.text),
+      : answerText(a),
     a.citations.length
       ? h(
           'ol',

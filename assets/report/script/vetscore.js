@@ -14,7 +14,13 @@ function vetSummary(vi) {
   );
 }
 
+const NO_VETSCORE =
+  'This report has no VETSCORE section: it was built without faithfulness output (citegeist report --faithfulness FILE, from citegeist grade faithfulness).';
 function vetListView(params) {
+  if (!D.vetscore) {
+    missingView(NO_VETSCORE);
+    return;
+  }
   const label = params.get('label') || '';
   const failedOnly = params.get('failed') === '1';
   const labels = [...new Set(D.vetscore.answers.map((a) => a.label))];
@@ -39,8 +45,8 @@ function vetListView(params) {
     rows: list.map(([a, i]) => {
       const claims = a.segments.flatMap((s) => s.claims);
       return [
-        h('td', null, link({ vet: String(i) }, a.id)),
-        h('td', null, a.label),
+        h('td', null, link({ vet: String(i) }, cut(a.id, 60))),
+        h('td', null, cut(a.label, 60)),
         h('td', { class: 'num' }, fmt(a.score)),
         h('td', { class: a.status === 'failed' ? 'bad' : '' }, a.status),
         h('td', { class: 'num' }, String(claims.length)),
@@ -97,9 +103,23 @@ function claimRow(c) {
 }
 
 function vetView(params) {
-  const v = D.vetscore?.answers[Number(params.get('vet'))];
+  if (!D.vetscore) {
+    missingView(NO_VETSCORE);
+    return;
+  }
+  const given = params.get('vet');
+  const v = /^\d+$/.test(given) ? D.vetscore.answers[Number(given)] : undefined;
   if (!v) {
-    put(app, h('p', { class: 'bad' }, 'No such VETSCORE answer.'));
+    missingView(
+      h(
+        'span',
+        null,
+        'No VETSCORE answer ',
+        cut(given, 80),
+        ` in this report: its ${D.vetscore.answers.length} answers are numbered from 0. `,
+      ),
+      link({ vetscore: '' }, 'All VETSCORE answers'),
+    );
     return;
   }
   const graded = v.a === null ? null : D.answers[v.a];
@@ -113,11 +133,12 @@ function vetView(params) {
         ? [' · ', link({ row: D.questions[graded.q].id, run: String(graded.r) }, 'graded answer')]
         : null,
     ),
-    h('h2', null, v.question || v.id),
+    h('h2', null, v.question || cut(v.id)),
     h(
       'p',
       { class: 'meta' },
-      `${v.id} · ${v.label} · score ${fmt(v.score)} (${v.status})${v.p === null ? '' : ` · p = ${v.p}`}${v.judges ? ` · ${v.judges}` : ''}`,
+      cut(v.id, 80),
+      ` · ${v.label} · score ${fmt(v.score)} (${v.status})${v.p === null ? '' : ` · p = ${v.p}`}${v.judges ? ` · ${v.judges}` : ''}`,
     ),
     v.failures.length
       ? h(

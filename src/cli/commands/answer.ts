@@ -19,7 +19,10 @@ export const registerAnswer: RegisterCommand = (program, ctx) => {
       '--dataset <file>',
       'dataset (eval_dataset.json, JSONL, or the hub export as JSON, JSONL or .parquet)',
     )
-    .option('--model <model>', 'extractive, or a model string (openai:gpt-4.1-mini, ollama:qwen2.5:7b, …)')
+    .option(
+      '--model <model>',
+      'extractive or lead (offline baselines), or a model string (openai:gpt-4.1-mini, ollama:qwen2.5:7b, …)',
+    )
     .option('--context <mode>', 'auto (whole paper if it fits, else retrieval) | full | retrieval', 'auto')
     .option('-k <n>', 'passages in retrieval mode', countOption('-k'), 8)
     .option('--baseline', 'no citation contract (citation metrics then do not apply)', false)

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { collectOpenAlex, DOMAIN_PRESETS, pdfPageCount } from '../../generate/index.js';
+import { VERSION } from '../../version.js';
 import type { RegisterCommand } from '../context.js';
 import { countOption, numberOption } from '../setup/option-parsers.js';
 
@@ -55,6 +56,7 @@ export const registerCollect: RegisterCommand = (program, ctx) => {
           maxPages: opts.maxPages,
           ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
           countPages: pdfPageCount,
+          version: VERSION,
           onEvent: (e) => {
             if (e.kind === 'collected')
               ctx.io.err(

@@ -43,7 +43,12 @@ describe('citegeist demo', () => {
     const data = JSON.parse(
       /<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(html)![1]!,
     );
-    expect(data.answers).toHaveLength(12);
+    // Both offline answerers (extractive, and the lead baseline to compare it with) on 12 questions.
+    expect(data.answers).toHaveLength(24);
+    expect(stdout()).toMatch(/pairwise comparisons: paired randomization test/);
+    expect(stdout()).toMatch(/extractive vs lead\s+[+-]\d\.\d{3}/);
+    const lead = readFileSync(join(out, 'grades-lead.jsonl'), 'utf8').trim().split('\n');
+    expect(lead).toHaveLength(1 + 12);
     const cites = data.answers.flatMap(
       (a: { citations?: { rule: string; m?: number }[] }) => a.citations ?? [],
     );
@@ -63,12 +68,13 @@ describe('citegeist demo', () => {
     // the lexical judge never says REFUTE
     expect(card.per_category[1].judge).toBe(0);
     // The demo packs its study; replayed elsewhere, every output comes back byte for byte.
-    expect(stdout()).toMatch(/7 of 7 outputs identical/);
+    const packed = /(\d+) of (\d+) outputs identical/.exec(stdout());
+    expect(packed?.[1]).toBe(packed?.[2]);
     const elsewhere = mkdtempSync(join(tmpdir(), 'citegeist-demo-replay-'));
     const replay = memoryIo({ cwd: elsewhere });
     expect(await runCli(['replay', join(out, 'demo.cgpack'), '--dir', 'r'], replay.io)).toBe(0);
     expect(replay.stdout()).toMatch(/identical\s+demo-output\/report\.html/);
-    expect(replay.stdout()).toMatch(/7 of 7 outputs identical/);
+    expect(replay.stdout()).toContain(`${packed?.[1]} of ${packed?.[2]} outputs identical`);
   }, 180_000);
 
   it('goes on when one row fails and shows the failure in its report (exit 1)', async () => {

@@ -5,6 +5,7 @@ import type { RegisterCommand } from '../context.js';
 import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } from '../llm-options.js';
 import type { RuntimeFactory } from '../setup/faithfulness-runtime.js';
 import { type FaithfulnessOptions, runGradeFaithfulness } from '../setup/grade-faithfulness-run.js';
+import { addJudgeCardOptions } from '../setup/judge-card-options.js';
 import { countOption, numberOption } from '../setup/option-parsers.js';
 import { gradeGroup } from './grade-researchqa.js';
 
@@ -44,13 +45,10 @@ export function gradeFaithfulnessCommand(runtime: RuntimeFactory): RegisterComma
       )
       .option('--out <file>', 'per-answer results JSONL (resumable by answer id; required)')
       .option(
-        '--judge-card <file>',
-        'a judge card of the verifier (meta-eval judge --set check-covid): checked against the judge and its prompt version, shown beside the score',
-      )
-      .option(
         '--label <name>',
         "the results' name (default: the verifier and the settings that differ from the defaults)",
       );
+    addJudgeCardOptions(command, 'verifier (meta-eval judge --set check-covid)');
     addLlmOptions(command, { model: false, judge: true })
       .exitOverride()
       .configureOutput({ writeOut: (s) => ctx.io.out(s), writeErr: (s) => ctx.io.err(s) })

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { finishGradesFile, gradeRunToFile, gradesTarget } from '../../grade/index.js';
 import { modelId, parseModelString } from '../../llm/index.js';
 import { VERSION } from '../../version.js';
@@ -15,8 +16,10 @@ import {
   withJudge,
   withProgress,
 } from '../setup/grading.js';
+import { addJudgeCardOptions, type JudgeCardFlags } from '../setup/judge-card-options.js';
 import { parseIntOption, seedOption } from '../setup/option-parsers.js';
 import { addPaperSourceOptions, describeSource, paperSourceOf } from '../setup/paper-source.js';
+import { rubricJudgeCard } from '../setup/rubric-judge-card.js';
 import { noteTakeovers } from '../takeover-note.js';
 
 /**
@@ -27,13 +30,14 @@ import { noteTakeovers } from '../takeover-note.js';
 // `grade faithfulness` adds itself to the same group.
 export { gradeGroup };
 
-type GradeFlags = GradeOptions & { run: string; out: string };
+type GradeFlags = GradeOptions & JudgeCardFlags & { run: string; out: string };
 
 /** Grades one run into a grades file (rows appended as they complete, resumable), then the summary. */
 async function gradeToFile(ctx: CliContext, opts: GradeFlags): Promise<void> {
   const p = await prepare(ctx, [opts.run], opts, true);
   try {
     const run = p.runs[0]!;
+    const card = rubricJudgeCard(ctx, p, opts, resolve(ctx.io.cwd, opts.out));
     const target = gradesTarget(p, {
       out: opts.out,
       dataset: opts.dataset,
@@ -67,8 +71,10 @@ async function gradeToFile(ctx: CliContext, opts: GradeFlags): Promise<void> {
     );
     noteTakeovers(ctx.io, result.tookOverFrom);
     reportOutcome(ctx, run.models, result);
-    const figures = printSummary(ctx, result.summary, opts.seed);
-    const { missingFields } = finishGradesFile(p, target, result, figures, opts.seed);
+    const cardNote = card ? { json: { judge_card: card }, text: `\n${card.line}\n` } : undefined;
+    const figures = printSummary(ctx, result.summary, opts.seed, cardNote);
+    const extra = card ? { judge_card: card } : {};
+    const { missingFields } = finishGradesFile(p, target, result, figures, opts.seed, extra);
     if (ctx.globals().json) return;
     const kept = result.kept > 0 ? ` (${result.kept} kept from an earlier run)` : '';
     ctx.io.out(`\n${result.rows} graded rows${kept} → ${opts.out}\n`);
@@ -136,5 +142,6 @@ export const registerGrade: RegisterCommand = (program, ctx) => {
     );
   addPaperSourceOptions(command);
   addCheckOption(command);
+  addJudgeCardOptions(command, 'rubric judge (meta-eval judge --set ragchecker)');
   addLlmOptions(command, { model: false, judge: true }).action((opts: GradeFlags) => gradeToFile(ctx, opts));
 };

@@ -1,16 +1,23 @@
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { CitegeistError } from '../../core/index.js';
 import { readRun } from '../../formats/index.js';
 import {
   assertComparable,
   type ComparableFile,
+  certifyJudges,
+  distinctJudges,
   type GradeRow,
   gradesPairwise,
   isGradesText,
+  type JudgedBy,
+  judgeOfManifest,
   metricLabel,
   parseGradesFile,
+  rubricJudgeOf,
+  uncertifiedMetrics,
 } from '../../grade/index.js';
 import { checkFinished, readTextFile } from '../../io/index.js';
+import { modelId, parseModelString } from '../../llm/index.js';
 import { renderPairwiseTable } from '../../report/index.js';
 import type { RegisterCommand } from '../context.js';
 import { addLlmOptions } from '../llm-options.js';
@@ -21,9 +28,13 @@ import {
   printLeaderboardEstimate,
   printSummary,
 } from '../setup/grading.js';
+import { addJudgeCardOptions, type JudgeCardFlags } from '../setup/judge-card-options.js';
 import { seedOption } from '../setup/option-parsers.js';
 import { addPaperSourceOptions } from '../setup/paper-source.js';
 import { addComparisonOptions, type ComparisonFlags, comparisonOptions } from './comparison-options.js';
+
+/** --judge-card (one per judge) and --require-agreement. */
+type LeaderboardCards = Omit<JudgeCardFlags, 'judgeCard'> & { judgeCard?: string[] };
 
 export const registerLeaderboard: RegisterCommand = (program, ctx) => {
   const command = program
@@ -48,12 +59,17 @@ export const registerLeaderboard: RegisterCommand = (program, ctx) => {
   addPaperSourceOptions(command);
   addCheckOption(command);
   addComparisonOptions(command);
+  addJudgeCardOptions(command, 'judges of the judged metrics', true);
   addLlmOptions(command, { model: false, judge: true }).action(
-    async (files: string[], opts: Omit<GradeOptions, 'dataset'> & { dataset?: string } & ComparisonFlags) => {
+    async (
+      files: string[],
+      opts: Omit<GradeOptions, 'dataset'> & { dataset?: string } & ComparisonFlags & LeaderboardCards,
+    ) => {
       const grades: GradeRow[] = [];
       const comparable: ComparableFile[] = [];
       const runFiles: string[] = [];
       const runs = new RunsByLabel();
+      const judged: (JudgedBy | null)[] = [];
       for (const f of files) {
         const path = resolve(ctx.io.cwd, f);
         // Run files are checked (and marked) where they are graded; grades files here.
@@ -61,6 +77,7 @@ export const registerLeaderboard: RegisterCommand = (program, ctx) => {
         if (isGradesText(text)) {
           const partial = checkFinished(path, 'grades file', opts.allowPartial === true);
           const file = parseGradesFile(path, text);
+          judged.push(judgeOfManifest(file.manifest));
           if (file.manifest) runs.add(file.manifest.label, file.manifest.run_id, f);
           if (partial) {
             ctx.io.err(
@@ -92,17 +109,38 @@ export const registerLeaderboard: RegisterCommand = (program, ctx) => {
           await printLeaderboardEstimate(ctx, runFiles, { ...opts, dataset: opts.dataset });
           return;
         }
+        const judge = opts.judge ?? ctx.config().judge;
+        if (judge) judged.push(rubricJudgeOf(modelId(parseModelString(judge, '--judge'))));
         grades.push(...(await gradeRunFiles(ctx, runFiles, { ...opts, dataset: opts.dataset })));
       } else if (opts.dryRun) {
         ctx.io.out('dry run: grades files only, so nothing to grade and no model calls\n');
         return;
       }
       assertComparable(comparable, opts.minShared);
-      // Under the means: every pair of runs on every metric, p adjusted over the whole table.
-      const pairwise = gradesPairwise(grades, comparisonOptions(opts, opts.seed));
+      // Beside the judged metrics: each judge's agreement with people (its card). Under
+      // --require-agreement an uncertified judge's metrics are printed, not ranked.
+      const cards = certifyJudges(
+        distinctJudges(judged),
+        {
+          cwd: ctx.io.cwd,
+          given: opts.judgeCard ?? [],
+          near: files.map((f) => dirname(resolve(ctx.io.cwd, f))),
+        },
+        opts.requireAgreement,
+        'mark',
+      );
+      const unranked = uncertifiedMetrics(cards);
+      // Under the means: every pair of runs on every ranked metric, p adjusted over the whole table.
+      const pairwise = gradesPairwise(grades, comparisonOptions(opts, opts.seed), unranked);
+      const uncertified = cards
+        .filter((c) => c.uncertified !== null)
+        .map(
+          (c) =>
+            `\nUNCERTIFIED: ${c.metrics.join(', ') || c.what} printed, not ranked (left out of the comparison): ${c.uncertified}\n`,
+        );
       printSummary(ctx, grades, opts.seed, {
-        json: { pairwise },
-        text: pairwise.rows.length > 0 ? `\n${renderPairwiseTable(pairwise, metricLabel)}` : '',
+        json: { pairwise, judge_cards: cards, unranked_metrics: [...unranked] },
+        text: `${pairwise.rows.length > 0 ? `\n${renderPairwiseTable(pairwise, metricLabel)}` : ''}${cards.map((c) => `\n${c.line}\n`).join('')}${uncertified.join('')}`,
       });
     },
   );

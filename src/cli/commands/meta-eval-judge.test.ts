@@ -1,10 +1,10 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type HumanSet, readHumanSet } from '../../grade/index.js';
 import { FakeOpenAiServer } from '../../testing/index.js';
-import { missingSharedData, sharedDataPath } from '../../testing/shared-data.js';
+import { missingSharedData, sharedDataPath, skipWithoutSharedData } from '../../testing/shared-data.js';
 import { memoryIo } from '../io.js';
 import { runCli } from '../program.js';
 
@@ -23,7 +23,8 @@ async function cli(argv: string[], cwd: string) {
   return { code, out: stdout(), err: stderr() };
 }
 
-describe.skipIf(missing)(`meta-eval judge against the fake OpenAI-compatible server ${missing ?? ''}`, () => {
+describe(`meta-eval judge against the fake OpenAI-compatible server ${missing ?? ''}`, () => {
+  beforeEach(skipWithoutSharedData(['human-labels', 'README.md']));
   let server: FakeOpenAiServer;
   let mode: 'perfect' | 'always-A' = 'perfect';
   const sets = new Map<string, HumanSet>();
@@ -31,6 +32,7 @@ describe.skipIf(missing)(`meta-eval judge against the fake OpenAI-compatible ser
   const answerUtility = new Map<string, number>();
 
   beforeAll(async () => {
+    if (missing) return;
     const covid = readHumanSet('check-covid', data);
     const alce = readHumanSet('alce-utility', data);
     sets.set('check-covid', covid);
@@ -149,8 +151,8 @@ describe.skipIf(missing)(`meta-eval judge against the fake OpenAI-compatible ser
       '--judge',
     ];
     const ok = await cli(['--json', ...grade, judge()], dir);
-    expect(JSON.parse(ok.out).judge_card.summary).toMatch(
-      /^judge card: openai-compatible:.* on check-covid \(9 items\): Cohen's κ 1\.000/,
+    expect(JSON.parse(ok.out).judge_card.line).toMatch(
+      /^VETSCORE verifier: judge card: openai-compatible:.* on check-covid \(9 items\): Cohen's κ 1\.000/,
     );
     const stale = await cli(
       [...grade, `openai-compatible:${server.url}/v1#another-model`, '--out', 'g.jsonl'],
@@ -310,7 +312,8 @@ describe.skipIf(missing)(`meta-eval judge against the fake OpenAI-compatible ser
   });
 });
 
-describe.skipIf(missing)(`meta-eval judge --probe-verbosity ${missing ?? ''}`, () => {
+describe(`meta-eval judge --probe-verbosity ${missing ?? ''}`, () => {
+  beforeEach(skipWithoutSharedData(['human-labels', 'README.md']));
   it('judges each answer again padded; the card reports the mean score shift, computed from the two judgments files', async () => {
     // a judge that gives 5 to any answer carrying the padding sentence and 2 otherwise
     const server = await new FakeOpenAiServer({
@@ -361,7 +364,8 @@ describe.skipIf(missing)(`meta-eval judge --probe-verbosity ${missing ?? ''}`, (
   });
 });
 
-describe.skipIf(missing)(`meta-eval judge --labels: any id → label file ${missing ?? ''}`, () => {
+describe(`meta-eval judge --labels: any id → label file ${missing ?? ''}`, () => {
+  beforeEach(skipWithoutSharedData(['human-labels', 'README.md']));
   it('a CSV of labels makes a card; the text card shows judge and ceiling side by side', async () => {
     const set = readHumanSet('ragchecker', data);
     const dir = mkdtempSync(join(tmpdir(), 'labels-'));

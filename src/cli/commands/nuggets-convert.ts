@@ -1,32 +1,16 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { CitegeistError } from '../../core/index.js';
-import {
-  answerEntries,
-  type Creator,
-  isQuestion,
-  type NuggetBank,
-  nuggetBankFileName,
-  nuggetEntries,
-  readNuggetBanks,
-  readNuggetFile,
-  toLegacyV1,
-  toNeuclirEvaluation,
-  toNuggetizer,
-  writeNuggetBankFile,
-} from '../../formats/index.js';
-import { ResultFolder } from '../../generate/index.js';
-import { writeFileAtomic } from '../../io/index.js';
-import { stringifyPythonJson } from '../../python-compat/index.js';
-import { mean, median } from '../../stats/index.js';
+import { readNuggetBanks, readNuggetFile } from '../../formats/index.js';
+import { bankStats, convertNuggetBanks, NUGGET_TARGETS, type NuggetTarget } from '../../generate/index.js';
 import { VERSION } from '../../version.js';
 import type { RegisterCommand } from '../context.js';
 import { nuggetsCommand } from '../setup/nuggets-inputs.js';
 import { choiceOption } from '../setup/option-parsers.js';
 import { hashInputs } from '../setup/report-runs-inputs.js';
 
-const TARGETS = ['v3', 'nuggetizer', 'neuclir', 'v1'] as const;
-type Target = (typeof TARGETS)[number];
+const TARGETS = NUGGET_TARGETS;
+type Target = NuggetTarget;
 
 export const registerNuggetsConvert: RegisterCommand = (program, ctx) => {
   nuggetsCommand(program)
@@ -53,95 +37,15 @@ export const registerNuggetsConvert: RegisterCommand = (program, ctx) => {
           'Write the converted files somewhere else.',
         );
       }
-      // How the files were made: the source, its formats and hash, the target format.
-      const meta = {
-        tool: 'citegeist',
+      convertNuggetBanks(loaded, flags.to, out, {
         version: VERSION,
-        created_at: new Date().toISOString(),
-        command: 'nuggets convert',
-        to: flags.to,
-        from: [...new Set(loaded.map((l) => l.format))].sort(),
-        inputs_sha256: hashInputs(ctx.io.cwd, [flags.in]),
-        requests: banks.length,
-      };
-      if (flags.to === 'v3') {
-        const files = banks.map((b) => nuggetBankFileName(b));
-        const folder = ResultFolder.open(out, 'convert', 'citegeist nuggets convert');
-        try {
-          folder.begin(files);
-          banks.forEach((bank, i) => void writeNuggetBankFile(join(out, files[i]!), bank));
-          folder.finish(meta, files);
-        } finally {
-          folder.close();
-        }
-      } else {
-        const convert: (b: NuggetBank) => unknown =
-          flags.to === 'nuggetizer'
-            ? toNuggetizer
-            : flags.to === 'neuclir'
-              ? toNeuclirEvaluation
-              : toLegacyV1;
-        const lines = banks.map((b) => stringifyPythonJson(convert(b), { ensureAscii: false }));
-        writeFileAtomic(out, `${lines.join('\n')}\n`);
-        writeFileAtomic(`${out}.meta.json`, `${JSON.stringify(meta, null, 2)}\n`);
-      }
+        createdAt: new Date().toISOString(),
+        inputsSha256: hashInputs(ctx.io.cwd, [flags.in]),
+      });
       const how = flags.to === 'v3' ? join(flags.out, 'convert.meta.json') : `${flags.out}.meta.json`;
       ctx.io.out(`converted ${banks.length} banks to ${flags.to}: ${flags.out} (how: ${how})\n`);
     });
 };
-
-/** Per-bank figures for `nuggets stats`. */
-export function bankStats(bank: NuggetBank) {
-  const entries = nuggetEntries(bank);
-  const questions = entries.filter(([, n]) => isQuestion(n));
-  const answers = questions.map(([, n]) => (isQuestion(n) ? answerEntries(n).length : 0));
-  const docs = new Set<string>();
-  let references = 0;
-  for (const [, n] of questions) {
-    if (!isQuestion(n)) continue;
-    for (const [, a] of answerEntries(n)) {
-      for (const r of a.references ?? []) {
-        references++;
-        docs.add(r.doc_id);
-      }
-    }
-  }
-  const aggregators: Record<string, number> = {};
-  for (const [, n] of entries) {
-    const agg = n.aggregator_type ?? 'OR (unset)';
-    aggregators[agg] = (aggregators[agg] ?? 0) + 1;
-  }
-  const creators = new Map<string, number>();
-  for (const [, n] of entries) {
-    const list = n.creator == null ? [] : Array.isArray(n.creator) ? n.creator : [n.creator];
-    const names = list.length ? list.map(creatorName) : ['(none)'];
-    for (const c of new Set(names)) creators.set(c, (creators.get(c) ?? 0) + 1);
-  }
-  const totals = entries
-    .map(([, n]) => n.metadata?.num_paraphrases_total)
-    .filter((v): v is number => typeof v === 'number');
-  return {
-    request: bank.query_id ?? null,
-    nuggets: entries.length,
-    questions: questions.length,
-    claims: entries.length - questions.length,
-    answers: answers.reduce((a, b) => a + b, 0),
-    answers_per_nugget: answers.length
-      ? { mean: mean(answers), median: median(answers), max: Math.max(...answers) }
-      : null,
-    aggregators,
-    references,
-    cited_documents: docs.size,
-    sources: Object.fromEntries(creators),
-    paraphrases_total: totals.length ? totals.reduce((a, b) => a + b, 0) : null,
-    with_quality: entries.filter(([, n]) => n.metadata?.quality != null).length,
-  };
-}
-
-function creatorName(c: Creator): string {
-  if (c.is_human) return `human${c.assessor_id ? ` (${c.assessor_id})` : ''}`;
-  return `model ${c.llm_model ?? '?'}`;
-}
 
 export const registerNuggetsStats: RegisterCommand = (program, ctx) => {
   nuggetsCommand(program)

@@ -7,6 +7,7 @@ import {
   gingerManifest,
   itemsInput,
   pendingGingerSummaries,
+  readBankFiles,
   StepState,
   stepKey,
 } from '../../generate/index.js';
@@ -30,7 +31,6 @@ import {
 } from '../setup/nuggets-inputs.js';
 import { countOption } from '../setup/option-parsers.js';
 import { noteTakeovers } from '../takeover-note.js';
-import { readBankFiles } from './nuggets-select.js';
 
 interface GingerFlags extends LlmFlags {
   bank: string;

@@ -1,18 +1,15 @@
-import { basename, dirname, join, resolve } from 'node:path';
-import { CitegeistError } from '../../core/index.js';
-import { bankQueryId, isQuestion, nuggetEntries, writeNuggetBankFile } from '../../formats/index.js';
+import { dirname, join, resolve } from 'node:path';
 import {
-  GENERAL_QUALITIES_SYSTEM,
-  itemsInput,
-  PERSONALIZATION_SYSTEM,
   type QualityRecord,
-  type QualityRequest,
+  qualityCalls,
+  qualityInput,
   qualityManifest,
-  qualityPrompt,
+  qualityTodo,
+  qualityWork,
+  readBankFiles,
   StepState,
-  scoreBankQuality,
+  scoreQualityBanks,
   stepKey,
-  VITALITY_SYSTEM,
 } from '../../generate/index.js';
 import { modelId, parseModelString } from '../../llm/index.js';
 import { VERSION } from '../../version.js';
@@ -36,7 +33,6 @@ import {
 import { numberOption } from '../setup/option-parsers.js';
 import { readRequests } from '../setup/report-runs-inputs.js';
 import { noteTakeovers } from '../takeover-note.js';
-import { readBankFiles } from './nuggets-select.js';
 
 interface QualityFlags extends LlmFlags {
   bank: string;
@@ -46,28 +42,6 @@ interface QualityFlags extends LlmFlags {
   coverageCosine: number;
   withParaphrases: boolean;
   label?: string;
-}
-
-/** The request a bank serves: from --requests, else the `full_query` the generator writes. */
-function requestOf(
-  bank: { full_query?: unknown },
-  requests: Map<string, QualityRequest> | null,
-  id: string,
-): QualityRequest {
-  const fromFile = requests?.get(id);
-  if (fromFile) return fromFile;
-  const full = bank.full_query as { background?: unknown; problem_statement?: unknown } | undefined;
-  if (full && (typeof full.background === 'string' || typeof full.problem_statement === 'string')) {
-    return {
-      background: typeof full.background === 'string' ? full.background : null,
-      problemStatement: typeof full.problem_statement === 'string' ? full.problem_statement : null,
-    };
-  }
-  throw new CitegeistError(
-    requests ? 'INVALID_INPUT' : 'OPTION_REQUIRED',
-    `The bank of request "${id}" names no background or problem statement, and ${requests ? '--requests does not hold it' : 'no --requests was given'}.`,
-    'Pass --requests <file> with this request (the personalisation criteria are judged against it).',
-  );
 }
 
 export const registerNuggetsScoreQuality: RegisterCommand = (program, ctx) => {
@@ -104,30 +78,13 @@ export const registerNuggetsScoreQuality: RegisterCommand = (program, ctx) => {
     const settings = resolveLlmSettings(flags, ctx.config(), io.cwd);
     const model = requireNuggetModel(settings.model, 'score-quality', 'judges 17 of the 19 criteria');
     const banks = readBankFiles(resolve(io.cwd, flags.bank));
-    const requests = flags.requests
-      ? new Map([...readRequests(io.cwd, flags.requests)].map(([id, r]) => [id, r as QualityRequest]))
-      : null;
+    const requests = flags.requests ? readRequests(io.cwd, flags.requests) : null;
     const outDir = resolve(
       io.cwd,
       flags.out ??
         (banks.length === 1 && flags.bank.match(/\.json(\.gz)?$/) ? join(flags.bank, '..') : flags.bank),
     );
-    const work = banks.map(({ file, loaded }) => {
-      const id = bankQueryId(loaded.bank);
-      const nuggets = nuggetEntries(loaded.bank).flatMap(([, n]) => (isQuestion(n) ? [n] : []));
-      const paraphrases = flags.withParaphrases
-        ? nuggets.flatMap((n) => (Array.isArray(n.metadata?.paraphrases) ? n.metadata.paraphrases : []))
-        : [];
-      const questions = [
-        ...new Set([...nuggets.map((n) => n.question), ...paraphrases.filter((p) => typeof p === 'string')]),
-      ];
-      return { file, bank: loaded.bank, id, request: requestOf(loaded.bank, requests, id), questions };
-    });
-    // What is judged (each bank's request and questions), not the scores a run in place adds.
-    const banksInput = itemsInput(
-      new Map(work.map((w) => [w.id, { request: w.request, questions: w.questions }])),
-      flags.bank,
-    );
+    const work = qualityWork(banks, requests, flags.withParaphrases);
     const stateOptions = {
       dir: outDir,
       name: 'score-quality',
@@ -138,7 +95,7 @@ export const registerNuggetsScoreQuality: RegisterCommand = (program, ctx) => {
         embedder: flags.embedder,
         coverageCosine: flags.coverageCosine,
         withParaphrases: flags.withParaphrases,
-        banks: banksInput,
+        banks: qualityInput(work, flags.bank),
       }),
       command: 'citegeist nuggets score-quality',
       // In place the banks are the inputs; in another folder they are this command's outputs, and
@@ -147,17 +104,9 @@ export const registerNuggetsScoreQuality: RegisterCommand = (program, ctx) => {
     };
     const state = settings.dryRun ? StepState.inspect(stateOptions) : StepState.open(stateOptions);
     const log = state.log<QualityRecord>('quality', (r) => stepKey(r.request_id, r.question));
-    const todo = work.flatMap((w) =>
-      w.questions.filter((q) => !log.get(stepKey(w.id, q))).map((q) => ({ w, q })),
-    );
+    const todo = qualityTodo(work, log);
     if (settings.dryRun) {
-      const calls = todo.flatMap(({ w, q }) =>
-        [VITALITY_SYSTEM, PERSONALIZATION_SYSTEM, GENERAL_QUALITIES_SYSTEM].map((s) => ({
-          messages: qualityPrompt(s, q, w.request),
-          maxTokens: 150,
-        })),
-      );
-      const est = estimateCalls(model, calls, settings.prices);
+      const est = estimateCalls(model, qualityCalls(todo), settings.prices);
       io.out(
         `dry run: ${todo.length} nuggets to score (3 calls each): ${est.calls} calls, ${est.inputTokens} input + ${est.outputTokens} output tokens, ${est.cost}\n`,
       );
@@ -172,31 +121,19 @@ export const registerNuggetsScoreQuality: RegisterCommand = (program, ctx) => {
       // The first run's date, so a resumed run writes the same bytes.
       const creator = modelCreator(model, undefined, new Date(state.manifest.created_at));
       const progress = stepProgress(io, runtime)('quality', todo.length * 3, 'calls');
-      let failed = 0;
-      let unreadable = 0;
-      try {
-        for (const w of work) {
-          const result = await scoreBankQuality(w.bank, {
-            requestId: w.id,
-            request: w.request,
-            llm,
-            log,
-            creator,
-            coverageCosine: flags.coverageCosine,
-            withParaphrases: flags.withParaphrases,
-            onCall: callTick(progress, w.id),
-            embed: fittedEmbed(flags.embedder, io.env),
-          });
-          writeNuggetBankFile(join(outDir, basename(w.file)), w.bank);
-          failed += result.failedCalls.length;
-          unreadable += result.unreadable;
+      const { failedCalls: failed, unreadable } = await scoreQualityBanks(work, outDir, {
+        llm,
+        log,
+        creator,
+        coverageCosine: flags.coverageCosine,
+        withParaphrases: flags.withParaphrases,
+        onCall: (id) => callTick(progress, id),
+        embed: fittedEmbed(flags.embedder, io.env),
+        onBank: (w, result) =>
           io.out(
             `${w.id}: ${result.scored} nuggets scored${result.failedCalls.length ? `, ${result.failedCalls.length} not (failed calls)` : ''}${result.unreadable ? `, ${result.unreadable} with unreadable judgments` : ''}\n`,
-          );
-        }
-      } finally {
-        progress.stop();
-      }
+          ),
+      }).finally(() => progress.stop());
       io.out(
         `scored banks of "${state.manifest.label}": ${flags.out ?? flags.bank} (how: score-quality.meta.json)${failed ? ' (rerun to retry the failed calls)' : ''}\n`,
       );

@@ -1,24 +1,11 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
-import { CitegeistError } from '../../core/index.js';
+import { join, resolve } from 'node:path';
 import {
-  bankQueryId,
-  isQuestion,
-  type LoadedBank,
-  nuggetEntries,
-  readNuggetFile,
-  writeNuggetBankFile,
-} from '../../formats/index.js';
-import {
-  loadSelector,
-  QUALITY_FEATURES,
-  qualityFeatures,
-  ResultFolder,
+  readBankFiles,
   SELECT_METHODS,
   type SelectMethod,
-  selectNuggets,
-  type TrainingGroup,
-  trainSelector,
+  selectNuggetBanks,
+  selectorFor,
+  trainSelectorOnBanks,
 } from '../../generate/index.js';
 import { writeFileAtomic } from '../../io/index.js';
 import { VERSION } from '../../version.js';
@@ -26,50 +13,6 @@ import type { RegisterCommand } from '../context.js';
 import { nuggetsCommand, refuseOutputIsInput } from '../setup/nuggets-inputs.js';
 import { choiceOption, countOption, numberOption } from '../setup/option-parsers.js';
 import { hashInputs } from '../setup/report-runs-inputs.js';
-
-const BANK_FILE = /\.json(\.gz)?$/i;
-
-/** The v3 bank files directly in a folder (or the one file), each with its file name. */
-export function readBankFiles(path: string): { file: string; loaded: LoadedBank }[] {
-  if (!existsSync(path))
-    throw new CitegeistError(
-      'FILE_NOT_FOUND',
-      `The nugget banks path ${path} does not exist.`,
-      'Check --bank.',
-    );
-  const files = statSync(path).isDirectory()
-    ? readdirSync(path)
-        .filter(
-          (f) =>
-            BANK_FILE.test(f) &&
-            !f.startsWith('.') &&
-            !f.endsWith('.meta.json') &&
-            statSync(join(path, f)).isFile(),
-        )
-        .sort()
-        .map((f) => join(path, f))
-    : [path];
-  const out: { file: string; loaded: LoadedBank }[] = [];
-  for (const file of files) {
-    for (const loaded of readNuggetFile(file)) {
-      if (loaded.format !== 'v3') {
-        throw new CitegeistError(
-          'UNKNOWN_LAYOUT',
-          `${loaded.where} is a ${loaded.format} file; this command reads nugget bank v3 files.`,
-          'Convert it first: `citegeist nuggets convert --in <file> --to v3 --out <dir>`.',
-        );
-      }
-      out.push({ file, loaded });
-    }
-  }
-  if (out.length === 0)
-    throw new CitegeistError(
-      'NO_ROWS',
-      `${path} holds no nugget bank files (*.json, *.json.gz).`,
-      'Point --bank at a folder of nugget bank v3 files.',
-    );
-  return out;
-}
 
 interface SelectFlags {
   bank: string;
@@ -112,64 +55,34 @@ export const registerNuggetsSelect: RegisterCommand = (program, ctx) => {
     .action((flags: SelectFlags) => {
       const { io } = ctx;
       const banks = readBankFiles(resolve(io.cwd, flags.bank));
-      const needsSelector = flags.method === 'criteria' || flags.method === 'hybrid';
-      if (needsSelector && !flags.selector) {
-        throw new CitegeistError(
-          'OPTION_REQUIRED',
-          `--method ${flags.method} ranks nuggets with a trained selector, and no --selector was given (none ships with citegeist).`,
-          'Train one with `citegeist nuggets train-selector --positive <human banks> --negative <generated banks> --out selector.json` (docs/nuggets.md) and pass --selector selector.json.',
-        );
-      }
-      const selector = needsSelector ? loadSelector(resolve(io.cwd, flags.selector!)) : undefined;
+      const selector = selectorFor(flags.method, flags.selector && resolve(io.cwd, flags.selector));
       const outDir = resolve(io.cwd, flags.out);
+      const hashOf = (path: string) => hashInputs(io.cwd, [path])[path];
       refuseOutputIsInput(
         banks.map((b) => b.file),
         outDir,
         flags.out,
       );
-      // Every bank is selected before any is written: a bank that cannot be ranked stops the command
-      // with the folder as it was.
-      const reports = banks.map(({ file, loaded }) => ({
-        request: bankQueryId(loaded.bank),
-        file: basename(file),
-        ...selectNuggets(loaded.bank, {
+      const meta = selectNuggetBanks(
+        banks,
+        outDir,
+        {
           method: flags.method,
           topK: flags.topK,
           maxMostCommon: flags.maxMostCommon,
           seed: flags.seed,
           keepSubNuggets: flags.keepSubNuggets,
           ...(selector ? { selector } : {}),
-        }),
-      }));
-      const files = banks.map((b) => basename(b.file));
-      const meta = {
-        tool: 'citegeist',
-        version: VERSION,
-        created_at: new Date().toISOString(),
-        method: `dogmatiq-select-${flags.method}`,
-        top_k: flags.topK,
-        ...(flags.method === 'hybrid' ? { max_most_common: flags.maxMostCommon } : {}),
-        ...(flags.method === 'sample' ? { seed: flags.seed } : {}),
-        keep_sub_nuggets: flags.keepSubNuggets,
-        ...(flags.selector
-          ? {
-              selector: flags.selector,
-              selector_sha256: hashInputs(io.cwd, [flags.selector])[flags.selector],
-            }
-          : {}),
-        inputs_sha256: hashInputs(io.cwd, [flags.bank]),
-        banks: reports,
-      };
-      const folder = ResultFolder.open(outDir, 'select', 'citegeist nuggets select');
-      try {
-        folder.begin(files);
-        for (const { file, loaded } of banks) writeNuggetBankFile(join(outDir, basename(file)), loaded.bank);
-        folder.finish(meta, files);
-      } finally {
-        folder.close();
-      }
+        },
+        {
+          version: VERSION,
+          createdAt: new Date().toISOString(),
+          ...(flags.selector ? { selector: { path: flags.selector, sha256: hashOf(flags.selector) } } : {}),
+          inputsSha256: hashInputs(io.cwd, [flags.bank]),
+        },
+      );
       if (ctx.globals().json) return void io.out(`${JSON.stringify(meta, null, 2)}\n`);
-      for (const r of reports) {
+      for (const r of meta.banks) {
         const how = r.keptAll
           ? `kept all ${r.nuggets} (at most ${flags.topK})`
           : `${r.selected} of ${r.nuggets}${flags.method === 'hybrid' ? ` (${r.byMostCommon} most-common, ${r.byCriteria} by criteria)` : ''}`;
@@ -188,25 +101,6 @@ interface TrainFlags {
   c: number;
 }
 
-/** Feature rows per request of the question nuggets that have all 19 features; the rest counted. */
-function featureRows(path: string, cwd: string) {
-  const rows = new Map<string, number[][]>();
-  let skipped = 0;
-  for (const { loaded } of readBankFiles(resolve(cwd, path))) {
-    const id = bankQueryId(loaded.bank);
-    for (const [, nugget] of nuggetEntries(loaded.bank)) {
-      const features = isQuestion(nugget) ? qualityFeatures(nugget) : null;
-      const row = features ? QUALITY_FEATURES.map((f) => features.get(f)) : [];
-      if (!features || row.some((v) => v === undefined || !Number.isFinite(v))) {
-        skipped++;
-        continue;
-      }
-      rows.set(id, [...(rows.get(id) ?? []), row as number[]]);
-    }
-  }
-  return { rows, skipped };
-}
-
 export const registerNuggetsTrainSelector: RegisterCommand = (program, ctx) => {
   nuggetsCommand(program)
     .command('train-selector')
@@ -222,32 +116,20 @@ export const registerNuggetsTrainSelector: RegisterCommand = (program, ctx) => {
     .option('--c <value>', 'SVM penalty C', numberOption('--c', { min: 1e-12 }), 1)
     .action((flags: TrainFlags) => {
       const { io } = ctx;
-      const pos = featureRows(flags.positive, io.cwd);
-      const neg = featureRows(flags.negative, io.cwd);
-      const ids = [...new Set([...pos.rows.keys(), ...neg.rows.keys()])].sort();
-      const groups: TrainingGroup[] = ids.map((requestId) => ({
-        requestId,
-        positives: pos.rows.get(requestId) ?? [],
-        negatives: neg.rows.get(requestId) ?? [],
-      }));
-      if (!groups.some((g) => g.positives.length) || !groups.some((g) => g.negatives.length)) {
-        throw new CitegeistError(
-          'NUGGETS_NOT_SCORED',
-          `Training needs scored positive and negative nuggets; found ${groups.reduce((n, g) => n + g.positives.length, 0)} positive and ${groups.reduce((n, g) => n + g.negatives.length, 0)} negative ones with all 19 features (${pos.skipped + neg.skipped} without).`,
-          'Score both sets first with `citegeist nuggets score-quality --bank <dir> --model <spec>`.',
-        );
-      }
-      const selector = trainSelector(groups, QUALITY_FEATURES, {
-        c: flags.c,
-        trained: {
-          by: `citegeist ${VERSION} nuggets train-selector`,
-          date: new Date().toISOString(),
-          positive: flags.positive,
-          negative: flags.negative,
-          inputs_sha256: hashInputs(io.cwd, [flags.positive, flags.negative]),
-          skipped_without_features: pos.skipped + neg.skipped,
+      const { selector, skipped } = trainSelectorOnBanks(
+        readBankFiles(resolve(io.cwd, flags.positive)),
+        readBankFiles(resolve(io.cwd, flags.negative)),
+        {
+          c: flags.c,
+          trained: {
+            by: `citegeist ${VERSION} nuggets train-selector`,
+            date: new Date().toISOString(),
+            positive: flags.positive,
+            negative: flags.negative,
+            inputs_sha256: hashInputs(io.cwd, [flags.positive, flags.negative]),
+          },
         },
-      });
+      );
       writeFileAtomic(resolve(io.cwd, flags.out), `${JSON.stringify(selector, null, 2)}\n`);
       const t = selector.trained as {
         positives: number;
@@ -258,7 +140,6 @@ export const registerNuggetsTrainSelector: RegisterCommand = (program, ctx) => {
       io.out(
         `trained on ${t.positives} positive and ${t.negatives} negative nuggets of ${t.requests} requests${t.svm.converged ? '' : ' (the solver hit its iteration cap)'}; selector: ${flags.out}\n`,
       );
-      if (pos.skipped + neg.skipped > 0)
-        io.err(`${pos.skipped + neg.skipped} nuggets without all 19 quality features were left out\n`);
+      if (skipped > 0) io.err(`${skipped} nuggets without all 19 quality features were left out\n`);
     });
 };

@@ -1,15 +1,9 @@
 import { resolve } from 'node:path';
 import { citegeistNow } from '../../core/index.js';
 import { readRun } from '../../formats/index.js';
-import {
-  parseQaMetrics,
-  parseReferences,
-  type QaModelSummary,
-  scoreAnswers,
-  summarizeQaScores,
-} from '../../grade/index.js';
+import { parseQaMetrics, parseReferences, scoreAnswers, summarizeQaScores } from '../../grade/index.js';
 import { readTextFile, sha256OfFile, writeFileAtomic } from '../../io/index.js';
-import { formatScore, renderTable } from '../../text/index.js';
+import { renderQaSummary } from '../../report/index.js';
 import { VERSION } from '../../version.js';
 import { addBertScoreOptions, type BertScoreFlags, bertScoreSetup } from '../bertscore-setup.js';
 import type { RegisterCommand } from '../context.js';
@@ -119,34 +113,3 @@ export const registerQaEval: RegisterCommand = (program, ctx) => {
     else ctx.io.out(`${renderQaSummary(models)}\n\n${result.rows.length} scored rows → ${opts.out}\n`);
   });
 };
-
-/** The summary table: per model and metric, mean F with its 95% CI, mean P and R, and counts. */
-export function renderQaSummary(models: readonly QaModelSummary[]): string {
-  const rows = models.flatMap((m) =>
-    m.metrics.map((s) => [
-      m.model,
-      s.metric,
-      String(s.scored),
-      formatScore(s.f.estimate, 4),
-      s.f.lower === null ? 'n/a' : `[${formatScore(s.f.lower, 4)}, ${formatScore(s.f.upper, 4)}]`,
-      formatScore(s.precision, 4),
-      formatScore(s.recall, 4),
-      String(s.notApplicable),
-      String(s.failed),
-    ]),
-  );
-  return renderTable(
-    [
-      { header: 'model' },
-      { header: 'metric' },
-      { header: 'n', align: 'right' },
-      { header: 'F', align: 'right' },
-      { header: '95% CI' },
-      { header: 'P', align: 'right' },
-      { header: 'R', align: 'right' },
-      { header: 'n/a', align: 'right' },
-      { header: 'failed', align: 'right' },
-    ],
-    rows,
-  );
-}

@@ -1,79 +1,9 @@
-import { extname, resolve } from 'node:path';
-import { CitegeistError, location, pageAt, quoteValue, sectionAt } from '../../core/index.js';
-import { parseJsonl, readTextFile } from '../../io/index.js';
+import { resolve } from 'node:path';
+import { CitegeistError, quoteValue } from '../../core/index.js';
 import { loadDocument } from '../../store/index.js';
-import { type MatchMode, type MatchRule, matchQuote, preparePaper } from '../../text/index.js';
+import { locateQuotes, type MatchMode, type QuoteRow, readQuotes, truncate } from '../../text/index.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION, corpusPath } from '../corpus-option.js';
-
-/** One quote read from the quotes file, or why its line could not be used. */
-type QuoteInput =
-  | { line: number; quote: string }
-  | { line: number; error: string; code: 'INVALID_JSON' | 'INVALID_INPUT' };
-
-/** One output row of `citegeist quote` (the `--json` array holds these). */
-export interface QuoteRow {
-  line: number;
-  quote: string | null;
-  status: 'matched' | 'missed' | 'failed';
-  matched: boolean;
-  rule: MatchRule | null;
-  start: number | null;
-  end: number | null;
-  spans: { start: number; end: number }[];
-  page: number | null;
-  section: string | null;
-  similarity?: number;
-  /** On a miss: the nearest passage, its page and section. */
-  nearest?: { start: number; end: number; text: string; page: number | null; section: string | null };
-  error?: string;
-  /** The error code of a failed line (INVALID_JSON, INVALID_INPUT). */
-  code?: string;
-}
-
-const NEAREST_JSON_CHARS = 500;
-const NEAREST_TEXT_CHARS = 160;
-
-/** Reads quotes: `.txt` one per line (blank lines skipped), `.jsonl` objects with a `quote` field. */
-export function readQuotes(path: string): QuoteInput[] {
-  const ext = extname(path).toLowerCase();
-  if (ext !== '.txt' && ext !== '.jsonl') {
-    throw new CitegeistError(
-      'UNKNOWN_LAYOUT',
-      `The quotes file ${path} has the extension "${ext || '(none)'}".`,
-      'Give a .txt file (one quote per line) or a .jsonl file (one {"quote": "..."} object per line).',
-    );
-  }
-  const text = readTextFile(path, 'quotes file');
-  if (ext === '.txt') {
-    return text
-      .split(/\r?\n/)
-      .map((quote, i) => ({ line: i + 1, quote }))
-      .filter((q) => q.quote.trim() !== '');
-  }
-  return parseJsonl(text).map((entry): QuoteInput => {
-    const where = location(path, entry.line);
-    if (!entry.ok)
-      return { line: entry.line, code: 'INVALID_JSON', error: `${where}: not valid JSON (${entry.error})` };
-    const value = entry.value;
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      return {
-        line: entry.line,
-        code: 'INVALID_INPUT',
-        error: `${where}: expected an object with a "quote" field, got ${quoteValue(value)}`,
-      };
-    }
-    const quote = (value as Record<string, unknown>).quote;
-    if (typeof quote !== 'string') {
-      return {
-        line: entry.line,
-        code: 'INVALID_INPUT',
-        error: `${location(path, entry.line, 'quote')}: must be a string, got ${quote === undefined ? 'nothing' : quoteValue(quote)}`,
-      };
-    }
-    return { line: entry.line, quote };
-  });
-}
 
 function parseMode(value: string): MatchMode {
   if (value === 'researchqa' || value === 'strict') return value;
@@ -84,10 +14,10 @@ function parseMode(value: string): MatchMode {
   );
 }
 
-function truncate(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
+/** Characters of the nearest passage printed on a miss. */
+const NEAREST_TEXT_CHARS = 160;
+
+export type { QuoteRow };
 
 function formatRow(row: QuoteRow): string {
   const head = `line ${row.line}`.padEnd(9);
@@ -145,49 +75,7 @@ export const registerQuote: RegisterCommand = (program, ctx) => {
           'Give one quote per line (.txt) or one {"quote": "…"} object per line (.jsonl).',
         );
       }
-      const paper = preparePaper(doc.text, { skippable: doc.markers });
-      const rows = inputs.map((input): QuoteRow => {
-        const empty = { start: null, end: null, spans: [], page: null, section: null };
-        if ('error' in input) {
-          return {
-            line: input.line,
-            quote: null,
-            status: 'failed',
-            matched: false,
-            rule: null,
-            ...empty,
-            error: input.error,
-            code: input.code,
-          };
-        }
-        const result = matchQuote(paper, input.quote, { mode });
-        const anchor = result.spans[0]?.start;
-        const row: QuoteRow = {
-          line: input.line,
-          quote: input.quote,
-          status: result.matched ? 'matched' : 'missed',
-          matched: result.matched,
-          rule: result.rule,
-          ...empty,
-          start: result.spans[0]?.start ?? null,
-          end: result.spans.at(-1)?.end ?? null,
-          spans: result.spans.map((s) => ({ start: s.start, end: s.end })),
-          page: anchor === undefined ? null : pageAt(doc, anchor),
-          section: anchor === undefined ? null : (sectionAt(doc, anchor)?.heading ?? null),
-        };
-        if (result.similarity !== undefined) row.similarity = result.similarity;
-        if (result.nearest) {
-          const { start, end, text } = result.nearest;
-          row.nearest = {
-            start,
-            end,
-            text: truncate(text, NEAREST_JSON_CHARS),
-            page: pageAt(doc, start),
-            section: sectionAt(doc, start)?.heading ?? null,
-          };
-        }
-        return row;
-      });
+      const rows = locateQuotes(doc, inputs, mode);
       if (ctx.globals().json) ctx.io.out(`${JSON.stringify(rows, null, 2)}\n`);
       else {
         for (const row of rows) ctx.io.out(formatRow(row));

@@ -75,12 +75,14 @@ export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
     const runId = flags.runId ?? `citegeist-${model.replace(/[^\w.-]+/g, '_')}-${mode}`;
     const outPath = resolve(io.cwd, flags.out);
     const { corpus, embedder, recipes } = flags;
-    const opened = await openRetriever(ctx, { mode, corpus, embedder, recipes });
-    // --retrieved: another engine's run ranks the passages (topics = request ids).
+    // --retrieved: another engine's run ranks the passages (topics = request ids); the index is
+    // then opened once, to resolve its ids, and citegeist's own retrieval is not set up.
     const byText = new Map(requests.map((r) => [requestText(r), r.id]));
-    const retriever = flags.retrieved
-      ? openRetrievedRun(ctx, flags.retrieved, flags.corpus, (q) => byText.get(q)).retriever
-      : opened.retriever;
+    const opened = flags.retrieved
+      ? openRetrievedRun(ctx, flags.retrieved, corpus, (q) => byText.get(q))
+      : await openRetriever(ctx, { mode, corpus, embedder, recipes });
+    const { retriever } = opened;
+    const indexManifest = 'saved' in opened ? opened.saved.manifest : opened.manifest;
     const retrieval = { retriever, passages: opened.passages, k: flags.k };
     if (settings.dryRun) {
       const plan = { requests, out: flags.out, outPath, runId, model, retrieval, limit: flags.limit };
@@ -102,7 +104,7 @@ export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
           writer: writer.id,
           retrieval: retriever.id,
           k: flags.k,
-          indexCreated: opened.saved.manifest.createdAt,
+          indexCreated: indexManifest.createdAt,
           defaultLimit: flags.limit,
           lengthMode,
           requests: flags.requests,

@@ -2,6 +2,7 @@ import { DEFAULT_MAX_DOC_CHARS } from '../../grade/index.js';
 import type { RegisterCommand } from '../context.js';
 import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } from '../llm-options.js';
 import type { RuntimeFactory } from '../setup/faithfulness-runtime.js';
+import { addJudgeCardOptions } from '../setup/judge-card-options.js';
 import { collect, countOption, parseIntOption } from '../setup/option-parsers.js';
 import { reportsCommand } from '../setup/report-runs-inputs.js';
 import { type JudgeOptions, runReportsJudge } from '../setup/report-runs-judge-run.js';
@@ -52,6 +53,7 @@ export function reportsJudgeCommand(runtime: RuntimeFactory): RegisterCommand {
         '--trust-unlocated-evidence',
         'count attestations and nugget matches whose quotes are not found in the cited document or the sentence as the judge said (default: they do not count)',
       );
+    addJudgeCardOptions(command, 'ARGUE judge');
     addLlmOptions(command, { model: false, judge: true }).action(async (options: JudgeOptions & LlmFlags) => {
       const { judge, concurrency, budget, dryRun, cache, cacheOnly, ...own } = options;
       requireModel(judge ?? ctx.config().judge, {

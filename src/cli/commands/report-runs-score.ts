@@ -1,18 +1,19 @@
 import { resolve } from 'node:path';
-import { CitegeistError, quoteValue } from '../../core/index.js';
-import { asNuggetizerRecord } from '../../formats/index.js';
+import { CitegeistError } from '../../core/index.js';
 import {
   argueIntervals,
+  compareScoredRuns,
   formatArgueTsv,
   formatNuggetizerMetrics,
-  type GroundingCounts,
-  type GroundingTally,
+  incompleteScoring,
   nuggetizerGlobal,
-  nuggetizerScores,
+  nuggetizerScoresOfText,
+  parseImportanceWeights,
   scoreInputs,
+  scoreMeta,
 } from '../../grade/index.js';
-import { parseJsonl, readTextFile, writeFileAtomic } from '../../io/index.js';
-import { renderArgueTable } from '../../report/index.js';
+import { readTextFile, writeFileAtomic } from '../../io/index.js';
+import { renderArgueScoring } from '../../report/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { collect, countOption, seedOption } from '../setup/option-parsers.js';
@@ -23,8 +24,9 @@ import {
   reportProblems,
   reportsCommand,
 } from '../setup/report-runs-inputs.js';
+import { addComparisonOptions, type ComparisonFlags, comparisonOptions } from './comparison-options.js';
 
-interface ScoreFlags {
+interface ScoreFlags extends ComparisonFlags {
   judgments: string[];
   nuggets: string;
   requests?: string;
@@ -35,34 +37,10 @@ interface ScoreFlags {
   seed: number;
 }
 
-/** `vital=2,okay=1` → {vital: 2, okay: 1}. */
-export function parseWeights(value: string): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const pair of value.split(',').filter(Boolean)) {
-    const [label, weight] = pair.split('=');
-    const n = Number(weight);
-    if (!label || weight === undefined || !Number.isFinite(n) || n < 0) {
-      throw new CitegeistError(
-        'BAD_OPTION',
-        `--importance-weights ${quoteValue(value)}: ${quoteValue(pair)} is not label=weight.`,
-        'Pass e.g. --importance-weights vital=2,okay=1.',
-      );
-    }
-    out[label] = n;
-  }
-  return out;
-}
-
 function scoreArgue(flags: ScoreFlags, ctx: CliContext): void {
   const { io } = ctx;
-  const labelWeights = flags.importanceWeights ? parseWeights(flags.importanceWeights) : {};
-  const {
-    runs,
-    rows,
-    superseded,
-    problems,
-    unweightedLabels: unweighted,
-  } = scoreInputs({
+  const labelWeights = flags.importanceWeights ? parseImportanceWeights(flags.importanceWeights) : {};
+  const { runs, rows, superseded, problems, unweightedLabels } = scoreInputs({
     judgments: flags.judgments.map((file) => ({
       file,
       text: readTextFile(resolve(io.cwd, file), 'judgments file'),
@@ -82,135 +60,46 @@ function scoreArgue(flags: ScoreFlags, ctx: CliContext): void {
   }
   const out = resolve(io.cwd, flags.out);
   writeFileAtomic(out, formatArgueTsv(rows));
-  const meta = {
-    tool: 'citegeist',
+  const inputs = [...flags.judgments, flags.nuggets, ...(flags.requests ? [flags.requests] : [])];
+  const meta = scoreMeta({
     version: VERSION,
-    method: 'argue-score',
-    inputs_sha256: hashInputs(io.cwd, [
-      ...flags.judgments,
-      flags.nuggets,
-      ...(flags.requests ? [flags.requests] : []),
-    ]),
-    penalize_missing_topics: flags.penalizeMissingTopics,
-    importance_weights: labelWeights,
-    importance_labels_weighted_as_1: unweighted,
-    ratio_with_zero_denominator: 0,
-    superseded_lines: superseded,
-    unreadable_lines: problems,
-    runs: runs.map((r) => ({
-      run_id: r.runId,
-      topics_scored: r.topics.length,
-      failed_topics: r.failedTopics,
-      missing_topics: r.missingTopics,
-      topics_without_nuggets: r.noBank,
-      unknown_questions: r.unknownQuestions,
-      unknown_answers: r.unknownAnswers,
-      // Claims of support in the scored topics by grounding: located; unverified (left out);
-      // trusted (unverified, counted: --trust-unlocated-evidence); ungrounded (no quote checked:
-      // Auto-ARGUE's judgments, counted as judged).
-      supporting_citations_grounding: r.grounding.citations,
-      nugget_matches_grounding: r.grounding.nuggetMatches,
-    })),
-  };
+    inputsSha256: hashInputs(io.cwd, inputs),
+    penalizeMissingTopics: flags.penalizeMissingTopics,
+    labelWeights,
+    unweightedLabels,
+    superseded,
+    problems,
+    runs,
+  });
   writeFileAtomic(`${out}.meta.json`, `${JSON.stringify(meta, null, 2)}\n`);
-  const report = runs.map((r) => ({
-    run: r,
-    intervals:
-      r.topics.length > 0
-        ? argueIntervals(rows, r.runId, { iterations: flags.iterations, seed: flags.seed })
-        : [],
+  const { iterations, seed, penalizeMissingTopics } = flags;
+  const scored = runs.map((run) => ({
+    run,
+    intervals: run.topics.length > 0 ? argueIntervals(rows, run.runId, { iterations, seed }) : [],
   }));
-  if (ctx.globals().json)
+  // Two or more runs: compared topic by topic (the pairwise table of `compare` and `leaderboard`).
+  const pairwise = compareScoredRuns(runs, rows, comparisonOptions(flags, flags.seed));
+  if (ctx.globals().json) {
+    const intervals = scored.map((x) => ({ run_id: x.run.runId, metrics: x.intervals }));
+    io.out(`${JSON.stringify({ scores: flags.out, meta, intervals, pairwise }, null, 2)}\n`);
+  } else {
     io.out(
-      `${JSON.stringify({ scores: flags.out, meta, intervals: report.map((x) => ({ run_id: x.run.runId, metrics: x.intervals })) }, null, 2)}\n`,
+      renderArgueScoring({ runs: scored, pairwise, unweightedLabels, penalizeMissingTopics, out: flags.out }),
     );
-  else {
-    for (const { run, intervals } of report) {
-      if (intervals.length > 0) io.out(renderArgueTable(run.runId, intervals));
-      else io.out(`run ${run.runId}: no topic could be scored (no rows written)\n`);
-      const notes = [
-        run.failedTopics.length
-          ? `${run.failedTopics.length} topics left out with failed judgments (${run.failedTopics.map((t) => t.topicId).join(', ')}): rerun \`reports judge\``
-          : '',
-        run.missingTopics.length
-          ? `${run.missingTopics.length} topics without a report${flags.penalizeMissingTopics ? ' (scored 0)' : ''}: ${run.missingTopics.slice(0, 10).join(', ')}`
-          : '',
-        run.noBank.length ? `${run.noBank.length} reports of topics without nuggets, not scored` : '',
-        run.unknownQuestions ? `${run.unknownQuestions} matched questions not in the banks (ignored)` : '',
-        ...groundingNotes(run.grounding),
-      ].filter(Boolean);
-      for (const n of notes) io.out(`  note: ${n}\n`);
-      io.out('\n');
-    }
-    if (unweighted.length)
-      io.out(`importance labels weighted as 1: ${unweighted.join(', ')} (set --importance-weights)\n`);
-    io.out(`scores: ${flags.out} (Auto-ARGUE TSV), how they were made: ${flags.out}.meta.json\n`);
   }
-  const incomplete = runs.some(
-    (r) => r.failedTopics.length > 0 || r.noBank.length > 0 || r.topics.length === 0,
-  );
-  if (incomplete || problems.length > 0) {
-    // Exit 1 always comes with a code, for scripts that branch on it.
-    io.err(`${incompleteError(runs, problems.length)}\n`);
+  const incomplete = incompleteScoring(runs, problems.length);
+  if (incomplete) {
+    io.err(`${incomplete}\n`);
     ctx.setExitCode(1);
   }
 }
 
-/** The coded line for a scoring that left topics or lines out (the notes above list them). */
-function incompleteError(
-  runs: { topics: unknown[]; failedTopics: unknown[]; noBank: unknown[] }[],
-  problems: number,
-): string {
-  const [code, problem, fix] = runs.every((r) => r.topics.length === 0)
-    ? [
-        'NOTHING_IN_COMMON',
-        'no topic of the judgments could be scored: their topic ids match no nugget bank (or request)',
-        'Score the judgments with the nuggets and requests they were judged against (topic ids must match).',
-      ]
-    : runs.some((r) => r.failedTopics.length > 0)
-      ? [
-          'JUDGE_FAILED',
-          'topics with failed judgments were left out of the scores (listed above)',
-          'Rerun `citegeist reports judge` with the same --out to retry the failed judgments, then score again.',
-        ]
-      : runs.some((r) => r.noBank.length > 0)
-        ? [
-            'NUGGETS_MISSING',
-            'reports of topics without a nugget bank were not scored (listed above)',
-            'Add the banks of those topics to --nuggets, or leave those topics out.',
-          ]
-        : [
-            'INVALID_INPUT',
-            `${problems} line(s) of the judgments could not be read and were left out`,
-            'Correct the lines named above.',
-          ];
-  return `error [${code}]: ${problem}.\n  fix: ${fix}`;
-}
-
-/** What the scores rest on: claims of support whose evidence was not found, or never checked. */
-function groundingNotes(g: GroundingCounts): string[] {
-  const notes: string[] = [];
-  const say = (t: GroundingTally, what: string, where: string) => {
-    if (t.unverified > 0)
-      notes.push(`${t.unverified} ${what} left out: the judge's quote is missing or not found in ${where}`);
-    if (t.trusted > 0)
-      notes.push(`${t.trusted} ${what} counted although unverified (--trust-unlocated-evidence when judged)`);
-    if (t.ungrounded > 0)
-      notes.push(
-        `${t.ungrounded} ${what} counted as judged, with no evidence quote checked (judgments without grounding, such as Auto-ARGUE's)`,
-      );
-  };
-  say(g.citations, 'attested citations', 'the cited document');
-  say(g.nuggetMatches, 'nugget matches', 'the sentence');
-  return notes;
-}
-
 export const registerReportsScore: RegisterCommand = (program, ctx) => {
   const reports = reportsCommand(program);
-  reports
+  const score = reports
     .command('score')
     .description(
-      "score judged reports with Auto-ARGUE's metrics (TSV: run_id request_id metric value) and bootstrap CIs over topics",
+      "score judged reports with Auto-ARGUE's metrics (TSV: run_id request_id metric value, per topic and 'all'), bootstrap CIs over topics, and several runs compared topic by topic",
     )
     .requiredOption(
       '--judgments <file>',
@@ -234,8 +123,8 @@ export const registerReportsScore: RegisterCommand = (program, ctx) => {
     )
     .requiredOption('--out <file>', 'scores TSV')
     .option('--iterations <n>', 'bootstrap resamples for the CIs', countOption('--iterations'), 2000)
-    .option('--seed <n>', 'bootstrap seed', seedOption('--seed'), 42)
-    .action((flags: ScoreFlags) => scoreArgue(flags, ctx));
+    .option('--seed <n>', 'bootstrap seed (and of the comparison of runs)', seedOption('--seed'), 42);
+  addComparisonOptions(score).action((flags: ScoreFlags) => scoreArgue(flags, ctx));
 
   reports
     .command('nuggetizer-score')
@@ -250,22 +139,12 @@ export const registerReportsScore: RegisterCommand = (program, ctx) => {
     )
     .action((flags: { assignments: string; out: string }) => {
       const path = resolve(ctx.io.cwd, flags.assignments);
-      const scores = parseJsonl(readTextFile(path, 'assignments file')).map((line) => {
-        if (!line.ok)
-          throw new CitegeistError(
-            'INVALID_JSON',
-            `${flags.assignments} line ${line.line} is not JSON (${line.error}).`,
-            'Fix the line.',
-          );
-        return nuggetizerScores(asNuggetizerRecord(line.value, `${flags.assignments} line ${line.line}`));
-      });
+      const scores = nuggetizerScoresOfText(readTextFile(path, 'assignments file'), flags.assignments);
       writeFileAtomic(resolve(ctx.io.cwd, flags.out), formatNuggetizerMetrics(scores));
       const all = nuggetizerGlobal(scores);
-      if (ctx.globals().json) ctx.io.out(`${JSON.stringify(all, null, 2)}\n`);
-      else {
-        ctx.io.out(
-          `${scores.length} answers: strict_vital ${all.strict_vital_score.toFixed(4)}, strict_all ${all.strict_all_score.toFixed(4)}, vital ${all.vital_score.toFixed(4)}, all ${all.all_score.toFixed(4)}\nmetrics: ${flags.out}\n`,
-        );
-      }
+      if (ctx.globals().json) return void ctx.io.out(`${JSON.stringify(all, null, 2)}\n`);
+      ctx.io.out(
+        `${scores.length} answers: strict_vital ${all.strict_vital_score.toFixed(4)}, strict_all ${all.strict_all_score.toFixed(4)}, vital ${all.vital_score.toFixed(4)}, all ${all.all_score.toFixed(4)}\nmetrics: ${flags.out}\n`,
+      );
     });
 };

@@ -2,6 +2,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FileLock } from '../../io/index.js';
 import { arbitraryReplies, FakeOpenAiServer } from '../../testing/index.js';
 import { memoryIo } from '../io.js';
 import { runCli } from '../program.js';
@@ -194,6 +195,24 @@ describe('citegeist reports (validate → judge → score → compare)', () => {
     ]);
     expect(compared.code).toBe(0);
     expect(compared.out).toMatch(/nugget_coverage\s+2\s+0\.0000\s+0\.7500\s+\+0\.7500\s+2\/0\/0/);
+
+    // Both runs scored at once are compared topic by topic, with the figures `compare` gives on
+    // the two TSVs (one paired module, one seed).
+    const both = await cli(dir, ['--json', ...scoreArgs('j.jsonl', 'b.tsv'), '--judgments', 'jw.jsonl']);
+    expect(both.code, both.err).toBe(0);
+    const pairwise = JSON.parse(both.out).pairwise;
+    const row = pairwise.rows.find((r: { metric: string }) => r.metric === 'nugget_coverage');
+    expect(row).toMatchObject({ a: 'good', b: 'weak', comparison: { n: 2 } });
+    expect(row.comparison.delta.estimate).toBeCloseTo(0.75, 12);
+    const viaCompare = await cli(dir, ['--json', 'compare', 's.tsv', 'w.tsv']);
+    expect(viaCompare.code, viaCompare.err).toBe(0);
+    const same = JSON.parse(viaCompare.out).rows.find(
+      (r: { metric: string }) => r.metric === 'nugget_coverage',
+    );
+    expect(same.comparison).toEqual(row.comparison);
+    const text = await cli(dir, [...scoreArgs('j.jsonl', 'b.tsv'), '--judgments', 'jw.jsonl']);
+    expect(text.out).toMatch(/runs compared topic by topic/);
+    expect(text.out).toMatch(/good vs weak\s+\+0\.750/);
   });
 
   it('a cited id missing from the documents is a failed judgment: the topic is left out of the scores and the exit code is 1', async () => {
@@ -215,12 +234,32 @@ describe('citegeist reports (validate → judge → score → compare)', () => {
     const retried = await cli(dir, judgeArgs('good.jsonl', 'j.jsonl'));
     expect(retried.code).toBe(0);
     expect(retried.out).toMatch(/judged 2 reports .* \(0 already in j\.jsonl\); 0 failed judgments/);
+    // The resume removed the lines with failures (a run file holds each report once), so nothing is superseded.
+    expect(readFileSync(join(dir, 'j.jsonl'), 'utf8').trim().split('\n')).toHaveLength(2);
     const rescored = await cli(dir, scoreArgs('j.jsonl', 's.tsv'));
     expect(rescored.code).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, 's.tsv.meta.json'), 'utf8'))).toMatchObject({
-      superseded_lines: 2,
+      superseded_lines: 0,
     });
   });
+
+  it('judgments are a run file: a second writer is refused (LOCK_HELD), a torn last line is judged again', async () => {
+    const dir = workspace();
+    expect((await cli(dir, judgeArgs('good.jsonl', 'j.jsonl'))).code).toBe(0);
+    const whole = readFileSync(join(dir, 'j.jsonl'), 'utf8');
+    const [first, second] = whole.trim().split('\n');
+    // A run killed while writing its second line.
+    writeFileSync(join(dir, 'j.jsonl'), `${first}\n${second!.slice(0, 40)}`);
+    const lock = FileLock.acquire(join(dir, 'j.jsonl'), 'another judge');
+    const refused = await cli(dir, judgeArgs('good.jsonl', 'j.jsonl'));
+    lock.release();
+    expect(refused.code).not.toBe(0);
+    expect(refused.err).toMatch(/LOCK_HELD/);
+    const resumed = await cli(dir, judgeArgs('good.jsonl', 'j.jsonl'));
+    expect(resumed.code).toBe(0);
+    expect(resumed.out).toMatch(/judged 1 reports .* \(1 already in j\.jsonl\)/);
+    expect(readFileSync(join(dir, 'j.jsonl'), 'utf8')).toBe(whole);
+  }, 120_000);
 
   it('--dry-run with a model estimates calls, tokens and cost without calling it', async () => {
     const dir = workspace();

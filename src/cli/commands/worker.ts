@@ -1,18 +1,10 @@
 import { hostname } from 'node:os';
-import {
-  Budget,
-  type CacheMode,
-  createProvider,
-  modelId,
-  parseModelString,
-  type ReplyCache,
-  ResponseCache,
-  type TransportProvider,
-} from '../../llm/index.js';
-import { QueueWorker, RedisReplyCache } from '../../queue/index.js';
+import { Budget, modelId, parseModelString, type ReplyCache, ResponseCache } from '../../llm/index.js';
+import { QueueWorker, RedisReplyCache, workerProviders } from '../../queue/index.js';
 import type { RegisterCommand } from '../context.js';
 import { resolveLlmSettings, withEnvPassword } from '../llm-options.js';
 import { parseIntOption } from '../setup/option-parsers.js';
+import { untilStopped } from '../setup/until-stopped.js';
 
 interface WorkerFlags {
   queue: string;
@@ -24,9 +16,6 @@ interface WorkerFlags {
   stalledCheckMs: number;
   maxStalls: number;
 }
-
-/** How often a busy worker prints what it did. */
-const REPORT_EVERY_MS = 30_000;
 
 /**
  * `citegeist worker --queue redis://…`: takes model calls from the queue and makes them through
@@ -87,23 +76,14 @@ export const registerWorker: RegisterCommand = (program, ctx) => {
           : null;
       if (cache instanceof RedisReplyCache) await cache.open();
       const budget = settings.budgetUsd === null ? null : new Budget(settings.budgetUsd);
-      const providers = new Map<string, TransportProvider>();
-      const provider = (model: string, mode: CacheMode) => {
-        const key = `${mode}\n${model}`;
-        let p = providers.get(key);
-        if (!p) {
-          p = createProvider(model, {
-            env: ctx.io.env,
-            cache: mode === 'no-cache' ? null : cache,
-            cacheMode: settings.cacheMode === 'no-cache' ? 'no-cache' : mode,
-            concurrency: settings.concurrency,
-            budget,
-            prices: settings.prices,
-          });
-          providers.set(key, p);
-        }
-        return p;
-      };
+      const provider = workerProviders({
+        env: ctx.io.env,
+        cache,
+        cacheMode: settings.cacheMode,
+        concurrency: settings.concurrency,
+        budget,
+        prices: settings.prices,
+      });
       const models = flags.models?.map((m) => modelId(parseModelString(m, '--models')));
       const worker = new QueueWorker({
         target,
@@ -127,37 +107,6 @@ export const registerWorker: RegisterCommand = (program, ctx) => {
       );
     });
 };
-
-/** Runs until SIGINT/SIGTERM: the first lets calls in flight finish, a second gives them up. */
-function untilStopped(worker: QueueWorker, say: (line: string) => void): Promise<void> {
-  let last = { ...worker.tally };
-  const report = setInterval(() => {
-    const t = worker.tally;
-    if (t.done + t.failed === last.done + last.failed) return;
-    say(
-      `${t.done - last.done} calls done (${t.failed - last.failed} failed, ${t.cached - last.cached} from cache) in the last ${REPORT_EVERY_MS / 1000} s`,
-    );
-    last = { ...t };
-  }, REPORT_EVERY_MS);
-  return new Promise<void>((resolve) => {
-    let stopping = false;
-    const stop = () => {
-      if (stopping) {
-        say('stopping now; calls in flight go to other workers');
-        void worker.close(true).then(resolve);
-        return;
-      }
-      stopping = true;
-      say('finishing the calls in flight (again to stop at once)');
-      clearInterval(report);
-      void worker.close().then(resolve);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  }).finally(() => {
-    clearInterval(report);
-  });
-}
 
 function pick<T extends object, K extends keyof T>(o: T, ...keys: K[]): Partial<Pick<T, K>> {
   const out: Partial<Pick<T, K>> = {};

@@ -2,6 +2,7 @@ import {
   type Answerer,
   AnswerPlanner,
   ExtractiveAnswerer,
+  LeadAnswerer,
   LlmAnswerer,
   type PassageSource,
 } from '../../answer/index.js';
@@ -49,14 +50,16 @@ export function answererFor(
     );
   }
   const k = opts.k;
-  if (model === 'extractive') {
+  if (model === 'extractive' || model === 'lead') {
     if (opts.baseline) {
       throw new CitegeistError(
         'BAD_OPTION',
-        '--baseline has no meaning for the extractive answerer.',
+        `--baseline has no meaning for the ${model} answerer.`,
         'Drop --baseline.',
       );
     }
+    // The lead baseline: the paper's first sentences whatever the question (a floor to compare to).
+    if (model === 'lead') return new LeadAnswerer();
     return new ExtractiveAnswerer({ k, freeText: opts.freeText, ...(passages ? { passages } : {}) });
   }
   const options = {

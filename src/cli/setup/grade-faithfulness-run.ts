@@ -1,23 +1,21 @@
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { createManifest, defaultLabel, type RunManifest, sha256Hex } from '../../core/index.js';
 import {
   type AnswerGrade,
-  cardSummaryLine,
-  checkJudgeCard,
-  claimSupportPromptVersion,
+  type CardNote,
+  certifyJudge,
   DEFAULT_HARM_EXPONENT,
   DEFAULT_HARM_RUBRIC,
   type FaithfulnessInput,
   gradeFaithfulnessBatch,
-  type JudgeCard,
   loadHarmRubric,
   planFaithfulness,
   readFaithfulnessInputs,
-  readJudgeCard,
   renderFaithfulnessSummary,
   renderUnsupported,
   summarizeFaithfulness,
   unsupportedAcross,
+  verifierJudgeOf,
 } from '../../grade/index.js';
 import {
   byField,
@@ -50,6 +48,8 @@ export interface FaithfulnessOptions {
   label?: string;
   /** A judge card for the verifier (`meta-eval judge --set check-covid`): checked, shown beside the score. */
   judgeCard?: string;
+  /** Refuse to grade unless the verifier's card agrees with people at least this much. */
+  requireAgreement?: number;
 }
 
 /** Reads the answers, grades the ones not yet in --out, appends each as it completes, prints the summary. */
@@ -69,7 +69,11 @@ export async function runGradeFaithfulness(
     harm: o.joint ? judge : (o.harmJudge ?? judge),
     decomposer: o.decomposer ?? judge,
   };
-  const card = o.judgeCard ? checkedCard(o, models.verifier, io.cwd) : null;
+  const card = certifyJudge(
+    verifierJudgeOf(canonicalId(models.verifier), o.joint === true),
+    { cwd: io.cwd, given: o.judgeCard, near: [dirname(resolve(io.cwd, o.out))] },
+    o.requireAgreement,
+  );
   const answersPath = resolve(io.cwd, o.answers);
   const answersText = readTextFile(answersPath, 'answers file');
   const { inputs, problems } = readFaithfulnessInputs(answersText);
@@ -142,13 +146,13 @@ export async function runGradeFaithfulness(
  * The manifest of a results file: the judges, p, mode, repeats and rubric (its text hashed), and
  * the answers file's hash. Labelled by the verifier plus the settings that differ from the defaults.
  */
-/** The --judge-card file, refused (JUDGE_CARD_STALE) when it certifies another verifier or prompt. */
-function checkedCard(o: FaithfulnessOptions, verifier: string, cwd: string): JudgeCard {
-  const card = readJudgeCard(readTextFile(resolve(cwd, o.judgeCard!), 'judge card'), o.judgeCard!);
-  // the joint prompt is another prompt than the one a claim-support card certifies
-  const promptVersion = o.joint ? 'joint' : claimSupportPromptVersion();
-  checkJudgeCard(card, { model: modelId(parseModelString(verifier)), promptVersion }, o.judgeCard!);
-  return card;
+/** The canonical id of a model string (what providers report); a runtime of its own (tests) may use others. */
+function canonicalId(m: string): string {
+  try {
+    return modelId(parseModelString(m, '--judge'));
+  } catch {
+    return m;
+  }
 }
 
 function faithfulnessManifest(
@@ -157,14 +161,7 @@ function faithfulnessManifest(
   rubric: { name: string; text: string },
   answers: { sha256: string; path: string },
 ): RunManifest {
-  // Canonical ids for model strings (what providers report); a runtime of its own (tests) may use others.
-  const id = (m: string) => {
-    try {
-      return modelId(parseModelString(m, '--judge'));
-    } catch {
-      return m;
-    }
-  };
+  const id = canonicalId;
   const settings = {
     method: 'vetscore',
     verifier: id(models.verifier),
@@ -212,24 +209,21 @@ function report(
   kept: AnswerGrade[],
   fresh: AnswerGrade[],
   ctx: CliContext,
-  card: JudgeCard | null = null,
+  card: CardNote | null = null,
 ) {
   const ids = new Set(inputs.map((i) => i.id));
   const grades = [...kept, ...fresh].filter((g) => ids.has(g.id));
   const summary = { ...summarizeFaithfulness(grades), input_problems: skipped, resumed: kept.length };
   const unsupported = unsupportedAcross(grades);
-  const judgeCard = card
-    ? { file: o.judgeCard, summary: cardSummaryLine(card), measures: card.measures }
-    : null;
   if (ctx.globals().json)
     ctx.io.out(
-      `${JSON.stringify({ summary, unsupported, out: o.out, ...(judgeCard ? { judge_card: judgeCard } : {}) }, null, 2)}\n`,
+      `${JSON.stringify({ summary, unsupported, out: o.out, ...(card ? { judge_card: card } : {}) }, null, 2)}\n`,
     );
   else {
     ctx.io.out(
       `${renderFaithfulnessSummary(summary)}input rows skipped  ${skipped}\n\n${renderUnsupported(unsupported)}`,
     );
-    if (judgeCard) ctx.io.out(`\n${judgeCard.summary}\n`);
+    if (card) ctx.io.out(`\n${card.line}\n`);
     ctx.io.out(`\nper-answer results: ${o.out}\n`);
   }
   if (skipped > 0 || summary.failed > 0) ctx.setExitCode(1);

@@ -1,33 +1,33 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { canonicalJson, sha256Hex } from '../../core/index.js';
 import {
+  argueJudgeOf,
   type CitedDocumentSource,
+  certifyJudge,
   DEFAULT_MAX_DOC_CHARS,
-  type EvidenceTally,
-  type JudgeRecord,
   type JudgeReportInput,
-  judgeReports,
+  judgedReports,
+  judgedReportsIn,
+  judgeIntoFile,
   LexicalJudge,
   LlmReportJudge,
-  mergeTallies,
+  openJudgments,
+  pendingJudgments,
   planJudging,
   prepareJudging,
   type ReportJudge,
   renderEvidenceTally,
-  reportKey,
+  reportJudgmentsManifest,
 } from '../../grade/index.js';
-import { JsonlAppender, parseJsonl, readTextFile, reorderRunFile } from '../../io/index.js';
 import { estimateCost, modelId, parseModelString } from '../../llm/index.js';
-import { stringifyPythonJson } from '../../python-compat/index.js';
 import { QuoteLocator } from '../../text/index.js';
 import { VERSION } from '../../version.js';
 import { parseLengthMode } from '../commands/report-runs-validate.js';
 import type { CliContext } from '../context.js';
 import type { LlmSettings } from '../llm-options.js';
 import { createProgress } from '../progress.js';
-import { checkResumeMeta } from '../resume-meta.js';
-import type { FaithfulnessRuntime, RuntimeFactory } from './faithfulness-runtime.js';
+import type { RuntimeFactory } from './faithfulness-runtime.js';
 import {
   hashInputs,
   openDocuments,
@@ -48,41 +48,9 @@ export interface JudgeOptions {
   maxDocChars?: number;
   /** Count attestations and nugget matches whose quotes are not found as the judge said. */
   trustUnlocatedEvidence?: boolean;
-}
-
-type Evidence = NonNullable<JudgeRecord['evidence']>;
-
-/**
- * Reports already judged without failures in an existing judgments file (resume), by key, with
- * their evidence tallies (absent in lines written before grounding).
- */
-function judgedKeys(path: string): Map<string, Evidence | undefined> {
-  const done = new Map<string, Evidence | undefined>();
-  if (!existsSync(path)) return done;
-  for (const line of parseJsonl(readTextFile(path, 'judgments file'))) {
-    if (!line.ok) continue; // a torn line from an interrupted run: that report is redone
-    const v = line.value as {
-      report?: { metadata?: { run_id?: string; topic_id?: string } };
-      citegeist?: { failed?: number; evidence?: Evidence };
-    };
-    const meta = v.report?.metadata;
-    if (meta?.run_id && meta.topic_id !== undefined && (v.citegeist?.failed ?? 0) === 0) {
-      done.set(reportKey(meta.run_id, String(meta.topic_id)), v.citegeist?.evidence);
-    }
-  }
-  return done;
-}
-
-/** Per judge model: the claims of support of these reports, located and unverified. */
-function sumEvidence(list: Iterable<Evidence | undefined>): {
-  attestations: EvidenceTally[];
-  nugget_matches: EvidenceTally[];
-} {
-  const all = [...list].filter((e): e is Evidence => e !== undefined);
-  return {
-    attestations: mergeTallies(all.map((e) => e.attestations ?? [])),
-    nugget_matches: mergeTallies(all.map((e) => e.nugget_matches ?? [])),
-  };
+  /** The ARGUE judge's card (else one found in the workspace), and the agreement it must show. */
+  judgeCard?: string;
+  requireAgreement?: number;
 }
 
 /** Reads the inputs, judges the reports not yet judged in --out, appends each, prints the summary. */
@@ -110,82 +78,89 @@ export async function runReportsJudge(
   );
   reportProblems(ctx, prepared.skipped);
   const outPath = resolve(io.cwd, o.out);
-  const done = judgedKeys(outPath);
-  const todo = prepared.inputs.filter((i) => !done.has(reportKey(i.report.runId, i.report.topicId)));
-  const docs = openDocuments(io.cwd, o.docs);
   const lexical = settings.judge === 'lexical';
+  const card = certifyJudge(
+    argueJudgeOf(lexical ? new LexicalJudge().id : modelId(parseModelString(settings.judge!)), lexical),
+    { cwd: io.cwd, given: o.judgeCard, near: [dirname(outPath)] },
+    o.requireAgreement,
+  );
+  const docs = openDocuments(io.cwd, o.docs);
   const maxDocChars = o.maxDocChars ?? DEFAULT_MAX_DOC_CHARS;
+  const trust = o.trustUnlocatedEvidence === true;
+  const manifestFor = (judge: string) =>
+    reportJudgmentsManifest({
+      judge,
+      nuggets: o.nuggets,
+      requests: o.requests,
+      docs: o.docs,
+      limit: o.limit ?? null,
+      lengthMode,
+      maxDocChars: lexical ? null : maxDocChars,
+      trustUnlocatedEvidence: trust,
+      version: VERSION,
+    });
   try {
-    if (settings.dryRun) return printPlan(todo, docs.source, maxDocChars, lexical, settings, ctx);
+    if (settings.dryRun) {
+      const judgeId = lexical ? new LexicalJudge().id : modelId(parseModelString(settings.judge!));
+      const done = existsSync(outPath) ? judgedReportsIn(outPath, manifestFor(judgeId)) : new Map();
+      const todo = pendingJudgments(prepared.inputs, done);
+      return printPlan(todo, docs.source, maxDocChars, lexical, settings, ctx);
+    }
     const runtime = lexical ? null : makeRuntime(settings, ctx);
     try {
       const judge: ReportJudge = runtime
         ? new LlmReportJudge(runtime.provider(settings.judge!), { maxDocChars })
         : new LexicalJudge();
       const inputsSha256 = hashInputs(io.cwd, [...o.runs, o.nuggets, o.requests]);
-      checkResumeMeta(
-        `${outPath}.meta.json`,
+      const file = openJudgments(outPath, manifestFor(judge.id), {
+        docs_found: docs.source.description,
+        inputs_sha256: inputsSha256,
+      });
+      try {
+        await runtime?.useRun?.({
+          run_id: sha256Hex(canonicalJson(['argue-judge', judge.id, inputsSha256])).slice(0, 16),
+          label: `argue judge ${judge.id}`,
+          kind: 'judgments',
+        });
+      } catch (error) {
+        file.close();
+        throw error;
+      }
+      const total = pendingJudgments(prepared.inputs, judgedReports(file.kept)).length;
+      const progress = createProgress({ io: ctx.io, label: 'judge', total, unit: 'reports' });
+      // The judge's calls, with the tokens the server reported (none for the lexical judge).
+      runtime?.onCall?.((call) => progress.call(call));
+      const context = { judge, docs: docs.source, version: VERSION, locator: new QuoteLocator() };
+      const result = await judgeIntoFile(
+        file,
+        prepared.inputs,
+        { ...context, trustUnlocatedEvidence: trust },
         {
-          tool: 'citegeist',
-          version: VERSION,
-          method: 'argue-judge',
-          judge: judge.id,
-          nuggets: o.nuggets,
-          requests: o.requests,
-          docs: o.docs,
-          docs_found: docs.source.description,
-          limit: o.limit ?? 'per request',
-          length_mode: lengthMode,
-          max_doc_chars: lexical ? null : maxDocChars,
-          // Unverified support counts differently with the flag: scores with and without it differ.
-          trust_unlocated_evidence: o.trustUnlocatedEvidence === true,
-          inputs_sha256: inputsSha256,
+          concurrency: settings.concurrency,
+          onReport: (judged, input) => {
+            const failed = judged.citegeist?.failed ?? 0;
+            progress.tick({
+              ok: failed === 0,
+              note: `${input.report.runId}/${input.report.topicId}`,
+              ...(failed > 0 ? { problem: `${input.report.where}: ${failed} failed judgments` } : {}),
+            });
+          },
         },
-        // A resumed run may add documents (to retry citations that were not found) or runs.
-        ['inputs_sha256', 'docs_found'],
-      );
-      await runtime?.useRun?.({
-        run_id: sha256Hex(canonicalJson(['argue-judge', judge.id, inputsSha256])).slice(0, 16),
-        label: `argue judge ${judge.id}`,
-        kind: 'judgments',
-      });
-      const trust = o.trustUnlocatedEvidence === true;
-      const failed = await judgeAll(
-        todo,
-        judge,
-        docs.source,
-        outPath,
-        { concurrency: settings.concurrency, trust },
-        ctx,
-        runtime,
-      );
-      const kept = prepared.inputs
-        .map((i) => reportKey(i.report.runId, i.report.topicId))
-        .filter((k) => done.has(k));
-      const evidence = sumEvidence([...kept.map((k) => done.get(k)), ...failed.evidence]);
-      reorderRunFile(outPath, {
-        command: 'citegeist reports judge',
-        key: (line) => {
-          const meta = (line.report as { metadata?: { run_id?: unknown; topic_id?: unknown } } | undefined)
-            ?.metadata;
-          return meta?.run_id !== undefined && meta.topic_id !== undefined
-            ? reportKey(String(meta.run_id), String(meta.topic_id))
-            : undefined;
-        },
-        order: prepared.inputs.map((i) => reportKey(i.report.runId, i.report.topicId)),
-      });
+      ).finally(() => progress.stop());
+      const evidence = result.evidence;
       const summary = {
         reports: prepared.inputs.length,
-        judged: todo.length,
-        resumed: prepared.inputs.length - todo.length,
+        judged: result.judged,
+        resumed: result.resumed,
         skipped_reports: prepared.skipped.length,
         skipped_lines: skippedLines,
-        reports_with_failures: failed.reports,
-        failed_judgments: failed.judgments,
-        truncated_sentences: failed.truncated,
+        reports_with_failures: result.reportsWithFailures,
+        failed_judgments: result.failedJudgments,
+        truncated_sentences: result.truncatedSentences,
         evidence,
         trust_unlocated_evidence: trust,
         out: o.out,
+        judge_card: card,
       };
       if (ctx.globals().json) io.out(`${JSON.stringify(summary, null, 2)}\n`);
       else {
@@ -207,62 +182,17 @@ export async function runReportsJudge(
           }),
         ];
         for (const line of lines) io.out(`${line}\n`);
-        if (failed.reports > 0) io.out('rerun the same command to retry the reports with failed judgments\n');
+        io.out(`${card.line}\n`);
+        if (result.reportsWithFailures > 0)
+          io.out('rerun the same command to retry the reports with failed judgments\n');
       }
-      if (failed.reports > 0 || summary.skipped_reports + skippedLines > 0) ctx.setExitCode(1);
+      if (result.reportsWithFailures > 0 || summary.skipped_reports + skippedLines > 0) ctx.setExitCode(1);
     } finally {
       runtime?.close();
     }
   } finally {
     docs.close();
   }
-}
-
-async function judgeAll(
-  todo: JudgeReportInput[],
-  judge: ReportJudge,
-  docs: CitedDocumentSource,
-  outPath: string,
-  { concurrency, trust }: { concurrency: number; trust: boolean },
-  ctx: CliContext,
-  runtime: FaithfulnessRuntime | null,
-) {
-  const appender = new JsonlAppender(outPath);
-  const progress = createProgress({
-    io: ctx.io,
-    label: 'judge',
-    total: todo.length,
-    unit: 'reports',
-  });
-  // The judge's calls, with the tokens the server reported (none for the lexical judge).
-  runtime?.onCall?.((call) => progress.call(call));
-  const tally = { reports: 0, judgments: 0, truncated: 0, evidence: [] as (Evidence | undefined)[] };
-  try {
-    await judgeReports(
-      todo,
-      { judge, docs, version: VERSION, locator: new QuoteLocator(), trustUnlocatedEvidence: trust },
-      {
-        concurrency,
-        onReport: (judged, input) => {
-          appender.appendText(stringifyPythonJson(judged, { ensureAscii: false }));
-          const failed = judged.citegeist?.failed ?? 0;
-          tally.judgments += failed;
-          tally.truncated += judged.citegeist?.truncated_sentences ?? 0;
-          tally.evidence.push(judged.citegeist?.evidence);
-          if (failed > 0) tally.reports++;
-          progress.tick({
-            ok: failed === 0,
-            note: `${input.report.runId}/${input.report.topicId}`,
-            ...(failed > 0 ? { problem: `${input.report.where}: ${failed} failed judgments` } : {}),
-          });
-        },
-      },
-    );
-  } finally {
-    progress.stop();
-    appender.close();
-  }
-  return tally;
 }
 
 function printPlan(

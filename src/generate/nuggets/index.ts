@@ -6,7 +6,10 @@ export {
   UNANSWERED_EXACT,
   UNANSWERED_PREFIX,
 } from './answer-validation.js';
+export { readBankFiles } from './bank-files.js';
+export { bankStats } from './bank-stats.js';
 export { type CandidatePair, candidatePairs, DEFAULT_EXACT_LIMIT } from './candidate-pairs.js';
+export { convertNuggetBanks, NUGGET_TARGETS, type NuggetTarget } from './convert-banks.js';
 export { isEnglish } from './english-filter.js';
 export { fittedEmbed } from './fitted-embed.js';
 export {
@@ -29,6 +32,12 @@ export {
 export type { CallOutcome } from './llm-step.js';
 export { modelCreator } from './model-creator.js';
 export { paperDocuments, readRequestDocuments } from './nugget-documents.js';
+export {
+  corpusDocumentInputs,
+  type NuggetInputs,
+  PROMPT_STRATEGY,
+  requestDocumentInputs,
+} from './nugget-inputs.js';
 export {
   documentsInput,
   generateManifest,
@@ -55,6 +64,15 @@ export {
 export { createPassageLocator } from './passage-locator.js';
 export * from './prompts/index.js';
 export { bankQuality, lexicalDiversity } from './quality/bank-quality.js';
+export {
+  type QualityWork,
+  qualityCalls,
+  qualityInput,
+  qualityRequestOf,
+  qualityTodo,
+  qualityWork,
+  scoreQualityBanks,
+} from './quality/quality-work.js';
 export { complexity, readingLevel, syllables } from './quality/readability.js';
 export {
   judgeQuality,
@@ -69,6 +87,14 @@ export {
 } from './quality/score-quality.js';
 export { QUALITY_FEATURES, qualityFeatures } from './quality-features.js';
 export { bankFilesIn, ResultFolder } from './result-folder.js';
+export {
+  featureRows,
+  type SelectionMade,
+  selectNuggetBanks,
+  selectorFor,
+  trainingGroups,
+  trainSelectorOnBanks,
+} from './select-banks.js';
 export {
   byCounts,
   SELECT_METHODS,

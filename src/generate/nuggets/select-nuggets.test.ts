@@ -1,7 +1,7 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   addNuggets,
   createNuggetBank,
@@ -12,7 +12,7 @@ import {
   nuggetQuestion,
   readNuggetFile,
 } from '../../formats/index.js';
-import { sharedDataPath } from '../../testing/index.js';
+import { sharedDataPath, skipWithoutSharedData } from '../../testing/index.js';
 import { QUALITY_FEATURES } from './quality-features.js';
 import { selectNuggets } from './select-nuggets.js';
 import { SELECTOR_FORMAT, type Selector } from './selector.js';
@@ -193,71 +193,69 @@ function writeTemp(text: string): string {
 const RELEASED = sharedDataPath('nuggets');
 const released = (name: string) => join(RELEASED, name);
 
-describe.skipIf(!existsSync(released('nugget_1001.v3.json')))(
-  'on the released DoGMaTiQ banks (../shared/data/nuggets; skipped when absent)',
-  () => {
-    it.each([
-      'nugget_1001.v3.json',
-      'nugget_1013.v3.json',
-      'nugget_with_scores_1001.v3.json',
-      'nugget_with_scores_1013.v3.json',
-      'ginger_1013.v3.json',
-    ])('%s: read, select (bank of ≤ 20: kept whole), write back byte for byte', (name) => {
-      const [loaded] = readNuggetFile(released(name));
-      for (const method of ['most-common', 'sample'] as const) {
-        selectNuggets(loaded!.bank, { method, topK: 20 });
-        expect(nuggetBankText(loaded!.bank)).toBe(readFileSync(released(name), 'utf8'));
-      }
-    });
-
-    it('their criteria selection carries the 19 features this selector reads', () => {
-      const [loaded] = readNuggetFile(released('nugget_with_scores_1013.v3.json'));
-      for (const [, n] of nuggetEntries(loaded!.bank)) {
-        const meta = n.metadata as { quality: Record<string, unknown> };
-        expect(Object.keys(meta.quality)).toContain('general_qualities');
-      }
-      expect(QUALITY_FEATURES).toHaveLength(19);
-    });
-
-    /** Both topic-1001 banks merged with the reference library's merge, in the given order. */
-    function merged(first: string, second: string): NuggetBank {
-      const [a] = readNuggetFile(released(first));
-      const [b] = readNuggetFile(released(second));
-      addNuggets(
-        a!.bank,
-        nuggetEntries(b!.bank).map(([, n]) => n),
-      );
-      return a!.bank;
+describe('on the released DoGMaTiQ banks (../shared/data/nuggets; skipped when absent)', () => {
+  beforeEach(skipWithoutSharedData(['nuggets', 'nugget_1001.v3.json']));
+  it.each([
+    'nugget_1001.v3.json',
+    'nugget_1013.v3.json',
+    'nugget_with_scores_1001.v3.json',
+    'nugget_with_scores_1013.v3.json',
+    'ginger_1013.v3.json',
+  ])('%s: read, select (bank of ≤ 20: kept whole), write back byte for byte', (name) => {
+    const [loaded] = readNuggetFile(released(name));
+    for (const method of ['most-common', 'sample'] as const) {
+      selectNuggets(loaded!.bank, { method, topK: 20 });
+      expect(nuggetBankText(loaded!.bank)).toBe(readFileSync(released(name), 'utf8'));
     }
+  });
 
-    // Hand-computed in Python over the same merge (38 nuggets, 2 questions in both banks):
-    // sorted(range(38), key=lambda i: (total[i], answers[i]), reverse=True)[:20] and
-    // random.seed(1234); random.sample(keys, 20), as positions in the merged bank.
-    it.each([
-      [
-        'nugget_1001.v3.json',
-        'nugget_with_scores_1001.v3.json',
-        range(20),
-        [28, 7, 0, 5, 2, 34, 6, 24, 11, 36, 35, 27, 25, 26, 29, 20, 19, 15, 21, 14],
-      ],
-      [
-        'nugget_with_scores_1001.v3.json',
-        'nugget_1001.v3.json',
-        [20, 21, 22, 8, 23, 24, 15, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 2, 36],
-        [28, 7, 0, 5, 2, 34, 6, 24, 11, 36, 35, 27, 25, 26, 29, 20, 19, 15, 21, 14],
-      ],
-    ])(
-      'merged %s + %s: most-common and sample match the hand-computed selection',
-      (first, second, common, sample) => {
-        const m1 = merged(first, second);
-        const all = keys(m1);
-        expect(all).toHaveLength(38);
-        selectNuggets(m1, { method: 'most-common', topK: 20 });
-        expect(keys(m1)).toEqual(common.map((i) => all[i]));
-        const m2 = merged(first, second);
-        selectNuggets(m2, { method: 'sample', topK: 20, seed: 1234 });
-        expect(keys(m2)).toEqual(sample.map((i) => all[i]));
-      },
+  it('their criteria selection carries the 19 features this selector reads', () => {
+    const [loaded] = readNuggetFile(released('nugget_with_scores_1013.v3.json'));
+    for (const [, n] of nuggetEntries(loaded!.bank)) {
+      const meta = n.metadata as { quality: Record<string, unknown> };
+      expect(Object.keys(meta.quality)).toContain('general_qualities');
+    }
+    expect(QUALITY_FEATURES).toHaveLength(19);
+  });
+
+  /** Both topic-1001 banks merged with the reference library's merge, in the given order. */
+  function merged(first: string, second: string): NuggetBank {
+    const [a] = readNuggetFile(released(first));
+    const [b] = readNuggetFile(released(second));
+    addNuggets(
+      a!.bank,
+      nuggetEntries(b!.bank).map(([, n]) => n),
     );
-  },
-);
+    return a!.bank;
+  }
+
+  // Hand-computed in Python over the same merge (38 nuggets, 2 questions in both banks):
+  // sorted(range(38), key=lambda i: (total[i], answers[i]), reverse=True)[:20] and
+  // random.seed(1234); random.sample(keys, 20), as positions in the merged bank.
+  it.each([
+    [
+      'nugget_1001.v3.json',
+      'nugget_with_scores_1001.v3.json',
+      range(20),
+      [28, 7, 0, 5, 2, 34, 6, 24, 11, 36, 35, 27, 25, 26, 29, 20, 19, 15, 21, 14],
+    ],
+    [
+      'nugget_with_scores_1001.v3.json',
+      'nugget_1001.v3.json',
+      [20, 21, 22, 8, 23, 24, 15, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 2, 36],
+      [28, 7, 0, 5, 2, 34, 6, 24, 11, 36, 35, 27, 25, 26, 29, 20, 19, 15, 21, 14],
+    ],
+  ])(
+    'merged %s + %s: most-common and sample match the hand-computed selection',
+    (first, second, common, sample) => {
+      const m1 = merged(first, second);
+      const all = keys(m1);
+      expect(all).toHaveLength(38);
+      selectNuggets(m1, { method: 'most-common', topK: 20 });
+      expect(keys(m1)).toEqual(common.map((i) => all[i]));
+      const m2 = merged(first, second);
+      selectNuggets(m2, { method: 'sample', topK: 20, seed: 1234 });
+      expect(keys(m2)).toEqual(sample.map((i) => all[i]));
+    },
+  );
+});

@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { JsonlAppender, readTextFile, writeFileAtomic } from '../../io/index.js';
+import { createManifest, type RunManifest } from '../../core/index.js';
+import { RunFile, type RunFileOptions, writeFileAtomic } from '../../io/index.js';
 import { type DomainPreset, resolveDomain } from './domains.js';
 import {
   type ManifestEntry,
@@ -31,6 +32,8 @@ export interface CollectOptions extends PoliteHttpOptions {
   countPages: (bytes: Uint8Array) => Promise<number>;
   onEvent?: (event: CollectEvent) => void;
   now?: () => string;
+  /** The citegeist version, recorded in the manifest's first line. */
+  version: string;
 }
 
 export type CollectEvent =
@@ -75,31 +78,53 @@ export function worksUrl(
   return url.toString();
 }
 
-function readManifest(path: string): ManifestEntry[] {
-  if (!existsSync(path)) return [];
-  const out: ManifestEntry[] = [];
-  for (const line of readTextFile(path, 'manifest').split('\n')) {
-    try {
-      if (line.trim()) out.push(JSON.parse(line) as ManifestEntry);
-    } catch {
-      // torn line from an interrupted run: that paper is collected again
-    }
-  }
-  return out;
+/**
+ * The manifest heading `manifest.jsonl`: one collection from OpenAlex. Its folder grows by domain
+ * and quota across runs, so neither is a setting; each paper's line records its domain and search.
+ */
+export function collectionManifest(version: string): RunManifest {
+  return createManifest({
+    kind: 'collection',
+    defaultLabel: 'openalex',
+    settings: { source: 'openalex' },
+    inputs: {},
+    version,
+  });
+}
+
+/**
+ * How `manifest.jsonl` is opened: one line per collected paper, by its OpenAlex id, and nothing
+ * else (`generate questions --manifest` reads it), so its run manifest is kept beside it, in a
+ * dot file that ingesting the folder passes over.
+ */
+export function collectionFileOptions(manifest: RunManifest, outDir: string): RunFileOptions {
+  return {
+    manifest,
+    idField: 'openalex_id',
+    what: 'collection manifest',
+    command: 'citegeist collect openalex',
+    manifestPath: join(outDir, '.manifest.jsonl.meta.json'),
+  };
 }
 
 /**
  * Collects up to `perDomain` open-access PDFs for one domain into `outDir/<domain>/`: reads
  * OpenAlex result pages (most cited first), downloads each work's best OA PDF, keeps it only if
  * it starts with `%PDF-` and pdfjs can count its pages, and appends a manifest line. Resumable:
- * works already in the manifest are skipped and count toward the quota.
+ * works already in the manifest are skipped and count toward the quota; a line cut short by a
+ * killed run is removed and its paper collected again.
  */
 export async function collectOpenAlex(options: CollectOptions): Promise<CollectResult> {
   const domain = resolveDomain(options.domain);
   const dir = join(options.outDir, domain.name);
   mkdirSync(join(dir, 'pdf'), { recursive: true });
-  const manifestPath = join(options.outDir, 'manifest.jsonl');
-  const existing = readManifest(manifestPath);
+  const http = new PoliteHttp(options);
+  // Held open from here: its lock keeps a second collect out of the folder until this one ends.
+  const manifest = RunFile.open(
+    join(options.outDir, 'manifest.jsonl'),
+    collectionFileOptions(collectionManifest(options.version), options.outDir),
+  );
+  const existing = manifest.kept as unknown as ManifestEntry[];
   const have = new Set(existing.map((e) => e.openalex_id));
   const kept = existing.filter((e) => e.domain === domain.name).length;
   const result: CollectResult = {
@@ -116,8 +141,6 @@ export async function collectOpenAlex(options: CollectOptions): Promise<CollectR
     pagesRead: 0,
     error: null,
   };
-  const http = new PoliteHttp(options);
-  const manifest = new JsonlAppender(manifestPath);
   const skip = (work: OpenAlexWork, reason: SkipReason, detail?: string): null => {
     result.skipped[reason]++;
     options.onEvent?.({

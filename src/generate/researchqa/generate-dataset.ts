@@ -7,15 +7,7 @@ import {
   type RunManifest,
   sha256Hex,
 } from '../../core/index.js';
-import {
-  inspectRunFile,
-  JsonlAppender,
-  parseJsonl,
-  RunFile,
-  type RunFileOptions,
-  readTextFile,
-  writeFileAtomic,
-} from '../../io/index.js';
+import { inspectRunFile, RunFile, type RunFileOptions } from '../../io/index.js';
 import type { LlmProvider } from '../../llm/index.js';
 import {
   type DropReason,
@@ -173,7 +165,8 @@ async function generateInto(
   changed: ReadonlySet<string>,
 ): Promise<GenerateDatasetResult> {
   const finished = new Set(progress.kept.map((r) => String(r.paper_id)));
-  dropUnfinishedRows(out, finished);
+  // Rows of papers not finished (a killed run) go before resuming, so no row is ever duplicated.
+  const rowsOut = progress.companion(out, (row) => finished.has(String(row.paper_id ?? '')));
   const todo = papers.filter((p) => !finished.has(p.id));
   const result: GenerateDatasetResult = {
     papers: todo.length,
@@ -185,7 +178,6 @@ async function generateInto(
     changedPapers: papers.filter((p) => changed.has(p.id)).map((p) => p.id),
     costUsd: 0,
   };
-  const rowsOut = new JsonlAppender(out);
   let done = 0;
   const generateOne = async (paper: (typeof todo)[number]) => {
     options.signal?.throwIfAborted();
@@ -195,7 +187,7 @@ async function generateInto(
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.maxPaperChars ? { maxPaperChars: options.maxPaperChars } : {}),
     });
-    for (const row of gen.rows) rowsOut.append(row);
+    rowsOut.appendAll(gen.rows);
     progress.append({
       paper_id: paper.id,
       text_sha256: text === null ? null : sha256Hex(text),
@@ -223,19 +215,4 @@ async function generateInto(
     rowsOut.close();
   }
   return result;
-}
-
-/**
- * Rewrites `out` (atomically, under the progress file's lock) without the rows of papers that are
- * not finished and without a torn last line; leaves it alone when there is nothing to remove.
- */
-function dropUnfinishedRows(out: string, finished: Set<string>): void {
-  if (!existsSync(out)) return;
-  const text = readTextFile(out, 'dataset being resumed', { output: true });
-  const lines = parseJsonl(text);
-  const kept = lines.filter(
-    (l) => l.ok && finished.has(String((l.value as { paper_id?: unknown } | null)?.paper_id ?? '')),
-  );
-  if (kept.length === lines.length && text.endsWith('\n')) return;
-  writeFileAtomic(out, kept.map((l) => `${JSON.stringify(l.ok ? l.value : null)}\n`).join(''));
 }

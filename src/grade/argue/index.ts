@@ -9,6 +9,7 @@ export {
   type TopicMetric,
   topicValues,
 } from './argue-metrics.js';
+export { argueMetricScores } from './argue-pairwise.js';
 export {
   argueRunRows,
   formatArgueTsv,
@@ -43,6 +44,19 @@ export {
   judgeReport,
 } from './judge-report.js';
 export * from './judgments.js';
+export {
+  type JudgedEvidence,
+  type JudgeIntoFileResult,
+  type JudgmentsSettings,
+  judgedReportKey,
+  judgedReports,
+  judgedReportsIn,
+  judgeIntoFile,
+  openJudgments,
+  pendingJudgments,
+  reportJudgmentsFileOptions,
+  reportJudgmentsManifest,
+} from './judgments-file.js';
 export { LEXICAL_DEFAULTS, LexicalJudge, type LexicalJudgeOptions } from './lexical-judge.js';
 export { DEFAULT_MAX_DOC_CHARS, type LlmJudgeOptions, LlmReportJudge } from './llm-report-judge.js';
 export {
@@ -59,6 +73,7 @@ export {
   type NuggetizerScores,
   nuggetizerGlobal,
   nuggetizerScores,
+  nuggetizerScoresOfText,
 } from './nuggetizer-scores.js';
 export type { Attestation, JudgeNugget, ReportJudge } from './report-judge.js';
 export { type ScoredInputs, type ScoreInputs, scoreInputs } from './score-inputs.js';
@@ -71,6 +86,14 @@ export {
   scoreJudgedReports,
   scoreRows,
 } from './score-judgments.js';
+export {
+  compareScoredRuns,
+  incompleteScoring,
+  parseImportanceWeights,
+  runNotes,
+  type ScoreMetaInput,
+  scoreMeta,
+} from './score-report.js';
 export {
   argueIntervals,
   compareArgueRuns,

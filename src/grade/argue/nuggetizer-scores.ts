@@ -7,7 +7,9 @@
  * Output lines are written as `json.dumps` writes them.
  */
 
-import type { NuggetizerRecord } from '../../formats/index.js';
+import { CitegeistError } from '../../core/index.js';
+import { asNuggetizerRecord, type NuggetizerRecord } from '../../formats/index.js';
+import { parseJsonl } from '../../io/index.js';
 import { exactMean, markFloat, stringifyPythonJson } from '../../python-compat/index.js';
 
 export interface NuggetizerScores {
@@ -57,4 +59,17 @@ export function formatNuggetizerMetrics(scores: readonly NuggetizerScores[]): st
     return stringifyPythonJson(out);
   };
   return `${[...scores, nuggetizerGlobal(scores)].map(line).join('\n')}\n`;
+}
+
+/** The scores of every record of a nuggetizer assignment JSONL; a line that is not JSON is an error naming it. */
+export function nuggetizerScoresOfText(text: string, file: string): NuggetizerScores[] {
+  return parseJsonl(text).map((line) => {
+    if (!line.ok)
+      throw new CitegeistError(
+        'INVALID_JSON',
+        `${file} line ${line.line} is not JSON (${line.error}).`,
+        'Fix the line.',
+      );
+    return nuggetizerScores(asNuggetizerRecord(line.value, `${file} line ${line.line}`));
+  });
 }

@@ -5,8 +5,8 @@
  * `citegeist compare` conventions (mean difference, win/tie/loss, paired t-test, randomization test).
  */
 import { CitegeistError, quoteValue } from '../../core/index.js';
-import type { MeasureComparison } from '../../retrieve/index.js';
-import { bootstrapCI, pairedRandomizationTest, pairedTTest } from '../../stats/index.js';
+import { compareMeasure, type MeasureComparison } from '../../retrieve/index.js';
+import { bootstrapCI } from '../../stats/index.js';
 import { RATIO_METRICS, type RatioMetric } from './argue-metrics.js';
 import { perTopic, type ScoreRow } from './argue-tsv.js';
 
@@ -168,21 +168,7 @@ export function compareArgueRuns(
     onlyB = [...vb.keys()].filter((t) => !va.has(t));
     const xs = common.map((t) => va.get(t)!);
     const ys = common.map((t) => vb.get(t)!);
-    const mean = (v: number[]) => (v.length ? v.reduce((s, x) => s + x, 0) / v.length : 0);
-    const t = pairedTTest(ys, xs);
-    const r = pairedRandomizationTest(ys, xs, { iterations, seed });
-    return {
-      measure,
-      n: common.length,
-      meanA: mean(xs),
-      meanB: mean(ys),
-      diff: mean(ys) - mean(xs),
-      wins: common.filter((_, i) => ys[i]! > xs[i]!).length,
-      ties: common.filter((_, i) => ys[i] === xs[i]).length,
-      losses: common.filter((_, i) => ys[i]! < xs[i]!).length,
-      tTest: { t: t.t, df: t.df, p: t.p },
-      randomization: { p: r.p, iterations: r.iterations, seed: r.seed, exact: r.exact },
-    };
+    return compareMeasure(measure, common, xs, ys, { iterations, seed });
   });
   return { comparisons, onlyA, onlyB };
 }

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { missingSharedData, sharedDataPath } from '../../testing/shared-data.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { missingSharedData, sharedDataPath, skipWithoutSharedData } from '../../testing/shared-data.js';
 import { readAlceUtility } from './alce-utility.js';
 import { readCheckCovid } from './check-covid.js';
 import { CROWDRAG_DIMENSIONS, readCrowdrag25, readCrowdragLlmRatings } from './crowdrag25.js';
@@ -20,7 +20,8 @@ function distribution(set: HumanSet, all = false): Record<number, number> {
 }
 
 // Every count below is the one measured in the set's SCHEMA.md (../shared/data/human-labels/<set>/SCHEMA.md).
-describe.skipIf(missing)(`human-judgment readers: counts as in each SCHEMA.md ${missing ?? ''}`, () => {
+describe(`human-judgment readers: counts as in each SCHEMA.md ${missing ?? ''}`, () => {
+  beforeEach(skipWithoutSharedData(['human-labels', 'README.md']));
   it('Check-COVID: 1,504 items, SUPPORT 505 / REFUTE 504 / NEI 495, extracted 322 (134/85/103), composed 1,182', () => {
     const set = readCheckCovid(dir('check-covid'));
     expect(set.items).toHaveLength(1504);

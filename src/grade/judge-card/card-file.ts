@@ -35,16 +35,17 @@ export function readJudgeCard(text: string, path: string): JudgeCard {
   return { ...(card as JudgeCard), manifest };
 }
 
+/** The judge a judged number comes from: its model id and prompt version (null: the judge has no prompt). */
+export interface CardJudge {
+  model: string;
+  promptVersion: string | null;
+}
+
 /**
- * Checks that a card certifies this judge: the same model and prompt version. A changed prompt
- * invalidates the card (JUDGE_CARD_STALE), since agreement measured with one prompt says nothing
- * certain about another.
+ * Why a card does not certify this judge: another model, or another prompt version (empty when it
+ * does). The one rule `checkJudgeCard` and the workspace search (`cardForJudge`) both apply.
  */
-export function checkJudgeCard(
-  card: JudgeCard,
-  judge: { model: string; promptVersion: string | null },
-  path: string,
-): void {
+export function cardMismatch(card: JudgeCard, judge: CardJudge): string[] {
   const problems: string[] = [];
   if (card.judge.model !== judge.model)
     problems.push(`judge ${quoteValue(card.judge.model)}, not ${quoteValue(judge.model)}`);
@@ -53,6 +54,16 @@ export function checkJudgeCard(
       `prompt version ${quoteValue(card.judge.prompt_version)}, not ${quoteValue(judge.promptVersion)}`,
     );
   }
+  return problems;
+}
+
+/**
+ * Checks that a card certifies this judge: the same model and prompt version. A changed prompt
+ * invalidates the card (JUDGE_CARD_STALE), since agreement measured with one prompt says nothing
+ * certain about another.
+ */
+export function checkJudgeCard(card: JudgeCard, judge: CardJudge, path: string): void {
+  const problems = cardMismatch(card, judge);
   if (problems.length > 0) {
     throw new CitegeistError(
       'JUDGE_CARD_STALE',

@@ -1,5 +1,6 @@
 import type { AgreementMeasureId } from '../../stats/index.js';
 import { formatScore, renderTable } from '../../text/index.js';
+import { headlineAgreement } from './headline-agreement.js';
 import type { JudgeCard, MeasureTable } from './judge-card.js';
 
 export const MEASURE_NAMES: Record<AgreementMeasureId, string> = {
@@ -109,12 +110,11 @@ export function renderJudgeCard(card: JudgeCard): string {
 
 /**
  * One line for a judged number's output: the card's set, its headline agreement (κ, else α, else
- * Spearman) with the interval, and the human ceiling of the same measure.
+ * Spearman: `headlineAgreement`) with the interval, and the human ceiling of the same measure.
  */
 export function cardSummaryLine(card: JudgeCard): string {
-  const id = (['kappa', 'alpha', 'spearman'] as AgreementMeasureId[]).find(
-    (m) => card.measures[m]?.estimate != null,
-  );
+  const head = headlineAgreement(card);
+  const id = head?.measure;
   const name = id ? MEASURE_NAMES[id] : 'agreement';
   const ceiling = card.ceiling.available && id ? ci(card.ceiling.measures, id) : 'n/a (one label per item)';
   return `judge card: ${card.judge.model} on ${card.set.name}${card.set.dimension ? `/${card.set.dimension}` : ''} (${card.counts.judged} items): ${name} ${id ? ci(card.measures, id) : 'n/a'}; people vs people ${ceiling}`;

@@ -4,6 +4,7 @@ import { type ChatMessage, delimit, UNTRUSTED_NOTE } from '../../llm/index.js';
 import type { HumanItem } from '../human-labels/index.js';
 import { AnchoredRubricJudge, RUBRIC_SYSTEM_PROMPT, rubricUserPrompt } from '../researchqa/rubric-judge.js';
 import type { CallOptions } from '../vetscore/index.js';
+import { rubricPromptVersion } from './judge-identities.js';
 import { field, type JudgeProvider, promptVersionOf, type SetJudge, type SetJudgment } from './set-judge.js';
 
 /** Which rubric score stands for a set's dimension: RAGChecker's correctness, completeness, overall. */
@@ -25,7 +26,7 @@ export class ReferenceRubricJudge implements SetJudge {
   readonly kind = 'rubric';
   readonly model: string;
   readonly family: string;
-  readonly promptVersion = promptVersionOf(RUBRIC_SYSTEM_PROMPT);
+  readonly promptVersion = rubricPromptVersion();
   private readonly judgeImpl: AnchoredRubricJudge;
 
   constructor(

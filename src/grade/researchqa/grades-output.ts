@@ -102,6 +102,8 @@ export function finishGradesFile(
   result: GradeToFileResult,
   figures: GradesSummaryFigures,
   seed: number,
+  /** More of the summary, after the rest (e.g. the judge's card). */
+  extra: Record<string, unknown> = {},
 ): { summaryFile: string; missingFields: Record<string, number> } {
   const run = opened.runs[0]!;
   reorderRunFile(target.path, {
@@ -124,7 +126,7 @@ export function finishGradesFile(
   );
   writeFileAtomic(
     summaryFile,
-    `${JSON.stringify({ ...provenance, ...figures, missing_fields: missingFields }, null, 2)}\n`,
+    `${JSON.stringify({ ...provenance, ...figures, missing_fields: missingFields, ...extra }, null, 2)}\n`,
   );
   return { summaryFile, missingFields };
 }

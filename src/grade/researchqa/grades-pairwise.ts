@@ -32,7 +32,18 @@ export function gradesMetricScores(rows: readonly GradeRow[]): MetricScores[] {
   });
 }
 
-/** Every pair of runs on every ResearchQA metric of grades rows (`pairwiseTable`). */
-export function gradesPairwise(rows: readonly GradeRow[], options: PairwiseTableOptions = {}): PairwiseTable {
-  return pairwiseTable(gradesMetricScores(rows), options);
+/**
+ * Every pair of runs on every ResearchQA metric of grades rows (`pairwiseTable`), but those in
+ * `unranked` (e.g. a judge's metrics not certified under `--require-agreement`): they are shown, not
+ * compared, and not counted in the correction for multiple comparisons.
+ */
+export function gradesPairwise(
+  rows: readonly GradeRow[],
+  options: PairwiseTableOptions = {},
+  unranked: ReadonlySet<string> = new Set(),
+): PairwiseTable {
+  return pairwiseTable(
+    gradesMetricScores(rows).filter((m) => !unranked.has(m.metric)),
+    options,
+  );
 }

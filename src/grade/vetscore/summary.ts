@@ -1,7 +1,13 @@
-import { type BootstrapInterval, keyedMeanInterval } from '../../stats/index.js';
+import {
+  type BootstrapInterval,
+  type JudgeVariance,
+  judgeVariance,
+  keyedMeanInterval,
+} from '../../stats/index.js';
 import { isEmptyQuote } from '../../text/index.js';
 import { type EvidenceTally, mergeTallies, renderEvidenceTally } from '../evidence-grounding.js';
 import { type AnswerGrade, coverageRate, type UnsupportedClaim } from './grade-answer.js';
+import { repeatScores } from './repeat-scores.js';
 
 /** The batch summary of `grade faithfulness`: n, mean score with its CI, coverage and failures. */
 export interface FaithfulnessSummary {
@@ -22,6 +28,12 @@ export interface FaithfulnessSummary {
   coverage: number | null;
   /** Run-to-run agreement pooled over answers (only with repeats). */
   agreement?: { claims: number; verification_identical: number | null; harm_identical: number | null };
+  /**
+   * The judge's own noise on the answers' scores (only with repeats): each scored answer scored by
+   * each repeat alone (`repeatScores`), then the mean within-answer sd and the share of answers
+   * whose score changed between repeats (`judgeVariance`).
+   */
+  judge_noise?: JudgeVariance;
   /** Per verification judge model: verdicts that claimed support, located and unverified. */
   evidence: EvidenceTally[];
   /** Whether unverified support was counted as support (any answer graded with the flag). */
@@ -92,8 +104,16 @@ export function summarizeFaithfulness(grades: AnswerGrade[]): FaithfulnessSummar
       verification_identical: pooled('verification'),
       harm_identical: pooled('harm'),
     };
+    summary.judge_noise = judgeVariance(perAnswerRepeats(grades));
   }
   return summary;
+}
+
+function perAnswerRepeats(grades: readonly AnswerGrade[]): number[][] {
+  return grades.flatMap((g) => {
+    const r = repeatScores(g);
+    return r ? [r] : [];
+  });
 }
 
 /** Every unsupported claim of a batch, highest harm first (METHODS §3.7). */
@@ -125,6 +145,13 @@ export function renderFaithfulnessSummary(s: FaithfulnessSummary): string {
     rows.push([
       'repeat agreement',
       `verdict identical ${fmt(s.agreement.verification_identical)}, harm identical ${fmt(s.agreement.harm_identical)} (${s.agreement.claims} claims)`,
+    ]);
+  }
+  if (s.judge_noise && s.judge_noise.items > 0) {
+    const share = s.judge_noise.verdictChangeShare;
+    rows.push([
+      'judge noise',
+      `${s.judge_noise.repeats} repeats: within-answer sd ${fmt(s.judge_noise.withinItemSd)}; score changed between repeats on ${share === null ? 'n/a' : `${(share * 100).toFixed(1)}%`} of ${s.judge_noise.items} answers`,
     ]);
   }
   for (const line of renderEvidenceTally(s.evidence, s.trust_unlocated_evidence))

@@ -42,6 +42,25 @@ function titleLines(
   return out;
 }
 
+/** A line that ends in a lower-case word broken at a hyphen, and a line that goes on in lower case. */
+const wordBrokenAcross = (last: PdfLine, first: PdfLine) =>
+  /\p{Ll}-$/u.test(last.text.trimEnd()) && /^\p{Ll}/u.test(first.text.trimStart());
+
+/** Other prose kinds: a block of one goes on into the next only where a word is broken. */
+const BROKEN_WORD_ONLY = new Set(['front', 'list', 'footnote', 'caption']);
+
+/** Joins the blocks that follow `merged` (same kind, next page at most) while a word runs on into them. */
+function joinBrokenWords(blocks: readonly Block[], i: number, merged: Block, used: Set<Block>): void {
+  for (let j = i + 1; j < blocks.length; j++) {
+    const next = blocks[j]!;
+    const last = merged.lines.at(-1)!;
+    if (next.kind !== merged.kind || next.page > last.page + 1 || !wordBrokenAcross(last, next.lines[0]!))
+      return;
+    merged.lines.push(...next.lines);
+    used.add(next);
+  }
+}
+
 /** Blocks a paragraph may jump over when it continues in the next column or page. */
 const INTERRUPTIONS = new Set(['float', 'caption', 'footnote', 'table', 'formula', 'code']);
 
@@ -61,16 +80,24 @@ export function joinContinuations(blocks: readonly Block[]): Block[] {
       joinReferenceContinuation(blocks, i, merged, used);
       continue;
     }
-    if (merged.kind !== 'body' && merged.kind !== 'abstract') continue;
+    if (merged.kind !== 'body' && merged.kind !== 'abstract') {
+      if (BROKEN_WORD_ONLY.has(merged.kind)) joinBrokenWords(blocks, i, merged, used);
+      continue;
+    }
     let j = i + 1;
     while (!endsSentence(merged.lines.at(-1)!.text)) {
       while (j < blocks.length && (used.has(blocks[j]!) || INTERRUPTIONS.has(blocks[j]!.kind)) && j - i < 12)
         j++;
       const next = blocks[j];
-      if (next?.kind !== merged.kind || next.indented || next.page > merged.lines.at(-1)!.page + 1) break;
-      const sameRegion =
-        next.page === merged.lines.at(-1)!.page && next.region === merged.lines.at(-1)!.region;
-      if (sameRegion && j === i + 1) break; // a real paragraph break within a column
+      if (next?.kind !== merged.kind || next.page > merged.lines.at(-1)!.page + 1) break;
+      // A word broken at a hyphen ("dehypenisa-" | "tion of …") goes on whatever the layout says:
+      // no paragraph ends inside a word, so an indent or a gap there is not a paragraph break.
+      if (!wordBrokenAcross(merged.lines.at(-1)!, next.lines[0]!)) {
+        if (next.indented) break;
+        const sameRegion =
+          next.page === merged.lines.at(-1)!.page && next.region === merged.lines.at(-1)!.region;
+        if (sameRegion && j === i + 1) break; // a real paragraph break within a column
+      }
       merged.lines.push(...next.lines);
       used.add(next);
       j++;

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { CitegeistError, type Document, type ParagraphKind } from '../../core/index.js';
 import { DocumentBuilder } from '../document-builder.js';
 import type { IngestContext } from '../ingest-context.js';
@@ -45,8 +46,17 @@ export async function pdfToDocument(bytes: Uint8Array, ctx: IngestContext): Prom
   const touchUpTo = (page: number) => {
     for (; lastPage < page; ) builder.touchPage(++lastPage);
   };
-  for (const b of blocks) {
+  // An abstract under no heading (its label run in: "Abstract. In this paper …") gets a section
+  // named Abstract, from its first paragraph to its last before the first heading; the front matter
+  // after it (keywords, dates) stays outside, as before.
+  const firstHeading = blocks.findIndex((b) => b.kind === 'heading');
+  const beforeHeadings = firstHeading < 0 ? blocks : blocks.slice(0, firstHeading);
+  const abstractEnd = beforeHeadings.findLastIndex((b) => b.kind === 'abstract');
+  for (const [i, b] of blocks.entries()) {
     touchUpTo(b.page);
+    if (b.kind === 'abstract' && i <= abstractEnd && !builder.currentSection())
+      builder.heading('Abstract', 1, b.page, '');
+    if (i === abstractEnd + 1 && abstractEnd >= 0 && b.kind !== 'heading') builder.closeSections();
     if (b.kind === 'heading') {
       if (b.synthetic) builder.heading('References', b.level, b.page, '');
       else builder.heading(blockText(b, vocab), b.level, b.page);
@@ -59,7 +69,8 @@ export async function pdfToDocument(bytes: Uint8Array, ctx: IngestContext): Prom
   touchUpTo(layouts.length);
   const doc = builder.build({
     id: ctx.id,
-    title: title || content.info.title || '',
+    // A PDF that prints no title and names none in its information is known by its file name.
+    title: title || content.info.title || basename(ctx.file).replace(/\.pdf$/i, ''),
     source: 'pdf',
     meta: { file: ctx.file },
   });

@@ -10,12 +10,17 @@ describe('heading numbering', () => {
     ['A.1 Hyperparameters', 'letter', 2],
     ['B Human evaluation details', 'letter', 1],
     ['Appendix C: Proofs', 'appendix', 1],
+    ['Appendix. Model specification', 'appendix', 1],
+    ['APPENDIX: PROOFS', 'appendix', 1],
   ])('%s is %s numbering of depth %d', (text, kind, depth) => {
     expect(numberingOf(text)).toMatchObject({ kind, depth });
   });
-  it.each(['Introduction', '2019 was a year', 'I think so', '45 Results'])('%s has none', (text) => {
-    expect(numberingOf(text)).toBeNull();
-  });
+  it.each(['Introduction', '2019 was a year', 'I think so', '45 Results', 'Appendix. see below'])(
+    '%s has none',
+    (text) => {
+      expect(numberingOf(text)).toBeNull();
+    },
+  );
 });
 
 describe('caption labels', () => {

@@ -5,7 +5,7 @@
  * font the body text does not use; capitals count for small numbered headings such as REVTeX's
  * "II. METHODS") and is not a caption, an author line (superscript markers, e-mail, lists of names)
  * or a table-of-contents entry (a line ending in a page number among others like it). A candidate
- * becomes a heading when it is numbered (`2`, `2.1`, `IV.`, `A.1`, `Appendix B`), is one of the
+ * becomes a heading when it is numbered (`2`, `2.1`, `IV.`, `A.1`, `Appendix B`, `Appendix. Title`), is one of the
  * usual section names, or shares its type with a numbered heading; or, in a paper without
  * numbered headings, when its type is at least 12% larger than the body text or used only for
  * short lines that stand apart from the text around them. The level is the depth of the numbering,
@@ -23,6 +23,8 @@ const ARABIC = /^(\d{1,2}(?:\.\d{1,2}){0,3})\.?\s+(\S.*)$/u;
 const ROMAN = /^((?:X{0,2})(?:IX|IV|V?I{0,3}))\.\s+(\S.*)$/u;
 const LETTERED = /^([A-H](?:\.\d{1,2}){0,3})[.:]?\s+(\p{Lu}.*)$/u;
 const APPENDIX_NAMED = /^(?:appendix|annex)\s+([A-Z\d]{1,2})\b[.:]?\s*(.*)$/iu;
+/** An appendix without a letter, titled after a stop: "Appendix. Model specification", "Appendix: Proofs". */
+const APPENDIX_TITLED = /^(?:[Aa]ppendix|APPENDIX|[Aa]nnex|ANNEX)\s*[.:—–]\s*\p{Lu}/u;
 
 /**
  * A caption's label: "Figure 3:", "Fig. 3.", "Table 2:", "Algorithm 1:", "Box 1.", "Video 1.", and
@@ -45,6 +47,7 @@ export function numberingOf(text: string): Numbering | null {
   if (m?.[1]) return { kind: 'roman', depth: 1, label: m[1] };
   m = APPENDIX_NAMED.exec(text);
   if (m) return { kind: 'appendix', depth: 1, label: m[1]! };
+  if (APPENDIX_TITLED.test(text)) return { kind: 'appendix', depth: 1, label: '' };
   m = LETTERED.exec(text);
   if (m) return { kind: 'letter', depth: m[1]!.split('.').length, label: m[1]! };
   return null;
@@ -91,7 +94,7 @@ function candidate(line: PdfLine, prev: PdfLine | undefined, stats: DocStats): C
   const small = line.size < stats.bodySize * (known ? 0.85 : 0.95);
   if (small && !(caps && line.size >= stats.bodySize * 0.75)) return null;
   // A usual section name followed by text on the same line, in text size, is a run-in heading.
-  if (!larger && RUN_IN.test(text)) return null;
+  if (!larger && !numbering && RUN_IN.test(text)) return null;
   if (!larger && !otherFace && !caps) return null;
   if (/\.$/.test(text) && (words(text) > 8 || (!numbering && !known))) return null;
   // A sentence goes on after the first words: a run-in heading ("Abstract. In this paper …").

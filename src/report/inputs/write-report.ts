@@ -1,5 +1,6 @@
 import { dirname, relative, resolve } from 'node:path';
 import { CitegeistError } from '../../core/index.js';
+import { certifyJudges, distinctJudges, judgeOfManifest } from '../../grade/index.js';
 import { checkFinished, fingerprint, writeFileAtomic } from '../../io/index.js';
 import { VERSION } from '../../version.js';
 import { buildReportData } from '../build-report.js';
@@ -27,6 +28,10 @@ export interface ReportOptions {
   seed: number;
   /** Show grades and runs still being written (their writer holds the lock), marked partial. */
   allowPartial?: boolean;
+  /** Judge cards to show beside the judged metrics (else found in the workspace). */
+  judgeCard?: string[];
+  /** Refuse the report when a judge's card is missing or agrees with people less than this. */
+  requireAgreement?: number;
 }
 
 export const PAPER_TEXT_MODES: readonly PaperTextMode[] = ['auto', 'full', 'context', 'none'];
@@ -98,6 +103,19 @@ export async function buildReportFromFiles(
       `PARTIAL: ${relative(cwd, p.path) || p.path} was still being written by ${p.writer} when this report was made; it shows only the rows written by then (--allow-partial).`,
     );
   }
+  // Beside the judged metrics: each judge's card (given, else found beside the files or in the workspace).
+  const judged = [...grades, ...(faithfulness ?? [])];
+  const judgeCards = certifyJudges(
+    distinctJudges(judged.map((f) => judgeOfManifest(f.manifest))),
+    {
+      cwd,
+      given: o.judgeCard ?? [],
+      near: judged.map((f) => dirname(resolve(cwd, f.name))),
+    },
+    o.requireAgreement,
+  );
+  // a card shown is an input: `serve` rebuilds the report when it changes
+  for (const c of judgeCards) if (c.card) reader.sources.read.push(resolve(cwd, c.card));
   const labels = [
     ...new Set(grades.flatMap((g) => g.rows.map((r) => r.label ?? g.manifest?.label ?? r.row.model))),
   ];
@@ -117,6 +135,7 @@ export async function buildReportFromFiles(
       : {}),
     ...(faithfulness ? { faithfulness } : {}),
     ...(judgments ? { judgments } : {}),
+    judgeCards,
   });
   return { data, read: reader.sources.read };
 }
@@ -125,8 +144,9 @@ export async function buildReportFromFiles(
 function recipeOf(o: ReportOptions, cwd: string, read: readonly string[], outDir: string): ReportRecipe {
   const rel = (p: string) => relative(outDir, resolve(cwd, p)) || '.';
   const options: ReportRecipe['options'] = { paperText: o.paperText, seed: o.seed };
-  for (const k of ['grades', 'runs', 'faithfulness', 'judgments'] as const)
+  for (const k of ['grades', 'runs', 'faithfulness', 'judgments', 'judgeCard'] as const)
     if (o[k]?.length) options[k] = o[k]!.map(rel);
+  if (o.requireAgreement !== undefined) options.requireAgreement = o.requireAgreement;
   for (const k of ['dataset', 'corpus', 'papers', 'nuggets', 'title'] as const) {
     const v = o[k];
     if (v !== undefined) options[k] = k === 'title' ? v : rel(v);
@@ -167,10 +187,11 @@ export function optionsFromRecipe(recipe: ReportRecipe, out: string): ReportOpti
     paperText: paperText && PAPER_TEXT_MODES.includes(paperText) ? paperText : 'auto',
     seed: typeof o.seed === 'number' ? o.seed : 0,
   };
-  for (const k of ['grades', 'runs', 'faithfulness', 'judgments'] as const) {
+  for (const k of ['grades', 'runs', 'faithfulness', 'judgments', 'judgeCard'] as const) {
     const v = strings(o[k]);
     if (v) opts[k] = v;
   }
+  if (typeof o.requireAgreement === 'number') opts.requireAgreement = o.requireAgreement;
   for (const k of ['dataset', 'corpus', 'papers', 'nuggets', 'title'] as const) {
     const v = string(o[k]);
     if (v !== undefined) opts[k] = v;

@@ -26,6 +26,52 @@ describe('compareRuns', () => {
     );
   });
 
+  // Figures from scripts/compare-runs-reference.py (SciPy 1.17.1 permutation_test and ttest_rel).
+  const ranksRun = (name: string, ranks: number[]) =>
+    parseRun(
+      ranks
+        .map((r, i) =>
+          r === 0
+            ? `t${i} Q0 x${i} 1 1 ${name}\n`
+            : Array.from(
+                { length: r },
+                (_, k) => `t${i} Q0 ${k === r - 1 ? `rel${i}` : `x${i}_${k}`} ${k + 1} ${10 - k} ${name}\n`,
+              ).join(''),
+        )
+        .join(''),
+    );
+  const qrelsOf = (n: number) =>
+    parseQrels(Array.from({ length: n }, (_, i) => `t${i} 0 rel${i} 1\n`).join(''));
+
+  it("randomization p is SciPy permutation_test's (exact, 12 topics) and t is ttest_rel's", () => {
+    const a = ranksRun('A', [1, 2, 0, 1, 3, 1, 2, 0, 1, 4, 1, 2]);
+    const b = ranksRun('B', [1, 1, 2, 1, 1, 2, 1, 3, 1, 1, 1, 1]);
+    const [row] = compareRuns(qrelsOf(12), a, b, { measures: ['recip_rank'] });
+    expect(row?.diff).toBeCloseTo(0.2708333333333333, 14);
+    expect(row?.randomization).toMatchObject({ exact: true, iterations: 4096, seed: 42 });
+    expect(Math.abs(row!.randomization.p! - 0.0546875)).toBeLessThan(1e-12);
+    expect(Math.abs(row!.tTest.t! - 2.550996785069104)).toBeLessThan(1e-12);
+    expect(Math.abs(row!.tTest.p! - 0.02694721961478504)).toBeLessThan(1e-12);
+    expect(row?.delta.percentile?.[0]).toBeLessThan(row!.diff);
+  });
+
+  it("a Monte Carlo randomization p (40 topics) is within 4 standard errors of SciPy's", () => {
+    const a = ranksRun(
+      'A',
+      Array.from({ length: 40 }, (_, i) => (i * 7) % 5),
+    );
+    const b = ranksRun(
+      'B',
+      Array.from({ length: 40 }, (_, i) => (i * 3) % 4),
+    );
+    const [row] = compareRuns(qrelsOf(40), a, b, { measures: ['recip_rank'] });
+    expect(row?.randomization.exact).toBe(false);
+    // Since 2026-12-01 this p is 2·min(P(T ≤ t), P(T ≥ t)) with +1 on both counts, as SciPy's;
+    // before, a second implementation gave (1 + #|T| ≥ |t|)/(1 + N) (the same p in expectation).
+    const se = Math.sqrt((0.6162513837486162 * (1 - 0.6162513837486162)) / 10_000);
+    expect(Math.abs(row!.randomization.p! - 0.6162513837486162)).toBeLessThan(4 * se + 1e-4);
+  });
+
   it('skips integer count measures and refuses a request with nothing to compare', () => {
     const run = parseRun('1 Q0 a 1 2 A\n');
     expect(() => compareRuns(qrels, run, run, { measures: ['num_ret'] })).toThrow(/None of the requested/);

@@ -1,6 +1,6 @@
 import { CitegeistError } from '../../core/index.js';
 import type { Qrels, Run } from '../../formats/index.js';
-import { pairedRandomizationTest, pairedTTest } from '../../stats/index.js';
+import { comparePairedItems, pairedTTest } from '../../stats/index.js';
 import { renderTable } from '../../text/index.js';
 import { perQueryValues, type TrecEvalOptions, trecEval } from './trec-eval.js';
 
@@ -19,8 +19,13 @@ export interface MeasureComparison {
   losses: number;
   /** Paired t-test on B − A (positive t: B better); null fields when undefined (n < 2, no variance). */
   tTest: { t: number | null; df: number | null; p: number | null };
-  /** Paired sign-flip randomization test on B − A (exact when 2^n ≤ iterations). */
+  /**
+   * Paired sign-flip randomization test on B − A (exact when 2^n ≤ iterations), p as SciPy's
+   * `permutation_test` computes it (`comparePairedItems`, the module every comparison uses).
+   */
   randomization: { p: number | null; iterations: number; seed: number; exact: boolean };
+  /** B − A with its paired bootstrap intervals (percentile and BCa) and Cohen's d_z. */
+  delta: { percentile: [number, number] | null; bca: [number, number] | null; dz: number | null };
 }
 
 export interface CompareOptions extends Omit<TrecEvalOptions, 'complete'> {
@@ -57,36 +62,48 @@ export function compareRuns(
   return names.map((measure) => {
     const va = perQueryValues(a, measure);
     const vb = perQueryValues(b, measure);
-    const xs: number[] = [];
-    const ys: number[] = [];
-    let wins = 0;
-    let ties = 0;
-    let losses = 0;
-    for (const [qid, x] of va) {
-      const y = vb.get(qid) ?? 0;
-      xs.push(x);
-      ys.push(y);
-      if (y > x) wins++;
-      else if (y < x) losses++;
-      else ties++;
-    }
-    const meanA = mean(xs);
-    const meanB = mean(ys);
-    return {
-      measure,
-      n: xs.length,
-      meanA,
-      meanB,
-      diff: meanB - meanA,
-      wins,
-      ties,
-      losses,
-      tTest: (({ t, df, p }) => ({ t, df, p }))(pairedTTest(ys, xs)),
-      randomization: (({ p, iterations: it, seed: s, exact }) => ({ p, iterations: it, seed: s, exact }))(
-        pairedRandomizationTest(ys, xs, { iterations, seed }),
-      ),
-    };
+    // Topics in qrels order as trec_eval prints them; a topic a run lacks scores 0 (-c).
+    const xs = [...va.values()];
+    const ys = [...va.keys()].map((qid) => vb.get(qid) ?? 0);
+    return compareMeasure(measure, [...va.keys()], xs, ys, { iterations, seed });
   });
+}
+
+/**
+ * One measure of B against A on paired topics (`xs` A's values, `ys` B's, in `ids` order): the
+ * means, B − A with its bootstrap intervals, win/tie/loss, the paired t-test and the randomization
+ * test of `comparePairedItems` (the module every comparison uses). `compare` on TREC runs and
+ * `reports compare` both call it.
+ */
+export function compareMeasure(
+  measure: string,
+  ids: string[],
+  xs: number[],
+  ys: number[],
+  resampling: { iterations: number; seed: number },
+): MeasureComparison {
+  const paired = { ids, a: ys, b: xs, droppedFailed: 0, droppedNotApplicable: 0, onlyA: 0, onlyB: 0 };
+  const c = comparePairedItems(paired, { test: 'randomization', ...resampling });
+  const { t, df, p } = pairedTTest(ys, xs);
+  const exact = c.test.method === 'exact';
+  return {
+    measure,
+    n: xs.length,
+    meanA: mean(xs),
+    meanB: mean(ys),
+    diff: mean(ys) - mean(xs),
+    wins: c.wins,
+    ties: c.ties,
+    losses: c.losses,
+    tTest: { t, df, p },
+    randomization: {
+      p: c.test.p,
+      iterations: exact ? 2 ** c.n : resampling.iterations,
+      seed: resampling.seed,
+      exact,
+    },
+    delta: { percentile: c.delta.percentile, bca: c.delta.bca, dz: c.dz },
+  };
 }
 
 function mean(xs: number[]): number {

@@ -1,6 +1,7 @@
 export { formatFixed, formatFixed4 } from './c-format.js';
 export {
   type CompareOptions,
+  compareMeasure,
   compareRuns,
   formatComparison,
   type MeasureComparison,

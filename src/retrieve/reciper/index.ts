@@ -40,3 +40,4 @@ export {
   wordSet,
 } from './reciper-fusion.js';
 export { type RecipeDoc, ReciperRetriever } from './reciper-retriever.js';
+export { EXPECTED_RECIPE_TOKENS, estimateRecipes } from './recipes-estimate.js';

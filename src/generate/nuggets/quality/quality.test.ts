@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   addNuggets,
   createNuggetBank,
@@ -11,7 +10,7 @@ import {
   readNuggetFile,
 } from '../../../formats/index.js';
 import { spearman } from '../../../stats/index.js';
-import { FakeLlm, sharedDataPath } from '../../../testing/index.js';
+import { FakeLlm, sharedDataPath, skipWithoutSharedData } from '../../../testing/index.js';
 import {
   GENERAL_QUALITIES_SYSTEM,
   PERSONALIZATION_SYSTEM,
@@ -227,33 +226,36 @@ const RELEASED = ['nugget_with_scores_1001.v3.json', 'nugget_with_scores_1013.v3
   sharedDataPath('nuggets', f),
 );
 
-describe.skipIf(!RELEASED.every((f) => existsSync(f)))(
-  'computed criteria against the released ones (../shared/data/nuggets; skipped when absent)',
-  () => {
-    it('Spearman ρ over the 40 released nuggets: reading level 0.891, complexity 0.612', () => {
-      const theirs: { rl: number; cx: number }[] = [];
-      const ours: { rl: number; cx: number }[] = [];
-      for (const file of RELEASED) {
-        for (const [, n] of nuggetEntries(readNuggetFile(file)[0]!.bank)) {
-          const q = (n.metadata as { quality: { reading_level: number; complexity: number } }).quality;
-          const text = (n as NuggetQuestion).question;
-          theirs.push({ rl: q.reading_level, cx: q.complexity });
-          ours.push({ rl: readingLevel(text), cx: complexity(text) });
-        }
+describe('computed criteria against the released ones (../shared/data/nuggets; skipped when absent)', () => {
+  beforeEach(
+    skipWithoutSharedData(
+      ['nuggets', 'nugget_with_scores_1001.v3.json'],
+      ['nuggets', 'nugget_with_scores_1013.v3.json'],
+    ),
+  );
+  it('Spearman ρ over the 40 released nuggets: reading level 0.891, complexity 0.612', () => {
+    const theirs: { rl: number; cx: number }[] = [];
+    const ours: { rl: number; cx: number }[] = [];
+    for (const file of RELEASED) {
+      for (const [, n] of nuggetEntries(readNuggetFile(file)[0]!.bank)) {
+        const q = (n.metadata as { quality: { reading_level: number; complexity: number } }).quality;
+        const text = (n as NuggetQuestion).question;
+        theirs.push({ rl: q.reading_level, cx: q.complexity });
+        ours.push({ rl: readingLevel(text), cx: complexity(text) });
       }
-      expect(theirs).toHaveLength(40);
-      expect(
-        spearman(
-          theirs.map((t) => t.rl),
-          ours.map((o) => o.rl),
-        )!,
-      ).toBeCloseTo(0.8908, 4);
-      expect(
-        spearman(
-          theirs.map((t) => t.cx),
-          ours.map((o) => o.cx),
-        )!,
-      ).toBeCloseTo(0.612, 3);
-    });
-  },
-);
+    }
+    expect(theirs).toHaveLength(40);
+    expect(
+      spearman(
+        theirs.map((t) => t.rl),
+        ours.map((o) => o.rl),
+      )!,
+    ).toBeCloseTo(0.8908, 4);
+    expect(
+      spearman(
+        theirs.map((t) => t.cx),
+        ours.map((o) => o.cx),
+      )!,
+    ).toBeCloseTo(0.612, 3);
+  });
+});
