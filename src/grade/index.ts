@@ -106,6 +106,7 @@ export {
   type RubricGrounding,
   tallyRubricEvidence,
 } from './researchqa/rubric-judge-grounding.js';
+export { RunsByLabel } from './researchqa/runs-by-label.js';
 export {
   mergeScoreFiles,
   readScoreFile,

@@ -13,7 +13,9 @@ import {
   judgeOfManifest,
   metricLabel,
   parseGradesFile,
+  RunsByLabel,
   rubricJudgeOf,
+  uncertifiedLine,
   uncertifiedMetrics,
 } from '../../grade/index.js';
 import { checkFinished, readTextFile } from '../../io/index.js';
@@ -132,12 +134,7 @@ export const registerLeaderboard: RegisterCommand = (program, ctx) => {
       const unranked = uncertifiedMetrics(cards);
       // Under the means: every pair of runs on every ranked metric, p adjusted over the whole table.
       const pairwise = gradesPairwise(grades, comparisonOptions(opts, opts.seed), unranked);
-      const uncertified = cards
-        .filter((c) => c.uncertified !== null)
-        .map(
-          (c) =>
-            `\nUNCERTIFIED: ${c.metrics.join(', ') || c.what} printed, not ranked (left out of the comparison): ${c.uncertified}\n`,
-        );
+      const uncertified = cards.filter((c) => c.uncertified !== null).map((c) => `\n${uncertifiedLine(c)}\n`);
       printSummary(ctx, grades, opts.seed, {
         json: { pairwise, judge_cards: cards, unranked_metrics: [...unranked] },
         text: `${pairwise.rows.length > 0 ? `\n${renderPairwiseTable(pairwise, metricLabel)}` : ''}${cards.map((c) => `\n${c.line}\n`).join('')}${uncertified.join('')}`,
@@ -145,23 +142,3 @@ export const registerLeaderboard: RegisterCommand = (program, ctx) => {
     },
   );
 };
-
-/**
- * Labels name runs: two files under one label must hold the same run (same run id), else the
- * leaderboard would merge two runs into one column.
- */
-class RunsByLabel {
-  private readonly seen = new Map<string, { runId: string; file: string }>();
-
-  add(label: string, runId: string, file: string): void {
-    const before = this.seen.get(label);
-    if (!before) this.seen.set(label, { runId, file });
-    else if (before.runId !== runId) {
-      throw new CitegeistError(
-        'DUPLICATE_LABEL',
-        `${before.file} and ${file} are two different runs with the same label "${label}".`,
-        'Give them different labels (--label when answering or grading), or leave one out.',
-      );
-    }
-  }
-}

@@ -164,3 +164,8 @@ export function certifyJudges(
 export function uncertifiedMetrics(notes: readonly CardNote[]): Set<string> {
   return new Set(notes.filter((n) => n.uncertified !== null).flatMap((n) => n.metrics));
 }
+
+/** The line `leaderboard` prints for a judge not certified under --require-agreement. */
+export function uncertifiedLine(note: CardNote): string {
+  return `UNCERTIFIED: ${note.metrics.join(', ') || note.what} printed, not ranked (left out of the comparison): ${note.uncertified}`;
+}

@@ -6,6 +6,7 @@ export {
   type JudgedBy,
   requireAgreement,
   uncertifiedBecause,
+  uncertifiedLine,
   uncertifiedMetrics,
 } from './agreement-gate.js';
 export { type CardJudge, cardMismatch, checkJudgeCard, readJudgeCard } from './card-file.js';
