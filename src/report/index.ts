@@ -4,7 +4,7 @@ export { renderArgueTable } from './argue-table.js';
 export { buildReportData, type ReportInput } from './build-report.js';
 export { escapeHtml } from './escape-html.js';
 export { type FaithfulnessSource, faithfulnessLabel } from './faithfulness-section.js';
-export { renderJudgeNoise } from './judge-noise-text.js';
+export { renderJudgeNoise, renderJudgeVariance } from './judge-noise-text.js';
 export { type BankNuggets, bankNuggets } from './judgments-section.js';
 export { renderBreakdown, renderLeaderboard } from './leaderboard-table.js';
 export { type LooseGrade, looseGradeRow } from './loose-grade-row.js';

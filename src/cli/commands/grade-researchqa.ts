@@ -6,11 +6,15 @@ import {
   certifyJudge,
   estimateJudging,
   gradeRunToFile,
+  gradesJudgeNoise,
   gradesManifest,
+  parseGrades,
+  RUBRIC_JUDGE_TEMPERATURE,
   rubricJudgeOf,
 } from '../../grade/index.js';
-import { byField, reorderRunFile, sha256OfFile, writeFileAtomic } from '../../io/index.js';
+import { byField, readTextFile, reorderRunFile, sha256OfFile, writeFileAtomic } from '../../io/index.js';
 import { modelId, parseModelString } from '../../llm/index.js';
+import { renderJudgeVariance } from '../../report/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { addLlmOptions } from '../llm-options.js';
@@ -26,11 +30,11 @@ import {
   withProgress,
 } from '../setup/grading.js';
 import { addJudgeCardOptions, type JudgeCardFlags } from '../setup/judge-card-options.js';
-import { parseIntOption, seedOption } from '../setup/option-parsers.js';
+import { countOption, parseIntOption, seedOption } from '../setup/option-parsers.js';
 import { addPaperSourceOptions, describeSource, paperSourceOf } from '../setup/paper-source.js';
 import { noteTakeovers } from '../takeover-note.js';
 
-type GradeFlags = GradeOptions & JudgeCardFlags & { run: string; out: string };
+type GradeFlags = GradeOptions & JudgeCardFlags & { run: string; out: string; repeats: number };
 
 /**
  * `citegeist grade`: a command group whose default subcommand, `grade researchqa`, grades one run
@@ -51,6 +55,13 @@ async function gradePrepared(ctx: CliContext, p: Prepared, opts: GradeFlags): Pr
   const run = p.runs[0]!;
   const out = resolve(ctx.io.cwd, opts.out);
   const card = rubricJudgeCard(ctx, p, opts, out);
+  if (opts.repeats > 1 && !p.settings.judge) {
+    throw new CitegeistError(
+      'BAD_OPTION',
+      '--repeats was given but no --judge: only the rubric judge is repeated (the citation metrics are deterministic).',
+      'Add --judge <model>, or leave --repeats out.',
+    );
+  }
   const manifest = gradesManifest({
     runLabel: run.manifest?.label ?? run.models.join(', '),
     label: opts.label,
@@ -59,6 +70,7 @@ async function gradePrepared(ctx: CliContext, p: Prepared, opts: GradeFlags): Pr
       quoteMode: p.quoteMode,
       judge: p.settings.judge ? modelId(parseModelString(p.settings.judge, '--judge')) : null,
       trustUnlocatedEvidence: p.trustUnlocatedEvidence,
+      judgeRepeats: { repeats: opts.repeats, temperature: RUBRIC_JUDGE_TEMPERATURE },
     },
     dataset: {
       sha256: p.datasetSha256,
@@ -70,7 +82,7 @@ async function gradePrepared(ctx: CliContext, p: Prepared, opts: GradeFlags): Pr
     version: VERSION,
     partialRun: p.partial.length > 0,
   });
-  if (p.settings.dryRun) return printJudgeEstimate(ctx, p, { path: out, manifest });
+  if (p.settings.dryRun) return printJudgeEstimate(ctx, p, { path: out, manifest }, opts.repeats);
   const result = await withJudge(
     ctx,
     p,
@@ -88,6 +100,7 @@ async function gradePrepared(ctx: CliContext, p: Prepared, opts: GradeFlags): Pr
             {
               ...gradeOptions(p, judge),
               ...options,
+              repeats: opts.repeats,
               // The rows are in the file; the summary is built as they come (a large run is not held).
               keep: false,
             },
@@ -103,12 +116,14 @@ async function gradePrepared(ctx: CliContext, p: Prepared, opts: GradeFlags): Pr
   });
   noteTakeovers(ctx.io, result.tookOverFrom);
   reportOutcome(ctx, run.models, result);
-  const summary = printSummary(
-    ctx,
-    result.summary,
-    opts.seed,
-    card ? { json: { judge_card: card }, text: `\n${card.line}\n` } : undefined,
-  );
+  // Judged K times: the judge's own noise, from every row of the file (kept ones too).
+  const noise =
+    opts.repeats > 1 ? gradesJudgeNoise(parseGrades(opts.out, readTextFile(out, 'grades file'))) : [];
+  const judgeNoise = noise.length > 0 ? { judge_noise: noise } : {};
+  const summary = printSummary(ctx, result.summary, opts.seed, {
+    json: { ...(card ? { judge_card: card } : {}), ...judgeNoise },
+    text: `${card ? `\n${card.line}\n` : ''}${noise.length > 0 ? `\n${renderJudgeVariance(noise)}` : ''}`,
+  });
   const summaryFile = `${out.replace(/\.jsonl?$/i, '')}.summary.json`;
   const provenance = {
     manifest: result.manifest,
@@ -122,7 +137,7 @@ async function gradePrepared(ctx: CliContext, p: Prepared, opts: GradeFlags): Pr
   );
   writeFileAtomic(
     summaryFile,
-    `${JSON.stringify({ ...provenance, ...(summary as object), missing_fields: missingFields, ...(card ? { judge_card: card } : {}) }, null, 2)}\n`,
+    `${JSON.stringify({ ...provenance, ...(summary as object), missing_fields: missingFields, ...(card ? { judge_card: card } : {}), ...judgeNoise }, null, 2)}\n`,
   );
   if (!ctx.globals().json) {
     const kept = result.kept > 0 ? ` (${result.kept} kept from an earlier run)` : '';
@@ -171,13 +186,14 @@ function printJudgeEstimate(
   ctx: CliContext,
   p: Prepared,
   target: { path: string; manifest: RunManifest },
+  repeats: number,
 ): void {
   const judge = p.settings.judge ? modelId(parseModelString(p.settings.judge, '--judge')) : null;
   const run = p.runs[0]!.rows;
   const estimate = judge
-    ? estimateJudging(p.dataset, run, target, judge, p.settings.prices)
+    ? estimateJudging(p.dataset, run, target, judge, p.settings.prices, repeats)
     : { rows: run.length, kept: 0, calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
-  const result = { dry_run: true, label: target.manifest.label, judge, ...estimate };
+  const result = { dry_run: true, label: target.manifest.label, judge, repeats, ...estimate };
   if (ctx.globals().json) {
     ctx.io.out(`${JSON.stringify(result, null, 2)}\n`);
     return;
@@ -185,7 +201,7 @@ function printJudgeEstimate(
   const cost = estimate.costUsd === null ? 'no price for this model' : `~$${estimate.costUsd.toFixed(4)}`;
   ctx.io.out(
     judge
-      ? `dry run, nothing called or written: ${estimate.rows} rows to grade as "${target.manifest.label}" (${estimate.kept} kept); judge ${judge}: ${estimate.calls} calls, ~${estimate.inputTokens} input + ~${estimate.outputTokens} output tokens, ${cost}\n`
+      ? `dry run, nothing called or written: ${estimate.rows} rows to grade as "${target.manifest.label}" (${estimate.kept} kept); judge ${judge}: ${estimate.calls} calls${repeats > 1 ? ` (${repeats} per row)` : ''}, ~${estimate.inputTokens} input + ~${estimate.outputTokens} output tokens, ${cost}\n`
       : `dry run: no judge, so no model calls (the citation metrics are computed locally)\n`,
   );
 }
@@ -266,6 +282,12 @@ export const registerGrade: RegisterCommand = (program, ctx) => {
     .option(
       '--trust-unlocated-evidence',
       "count the judge's claims of support whose quotes are not found as support (default: they count as errors)",
+    )
+    .option(
+      '--repeats <k>',
+      'with --judge: judge each row k times (distinct cache keys; the row keeps the mean and every call’s scores, for the judge noise in the summary and in `compare`)',
+      countOption('--repeats'),
+      1,
     )
     .requiredOption(
       '--out <file>',
