@@ -1,6 +1,7 @@
 import {
   type JudgeVariance,
   judgeVariance,
+  type MetricScores,
   type PairwiseTable,
   type PairwiseTableOptions,
   pairwiseTable,
@@ -8,6 +9,7 @@ import {
   rankStability,
 } from '../stats/index.js';
 import { assertComparable } from './comparable-files.js';
+import type { MetricRepeats } from './researchqa/grades-repeats.js';
 import { mergeScoreFiles, readScoreFile, type ScoreFileText } from './score-files.js';
 
 /**
@@ -25,10 +27,22 @@ export function compareScoreFiles(
   const { metrics, repeats } = mergeScoreFiles(read);
   assertComparable(read, options.minShared);
   const table = pairwiseTable(metrics, options);
-  // Judged K times (faithfulness or the rubric judge with --repeats): per judged metric the judge's
-  // own noise, and whether the ranking and each significant difference survive a redraw of the
-  // judge's repeats — when every system of that metric was judged K times.
-  const judge = repeats.flatMap((r) => {
+  const judge = judgeNoise(metrics, repeats, options);
+  return judge.length > 0 ? { ...table, judge } : table;
+}
+
+/**
+ * Judged K times (faithfulness or the rubric judge with --repeats): per judged metric the judge's
+ * own noise (`judgeVariance`), and whether the ranking and each significant difference survive a
+ * redraw of the judge's repeats (`rankStability`) — for each metric of `metrics` every system of
+ * which was judged K times. What `compare` and `leaderboard` print under the pairwise table.
+ */
+export function judgeNoise(
+  metrics: readonly MetricScores[],
+  repeats: readonly MetricRepeats[],
+  options: { seed?: number; alpha?: number } = {},
+): JudgeNoise[] {
+  return repeats.flatMap((r) => {
     const systems = metrics.find((m) => m.metric === r.metric)?.systems ?? [];
     if (r.systems.length < 2 || r.systems.length !== systems.length) return [];
     return [
@@ -43,7 +57,6 @@ export function compareScoreFiles(
       },
     ];
   });
-  return judge.length > 0 ? { ...table, judge } : table;
 }
 
 /** One judged metric's noise in a comparison of files judged K times. */

@@ -1,6 +1,11 @@
 export * from './argue/index.js';
 export { assertComparable, type ComparableFile, MIN_SHARED_ITEMS } from './comparable-files.js';
-export { compareScoreFiles, type JudgeNoise, type ScoreComparison } from './compare-score-files.js';
+export {
+  compareScoreFiles,
+  type JudgeNoise,
+  judgeNoise,
+  type ScoreComparison,
+} from './compare-score-files.js';
 export {
   type EvidenceTally,
   type GroundingOptions,

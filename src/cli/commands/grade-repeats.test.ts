@@ -141,6 +141,13 @@ describe('grade --judge M --repeats K: the rubric judge judged K times, and its 
         const [pair] = j.stability.pairs;
         expect(pair?.dependsOnJudge).toBe(pair!.significantShare > 0.05 && pair!.significantShare < 0.95);
       }
+      // leaderboard on the same files: the same judge noise (judgeNoise, one function for both).
+      const lb = memoryIo({ cwd: dir });
+      expect(await runCli(['--json', 'leaderboard', 'ga.jsonl', 'gb.jsonl'], lb.io), lb.stderr()).toBe(0);
+      const board = JSON.parse(lb.stdout()) as { judge: ScoreComparison['judge'] };
+      expect(board.judge?.map((j) => [j.metric, j.variance])).toEqual(
+        table.judge!.map((j) => [j.metric, j.variance]),
+      );
       const printed = memoryIo({ cwd: dir });
       expect(await runCli(['compare', 'ga.jsonl', 'gb.jsonl'], printed.io)).toBe(0);
       expect(printed.stdout()).toMatch(

@@ -7,9 +7,12 @@ import {
   certifyJudges,
   distinctJudges,
   type GradeRow,
+  gradesMetricScores,
   gradesPairwise,
+  gradesRepeatedScores,
   isGradesText,
   type JudgedBy,
+  judgeNoise,
   judgeOfManifest,
   metricLabel,
   parseGradesFile,
@@ -18,7 +21,7 @@ import {
 } from '../../grade/index.js';
 import { checkFinished, readTextFile } from '../../io/index.js';
 import { modelId, parseModelString } from '../../llm/index.js';
-import { renderPairwiseTable } from '../../report/index.js';
+import { renderJudgeNoise, renderPairwiseTable } from '../../report/index.js';
 import type { RegisterCommand } from '../context.js';
 import { addLlmOptions } from '../llm-options.js';
 import { addCheckOption } from '../setup/dataset-preflight.js';
@@ -132,6 +135,12 @@ export const registerLeaderboard: RegisterCommand = (program, ctx) => {
       const unranked = uncertifiedMetrics(cards);
       // Under the means: every pair of runs on every ranked metric, p adjusted over the whole table.
       const pairwise = gradesPairwise(grades, comparisonOptions(opts, opts.seed), unranked);
+      // Grades judged K times (`grade --repeats K`): the judge's noise and rank stability per ranked judged metric.
+      const judge = judgeNoise(
+        gradesMetricScores(grades).filter((m) => !unranked.has(m.metric)),
+        gradesRepeatedScores(grades),
+        comparisonOptions(opts, opts.seed),
+      );
       const uncertified = cards
         .filter((c) => c.uncertified !== null)
         .map(
@@ -139,8 +148,13 @@ export const registerLeaderboard: RegisterCommand = (program, ctx) => {
             `\nUNCERTIFIED: ${c.metrics.join(', ') || c.what} printed, not ranked (left out of the comparison): ${c.uncertified}\n`,
         );
       printSummary(ctx, grades, opts.seed, {
-        json: { pairwise, judge_cards: cards, unranked_metrics: [...unranked] },
-        text: `${pairwise.rows.length > 0 ? `\n${renderPairwiseTable(pairwise, metricLabel)}` : ''}${cards.map((c) => `\n${c.line}\n`).join('')}${uncertified.join('')}`,
+        json: {
+          pairwise,
+          ...(judge.length > 0 ? { judge } : {}),
+          judge_cards: cards,
+          unranked_metrics: [...unranked],
+        },
+        text: `${pairwise.rows.length > 0 ? `\n${renderPairwiseTable(pairwise, metricLabel)}` : ''}${judge.map((j) => `\n${renderJudgeNoise(j)}`).join('')}${cards.map((c) => `\n${c.line}\n`).join('')}${uncertified.join('')}`,
       });
     },
   );
