@@ -62,6 +62,13 @@ export {
   runRowHash,
 } from './researchqa/grades-file.js';
 export { isGradesText, parseGrades, parseGradesFile, readGrades } from './researchqa/grades-io.js';
+export {
+  finishGradesFile,
+  type GradesSummaryFigures,
+  type GradesTarget,
+  gradesTarget,
+  summarizeGrades,
+} from './researchqa/grades-output.js';
 export { gradesMetricScores, gradesPairwise } from './researchqa/grades-pairwise.js';
 export {
   gradesJudgeNoise,
@@ -76,6 +83,13 @@ export {
   RESEARCHQA_METRICS,
   type ResearchqaMetricId,
 } from './researchqa/metric-registry.js';
+export {
+  type GradingSetup,
+  type OpenedGrading,
+  type OpenGradingOptions,
+  openGrading,
+  type QuoteMode,
+} from './researchqa/open-grading.js';
 export { paperQuotes, strictRule } from './researchqa/paper-quotes.js';
 export {
   type DeterministicGradingOptions,
