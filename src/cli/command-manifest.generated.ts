@@ -699,6 +699,12 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
               "count the judge's claims of support whose quotes are not found as support (default: they count as errors)",
           },
           {
+            flags: '--repeats <k>',
+            description:
+              "with --judge: judge each row k times (distinct cache keys; the row keeps the mean and every call's scores, for the judge noise in the summary, `compare` and `leaderboard`)",
+            default: 1,
+          },
+          {
             flags: '--out <file>',
             description:
               'grades JSONL, written as rows complete and resumed if it exists (a summary JSON is written beside it)',

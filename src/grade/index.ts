@@ -1,6 +1,11 @@
 export * from './argue/index.js';
 export { assertComparable, type ComparableFile, MIN_SHARED_ITEMS } from './comparable-files.js';
-export { compareScoreFiles, type ScoreComparison } from './compare-score-files.js';
+export {
+  compareScoreFiles,
+  type JudgeNoise,
+  judgeNoise,
+  type ScoreComparison,
+} from './compare-score-files.js';
 export {
   type EvidenceTally,
   type GroundingOptions,
@@ -66,6 +71,11 @@ export {
 } from './researchqa/grades-output.js';
 export { gradesMetricScores, gradesPairwise } from './researchqa/grades-pairwise.js';
 export {
+  gradesJudgeNoise,
+  gradesRepeatedScores,
+  type MetricRepeats,
+} from './researchqa/grades-repeats.js';
+export {
   METRIC_IDS,
   type MetricDefinition,
   metricLabel,
@@ -91,6 +101,7 @@ export {
   fence,
   type Judge,
   type JudgeResult,
+  RUBRIC_JUDGE_TEMPERATURE,
   RUBRIC_SYSTEM_PROMPT,
   type RubricInput,
   type RubricJudgment,

@@ -1,12 +1,13 @@
 import { CitegeistError, isManifestRecord } from '../core/index.js';
 import { parseJsonl, takeManifest } from '../io/index.js';
-import type { ItemScore, MetricScores, RepeatedScores } from '../stats/index.js';
+import type { ItemScore, MetricScores } from '../stats/index.js';
 import { argueMetricScores } from './argue/argue-pairwise.js';
 import { parseArgueTsv, TSV_HEADER } from './argue/argue-tsv.js';
 import type { QaMetricId, QaScoreRow } from './qa/score-answers.js';
 import { qaValues } from './qa/score-answers.js';
 import { parseGradesFile } from './researchqa/grades-io.js';
 import { gradesMetricScores } from './researchqa/grades-pairwise.js';
+import { gradesRepeatedScores, type MetricRepeats } from './researchqa/grades-repeats.js';
 import { type RepeatedAnswer, repeatScores } from './vetscore/repeat-scores.js';
 
 /** The kinds of per-item score files `compare` pairs (TREC runs are scored from qrels instead). */
@@ -27,8 +28,11 @@ export interface ScoreFile {
   datasetSha256: string | null;
   ids: Set<string>;
   metrics: MetricScores[];
-  /** Per system, each item's score by each judge repeat alone (files judged with --repeats K). */
-  repeats?: RepeatedScores[];
+  /**
+   * Per judged metric and system, each item's score by each judge repeat alone (files judged with
+   * --repeats K: faithfulness results, grades files).
+   */
+  repeats?: MetricRepeats[];
 }
 
 /** Which kind of score file a text is (null: none of them, e.g. a TREC run). */
@@ -52,12 +56,14 @@ export function readScoreFile(file: ScoreFileText): ScoreFile {
   switch (kind) {
     case 'grades': {
       const { manifest, rows } = parseGradesFile(file.name, file.text);
+      const repeats = gradesRepeatedScores(rows);
       return {
         name: file.name,
         kind,
         datasetSha256: manifest?.inputs.dataset?.sha256 ?? null,
         ids: new Set(rows.map((r) => r.row_id)),
         metrics: gradesMetricScores(rows),
+        ...(repeats.length > 0 ? { repeats } : {}),
       };
     }
     case 'argue':
@@ -158,7 +164,13 @@ function faithfulnessScoreFile(file: ScoreFileText): ScoreFile {
     datasetSha256: null,
     ids: new Set(scores.keys()),
     metrics: [{ metric: 'faithfulness', higherIsBetter: true, systems: [{ label: system, scores }] }],
-    ...(repeats.size > 0 ? { repeats: [{ label: system, items: repeats }] } : {}),
+    ...(repeats.size > 0
+      ? {
+          repeats: [
+            { metric: 'faithfulness', higherIsBetter: true, systems: [{ label: system, items: repeats }] },
+          ],
+        }
+      : {}),
   };
 }
 
@@ -197,7 +209,7 @@ function qaScoreFile(file: ScoreFileText): ScoreFile {
  */
 export function mergeScoreFiles(files: readonly ScoreFile[]): {
   metrics: MetricScores[];
-  repeats: RepeatedScores[];
+  repeats: MetricRepeats[];
 } {
   const kinds = new Set(files.map((f) => f.kind));
   if (kinds.size > 1) {
@@ -212,7 +224,18 @@ export function mergeScoreFiles(files: readonly ScoreFile[]): {
     for (const l of new Set(f.metrics.flatMap((m) => m.systems.map((s) => s.label))))
       count.set(l, (count.get(l) ?? 0) + 1);
   const rename = (label: string, f: ScoreFile) => (count.get(label)! > 1 ? `${label} (${f.name})` : label);
-  const repeats = files.flatMap((f) => (f.repeats ?? []).map((r) => ({ ...r, label: rename(r.label, f) })));
+  // Per judged metric, every file's systems judged K times (renamed as in the table).
+  const repeats: MetricRepeats[] = [];
+  for (const f of files) {
+    for (const m of f.repeats ?? []) {
+      let into = repeats.find((r) => r.metric === m.metric);
+      if (!into) {
+        into = { metric: m.metric, higherIsBetter: m.higherIsBetter, systems: [] };
+        repeats.push(into);
+      }
+      into.systems.push(...m.systems.map((r) => ({ ...r, label: rename(r.label, f) })));
+    }
+  }
   const order: string[] = [];
   const byMetric = new Map<string, MetricScores & { systems: MetricScores['systems'][number][] }>();
   for (const f of files) {

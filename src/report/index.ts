@@ -12,7 +12,7 @@ export {
   type ReportOptions,
   writeReport,
 } from './inputs/write-report.js';
-export { renderJudgeNoise } from './judge-noise-text.js';
+export { renderJudgeNoise, renderJudgeVariance } from './judge-noise-text.js';
 export { type BankNuggets, bankNuggets } from './judgments-section.js';
 export { renderBreakdown, renderLeaderboard } from './leaderboard-table.js';
 export { type LooseGrade, looseGradeRow } from './loose-grade-row.js';

@@ -9,12 +9,14 @@ const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)}
  * the judge's repeats are redrawn — marked when significance depends on the judge's noise.
  */
 export function renderJudgeNoise(judge: {
+  /** The judged metric (a file may hold several: the rubric judge's factual_accuracy and completeness). */
+  metric: string;
   variance: readonly (JudgeVariance & { label: string })[];
   stability: RankStability;
 }): string {
   const s = judge.stability;
   const lines = [
-    `judge noise (each item judged ${Math.max(...judge.variance.map((v) => v.repeats))} times; ${s.resamples.toLocaleString('en-US')} resamples, seed ${s.seed}, ${s.items} shared items)`,
+    `judge noise on ${judge.metric} (each item judged ${Math.max(...judge.variance.map((v) => v.repeats))} times; ${s.resamples.toLocaleString('en-US')} resamples, seed ${s.seed}, ${s.items} shared items)`,
   ];
   for (const v of judge.variance) {
     const sd = v.withinItemSd === null ? 'n/a' : v.withinItemSd.toFixed(3);
@@ -35,4 +37,19 @@ export function renderJudgeNoise(judge: {
     );
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * One file's judge noise (`grade --judge M --repeats K`): per judged metric and run, the judge's
+ * within-row spread and the share of rows whose score changed between its K calls.
+ */
+export function renderJudgeVariance(
+  noise: readonly (JudgeVariance & { metric: string; label: string })[],
+): string {
+  if (noise.length === 0) return '';
+  const lines = noise.map((v) => {
+    const sd = v.withinItemSd === null ? 'n/a' : v.withinItemSd.toFixed(3);
+    return `  ${v.metric} (${v.label}): ${v.repeats} repeats: within-row sd ${sd}; score changed between repeats on ${pct(v.verdictChangeShare)} of ${v.items} rows`;
+  });
+  return `rubric judge noise\n${lines.join('\n')}\n`;
 }

@@ -63,7 +63,7 @@ export const registerCompare: RegisterCommand = (program, ctx) => {
       });
       if (ctx.globals().json) return void ctx.io.out(`${JSON.stringify(table, null, 2)}\n`);
       ctx.io.out(renderPairwiseTable(table, metricLabel));
-      if (table.judge) ctx.io.out(`\n${renderJudgeNoise(table.judge)}`);
+      for (const judge of table.judge ?? []) ctx.io.out(`\n${renderJudgeNoise(judge)}`);
       return;
     }
     if (!flags.qrels) {

@@ -1,6 +1,16 @@
 import { resolve } from 'node:path';
-import { finishGradesFile, gradeRunToFile, gradesTarget } from '../../grade/index.js';
+import { CitegeistError } from '../../core/index.js';
+import {
+  finishGradesFile,
+  gradeRunToFile,
+  gradesJudgeNoise,
+  gradesTarget,
+  parseGrades,
+  RUBRIC_JUDGE_TEMPERATURE,
+} from '../../grade/index.js';
+import { readTextFile } from '../../io/index.js';
 import { modelId, parseModelString } from '../../llm/index.js';
+import { renderJudgeVariance } from '../../report/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { addLlmOptions } from '../llm-options.js';
@@ -17,7 +27,7 @@ import {
   withProgress,
 } from '../setup/grading.js';
 import { addJudgeCardOptions, type JudgeCardFlags } from '../setup/judge-card-options.js';
-import { parseIntOption, seedOption } from '../setup/option-parsers.js';
+import { countOption, parseIntOption, seedOption } from '../setup/option-parsers.js';
 import { addPaperSourceOptions, describeSource, paperSourceOf } from '../setup/paper-source.js';
 import { rubricJudgeCard } from '../setup/rubric-judge-card.js';
 import { noteTakeovers } from '../takeover-note.js';
@@ -30,7 +40,7 @@ import { noteTakeovers } from '../takeover-note.js';
 // `grade faithfulness` adds itself to the same group.
 export { gradeGroup };
 
-type GradeFlags = GradeOptions & JudgeCardFlags & { run: string; out: string };
+type GradeFlags = GradeOptions & JudgeCardFlags & { run: string; out: string; repeats: number };
 
 /** Grades one run into a grades file (rows appended as they complete, resumable), then the summary. */
 async function gradeToFile(ctx: CliContext, opts: GradeFlags): Promise<void> {
@@ -38,6 +48,13 @@ async function gradeToFile(ctx: CliContext, opts: GradeFlags): Promise<void> {
   try {
     const run = p.runs[0]!;
     const card = rubricJudgeCard(ctx, p, opts, resolve(ctx.io.cwd, opts.out));
+    if (opts.repeats > 1 && !p.settings.judge) {
+      throw new CitegeistError(
+        'BAD_OPTION',
+        '--repeats was given but no --judge: only the rubric judge is repeated (the citation metrics are deterministic).',
+        'Add --judge <model>, or leave --repeats out.',
+      );
+    }
     const target = gradesTarget(p, {
       out: opts.out,
       dataset: opts.dataset,
@@ -46,10 +63,11 @@ async function gradeToFile(ctx: CliContext, opts: GradeFlags): Promise<void> {
       label: opts.label,
       judge: p.settings.judge ? modelId(parseModelString(p.settings.judge, '--judge')) : null,
       trustUnlocatedEvidence: p.trustUnlocatedEvidence,
+      judgeRepeats: { repeats: opts.repeats, temperature: RUBRIC_JUDGE_TEMPERATURE },
       papers: describeSource(paperSourceOf(ctx, opts)),
       version: VERSION,
     });
-    if (p.settings.dryRun) return printJudgeEstimate(ctx, p, target);
+    if (p.settings.dryRun) return printJudgeEstimate(ctx, p, target, opts.repeats);
     const result = await withJudge(
       ctx,
       p,
@@ -63,6 +81,7 @@ async function gradeToFile(ctx: CliContext, opts: GradeFlags): Promise<void> {
             gradeRunToFile(p.dataset, run.rows, p.grading.paperText, target, {
               ...gradeOptions(p, judge),
               ...options,
+              repeats: opts.repeats,
               keep: false,
             }),
           onCall,
@@ -71,9 +90,24 @@ async function gradeToFile(ctx: CliContext, opts: GradeFlags): Promise<void> {
     );
     noteTakeovers(ctx.io, result.tookOverFrom);
     reportOutcome(ctx, run.models, result);
-    const cardNote = card ? { json: { judge_card: card }, text: `\n${card.line}\n` } : undefined;
-    const figures = printSummary(ctx, result.summary, opts.seed, cardNote);
-    const extra = card ? { judge_card: card } : {};
+    // Judged K times: the judge's own noise, from every row of the file (kept ones too), in run order.
+    const order = new Map(run.rows.map((r, i) => [r.row_id, i]));
+    const noise =
+      opts.repeats > 1
+        ? gradesJudgeNoise(
+            parseGrades(opts.out, readTextFile(target.path, 'grades file')).sort(
+              (a, b) => (order.get(a.row_id) ?? 0) - (order.get(b.row_id) ?? 0),
+            ),
+          )
+        : [];
+    const extra = {
+      ...(card ? { judge_card: card } : {}),
+      ...(noise.length > 0 ? { judge_noise: noise } : {}),
+    };
+    const figures = printSummary(ctx, result.summary, opts.seed, {
+      json: extra,
+      text: `${card ? `\n${card.line}\n` : ''}${noise.length > 0 ? `\n${renderJudgeVariance(noise)}` : ''}`,
+    });
     const { missingFields } = finishGradesFile(p, target, result, figures, opts.seed, extra);
     if (ctx.globals().json) return;
     const kept = result.kept > 0 ? ` (${result.kept} kept from an earlier run)` : '';
@@ -131,6 +165,12 @@ export const registerGrade: RegisterCommand = (program, ctx) => {
     .option(
       '--trust-unlocated-evidence',
       "count the judge's claims of support whose quotes are not found as support (default: they count as errors)",
+    )
+    .option(
+      '--repeats <k>',
+      "with --judge: judge each row k times (distinct cache keys; the row keeps the mean and every call's scores, for the judge noise in the summary, `compare` and `leaderboard`)",
+      countOption('--repeats'),
+      1,
     )
     .requiredOption(
       '--out <file>',

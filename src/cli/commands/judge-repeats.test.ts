@@ -85,11 +85,12 @@ describe('judging K times (grade faithfulness --repeats) and the judge noise of 
       const { io, stdout, stderr } = memoryIo({ cwd: dir });
       expect(await runCli(['--json', 'compare', 'fa.jsonl', 'fb.jsonl'], io), stderr()).toBe(0);
       const table = JSON.parse(stdout()) as ScoreComparison;
-      expect(table.judge?.variance.map((v) => [v.label, v.items, v.repeats])).toEqual([
+      expect(table.judge?.[0]?.variance.map((v) => [v.label, v.items, v.repeats])).toEqual([
         ['A', 16, 3],
         ['B', 16, 3],
       ]);
-      const stability = table.judge!.stability;
+      expect(table.judge?.map((j) => j.metric)).toEqual(['faithfulness']);
+      const stability = table.judge![0]!.stability;
       expect(stability.items).toBe(16);
       expect(stability.systems.map((s) => [s.label, s.rank])).toEqual([
         ['A', 1],
@@ -102,7 +103,7 @@ describe('judging K times (grade faithfulness --repeats) and the judge noise of 
       const text = memoryIo({ cwd: dir });
       expect(await runCli(['compare', 'fa.jsonl', 'fb.jsonl'], text.io)).toBe(0);
       expect(text.stdout()).toMatch(
-        /judge noise \(each item judged 3 times; 1,000 resamples, seed 42, 16 shared items\)/,
+        /judge noise on faithfulness \(each item judged 3 times; 1,000 resamples, seed 42, 16 shared items\)/,
       );
       expect(text.stdout()).toMatch(/A vs B: significant \(t-test\) in \d+\.\d% of redraws — /);
     } finally {

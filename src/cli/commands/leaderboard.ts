@@ -7,20 +7,15 @@ import {
   certifyJudges,
   distinctJudges,
   type GradeRow,
-  gradesPairwise,
   isGradesText,
   type JudgedBy,
   judgeOfManifest,
-  metricLabel,
   parseGradesFile,
   RunsByLabel,
   rubricJudgeOf,
-  uncertifiedLine,
-  uncertifiedMetrics,
 } from '../../grade/index.js';
 import { checkFinished, readTextFile } from '../../io/index.js';
 import { modelId, parseModelString } from '../../llm/index.js';
-import { renderPairwiseTable } from '../../report/index.js';
 import type { RegisterCommand } from '../context.js';
 import { addLlmOptions } from '../llm-options.js';
 import { addCheckOption } from '../setup/dataset-preflight.js';
@@ -31,6 +26,7 @@ import {
   printSummary,
 } from '../setup/grading.js';
 import { addJudgeCardOptions, type JudgeCardFlags } from '../setup/judge-card-options.js';
+import { leaderboardComparison } from '../setup/leaderboard-comparison.js';
 import { seedOption } from '../setup/option-parsers.js';
 import { addPaperSourceOptions } from '../setup/paper-source.js';
 import { addComparisonOptions, type ComparisonFlags, comparisonOptions } from './comparison-options.js';
@@ -131,14 +127,12 @@ export const registerLeaderboard: RegisterCommand = (program, ctx) => {
         opts.requireAgreement,
         'mark',
       );
-      const unranked = uncertifiedMetrics(cards);
-      // Under the means: every pair of runs on every ranked metric, p adjusted over the whole table.
-      const pairwise = gradesPairwise(grades, comparisonOptions(opts, opts.seed), unranked);
-      const uncertified = cards.filter((c) => c.uncertified !== null).map((c) => `\n${uncertifiedLine(c)}\n`);
-      printSummary(ctx, grades, opts.seed, {
-        json: { pairwise, judge_cards: cards, unranked_metrics: [...unranked] },
-        text: `${pairwise.rows.length > 0 ? `\n${renderPairwiseTable(pairwise, metricLabel)}` : ''}${cards.map((c) => `\n${c.line}\n`).join('')}${uncertified.join('')}`,
-      });
+      printSummary(
+        ctx,
+        grades,
+        opts.seed,
+        leaderboardComparison(grades, cards, comparisonOptions(opts, opts.seed)),
+      );
     },
   );
 };

@@ -9,13 +9,15 @@ export function printJudgeEstimate(
   ctx: CliContext,
   p: Prepared,
   target: { path: string; manifest: RunManifest },
+  /** Judge calls per row (`--repeats K`). */
+  repeats = 1,
 ): void {
   const judge = p.settings.judge ? modelId(parseModelString(p.settings.judge, '--judge')) : null;
   const run = p.runs[0]!.rows;
   const estimate = judge
-    ? estimateJudging(p.dataset, run, target, judge, p.settings.prices)
+    ? estimateJudging(p.dataset, run, target, judge, p.settings.prices, repeats)
     : { rows: run.length, kept: 0, calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
-  const result = { dry_run: true, label: target.manifest.label, judge, ...estimate };
+  const result = { dry_run: true, label: target.manifest.label, judge, repeats, ...estimate };
   if (ctx.globals().json) {
     ctx.io.out(`${JSON.stringify(result, null, 2)}\n`);
     return;
@@ -23,7 +25,7 @@ export function printJudgeEstimate(
   const cost = estimate.costUsd === null ? 'no price for this model' : `~$${estimate.costUsd.toFixed(4)}`;
   ctx.io.out(
     judge
-      ? `dry run, nothing called or written: ${estimate.rows} rows to grade as "${target.manifest.label}" (${estimate.kept} kept); judge ${judge}: ${estimate.calls} calls, ~${estimate.inputTokens} input + ~${estimate.outputTokens} output tokens, ${cost}\n`
+      ? `dry run, nothing called or written: ${estimate.rows} rows to grade as "${target.manifest.label}" (${estimate.kept} kept); judge ${judge}: ${estimate.calls} calls${repeats > 1 ? ` (${repeats} per row)` : ''}, ~${estimate.inputTokens} input + ~${estimate.outputTokens} output tokens, ${cost}\n`
       : `dry run: no judge, so no model calls (the citation metrics are computed locally)\n`,
   );
 }

@@ -37,6 +37,7 @@ const g = (
     judge_justification: null,
     judge: null,
     judge_grounding: null,
+    judge_repeats: null,
     status,
     errors: {},
     n_citations: 0,

@@ -101,6 +101,7 @@ export function gradeRowOf(
     judge_justification: null,
     judge: null,
     judge_grounding: null,
+    judge_repeats: null,
     status: {},
     errors: {},
     n_citations: citationCount(run),

@@ -33,6 +33,18 @@ export const GradeRowSchema = z.object({
       'judge_grounding must be null or an object with an evidence list',
     )
     .default(null),
+  /**
+   * With `grade --judge M --repeats K` (K > 1): each judged metric's score by each of the K judge
+   * calls alone, in call order (null = that call failed). factual_accuracy and completeness are then
+   * the mean of the calls that did not fail. Null when the row was judged once.
+   */
+  judge_repeats: z
+    .object({
+      factual_accuracy: z.array(z.number().nullable()),
+      completeness: z.array(z.number().nullable()),
+    })
+    .nullable()
+    .default(null),
   status: z.record(z.string(), z.enum(['scored', 'not-applicable', 'failed'])),
   errors: z.record(z.string(), z.string()).default({}),
   n_citations: z.number().int().nonnegative(),

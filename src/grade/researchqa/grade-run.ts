@@ -17,6 +17,11 @@ type RubricJudge = Judge<RubricInput, RubricScores & { grounding?: RubricGroundi
 
 export interface GradeRunOptions extends Omit<DeterministicGradingOptions, 'onRow'> {
   judge?: RubricJudge;
+  /**
+   * Judge each row this many times (default 1; `grade --repeats K`), each call with its own request
+   * seed so a response cache keeps them apart (as `grade faithfulness --repeats` does).
+   */
+  repeats?: number;
   /** Judge calls in flight at once (default 4). */
   concurrency?: number;
   /**
@@ -33,8 +38,9 @@ export interface GradeRunResult {
   unknownRows: string[];
   /** Dataset rows the run has no answer for. */
   missingRows: string[];
+  /** Judge calls that failed (with --repeats, a row may have several). */
   judgeFailures: number;
-  /** Rows sent to the judge (failed answers are not): with `judgeFailures`, "every call failed". */
+  /** Judge calls made (K per row sent; failed answers are not sent): with `judgeFailures`, "every call failed". */
   judgeCalls: number;
 }
 
@@ -57,7 +63,8 @@ export async function gradeRun(
   const jobs = run
     .filter((r) => byId.has(r.row_id))
     .map((answer) => ({ row: byId.get(answer.row_id)!, run: answer }));
-  const { judge, concurrency, onRow, signal, ...deterministic } = options;
+  const { judge, concurrency, onRow, signal, repeats, ...deterministic } = options;
+  const k = Math.max(1, Math.floor(repeats ?? 1));
   let done = 0;
   const grades = await gradeDeterministic(jobs, paperText, {
     ...deterministic,
@@ -71,14 +78,16 @@ export async function gradeRun(
     },
   });
   let judgeFailures = 0;
-  const judgeCalls = judge ? jobs.filter((j) => !j.run.error).length : 0;
+  const judgeCalls = judge ? k * jobs.filter((j) => !j.run.error).length : 0;
   if (judge) {
     const lanes = Math.floor(Math.min(Math.max(1, concurrency ?? 4), Math.max(1, jobs.length)));
     await pLimit(lanes).map(jobs, async (job, i) => {
       const grade = grades[i]!;
       grade.judge = judge.id;
       const answer = wholeRun(job.run);
-      if (await judgeRow(judge, wholeRow(job.row), answer, grade, signal)) judgeFailures++;
+      // Awaited first: `judgeFailures += await …` would read the count before the call, losing lanes' adds.
+      const failures = await judgeRow(judge, wholeRow(job.row), answer, grade, signal, k);
+      judgeFailures += failures;
       onRow?.(grade, ++done, jobs.length, i, answer);
     });
   }
@@ -91,37 +100,59 @@ export async function gradeRun(
   };
 }
 
-/** Judges one row into `grade`; returns true when the judge failed. */
+/**
+ * Judges one row into `grade` `k` times; returns how many calls failed. Judged once, the row holds
+ * the verdict. Judged k > 1 times (each call with request seed r, so the cache keeps them apart),
+ * each metric is the mean of the calls that did not fail, `judge_repeats` holds every call's scores
+ * (null where it failed), and the justification and grounding are the first successful call's; the
+ * row fails only when every call failed — a failed call is never a 0.
+ */
 async function judgeRow(
   judge: RubricJudge,
   row: DatasetRow,
   answer: RunRow,
   grade: GradeRow,
   signal: AbortSignal | undefined,
-): Promise<boolean> {
+  k: number,
+): Promise<number> {
   if (answer.error) {
     const f = failed<number>(`the answer failed: ${answer.error}`);
     setMetric(grade, 'factual_accuracy', f);
     setMetric(grade, 'completeness', f);
-    return false;
+    return 0;
   }
-  let result: Awaited<ReturnType<typeof judge.judge>>;
-  try {
-    result = await judge.judge({ row, answer: answer.answer, citations: answer.citations }, signal);
-  } catch (error) {
-    if (signal?.aborted) throw error;
-    result = { verdict: failed((error as Error).message), latencyMs: 0, costUsd: null, retries: 0 };
+  const input = { row, answer: answer.answer, citations: answer.citations };
+  // One call after another: `concurrency` stays the number of judge calls in flight.
+  const verdicts: Awaited<ReturnType<typeof judge.judge>>['verdict'][] = [];
+  for (let r = 0; r < k; r++) {
+    try {
+      verdicts.push((await judge.judge(input, signal, k > 1 ? r : undefined)).verdict);
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      verdicts.push(failed((error as Error).message));
+    }
   }
-  const v = result.verdict;
-  if (v.status === 'scored') {
-    setMetric(grade, 'factual_accuracy', { status: 'scored', value: v.value.factual_accuracy });
-    setMetric(grade, 'completeness', { status: 'scored', value: v.value.completeness });
-    grade.judge_justification = v.value.justification;
-    grade.judge_grounding = v.value.grounding ?? null;
-    return false;
+  const scoredOnes = verdicts.flatMap((v) => (v.status === 'scored' ? [v.value] : []));
+  const failures = verdicts.filter((v) => v.status === 'failed').length;
+  if (k > 1) {
+    const each = (m: 'factual_accuracy' | 'completeness') =>
+      verdicts.map((v) => (v.status === 'scored' ? v.value[m] : null));
+    grade.judge_repeats = { factual_accuracy: each('factual_accuracy'), completeness: each('completeness') };
   }
-  const verdict = v.status === 'failed' ? failed<number>(v.reason) : notApplicable<number>(v.reason);
+  const first = scoredOnes[0];
+  if (first) {
+    const mean = (m: 'factual_accuracy' | 'completeness') =>
+      scoredOnes.reduce((a, v) => a + v[m], 0) / scoredOnes.length;
+    setMetric(grade, 'factual_accuracy', { status: 'scored', value: mean('factual_accuracy') });
+    setMetric(grade, 'completeness', { status: 'scored', value: mean('completeness') });
+    grade.judge_justification = first.justification;
+    grade.judge_grounding = first.grounding ?? null;
+    return failures;
+  }
+  const v = verdicts.find((x) => x.status === 'failed') ?? verdicts[0]!;
+  const reason = v.status === 'scored' ? '' : v.reason;
+  const verdict = v.status === 'failed' ? failed<number>(reason) : notApplicable<number>(reason);
   setMetric(grade, 'factual_accuracy', verdict);
   setMetric(grade, 'completeness', verdict);
-  return v.status === 'failed';
+  return failures;
 }

@@ -26,6 +26,8 @@ export interface GradingSettings {
   judge: string | null;
   /** The judge's unverified support counted as support (`--trust-unlocated-evidence`). */
   trustUnlocatedEvidence?: boolean;
+  /** The judge's calls per row (`--repeats K`) and the temperature they are made at. */
+  judgeRepeats?: { repeats: number; temperature: number };
 }
 
 /** Settings a default grades label leaves out while they have these values. */
@@ -35,6 +37,7 @@ const LABEL_DEFAULTS = {
   judge: null,
   trust_unlocated_evidence: false,
   partial_run: false,
+  judge_repeats: 1,
 };
 
 /**
@@ -62,6 +65,13 @@ export function gradesManifest(o: {
     trust_unlocated_evidence: o.settings.judge !== null && o.settings.trustUnlocatedEvidence === true,
     // Only when true, so the manifests (and run ids) of complete runs stay as they were.
     ...(o.partialRun ? { partial_run: true } : {}),
+    // Judged K times: how many calls per row and at which temperature (only then, as above).
+    ...(o.settings.judge && (o.settings.judgeRepeats?.repeats ?? 1) > 1
+      ? {
+          judge_repeats: o.settings.judgeRepeats!.repeats,
+          judge_temperature: o.settings.judgeRepeats!.temperature,
+        }
+      : {}),
   };
   return createManifest({
     kind: 'grades',
@@ -190,6 +200,8 @@ export function estimateJudging(
   target: { path: string; manifest: RunManifest } | null,
   judge: string,
   prices: PriceTable,
+  /** Calls per row (`--repeats K`): each row's request counted K times. */
+  repeats = 1,
 ) {
   const kept = new Set(
     target
@@ -202,6 +214,7 @@ export function estimateJudging(
   const requests = todo
     .filter((r) => r.error === null)
     .map(wholeRun)
+    .flatMap((r) => Array.from({ length: Math.max(1, repeats) }, () => r))
     .map((r) => ({
       messages: [
         { role: 'system' as const, content: RUBRIC_SYSTEM_PROMPT },

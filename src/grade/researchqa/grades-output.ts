@@ -59,6 +59,8 @@ export function gradesTarget(
     /** The judge's model id, or null for the deterministic metrics only. */
     judge: string | null;
     trustUnlocatedEvidence: boolean;
+    /** The judge's calls per row (`--repeats K`) and their temperature, stated when K > 1. */
+    judgeRepeats?: { repeats: number; temperature: number };
     /** How the manifest names the paper source (`describeSource`). */
     papers: string;
     version: string;
@@ -74,6 +76,7 @@ export function gradesTarget(
       quoteMode: opened.quoteMode,
       judge: o.judge,
       trustUnlocatedEvidence: o.trustUnlocatedEvidence,
+      ...(o.judgeRepeats ? { judgeRepeats: o.judgeRepeats } : {}),
     },
     dataset: { sha256: opened.datasetSha256, path: o.dataset, rows: opened.dataset.length },
     papers: papersInputOfHashes(opened.paperHashes, o.papers),
