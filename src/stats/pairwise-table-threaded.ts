@@ -12,7 +12,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { type AlignedScores, alignScores, pairAligned } from './pair-items.js';
+import { type AlignedScores, alignScores, pairAlignedScores } from './pair-items.js';
 import {
   comparePairedItems,
   type PairedComparison,
@@ -46,7 +46,8 @@ export interface ThreadedPairwiseOptions extends PairwiseTableOptions {
 
 /** What a worker is given: every metric's aligned columns, the comparisons, the shared counter. */
 export interface PairwiseWorkerData {
-  metrics: { ids: string[]; columns: AlignedScores[] }[];
+  /** Per metric, each system's scores aligned on the metric's items (the ids stay here). */
+  metrics: AlignedScores[][];
   /** Comparison k is metric tasks[3k] between systems tasks[3k + 1] and tasks[3k + 2]. */
   tasks: Int32Array;
   /** Int32Array over it: the next comparison to take (Atomics.add). */
@@ -68,9 +69,9 @@ export function compareTask(
   k: number,
   options: PairedComparisonOptions,
 ): PairedComparison {
-  const { ids, columns } = metrics[tasks[3 * k]!]!;
+  const columns = metrics[tasks[3 * k]!]!;
   return comparePairedItems(
-    pairAligned(ids, columns[tasks[3 * k + 1]!]!, columns[tasks[3 * k + 2]!]!),
+    pairAlignedScores(columns[tasks[3 * k + 1]!]!, columns[tasks[3 * k + 2]!]!),
     options,
   );
 }
@@ -95,6 +96,7 @@ export async function pairwiseTableThreaded(
     power: tableOptions.power ?? 0.8,
   };
   const aligned = metrics.map((m) => alignScores(m.systems.map((s) => s.scores)));
+  const columns = aligned.map((m) => m.columns);
   const triples: number[] = [];
   let work = 0;
   metrics.forEach((m, mi) => {
@@ -113,19 +115,19 @@ export async function pairwiseTableThreaded(
   const workerCount = Math.min(here ? allowed - 1 : allowed, here ? count - 1 : count);
   const finished: Promise<void>[] = [];
   if (workerCount > 0 && (work >= minWork || !here)) {
-    const data: PairwiseWorkerData = { metrics: aligned, tasks, next, options: compareOptions };
+    const data: PairwiseWorkerData = { metrics: columns, tasks, next, options: compareOptions };
     for (let w = 0; w < workerCount; w++) finished.push(runWorker(data, results, onComparison));
   }
   // This thread takes comparisons from the same counter until none is left.
   for (let k = here ? Atomics.add(counter, 0, 1) : count; k < count; k = Atomics.add(counter, 0, 1)) {
-    results[k] = compareTask(aligned, tasks, k, compareOptions);
+    results[k] = compareTask(columns, tasks, k, compareOptions);
     onComparison?.(k, 0);
   }
   await Promise.all(finished);
   // A comparison a failed worker took but did not return is computed here.
   for (let k = 0; k < count; k++) {
     if (results[k]) continue;
-    results[k] = compareTask(aligned, tasks, k, compareOptions);
+    results[k] = compareTask(columns, tasks, k, compareOptions);
     onComparison?.(k, 0);
   }
   return tableOfComparisons(metrics, results as PairedComparison[], tableOptions);

@@ -1,5 +1,5 @@
 import { adjustPValues, type Correction } from './multiple-comparisons.js';
-import { alignScores, type ItemScore, pairAligned } from './pair-items.js';
+import { alignScores, type ItemScore, pairAlignedScores } from './pair-items.js';
 import {
   comparePairedItems,
   type PairedComparison,
@@ -70,9 +70,9 @@ export function pairwiseTable(
   const { test = 'randomization' } = options;
   const comparisons: PairedComparison[] = [];
   for (const m of metrics) {
-    const { ids, columns } = alignScores(m.systems.map((s) => s.scores));
+    const { columns } = alignScores(m.systems.map((s) => s.scores));
     for (const [i, j] of systemPairs(m.systems.length)) {
-      comparisons.push(comparePairedItems(pairAligned(ids, columns[i]!, columns[j]!), { ...options, test }));
+      comparisons.push(comparePairedItems(pairAlignedScores(columns[i]!, columns[j]!), { ...options, test }));
     }
   }
   return tableOfComparisons(metrics, comparisons, options);
