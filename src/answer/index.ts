@@ -1,3 +1,11 @@
+export {
+  answerOpened,
+  estimateAnswering,
+  type OpenAnsweringOptions,
+  type OpenedAnswering,
+  openAnswering,
+  writeQasperPredictions,
+} from './answer-dataset.js';
 export { answerManifest } from './answer-manifest.js';
 export {
   type Answerer,
@@ -22,6 +30,7 @@ export {
   stripQuoteMarks,
 } from './evidence-parser.js';
 export { EXTRACTIVE_REFUSAL, ExtractiveAnswerer, type ExtractiveOptions } from './extractive-answerer.js';
+export { generateReportRun } from './generate-report-run.js';
 export {
   type HarnessOptions,
   type HarnessProgress,

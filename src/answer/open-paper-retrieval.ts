@@ -8,6 +8,7 @@ import {
   embedderKind,
   indexDirFor,
   indexExists,
+  indexedPapers,
   indexStaleness,
   loadEmbedderModel,
   readManifest,
@@ -58,15 +59,16 @@ export function openPaperRetrieval(options: OpenPaperRetrievalOptions): PaperRet
   }
   const manifest = readManifest(dir);
   const store = openCorpus(options.corpusPath);
-  let digests: Map<string, string>;
+  let stale: ReturnType<typeof indexStaleness> = null;
   try {
-    digests = store.digests();
+    // An unchanged change token settles freshness without reading the digests.
+    if (options.strict) assertIndexFresh(dir, manifest, store);
+    else if (!manifest.corpusToken || store.changeToken() !== manifest.corpusToken)
+      stale = indexStaleness(manifest, store.digests(), indexedPapers(dir, manifest));
   } finally {
     store.close();
   }
-  if (options.strict) assertIndexFresh(dir, manifest, digests);
-  else {
-    const stale = indexStaleness(manifest, digests);
+  if (!options.strict) {
     if (stale) {
       return bm25Only(
         `the index does not match the corpus (${describeStaleness(stale)}), so passages of papers too long for the model are ranked by BM25 alone; run \`citegeist index\` to use the measured default`,

@@ -89,6 +89,11 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
         description: 'succeed when the paths hold no file to ingest (an empty folder)',
       },
       {
+        flags: '--jobs <n>',
+        description:
+          'files parsed at once on worker threads (default: one per core from 16 files on, else 1; the corpus is the same for any value)',
+      },
+      {
         flags: '--max-pdf-pages <n>',
         description: 'refuse a PDF with more pages than this (INGEST_PDF_TOO_LONG)',
         default: 5000,
@@ -160,7 +165,7 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
   {
     name: 'index',
     description:
-      'chunk the corpus into passages and build the BM25 and dense indexes (stored beside the corpus); rebuilds when a paper was added, removed or changed',
+      'chunk the corpus into passages and build the BM25 and dense indexes (stored beside the corpus); papers added, removed or changed since are applied as an update (a new part and tombstones), or by a rebuild past a limit',
     options: [
       {
         flags: '--corpus <file>',

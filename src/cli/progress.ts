@@ -45,6 +45,8 @@ export interface ProgressOptions {
   /** The stream a live bar draws on (default: `io.err` as a terminal; only used when io.interactive). */
   stream?: NodeJS.WritableStream;
   now?: () => number;
+  /** When the work began (default: now); a lazy reporter made at the first result passes its start. */
+  startedAt?: number;
   /**
    * What an interrupted run leaves and how to go on, printed after Ctrl-C or SIGTERM (default: the
    * finished items are saved and the same command continues from them).
@@ -114,7 +116,7 @@ function usageText(t: CallTally): string {
  */
 export function createProgress(options: ProgressOptions): Progress {
   const now = options.now ?? Date.now;
-  const started = now();
+  const started = options.startedAt ?? now();
   const state = { done: 0, failed: 0 };
   const usage: CallTally = { calls: 0, failed: 0, cached: 0, noUsage: 0, tokens: 0, cost: 0, priced: false };
   let stopped = false;
@@ -216,10 +218,12 @@ export function createLazyProgress(options: Omit<ProgressOptions, 'total'>): Laz
   let progress: Progress | null = null;
   let stopped = false;
   const pending: ModelCall[] = [];
+  // The time taken counts from here, not from the first result (a first PDF can take seconds).
+  const startedAt = (options.now ?? Date.now)();
   return {
     tick(item, total) {
       if (!progress) {
-        progress = createProgress({ ...options, total });
+        progress = createProgress({ startedAt, ...options, total });
         for (const c of pending.splice(0)) progress.call(c);
       }
       progress.tick(item);

@@ -3,6 +3,7 @@ import { parseRun } from '../formats/index.js';
 import { readTextFile } from '../io/index.js';
 import {
   assertIndexFresh,
+  type IndexManifest,
   loadIndex,
   type PassageTable,
   RunRetriever,
@@ -23,6 +24,8 @@ export interface RetrievedRun {
   passages: PassageTable;
   /** How it is recorded in run manifests. */
   description: string;
+  /** The manifest of the index the ids were resolved against. */
+  manifest: IndexManifest;
 }
 
 /**
@@ -40,7 +43,7 @@ export function openRetrievedRun(
   const saved = loadIndex(dir);
   const store = openCorpus(corpusPath(ctx, corpusFlag));
   try {
-    assertIndexFresh(dir, saved.manifest, store.digests());
+    assertIndexFresh(dir, saved.manifest, store);
   } finally {
     store.close();
   }
@@ -51,6 +54,7 @@ export function openRetrievedRun(
   return {
     retriever: new RunRetriever(ranked, run.runId, topicOf),
     passages: saved.passages,
+    manifest: saved.manifest,
     description: `TREC run ${shown} (run id ${run.runId || 'none'}, ${ranked.size} topics)`,
   };
 }

@@ -8,6 +8,16 @@ export {
   type DatasetProblemKind,
   formatDatasetProblems,
 } from './check-dataset.js';
+export {
+  type CheckCache,
+  checkCacheFile,
+  checkReadDataset,
+  DATASET_CHECKS_DIR,
+  keepCheck,
+  readKeptCheck,
+  type WarnLine,
+  warnMissingFields,
+} from './dataset-preflight.js';
 export { type MarkdownSection, markdownSections, sectionLabelAt } from './markdown-sections.js';
 export * from './nuggets/index.js';
 export * from './openalex/index.js';

@@ -57,6 +57,13 @@ export {
   runRowHash,
 } from './researchqa/grades-file.js';
 export { isGradesText, parseGrades, parseGradesFile, readGrades } from './researchqa/grades-io.js';
+export {
+  finishGradesFile,
+  type GradesSummaryFigures,
+  type GradesTarget,
+  gradesTarget,
+  summarizeGrades,
+} from './researchqa/grades-output.js';
 export { gradesMetricScores, gradesPairwise } from './researchqa/grades-pairwise.js';
 export {
   METRIC_IDS,
@@ -66,6 +73,13 @@ export {
   RESEARCHQA_METRICS,
   type ResearchqaMetricId,
 } from './researchqa/metric-registry.js';
+export {
+  type GradingSetup,
+  type OpenedGrading,
+  type OpenGradingOptions,
+  openGrading,
+  type QuoteMode,
+} from './researchqa/open-grading.js';
 export { paperQuotes, strictRule } from './researchqa/paper-quotes.js';
 export {
   type DeterministicGradingOptions,

@@ -4,6 +4,14 @@ export { renderArgueTable } from './argue-table.js';
 export { buildReportData, type ReportInput } from './build-report.js';
 export { escapeHtml } from './escape-html.js';
 export { type FaithfulnessSource, faithfulnessLabel } from './faithfulness-section.js';
+export { ReportReader, type ReportSources } from './inputs/report-reader.js';
+export {
+  buildReportFromFiles,
+  optionsFromRecipe,
+  PAPER_TEXT_MODES,
+  type ReportOptions,
+  writeReport,
+} from './inputs/write-report.js';
 export { renderJudgeNoise } from './judge-noise-text.js';
 export { type BankNuggets, bankNuggets } from './judgments-section.js';
 export { renderBreakdown, renderLeaderboard } from './leaderboard-table.js';
@@ -17,6 +25,7 @@ export {
 } from './loose-records.js';
 export { renderPairwiseTable } from './pairwise-text.js';
 export type { PaperTextMode } from './paper-excerpts.js';
+export { renderGrid } from './qa-grid-table.js';
 export { renderQaSummary } from './qa-summary-text.js';
 export { reportAssets } from './report-assets.js';
 export type * from './report-data.js';

@@ -13,7 +13,6 @@ export {
   type RetrievalMode,
   type RetrievalNotice,
   recipesPathOf,
-  restoreEmbedder,
   type UsedRecipes,
 } from './open-retriever.js';
 export * from './passages/index.js';

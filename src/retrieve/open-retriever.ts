@@ -1,13 +1,6 @@
 import { join } from 'node:path';
 import { CitegeistError } from '../core/index.js';
-import {
-  createEmbedder,
-  type Embedder,
-  LsaEmbedder,
-  type LsaModelJson,
-  needsFitting,
-  type ProviderEnv,
-} from '../llm/index.js';
+import type { ProviderEnv } from '../llm/index.js';
 import type { Retriever } from './common/index.js';
 import {
   BM25_ALONE,
@@ -25,6 +18,7 @@ import {
   type IndexableCorpus,
   loadIndex,
   openDense,
+  restoreEmbedder,
   type SavedIndex,
 } from './persist/index.js';
 import { paperSha256, ReciperRetriever, readRecipes, renderRecipe } from './reciper/index.js';
@@ -91,32 +85,6 @@ export function recipesPathOf(indexDir: string): string {
   return join(indexDir, 'recipes.jsonl');
 }
 
-/** The embedder an index was built with, restored (a corpus-fitted model is read from the index). */
-export function restoreEmbedder(
-  saved: Pick<SavedIndex, 'manifest' | 'embedderModel'>,
-  requested: string | undefined,
-  env: ProviderEnv,
-): Embedder {
-  const spec = requested ?? saved.manifest.embedderSpec;
-  if (!spec) {
-    throw new CitegeistError(
-      'INDEX_NO_VECTORS',
-      'The index was built without an embedder.',
-      'Rebuild it with `citegeist index --rebuild --embedder <spec>`.',
-    );
-  }
-  const embedder = createEmbedder(spec, { env });
-  if (
-    needsFitting(embedder) &&
-    saved.embedderModel &&
-    spec === saved.manifest.embedderSpec &&
-    embedder instanceof LsaEmbedder
-  ) {
-    return LsaEmbedder.fromJSON(saved.embedderModel as LsaModelJson);
-  }
-  return embedder;
-}
-
 /**
  * Loads an index folder (refusing one that no longer matches the corpus: `INDEX_STALE`) and
  * builds the retriever for the mode. `auto` is the measured default for corpus-wide retrieval with
@@ -126,7 +94,7 @@ export async function openRetriever(options: OpenRetrieverOptions): Promise<Open
   const dir = options.indexDir;
   const env = options.env ?? {};
   const saved = loadIndex(dir);
-  assertIndexFresh(dir, saved.manifest, options.corpus.digests());
+  assertIndexFresh(dir, saved.manifest, options.corpus);
   const passages = saved.passages;
   const requested = options.embedder;
   const situation = {
@@ -174,8 +142,10 @@ export async function openRetriever(options: OpenRetrieverOptions): Promise<Open
     bm25: saved.bm25,
     dense: denseRetriever,
   });
-  const recipes = recipesOf(saved, options.recipesPath ?? recipesPathOf(dir), options);
-  const retriever = await ReciperRetriever.build(embedder, saved.passages.toArray(), recipes.list, {
+  // The passage table is read once, for the paragraph view and the recipes' titles alike.
+  const all = saved.passages.toArray();
+  const recipes = recipesOf(all, options.recipesPath ?? recipesPathOf(dir), options);
+  const retriever = await ReciperRetriever.build(embedder, all, recipes.list, {
     method: mode,
     paragraphIndex: dense,
     paragraphCandidates: candidates,
@@ -208,14 +178,14 @@ function embeddedWarning(mode: RetrievalMode, embedderId: string): string | null
  * is with a note. Refused (RECIPES_MISSING) when no recipe is left.
  */
 function recipesOf(
-  saved: SavedIndex,
+  passages: readonly Passage[],
   path: string,
   options: Pick<OpenRetrieverOptions, 'corpus' | 'onNotice' | 'showPath'>,
 ): { list: { docId: string; title: string; text: string }[]; description: string; used: UsedRecipes } {
   const notice = options.onNotice ?? (() => {});
   const stored = readRecipes(path);
   const shown = options.showPath ? options.showPath(path) : path;
-  const titles = new Map([...saved.passages.values()].map((p) => [p.docId, p.title]));
+  const titles = new Map(passages.map((p) => [p.docId, p.title]));
   const indexed = [...stored.recipes].filter(([docId]) => titles.has(docId));
   const current = stored.manifest
     ? paperHashes(

@@ -1,4 +1,3 @@
-export { fingerprint } from './fingerprint.js';
 export { Freshness, type Rebuild, readRecipe } from './report-freshness.js';
 export { isInside, resolveRequestPath } from './safe-path.js';
 export { type RunningServer, type ServeOptions, startServer } from './serve.js';

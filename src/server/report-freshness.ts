@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { fingerprint } from '../io/index.js';
 import { RECIPE_ELEMENT_ID, type ReportRecipe } from '../report/index.js';
-import { fingerprint } from './fingerprint.js';
 import { recipePathInside } from './safe-path.js';
 
 /** Rebuilds a report from its recipe (the CLI passes its `citegeist report`). */

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { CitegeistError, type Document, type DocumentMeta, DocumentSchema } from '../core/index.js';
 import { assertRegularInput, sqliteWriteError, systemError } from '../io/index.js';
 import type { MatchForms } from '../text/index.js';
+import { CHANGE_TOKEN_SCHEMA, readChangeToken } from './change-token.js';
 import { CORPUS_SCHEMA, CORPUS_SCHEMA_VERSION, UPGRADABLE_FROM } from './corpus-schema.js';
 import { DIGESTS_SCHEMA, hasDigestsTable, readDigests, writeDigest } from './digests-table.js';
 import {
@@ -152,6 +153,7 @@ export class CorpusStore {
       this.db.exec(CORPUS_SCHEMA);
       this.db.exec(MATCH_FORMS_SCHEMA);
       this.db.exec(DIGESTS_SCHEMA);
+      this.db.exec(CHANGE_TOKEN_SCHEMA);
       this.db
         .prepare('INSERT OR IGNORE INTO store_info (key, value) VALUES (?, ?)')
         .run('schema_version', String(CORPUS_SCHEMA_VERSION));
@@ -395,6 +397,14 @@ export class CorpusStore {
    */
   digests(): Map<string, string> {
     return readDigests(this.db, this.digestsTable);
+  }
+
+  /**
+   * A token replaced whenever a document is written or removed (`change-token.ts`): equal tokens
+   * mean the same documents; null for a corpus this version has not written.
+   */
+  changeToken(): string | null {
+    return readChangeToken(this.db);
   }
 
   /** Ids of every stored document. */

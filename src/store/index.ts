@@ -28,4 +28,13 @@ export {
   type PapersDirOptions,
 } from './load-document.js';
 export { openCorpus, requireCorpus } from './open-corpus.js';
+export {
+  checkSource,
+  describeSource,
+  type GradingPapers,
+  loadGradingPapers,
+  type PaperSourceOptions,
+  paperSource,
+  sourceFlags,
+} from './paper-source.js';
 export { PapersCache } from './papers-cache.js';

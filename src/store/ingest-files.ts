@@ -1,8 +1,14 @@
 import { createHash } from 'node:crypto';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
-import { CitegeistError, type ErrorCode, isCitegeistError } from '../core/index.js';
-import { EXTRACTOR_VERSION, fileStem, INGESTIBLE_EXTENSIONS, readDocumentBytes } from '../ingest/index.js';
+import { CitegeistError, type Document, type ErrorCode, isCitegeistError } from '../core/index.js';
+import {
+  EXTRACTOR_VERSION,
+  fileStem,
+  INGESTIBLE_EXTENSIONS,
+  ParsePool,
+  readDocumentBytes,
+} from '../ingest/index.js';
 import { readInputBytes, sqliteWriteError } from '../io/index.js';
 import type { CorpusStore } from './corpus-store.js';
 
@@ -73,7 +79,15 @@ export async function expandPaths(paths: readonly string[]): Promise<IngestFiles
 export interface IngestOptions {
   /** The most pages one PDF may have (`--max-pdf-pages`; default DEFAULT_MAX_PDF_PAGES). */
   maxPdfPages?: number;
+  /**
+   * Files parsed at once on worker threads (`--jobs`; default 1: parsed in this thread). The
+   * corpus is written by this thread alone, in file order, so its content does not depend on it.
+   */
+  jobs?: number;
 }
+
+/** How a file's bytes become documents (in this thread, or on a `ParsePool`). */
+type Parse = (bytes: Uint8Array, context: Parameters<typeof readDocumentBytes>[1]) => Promise<Document[]>;
 
 /** What `expandPaths` found: the files to ingest, and the paths that do not exist. */
 export interface IngestFiles {
@@ -106,6 +120,7 @@ export async function ingestFile(
   store: CorpusStore,
   file: string,
   options: IngestOptions = {},
+  how: { parse?: Parse; turn?: () => Promise<void> } = {},
 ): Promise<IngestOutcome> {
   const path = resolve(file);
   try {
@@ -117,11 +132,13 @@ export async function ingestFile(
       store.refreshMatchForms(stored.ids);
       return { status: 'unchanged', file, ids: stored.ids };
     }
-    const docs = await readDocumentBytes(bytes, {
+    const docs = await (how.parse ?? readDocumentBytes)(bytes, {
       file,
       id: fileStem(file),
       ...(options.maxPdfPages !== undefined ? { maxPdfPages: options.maxPdfPages } : {}),
     });
+    // Parsed in parallel, written in file order: wait for the files before this one.
+    await how.turn?.();
     const ids = store.upsertFile(path, hash, docs);
     const damaged = docs
       .map((d) => d.meta.damaged)
@@ -169,10 +186,42 @@ export async function ingestPaths(
     fix: 'Check the path.',
   }));
   onProgress?.(0, files.length, undefined);
-  for (const [i, file] of files.entries()) {
-    const outcome = await ingestFile(store, file, options);
-    outcomes.push(outcome);
-    onProgress?.(i + 1, files.length, outcome);
+  const jobs = Math.max(1, Math.min(options.jobs ?? 1, files.length));
+  if (jobs === 1) {
+    for (const [i, file] of files.entries()) {
+      const outcome = await ingestFile(store, file, options);
+      outcomes.push(outcome);
+      onProgress?.(i + 1, files.length, outcome);
+    }
+  } else {
+    const pool = new ParsePool(jobs);
+    try {
+      // A window of files in flight (parsing on the pool), each writing after the one before it.
+      const window: Promise<IngestOutcome>[] = [];
+      let written: Promise<void> = Promise.resolve();
+      let next = 0;
+      const launch = () => {
+        while (window.length < 2 * jobs && next < files.length) {
+          const file = files[next++] as string;
+          const before = written;
+          let done: () => void = () => {};
+          written = new Promise<void>((resolve) => {
+            done = resolve;
+          });
+          const parse: Parse = (bytes, context) => pool.parse(bytes, context);
+          window.push(ingestFile(store, file, options, { parse, turn: () => before }).finally(done));
+        }
+      };
+      launch();
+      for (let i = 0; window.length > 0; i++) {
+        const outcome = await (window.shift() as Promise<IngestOutcome>);
+        launch();
+        outcomes.push(outcome);
+        onProgress?.(i + 1, files.length, outcome);
+      }
+    } finally {
+      await pool.close();
+    }
   }
   const count = (s: IngestOutcome['status']) => outcomes.filter((o) => o.status === s).length;
   const damaged = outcomes.filter((o) => o.status === 'ingested' && o.damaged !== undefined).length;

@@ -20,7 +20,7 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
   program
     .command('index')
     .description(
-      'chunk the corpus into passages and build the BM25 and dense indexes (stored beside the corpus); rebuilds when a paper was added, removed or changed',
+      'chunk the corpus into passages and build the BM25 and dense indexes (stored beside the corpus); papers added, removed or changed since are applied as an update (a new part and tombstones), or by a rebuild past a limit',
     )
     .option(...CORPUS_OPTION)
     .option(
@@ -60,6 +60,7 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
             embedder: spec,
             env: ctx.io.env,
             onRebuild: (reasons) => ctx.io.err(`rebuilding the index: ${reasons.join('; ')}\n`),
+            onUpdate: (reasons) => ctx.io.err(`updating the index: ${reasons.join('; ')}\n`),
             onProgress: (done, total, pass) => {
               if (done === 1 || !progress) {
                 progress?.stop();
@@ -85,6 +86,12 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
         }
         const { manifest } = result;
         const denseKind = manifest.passages > ANN_THRESHOLD ? 'ann' : 'exact';
+        if (result.status === 'updated') {
+          ctx.io.out(
+            `updated the index in ${displayPath(ctx, dir)}: ${result.appended} paper(s) indexed into a new part, ${result.tombstoned} tombstoned; ${manifest.passages} passages of ${result.papers} papers (BM25 in ${manifest.parts?.length ?? 1} parts${manifest.embedderId ? `, dense ${manifest.embedderId} ${denseKind}` : ''}; --rebuild merges them)\n`,
+          );
+          return;
+        }
         ctx.io.out(
           `indexed ${manifest.passages} passages of ${result.papers} papers (BM25${manifest.embedderId ? `, dense ${manifest.embedderId} ${denseKind}` : ''}) in ${displayPath(ctx, dir)}\n`,
         );

@@ -35,7 +35,7 @@ export const registerExport: RegisterCommand = (program, ctx) => {
       const saved = loadIndex(dir);
       const store = openCorpus(corpusPath(ctx, flags.corpus));
       try {
-        assertIndexFresh(dir, saved.manifest, store.digests());
+        assertIndexFresh(dir, saved.manifest, store);
       } finally {
         store.close();
       }

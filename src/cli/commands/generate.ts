@@ -1,32 +1,20 @@
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { CitegeistError, location, type RunManifest } from '../../core/index.js';
+import { resolve } from 'node:path';
 import {
-  changedPapers,
+  estimateGeneration,
   generateDataset,
-  generationMessages,
-  type ManifestEntry,
-  maxPaperChars,
-  progressFileOptions,
+  paperList,
   progressPath,
   questionsManifest,
 } from '../../generate/index.js';
-import { readDocumentFile } from '../../ingest/index.js';
-import { byField, inspectRunFile, parseJsonl, readTextFile, reorderRunFile } from '../../io/index.js';
-import { estimateCost, type LlmProvider, modelId, parseModelString } from '../../llm/index.js';
-import { CorpusStore, PapersDir } from '../../store/index.js';
+import { byField, reorderRunFile } from '../../io/index.js';
+import { type LlmProvider, modelId, parseModelString } from '../../llm/index.js';
 import { VERSION } from '../../version.js';
-import type { CliContext, RegisterCommand } from '../context.js';
-import {
-  addLlmOptions,
-  createLlmRuntime,
-  type LlmFlags,
-  type LlmSettings,
-  resolveLlmSettings,
-} from '../llm-options.js';
+import type { RegisterCommand } from '../context.js';
+import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
+import { printGenerationEstimate } from '../setup/generate-dry-run.js';
 import { countOption } from '../setup/option-parsers.js';
-import { addPaperSourceOptions, paperSource } from '../setup/paper-source.js';
+import { addPaperSourceOptions } from '../setup/paper-source.js';
 import { requireModel } from '../setup/require-model.js';
 
 interface GenerateCliOptions extends LlmFlags {
@@ -37,49 +25,6 @@ interface GenerateCliOptions extends LlmFlags {
   out: string;
   limit?: number;
   label?: string;
-}
-
-type PaperList = { papers: { id: string; domain: string }[]; load: (id: string) => Promise<string | null> };
-
-function fromManifest(path: string): PaperList {
-  const entries = parseJsonl(readTextFile(path, 'manifest')).map((entry) => {
-    const e = entry.ok ? (entry.value as Partial<ManifestEntry> | null) : null;
-    if (typeof e?.openalex_id !== 'string' || typeof e.file !== 'string') {
-      throw new CitegeistError(
-        'INVALID_INPUT',
-        `${location(path, entry.line)} is not a manifest entry with "openalex_id" and "file".`,
-        'Give the manifest.jsonl written by `citegeist collect openalex`, or --papers DIR.',
-      );
-    }
-    return e as ManifestEntry;
-  });
-  const files = new Map(entries.map((e) => [e.openalex_id, join(dirname(path), e.file)]));
-  return {
-    papers: entries.map((e) => ({ id: e.openalex_id, domain: e.domain })),
-    load: async (id) => {
-      const file = files.get(id);
-      if (!file || !existsSync(file)) return null;
-      return (await readDocumentFile(file, id)).map((d) => d.text).join('\n\n');
-    },
-  };
-}
-
-function fromDir(dir: string, domain: string, cwd: string): PaperList {
-  const source = paperSource({ papers: dir }, cwd);
-  const ids = PapersDir.open(dir).ids().sort();
-  return { papers: ids.map((id) => ({ id, domain })), load: async (id) => (await source(id))?.text ?? null };
-}
-
-/** Every document of a corpus store; a document's own domain wins over --domain. */
-function fromCorpus(path: string, domain: string, cwd: string): PaperList {
-  const source = paperSource({ corpus: path }, cwd);
-  const store = CorpusStore.open(path, { readonly: true });
-  try {
-    const papers = store.list().map((d) => ({ id: d.id, domain: d.domain ?? domain }));
-    return { papers, load: async (id) => (await source(id))?.text ?? null };
-  } finally {
-    store.close();
-  }
 }
 
 export const registerGenerate: RegisterCommand = (program, ctx) => {
@@ -101,19 +46,7 @@ export const registerGenerate: RegisterCommand = (program, ctx) => {
       fix: 'Give --model with a model string (openai:gpt-4.1-mini, anthropic:…, gemini:…, ollama:qwen2.5:7b) and its API key in the environment.',
       notAModel: ['extractive'],
     });
-    const list = opts.manifest
-      ? fromManifest(resolve(ctx.io.cwd, opts.manifest))
-      : opts.corpus
-        ? fromCorpus(resolve(ctx.io.cwd, opts.corpus), opts.domain ?? '', ctx.io.cwd)
-        : opts.papers
-          ? fromDir(resolve(ctx.io.cwd, opts.papers), opts.domain ?? '', ctx.io.cwd)
-          : null;
-    if (!list)
-      throw new CitegeistError(
-        'OPTION_REQUIRED',
-        'No papers were given.',
-        'Add --corpus FILE, --manifest FILE or --papers DIR.',
-      );
+    const list = paperList({ ...opts, cwd: ctx.io.cwd });
     const papers = opts.limit ? list.papers.slice(0, opts.limit) : list.papers;
     const out = resolve(ctx.io.cwd, opts.out);
     const manifestOf = (llm: Pick<LlmProvider, 'id' | 'contextWindow'>) =>
@@ -121,7 +54,9 @@ export const registerGenerate: RegisterCommand = (program, ctx) => {
     if (settings.dryRun) {
       // Planning needs the model's id and context window only: no provider, no key, no cache file.
       const info = { id: modelId(parseModelString(model)), contextWindow: null };
-      await printGenerationEstimate(ctx, info, papers, list.load, out, manifestOf(info), settings);
+      const manifest = manifestOf(info);
+      const estimate = await estimateGeneration(info, papers, list.load, out, manifest, settings.prices);
+      printGenerationEstimate(ctx, manifest.label, estimate);
       return;
     }
     const runtime = createLlmRuntime(settings, ctx.io.env);
@@ -169,53 +104,3 @@ export const registerGenerate: RegisterCommand = (program, ctx) => {
     if (result.failedPapers.length > 0) ctx.setExitCode(1);
   });
 };
-
-/** Output tokens assumed per paper: ~14 questions, each with 1–3 groups of 2–3 quotes of 50–200 words. */
-const EXPECTED_GENERATION_TOKENS = 8000;
-
-/** `generate questions --dry-run`: the first call of every paper left to do, priced; nothing called or written. */
-async function printGenerationEstimate(
-  ctx: CliContext,
-  llm: Pick<LlmProvider, 'id' | 'contextWindow'>,
-  papers: { id: string }[],
-  load: (id: string) => Promise<string | null>,
-  out: string,
-  manifest: RunManifest,
-  settings: LlmSettings,
-): Promise<void> {
-  const changed = await changedPapers(out, manifest, papers, load);
-  const finished = new Set(
-    inspectRunFile(progressPath(out), progressFileOptions(manifest, changed)).kept.map((r) =>
-      String(r.paper_id),
-    ),
-  );
-  const todo = papers.filter((p) => !finished.has(p.id));
-  const requests = [];
-  let missing = 0;
-  for (const paper of todo) {
-    const text = await load(paper.id);
-    if (text === null) missing++;
-    else requests.push({ messages: generationMessages(paper.id, text, maxPaperChars(llm)) });
-  }
-  const estimate = estimateCost(llm.id, requests, {
-    prices: settings.prices,
-    expectedOutputTokens: EXPECTED_GENERATION_TOKENS,
-  });
-  const result = {
-    dry_run: true,
-    label: manifest.label,
-    papers: todo.length,
-    kept: finished.size,
-    missing,
-    ...estimate,
-  };
-  if (ctx.globals().json) {
-    ctx.io.out(`${JSON.stringify(result, null, 2)}\n`);
-    return;
-  }
-  const cost = estimate.costUsd === null ? 'no price for this model' : `~$${estimate.costUsd.toFixed(4)}`;
-  ctx.io.out(
-    `dry run, nothing called or written: ${todo.length} papers to generate as "${manifest.label}" (${finished.size} finished earlier, ${missing} without text)\n` +
-      `  ${estimate.calls} calls, ~${estimate.inputTokens} input + ~${estimate.outputTokens} output tokens (${EXPECTED_GENERATION_TOKENS} per paper assumed), ${cost}; a paper with quotes to repair makes one more call\n`,
-  );
-}

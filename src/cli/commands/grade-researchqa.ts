@@ -1,24 +1,15 @@
-import { dirname, resolve } from 'node:path';
-import type { Command } from 'commander';
-import { CitegeistError, papersInputOfHashes, type RunManifest, sha256Hex } from '../../core/index.js';
-import {
-  type CardNote,
-  certifyJudge,
-  estimateJudging,
-  gradeRunToFile,
-  gradesManifest,
-  rubricJudgeOf,
-} from '../../grade/index.js';
-import { byField, reorderRunFile, sha256OfFile, writeFileAtomic } from '../../io/index.js';
+import { resolve } from 'node:path';
+import { finishGradesFile, gradeRunToFile, gradesTarget } from '../../grade/index.js';
 import { modelId, parseModelString } from '../../llm/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { addLlmOptions } from '../llm-options.js';
 import { addCheckOption } from '../setup/dataset-preflight.js';
+import { printJudgeEstimate } from '../setup/grade-dry-run.js';
+import { gradeGroup, sameOutput } from '../setup/grade-group.js';
 import {
   type GradeOptions,
   gradeOptions,
-  type Prepared,
   prepare,
   printSummary,
   reportOutcome,
@@ -28,103 +19,63 @@ import {
 import { addJudgeCardOptions, type JudgeCardFlags } from '../setup/judge-card-options.js';
 import { parseIntOption, seedOption } from '../setup/option-parsers.js';
 import { addPaperSourceOptions, describeSource, paperSourceOf } from '../setup/paper-source.js';
+import { rubricJudgeCard } from '../setup/rubric-judge-card.js';
 import { noteTakeovers } from '../takeover-note.js';
-
-type GradeFlags = GradeOptions & JudgeCardFlags & { run: string; out: string };
 
 /**
  * `citegeist grade`: a command group whose default subcommand, `grade researchqa`, grades one run
  * into a grades file (rows appended as they complete, resumable like `answer`).
  */
 
+// `grade faithfulness` adds itself to the same group.
+export { gradeGroup };
+
+type GradeFlags = GradeOptions & JudgeCardFlags & { run: string; out: string };
+
 /** Grades one run into a grades file (rows appended as they complete, resumable), then the summary. */
 async function gradeToFile(ctx: CliContext, opts: GradeFlags): Promise<void> {
   const p = await prepare(ctx, [opts.run], opts, true);
   try {
-    await gradePrepared(ctx, p, opts);
-  } finally {
-    p.close();
-  }
-}
-
-async function gradePrepared(ctx: CliContext, p: Prepared, opts: GradeFlags): Promise<void> {
-  const run = p.runs[0]!;
-  const out = resolve(ctx.io.cwd, opts.out);
-  const card = rubricJudgeCard(ctx, p, opts, out);
-  const manifest = gradesManifest({
-    runLabel: run.manifest?.label ?? run.models.join(', '),
-    label: opts.label,
-    settings: {
-      match: opts.match,
-      quoteMode: p.quoteMode,
+    const run = p.runs[0]!;
+    const card = rubricJudgeCard(ctx, p, opts, resolve(ctx.io.cwd, opts.out));
+    const target = gradesTarget(p, {
+      out: opts.out,
+      dataset: opts.dataset,
+      run: opts.run,
+      cwd: ctx.io.cwd,
+      label: opts.label,
       judge: p.settings.judge ? modelId(parseModelString(p.settings.judge, '--judge')) : null,
       trustUnlocatedEvidence: p.trustUnlocatedEvidence,
-    },
-    dataset: {
-      sha256: p.datasetSha256,
-      path: opts.dataset,
-      rows: p.dataset.length,
-    },
-    papers: papersInputOfHashes(p.paperHashes, describeSource(paperSourceOf(ctx, opts))),
-    run: runInput(run.manifest, resolve(ctx.io.cwd, opts.run), opts.run),
-    version: VERSION,
-    partialRun: p.partial.length > 0,
-  });
-  if (p.settings.dryRun) return printJudgeEstimate(ctx, p, { path: out, manifest });
-  const result = await withJudge(
-    ctx,
-    p,
-    (judge, onCall) =>
-      withProgress(
-        ctx,
-        run.rows.length,
-        judge,
-        (options) =>
-          gradeRunToFile(
-            p.dataset,
-            run.rows,
-            p.grading.paperText,
-            { path: out, manifest },
-            {
+      papers: describeSource(paperSourceOf(ctx, opts)),
+      version: VERSION,
+    });
+    if (p.settings.dryRun) return printJudgeEstimate(ctx, p, target);
+    const result = await withJudge(
+      ctx,
+      p,
+      (judge, onCall) =>
+        withProgress(
+          ctx,
+          run.rows.length,
+          judge,
+          // The rows are in the file; the summary is built as they come (a large run is not held).
+          (options) =>
+            gradeRunToFile(p.dataset, run.rows, p.grading.paperText, target, {
               ...gradeOptions(p, judge),
               ...options,
-              // The rows are in the file; the summary is built as they come (a large run is not held).
               keep: false,
-            },
-          ),
-        onCall,
-      ),
-    manifest,
-  );
-  reorderRunFile(out, {
-    key: byField('row_id'),
-    command: 'citegeist grade',
-    order: run.rows.map((r) => r.row_id),
-  });
-  noteTakeovers(ctx.io, result.tookOverFrom);
-  reportOutcome(ctx, run.models, result);
-  const summary = printSummary(
-    ctx,
-    result.summary,
-    opts.seed,
-    card ? { json: { judge_card: card }, text: `\n${card.line}\n` } : undefined,
-  );
-  const summaryFile = `${out.replace(/\.jsonl?$/i, '')}.summary.json`;
-  const provenance = {
-    manifest: result.manifest,
-    bootstrap_seed: opts.seed,
-    // A run graded while it was being written: its figures cover only the rows it then held.
-    ...(p.partial.length > 0 ? { partial: { run_rows_graded: run.rows.length, writers: p.partial } } : {}),
-  };
-  // Rows scored without a field that changes their scores (as an empty list): field → count.
-  const missingFields = Object.fromEntries(
-    Object.entries(p.missingFields).map(([field, ids]) => [field, ids.length]),
-  );
-  writeFileAtomic(
-    summaryFile,
-    `${JSON.stringify({ ...provenance, ...(summary as object), missing_fields: missingFields, ...(card ? { judge_card: card } : {}) }, null, 2)}\n`,
-  );
-  if (!ctx.globals().json) {
+            }),
+          onCall,
+        ),
+      target.manifest,
+    );
+    noteTakeovers(ctx.io, result.tookOverFrom);
+    reportOutcome(ctx, run.models, result);
+    const cardNote = card ? { json: { judge_card: card }, text: `\n${card.line}\n` } : undefined;
+    const figures = printSummary(ctx, result.summary, opts.seed, cardNote);
+    const extra = card ? { judge_card: card } : {};
+    const { missingFields } = finishGradesFile(p, target, result, figures, opts.seed, extra);
+    if (ctx.globals().json) return;
     const kept = result.kept > 0 ? ` (${result.kept} kept from an earlier run)` : '';
     ctx.io.out(`\n${result.rows} graded rows${kept} → ${opts.out}\n`);
     if (p.partial.length > 0) {
@@ -135,95 +86,9 @@ async function gradePrepared(ctx: CliContext, p: Prepared, opts: GradeFlags): Pr
     const unscored = Object.values(missingFields).reduce((n, count) => n + count, 0);
     if (unscored > 0)
       ctx.io.out(`${unscored} row(s) lacked a score-changing field (missing_fields in the summary)\n`);
+  } finally {
+    p.close();
   }
-}
-
-/**
- * The rubric judge's card (--judge-card, else found beside the output or in the workspace),
- * refused under --require-agreement before any call; null when nothing is judged.
- */
-function rubricJudgeCard(ctx: CliContext, p: Prepared, opts: GradeFlags, out: string): CardNote | null {
-  if (!p.settings.judge) {
-    if (opts.judgeCard === undefined) return null;
-    throw new CitegeistError(
-      'BAD_OPTION',
-      '--judge-card was given but no --judge: without a judge `grade` makes no judged numbers.',
-      'Add --judge <model> (the model the card certifies), or leave --judge-card out.',
-    );
-  }
-  const judge = rubricJudgeOf(modelId(parseModelString(p.settings.judge, '--judge')));
-  return certifyJudge(
-    judge,
-    { cwd: ctx.io.cwd, given: opts.judgeCard, near: [dirname(out)] },
-    opts.requireAgreement,
-  );
-}
-
-/** The `run` input of a grades manifest: the run's identity, or the file's bytes when it has no manifest. */
-function runInput(manifest: RunManifest | null, path: string, given: string) {
-  return manifest
-    ? { sha256: sha256Hex(manifest.run_id), path: given, label: manifest.label, run_id: manifest.run_id }
-    : { sha256: sha256OfFile(path, 'run file').sha256, path: given };
-}
-
-/** `grade --dry-run`: the judge calls the rows left to grade would make (the citation metrics are free). */
-function printJudgeEstimate(
-  ctx: CliContext,
-  p: Prepared,
-  target: { path: string; manifest: RunManifest },
-): void {
-  const judge = p.settings.judge ? modelId(parseModelString(p.settings.judge, '--judge')) : null;
-  const run = p.runs[0]!.rows;
-  const estimate = judge
-    ? estimateJudging(p.dataset, run, target, judge, p.settings.prices)
-    : { rows: run.length, kept: 0, calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
-  const result = { dry_run: true, label: target.manifest.label, judge, ...estimate };
-  if (ctx.globals().json) {
-    ctx.io.out(`${JSON.stringify(result, null, 2)}\n`);
-    return;
-  }
-  const cost = estimate.costUsd === null ? 'no price for this model' : `~$${estimate.costUsd.toFixed(4)}`;
-  ctx.io.out(
-    judge
-      ? `dry run, nothing called or written: ${estimate.rows} rows to grade as "${target.manifest.label}" (${estimate.kept} kept); judge ${judge}: ${estimate.calls} calls, ~${estimate.inputTokens} input + ~${estimate.outputTokens} output tokens, ${cost}\n`
-      : `dry run: no judge, so no model calls (the citation metrics are computed locally)\n`,
-  );
-}
-
-/** Output and errors of a subcommand go where the program's go (tests capture them). */
-function sameOutput(ctx: CliContext, command: Command): Command {
-  return command
-    .exitOverride()
-    .configureOutput({ writeOut: (s) => ctx.io.out(s), writeErr: (s) => ctx.io.err(s) });
-}
-
-/**
- * `grade` is a command group: `grade researchqa` (the default, so `grade --dataset … --run …` works
- * as it always did) and `grade faithfulness` beside it. The group has no options of its own, so an
- * option given before a subcommand name (`grade --dataset X faithfulness`) is an error, not a flag
- * silently ignored.
- */
-export function gradeGroup(program: Command, ctx: CliContext): Command {
-  const existing = program.commands.find((c) => c.name() === 'grade');
-  if (existing) return existing;
-  const group = program
-    .command('grade')
-    .description(
-      'grade answers: ResearchQA metrics (`grade researchqa`, the default) or VETSCORE (`grade faithfulness`)',
-    );
-  // Options before a subcommand name send everything to the default subcommand, which would then
-  // complain about its own options: say what went wrong instead.
-  group.hook('preSubcommand', (self, sub) => {
-    const named = self.commands.find((c) => c.name() !== sub.name() && self.args.includes(c.name()));
-    if (named && self.args[0] !== sub.name()) {
-      throw new CitegeistError(
-        'BAD_OPTION',
-        `\`grade ${self.args.join(' ')}\`: options were given before the subcommand "${named.name()}".`,
-        `Put them after it: \`citegeist grade ${named.name()} --…\` (see \`citegeist grade ${named.name()} --help\`).`,
-      );
-    }
-  });
-  return sameOutput(ctx, group);
 }
 
 export const registerGrade: RegisterCommand = (program, ctx) => {

@@ -1,4 +1,5 @@
 import { existsSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { DEFAULT_MAX_PDF_PAGES } from '../../ingest/index.js';
 import { CorpusStore, findIngestFiles, type IngestOutcome, ingestPaths } from '../../store/index.js';
@@ -7,6 +8,9 @@ import { CORPUS_OPTION, corpusPath, displayPath } from '../corpus-option.js';
 import { atInterrupt } from '../interrupt.js';
 import { createLazyProgress } from '../progress.js';
 import { parseIntOption } from '../setup/option-parsers.js';
+
+/** From this many files on, `ingest` parses on one worker thread per core unless --jobs says otherwise. */
+const AUTO_JOBS_FROM = 16;
 
 function formatOutcome(o: IngestOutcome): string {
   if (o.status === 'failed')
@@ -29,13 +33,21 @@ export const registerIngest: RegisterCommand = (program, ctx) => {
     .option(...CORPUS_OPTION)
     .option('--allow-empty', 'succeed when the paths hold no file to ingest (an empty folder)')
     .option(
+      '--jobs <n>',
+      `files parsed at once on worker threads (default: one per core from ${AUTO_JOBS_FROM} files on, else 1; the corpus is the same for any value)`,
+      parseIntOption('--jobs', 1),
+    )
+    .option(
       '--max-pdf-pages <n>',
       'refuse a PDF with more pages than this (INGEST_PDF_TOO_LONG)',
       parseIntOption('--max-pdf-pages', 1),
       DEFAULT_MAX_PDF_PAGES,
     )
     .action(
-      async (paths: string[], options: { corpus?: string; allowEmpty?: boolean; maxPdfPages: number }) => {
+      async (
+        paths: string[],
+        options: { corpus?: string; allowEmpty?: boolean; maxPdfPages: number; jobs?: number },
+      ) => {
         const path = corpusPath(ctx, options.corpus);
         const found = await findIngestFiles(
           paths.map((p) => resolve(ctx.io.cwd, p)),
@@ -44,6 +56,9 @@ export const registerIngest: RegisterCommand = (program, ctx) => {
         const existed = existsSync(path);
         const store = CorpusStore.open(path);
         const bar = createLazyProgress({ io: ctx.io, label: 'ingest', unit: 'files' });
+        const jobs = options.jobs ?? (found.files.length >= AUTO_JOBS_FROM ? availableParallelism() : 1);
+        const started = performance.now();
+        const perSecond = (done: number) => done / Math.max((performance.now() - started) / 1000, 1e-3);
         // Per-file lines are printed as files finish, so an interrupted ingest still shows what it
         // stored; under a live bar (stderr a terminal) they wait for the bar to end, or the interrupt.
         const json = ctx.globals().json;
@@ -71,7 +86,7 @@ export const registerIngest: RegisterCommand = (program, ctx) => {
           const summary = await ingestPaths(
             store,
             found,
-            (_done, total, outcome) => {
+            (done, total, outcome) => {
               if (!outcome) return;
               if (!json) {
                 pending.push(outcome);
@@ -80,14 +95,16 @@ export const registerIngest: RegisterCommand = (program, ctx) => {
               bar.tick(
                 {
                   ok: outcome.status !== 'failed',
-                  note: displayPath(ctx, outcome.file),
+                  note: `${displayPath(ctx, outcome.file)} · ${perSecond(done).toFixed(1)} papers/s`,
                   // a failure's problem and fix are printed once, in the list below the bar
                 },
                 total,
               );
             },
-            { maxPdfPages: options.maxPdfPages },
+            { maxPdfPages: options.maxPdfPages, jobs },
           );
+          const seconds = (performance.now() - started) / 1000;
+          const files = summary.outcomes.length;
           bar.stop();
           if (json) {
             const outcomes = summary.outcomes.map((o) => ({ ...o, file: displayPath(ctx, o.file) }));
@@ -97,7 +114,7 @@ export const registerIngest: RegisterCommand = (program, ctx) => {
             // Paths that do not exist have no progress event: their lines come last.
             for (const o of summary.outcomes) if (!printed.has(o)) print(o);
             ctx.io.out(
-              `ingested ${summary.ingested}${summary.damaged > 0 ? ` (${summary.damaged} damaged)` : ''}, unchanged ${summary.unchanged}, failed ${summary.failed} (corpus ${displayPath(ctx, path)})\n`,
+              `ingested ${summary.ingested}${summary.damaged > 0 ? ` (${summary.damaged} damaged)` : ''}, unchanged ${summary.unchanged}, failed ${summary.failed} (corpus ${displayPath(ctx, path)}); ${files} files in ${seconds.toFixed(1)} s, ${perSecond(files).toFixed(1)} papers/s, ${jobs} job${jobs === 1 ? '' : 's'}\n`,
             );
           }
           if (summary.failed > 0) ctx.setExitCode(1);

@@ -3,22 +3,17 @@ import {
   DEFAULT_REPORT_K,
   DEFAULT_REPORT_LIMIT,
   ExtractiveReportWriter,
+  generateReportRun,
   LlmReportWriter,
-  openReportRun,
-  pendingRequests,
   type ReportWriter,
-  reportRunManifest,
-  reportTopicOf,
-  writeReportRun,
 } from '../../answer/index.js';
 import { CitegeistError, canonicalJson, sha256Hex } from '../../core/index.js';
 import { requestText } from '../../formats/index.js';
-import { reorderRunFile } from '../../io/index.js';
 import { VERSION } from '../../version.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION } from '../corpus-option.js';
 import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } from '../llm-options.js';
-import { createProgress } from '../progress.js';
+import { createProgress, type Progress } from '../progress.js';
 import { openRetrievedRun, RETRIEVED_OPTION } from '../retrieved-run.js';
 import { countOption } from '../setup/option-parsers.js';
 import { readRequests, reportsCommand } from '../setup/report-runs-inputs.js';
@@ -79,17 +74,15 @@ export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
       throw new CitegeistError('NO_ROWS', `${flags.requests} holds no request.`, 'Add one request per line.');
     const runId = flags.runId ?? `citegeist-${model.replace(/[^\w.-]+/g, '_')}-${mode}`;
     const outPath = resolve(io.cwd, flags.out);
-    const opened = await openRetriever(ctx, {
-      mode,
-      corpus: flags.corpus,
-      embedder: flags.embedder,
-      recipes: flags.recipes,
-    });
-    // --retrieved: another engine's run ranks the passages (topics = request ids).
+    const { corpus, embedder, recipes } = flags;
+    // --retrieved: another engine's run ranks the passages (topics = request ids); the index is
+    // then opened once, to resolve its ids, and citegeist's own retrieval is not set up.
     const byText = new Map(requests.map((r) => [requestText(r), r.id]));
-    const retriever = flags.retrieved
-      ? openRetrievedRun(ctx, flags.retrieved, flags.corpus, (q) => byText.get(q)).retriever
-      : opened.retriever;
+    const opened = flags.retrieved
+      ? openRetrievedRun(ctx, flags.retrieved, corpus, (q) => byText.get(q))
+      : await openRetriever(ctx, { mode, corpus, embedder, recipes });
+    const { retriever } = opened;
+    const indexManifest = 'saved' in opened ? opened.saved.manifest : opened.manifest;
     const retrieval = { retriever, passages: opened.passages, k: flags.k };
     if (settings.dryRun) {
       const plan = { requests, out: flags.out, outPath, runId, model, retrieval, limit: flags.limit };
@@ -100,52 +93,41 @@ export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
       const writer: ReportWriter = runtime
         ? new LlmReportWriter(runtime.provider(model), retrieval)
         : new ExtractiveReportWriter(retrieval);
-      const manifest = reportRunManifest({
-        runId,
-        teamId: flags.teamId,
-        writer: writer.id,
-        retrieval: retriever.id,
-        k: flags.k,
-        indexCreated: opened.saved.manifest.createdAt,
-        defaultLimit: flags.limit,
-        lengthMode,
-        requests: flags.requests,
-        version: VERSION,
-      });
       const queueRun = canonicalJson([runId, writer.id, retriever.id, flags.k, lengthMode]);
       await runtime?.useRun({ run_id: sha256Hex(queueRun).slice(0, 16), label: runId, kind: 'reports' });
-      const file = openReportRun(outPath, manifest, 'citegeist reports generate');
-      const total = pendingRequests(file, requests).length;
-      const progress = createProgress({ io, label: 'generate', total, unit: 'reports' });
-      // The writer's calls, with the tokens the server reported (none for the extractive writer).
-      runtime?.onCall((call) => progress.call(call));
-      let result: Awaited<ReturnType<typeof writeReportRun>>;
-      try {
-        result = await writeReportRun({
-          file,
-          requests,
-          writer,
+      let progress: Progress | undefined;
+      const result = await generateReportRun({
+        path: outPath,
+        settings: {
+          runId,
           teamId: flags.teamId,
+          writer: writer.id,
+          retrieval: retriever.id,
+          k: flags.k,
+          indexCreated: indexManifest.createdAt,
           defaultLimit: flags.limit,
           lengthMode,
+          requests: flags.requests,
+          version: VERSION,
+        },
+        write: {
+          requests,
+          writer,
           // One request at a time locally; on a queue, as many as there may be calls in flight.
           concurrency: settings.queue ? settings.concurrency : 1,
           onReport: (request, outcome) =>
-            progress.tick(
+            progress?.tick(
               outcome.ok
                 ? { ok: true, note: request.id }
                 : { ok: false, problem: `request ${request.id}: ${outcome.reason}` },
             ),
-        });
-      } finally {
-        progress.stop();
-        file.close();
-      }
-      reorderRunFile(outPath, {
-        command: 'citegeist reports generate',
-        key: reportTopicOf(runId),
-        order: requests.map((r) => r.id),
-      });
+        },
+        onStart: (total) => {
+          progress = createProgress({ io, label: 'generate', total, unit: 'reports' });
+          // The writer's calls, with the tokens the server reported (none for the extractive writer).
+          runtime?.onCall((call) => progress?.call(call));
+        },
+      }).finally(() => progress?.stop());
       const { written, failed, resumed } = result;
       const summary = {
         run_id: runId,
@@ -155,11 +137,11 @@ export const registerReportsGenerate: RegisterCommand = (program, ctx) => {
         resumed,
         failed,
       };
-      if (ctx.globals().json) io.out(`${JSON.stringify({ ...summary, out: flags.out }, null, 2)}\n`);
-      else
-        io.out(
-          `run ${runId}: ${written} reports written, ${resumed} already in ${flags.out}, ${failed} failed (rerun to retry)\n`,
-        );
+      io.out(
+        ctx.globals().json
+          ? `${JSON.stringify({ ...summary, out: flags.out }, null, 2)}\n`
+          : `run ${runId}: ${written} reports written, ${resumed} already in ${flags.out}, ${failed} failed (rerun to retry)\n`,
+      );
       if (failed > 0) ctx.setExitCode(1);
     } finally {
       runtime?.close();

@@ -1,8 +1,8 @@
 import { relative } from 'node:path';
+import { type ReportOptions, writeReport } from '../../report/index.js';
 import type { RegisterCommand } from '../context.js';
 import { addJudgeCardOptions } from '../setup/judge-card-options.js';
 import { seedOption } from '../setup/option-parsers.js';
-import { type ReportOptions, writeReport } from '../write-report.js';
 
 export const registerReport: RegisterCommand = (program, ctx) => {
   const command = program

@@ -1,8 +1,8 @@
 import { dirname, resolve } from 'node:path';
+import { optionsFromRecipe, writeReport } from '../../report/index.js';
 import { type Rebuild, startServer } from '../../server/index.js';
 import type { RegisterCommand } from '../context.js';
 import { numberOption } from '../setup/option-parsers.js';
-import { optionsFromRecipe, writeReport } from '../write-report.js';
 
 /** Rebuilds a report from the recipe it embeds (paths relative to the report's folder). */
 export const rebuildReport: Rebuild = async (reportPath, recipe) => {

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { aggregateGrades, parseGradesFile } from '../../grade/index.js';
+import { buildReportFromFiles } from '../../report/index.js';
 import { memoryIo } from '../io.js';
 import { runCli } from '../program.js';
-import { buildReportFromFiles } from '../write-report.js';
 
 const SENTENCES = Array.from(
   { length: 8 },

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CitegeistError } from '../../core/index.js';
+import { writeReport } from '../../report/index.js';
 import type { CliContext } from '../context.js';
-import { writeReport } from '../write-report.js';
 import { REPORTS_NUGGETS } from './demo-report-runs.js';
 
 /** The bundled demo: three open-licence papers and twelve hand-written questions over them. */

@@ -1,20 +1,21 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import { CitegeistError, type DatasetRowRef, ERROR_CODES, hashItems, quoteValue } from '../../core/index.js';
-import { type DatasetIndex, indexRun, loadDatasetIndex, type RunIndex } from '../../formats/index.js';
+import { CitegeistError, ERROR_CODES } from '../../core/index.js';
 import {
   type AlternativeMatchMode,
   AnchoredRubricJudge,
   estimateJudging,
   type GradeRow,
   type GradeRunOptions,
-  GradesSummary,
+  type GradesSummary,
+  type GradesSummaryFigures,
   gradeRun,
+  type OpenedGrading,
+  openGrading,
   renderEvidenceTally,
-  spreads,
+  summarizeGrades,
 } from '../../grade/index.js';
-import { checkFinished, type PartialInput, sha256OfFile } from '../../io/index.js';
 import { circularityWarnings, modelId, parseModelString } from '../../llm/index.js';
 import { renderBreakdown, renderLeaderboard } from '../../report/index.js';
 import type { CliContext } from '../context.js';
@@ -26,8 +27,7 @@ import {
   resolveLlmSettings,
 } from '../llm-options.js';
 import { createLazyProgress, type ModelCall } from '../progress.js';
-import { checkCacheFile, checkReadDataset, warnMissingFields } from './dataset-preflight.js';
-import { checkSource, type GradingPapers, loadGradingPapers, paperSourceOf } from './paper-source.js';
+import { checkSource, paperSourceOf } from './paper-source.js';
 
 export interface GradeOptions extends Omit<LlmFlags, 'model'> {
   dataset: string;
@@ -50,30 +50,11 @@ export interface GradeOptions extends Omit<LlmFlags, 'model'> {
   allowPartial?: boolean;
 }
 
-/** The dataset, runs, paper texts and grading settings one grading command works from. */
-export interface Prepared {
-  /** The dataset's rows as references, read whole when graded (see `loadDatasetIndex`). */
-  dataset: DatasetRowRef[];
-  /** sha256 of the dataset file's bytes. */
-  datasetSha256: string;
-  /** Releases the dataset and run files and the papers (call when the command is done). */
-  close(): void;
-  /** The runs, their rows as references read whole when graded (see `indexRun`). */
-  runs: RunIndex[];
-  grading: Grading;
+/** The grading opened (`openGrading`) with the command's model settings. */
+export interface Prepared extends OpenedGrading {
   settings: LlmSettings;
-  quoteMode: 'researchqa' | 'strict';
-  /** sha256 of the text of every paper the dataset names (null: not found), for the grades manifest. */
-  paperHashes: Map<string, string | null>;
-  /**
-   * Dataset and run rows read without a field that changes their scores (scored as an empty list),
-   * by field, for the summary's `missing_fields`.
-   */
-  missingFields: Record<string, string[]>;
   /** The rubric judge counts its unverified support as support (`--trust-unlocated-evidence`). */
   trustUnlocatedEvidence: boolean;
-  /** Run files read while their writer was still writing them (with --allow-partial). */
-  partial: PartialInput[];
 }
 
 /**
@@ -91,143 +72,32 @@ export async function prepare(
   const quoteMode = opts.quoteMode ?? ctx.config().quoteMode ?? 'researchqa';
   checkEnum('--match', opts.match, ['researchqa', 'span']);
   checkEnum('--quote-mode', quoteMode, ['researchqa', 'strict']);
-  checkSource(paperSourceOf(ctx, opts));
-  // Before anything is read: a run whose writer still holds its lock is a part of a run.
-  const partial = runFiles
-    .map((f) => checkFinished(resolve(ctx.io.cwd, f), 'run file', opts.allowPartial === true))
-    .filter((p) => p !== null);
-  for (const p of partial) {
-    ctx.io.err(
-      `warning: ${p.path} is still being written by ${p.writer}: grading the rows it holds now (--allow-partial); the output is marked partial\n`,
-    );
-  }
+  const papers = paperSourceOf(ctx, opts);
+  checkSource(papers);
   const inputs = [opts.dataset, ...runFiles].map((f) => resolve(ctx.io.cwd, f));
   if (inputs.reduce((n, f) => n + (statSync(f, { throwIfNoEntry: false })?.size ?? 0), 0) >= LARGE_INPUT) {
     boundHeapGrowth();
   }
-  const read = await loadDatasetIndex(inputs[0]!);
-  const closers = [() => read.close()];
-  const close = () => {
-    for (const c of closers.splice(0)) c();
-  };
-  try {
-    return {
-      ...(await prepareWith(ctx, read, runFiles, opts, allPapers, quoteMode, closers)),
-      partial,
-      close,
-    };
-  } catch (error) {
-    close();
-    throw error;
-  }
-}
-
-async function prepareWith(
-  ctx: CliContext,
-  read: DatasetIndex,
-  runFiles: string[],
-  opts: GradeOptions,
-  allPapers: boolean,
-  quoteMode: 'researchqa' | 'strict',
-  closers: (() => void)[],
-): Promise<Omit<Prepared, 'close' | 'partial'>> {
-  const datasetPath = resolve(ctx.io.cwd, opts.dataset);
-  for (const w of read.warnings) ctx.io.err(`warning: ${w}\n`);
-  const check = opts.check !== false;
-  const {
-    model: _runModel,
-    threads: _threads,
-    label: _label,
-    check: _check,
-    trustUnlocatedEvidence,
-    allowPartial: _allowPartial,
-    ...flags
-  } = opts;
+  const { model, threads, label: _label, check, trustUnlocatedEvidence, allowPartial, ...flags } = opts;
   const settings = resolveLlmSettings(flags, ctx.config(), ctx.io.cwd);
-  // With the check, every paper the dataset names is read (and read once: the check and the
-  // grading share them); without it, those the runs need. A dry run writes no papers cache.
-  let papers: GradingPapers | undefined;
-  const loadPapers = async (ids: Iterable<string>) => {
-    papers = await loadGradingPapers(
-      ids,
-      paperSourceOf(ctx, opts),
-      ctx.io.cwd,
-      (message) => ctx.io.err(`warning: ${message}\n`),
-      { cache: !settings.dryRun },
-    );
-    const loaded = papers;
-    closers.push(() => loaded.close());
-    return loaded;
-  };
-  // The dataset file's hash names it in the grades manifest, and the check's results in the cache.
-  const datasetSha256 = sha256OfFile(datasetPath, 'dataset').sha256;
-  if (check) {
-    const all = await loadPapers(read.rows.map((r) => r.paper_id));
-    const cache = {
-      file: checkCacheFile(ctx.io.cwd, datasetSha256, hashItems(all.hashes)),
-      write: !settings.dryRun,
-    };
-    const loadPaper = async (id: string) => {
-      const text = all.text(id);
-      return text === null ? null : { text, forms: all.forms(id) };
-    };
-    // Grading looks for the gold evidence (warnings only, as costly as grading a large run) only
-    // through a check `answer` or `dataset check` kept here: validation stays off its path.
-    await checkReadDataset(ctx, datasetPath, read, loadPaper, true, cache, false, paperSourceOf(ctx, opts));
-  } else {
-    await checkReadDataset(ctx, datasetPath, read, undefined, false);
-  }
-  const dataset = read.rows;
-  const missingFields: Record<string, string[]> = {};
-  warnMissingFields(ctx, 'dataset', read.missingFields, missingFields);
-  const runs: RunIndex[] = [];
-  closers.push(() => {
-    for (const run of runs) run.close();
-  });
-  for (const f of runFiles) {
-    const run = indexRun(resolve(ctx.io.cwd, f), opts.model ? { model: opts.model } : {});
-    runs.push(run);
-    if (run.rows.length === 0) {
-      throw new CitegeistError(
-        'NO_ROWS',
-        `The run file ${f} holds no run rows${run.errors.length > 0 ? ` (${run.errors.length} line(s) could not be read, e.g. ${run.errors[0]?.where}: ${run.errors[0]?.message})` : ''}.`,
-        'Give the JSONL written by `citegeist answer`, or a published results file.',
-      );
-    }
-    refuseForeignRun(f, run, dataset, opts.dataset);
-    for (const e of run.errors.slice(0, 10)) ctx.io.err(`skipped [INVALID_INPUT] ${e.where}: ${e.message}\n`);
-    if (run.errors.length > 0) ctx.setExitCode(1);
-    warnMissingFields(ctx, 'run', run.missingFields, missingFields);
-  }
-  if (!papers) {
-    const neededIds = new Set(runs.flatMap((r) => r.rows.map((x) => x.row_id)));
-    await loadPapers(dataset.filter((r) => allPapers || neededIds.has(r.row_id)).map((r) => r.paper_id));
-  }
-  const { missing, text, forms, hashes } = papers!;
-  if (missing.length > 0) {
-    ctx.io.err(
-      `${missing.length} paper(s) not found (their citation accuracy is "failed"): ${missing.slice(0, 5).join(', ')}\n`,
-    );
-  }
-  const grading: Grading = {
-    paperText: text,
-    paperForms: forms,
+  const opened = await openGrading({
+    dataset: opts.dataset,
+    runs: runFiles,
+    papers,
+    cwd: ctx.io.cwd,
     match: opts.match,
     quoteMode,
-    ...(opts.threads === undefined ? {} : { threads: opts.threads }),
-    onWorkerFailure: (message) => ctx.io.err(`warning: ${message}\n`),
-  };
-  return {
-    dataset,
-    datasetSha256,
-    runs,
-    grading,
-    settings,
-    quoteMode,
-    paperHashes: hashes,
-    missingFields,
-    trustUnlocatedEvidence: trustUnlocatedEvidence === true,
-  };
+    ...(model === undefined ? {} : { model }),
+    ...(threads === undefined ? {} : { threads }),
+    check: check !== false,
+    allowPartial: allowPartial === true,
+    allPapers,
+    // A dry run writes nothing, not even the papers cache or the kept dataset check.
+    writeCaches: !settings.dryRun,
+    warn: (line) => ctx.io.err(`${line}\n`),
+  });
+  if (opened.runs.some((run) => run.errors.length > 0)) ctx.setExitCode(1);
+  return { ...opened, settings, trustUnlocatedEvidence: trustUnlocatedEvidence === true };
 }
 
 /** Subscribes a listener to every model call the judge makes (its tokens and cost, for progress). */
@@ -344,11 +214,6 @@ function printEstimate(ctx: CliContext, runFiles: string[], p: Prepared): void {
 /** Runs of at least this many rows show progress while their citation metrics are computed. */
 const PROGRESS_ROWS = 5000;
 
-/** How the deterministic metrics are computed (shared by every run graded in one command). */
-interface Grading extends Omit<GradeRunOptions, 'judge' | 'concurrency' | 'onRow' | 'signal'> {
-  paperText: (paperId: string) => string | null;
-}
-
 async function gradeAll(
   ctx: CliContext,
   p: Prepared,
@@ -405,28 +270,6 @@ export function withProgress<T>(
   }).finally(() => progress.stop());
 }
 
-/**
- * A run none of whose row ids is in the dataset was answered over another dataset: grading it
- * would write an empty grades file and succeed, so it is refused before anything is written.
- */
-function refuseForeignRun(
-  file: string,
-  run: RunIndex,
-  dataset: readonly DatasetRowRef[],
-  datasetFile: string,
-): void {
-  const ids = new Set(dataset.map((r) => r.row_id));
-  if (run.rows.some((r) => ids.has(r.row_id))) return;
-  throw new CitegeistError(
-    'NOTHING_IN_COMMON',
-    `None of the ${run.rows.length} row ids of the run ${file} (e.g. ${run.rows
-      .slice(0, 3)
-      .map((r) => quoteValue(r.row_id))
-      .join(', ')}) is in the dataset ${datasetFile}.`,
-    'Grade the run against the dataset it answered (--dataset), or check that the row ids match.',
-  );
-}
-
 export function reportOutcome(
   ctx: CliContext,
   models: string[],
@@ -471,18 +314,13 @@ export function printSummary(
   grades: GradeRow[] | GradesSummary,
   seed: number,
   extra: { json: Record<string, unknown>; text: string } = { json: {}, text: '' },
-): unknown {
-  const summary = Array.isArray(grades) ? GradesSummary.of(grades) : grades;
-  const models = summary.build({ seed });
-  const spread = spreads(models);
-  // The rubric judge's claims of support that could not be shown, per judge model.
-  const { tallies: evidence, trusted } = summary.evidence();
-  const judgeEvidence = evidence.length > 0 ? { judge_evidence: evidence } : {};
+): GradesSummaryFigures {
+  const { figures, evidence, trusted } = summarizeGrades(grades, seed);
   if (ctx.globals().json) {
-    ctx.io.out(`${JSON.stringify({ models, spreads: spread, ...judgeEvidence, ...extra.json }, null, 2)}\n`);
+    ctx.io.out(`${JSON.stringify({ ...figures, ...extra.json }, null, 2)}\n`);
   } else {
-    ctx.io.out(renderLeaderboard(models, spread));
-    ctx.io.out(`\n${renderBreakdown(models, 'byType')}`);
+    ctx.io.out(renderLeaderboard(figures.models, figures.spreads));
+    ctx.io.out(`\n${renderBreakdown(figures.models, 'byType')}`);
     const lines = renderEvidenceTally(evidence, trusted, {
       what: 'claims counted consistent with the expected answer',
       where: 'the answer or the expected answer',
@@ -490,5 +328,5 @@ export function printSummary(
     for (const line of lines) ctx.io.out(`\nrubric judge ${line}\n`);
     ctx.io.out(extra.text);
   }
-  return { models, spreads: spread, ...judgeEvidence };
+  return figures;
 }

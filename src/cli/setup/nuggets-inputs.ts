@@ -2,22 +2,22 @@
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { CitegeistError } from '../../core/index.js';
-import type { Creator } from '../../formats/index.js';
 import type { CallOutcome, StepProgress } from '../../generate/index.js';
+
 import {
   type ChatMessage,
-  createEmbedder,
   estimateCost,
   modelId,
-  needsFitting,
   type PriceTable,
-  type ProviderEnv,
   parseModelString,
 } from '../../llm/index.js';
 import type { CliIo } from '../io.js';
 import type { LlmRuntime } from '../llm-options.js';
 import { createProgress, type Progress } from '../progress.js';
 import { requireModel } from './require-model.js';
+
+// What a nugget bank records of its model, and fitting an embedder, are the nugget stage's.
+export { fittedEmbed, modelCreator } from '../../generate/index.js';
 
 /** The `nuggets` command, found if another module registered it, else created. */
 export function nuggetsCommand(program: Command): Command {
@@ -37,27 +37,6 @@ export function requireNuggetModel(model: string | undefined, command: string, w
     problem: `nuggets ${command} ${why} with a language model, and none was given.`,
     fix: 'Pass --model <spec> (e.g. openai:gpt-4.1-mini, ollama:qwen2.5:7b) or set "model" in the config file.',
   });
-}
-
-/** `creator` of what a model wrote now (the reference library's Creator fields). */
-export function modelCreator(model: string, strategy?: string, date = new Date()): Creator {
-  const spec = parseModelString(model);
-  return {
-    is_human: false,
-    llm_model: spec.model,
-    llm_backend: spec.kind,
-    ...(strategy ? { llm_prompt_strategy: strategy } : {}),
-    creation_date: date.toISOString().replace('Z', '+00:00'),
-  };
-}
-
-/** Embeds texts with the embedder a spec names, fitting it on them first when it needs fitting (LSA). */
-export function fittedEmbed(spec: string, env: ProviderEnv): (texts: string[]) => Promise<Float32Array[]> {
-  return async (texts) => {
-    const embedder = createEmbedder(spec, { env });
-    if (needsFitting(embedder)) embedder.fit(texts);
-    return embedder.embed(texts, 'query');
-  };
 }
 
 /** A progress tick for one model call of a nugget step (its tokens and cost come from `onCall`). */

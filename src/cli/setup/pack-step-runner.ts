@@ -7,8 +7,8 @@
 import { relative, resolve } from 'node:path';
 import type { OutputVerdict, StepRunner } from '../../pack/index.js';
 import type { ReportRecipe } from '../../report/index.js';
+import { optionsFromRecipe, writeReport } from '../../report/index.js';
 import type { CliContext } from '../context.js';
-import { optionsFromRecipe, writeReport } from '../write-report.js';
 
 export function packStepRunner(ctx: CliContext): StepRunner {
   return async (step, root, cache) => {

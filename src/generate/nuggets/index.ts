@@ -11,6 +11,7 @@ export { bankStats } from './bank-stats.js';
 export { type CandidatePair, candidatePairs, DEFAULT_EXACT_LIMIT } from './candidate-pairs.js';
 export { convertNuggetBanks, NUGGET_TARGETS, type NuggetTarget } from './convert-banks.js';
 export { isEnglish } from './english-filter.js';
+export { fittedEmbed } from './fitted-embed.js';
 export {
   type ClusterSummary,
   type GingerContext,
@@ -29,6 +30,7 @@ export {
   requestPromptText,
 } from './grounded-qa.js';
 export type { CallOutcome } from './llm-step.js';
+export { modelCreator } from './model-creator.js';
 export { paperDocuments, readRequestDocuments } from './nugget-documents.js';
 export {
   corpusDocumentInputs,

@@ -1,4 +1,9 @@
 export {
+  EXPECTED_GENERATION_TOKENS,
+  estimateGeneration,
+  type GenerationEstimate,
+} from './estimate-generation.js';
+export {
   changedPapers,
   type GenerateDatasetOptions,
   type GenerateDatasetResult,
@@ -18,3 +23,4 @@ export {
   rowsFromGeneration,
 } from './generate-questions.js';
 export { GENERATION_PROMPT, type Generation, GenerationSchema, RepairSchema } from './generation-schema.js';
+export { type PaperList, paperList } from './paper-list.js';

@@ -20,6 +20,17 @@ export {
   summarizeGrid,
 } from './grid-summary.js';
 export { porterStem } from './porter-stemmer.js';
+export {
+  estimateQaGrid,
+  type QaGridEstimateCell,
+  type QaGridMode,
+  type QaGridOptions,
+  type QaGridSettings,
+  type QaGridSource,
+  qaGridSummary,
+  runQaGrid,
+  type SkippedMode,
+} from './qa-grid.js';
 export { parseReferences, qasperReferenceTexts, type ReferenceSet } from './references.js';
 export {
   parseRougeTypes,

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { CitegeistError } from '../../core/index.js';
 
 /**
@@ -69,4 +70,18 @@ export function decodeIndexFile<H extends { format: number }>(
     float32: (n) => new Float32Array(take(n).buffer),
     uint32: (n) => new Uint32Array(take(n).buffer),
   };
+}
+
+/** A JSON file of an index folder (header, block index, paper ids): INDEX_CORRUPT when unreadable. */
+export function readIndexJson<T>(path: string): T {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as T;
+  } catch (error) {
+    throw new CitegeistError(
+      'INDEX_CORRUPT',
+      `${path} is missing or not valid JSON.`,
+      'Rebuild the index with `citegeist index --rebuild`.',
+      { cause: error },
+    );
+  }
 }

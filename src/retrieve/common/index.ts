@@ -1,4 +1,4 @@
-export { type DecodedIndexFile, decodeIndexFile, encodeIndexFile } from './index-file.js';
+export { type DecodedIndexFile, decodeIndexFile, encodeIndexFile, readIndexJson } from './index-file.js';
 export { AppendFile, PageFile, SequentialReader, writeFailure } from './page-file.js';
 export { type Retriever, type ScoredPassage, scoredPassage } from './retriever.js';
 export { type RunIdLookup, RunRetriever, resolveRun } from './run-retriever.js';

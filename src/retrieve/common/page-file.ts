@@ -95,12 +95,15 @@ export class AppendFile {
   /** Bytes written so far (flushed or buffered). */
   position = 0;
 
+  /** `mode` `a` appends to an existing file (its length is the starting position). */
   constructor(
     readonly path: string,
     bufferSize = 1 << 20,
+    mode: 'w' | 'a' = 'w',
   ) {
     try {
-      this.fd = openSync(path, 'w');
+      this.fd = openSync(path, mode);
+      if (mode === 'a') this.position = fstatSync(this.fd).size;
     } catch (error) {
       throw writeFailure(path, error);
     }

@@ -1,7 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { constants, copyFileSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CitegeistError, quoteValue } from '../../core/index.js';
-import { AppendFile, PageFile } from '../common/page-file.js';
+import { AppendFile, PageFile, writeFailure } from '../common/page-file.js';
 import { TopK } from '../common/top-k.js';
 import { AnnIndex } from './ann-index.js';
 import type { DenseMode } from './dense-index.js';
@@ -28,8 +28,26 @@ export class DenseFileWriter {
   count = 0;
   dimensions: number | null = null;
 
-  constructor(private readonly dir: string) {
-    this.out = new AppendFile(join(dir, DENSE_FILES.vectors));
+  /**
+   * A new vectors file in `dir`, or, with `from`, a copy of an earlier generation's (its `count`
+   * vectors of `dimensions`) that new vectors are appended to; the earlier file is not touched.
+   */
+  constructor(
+    private readonly dir: string,
+    from?: { dir: string; count: number; dimensions: number },
+  ) {
+    const path = join(dir, DENSE_FILES.vectors);
+    if (from) {
+      try {
+        copyFileSync(join(from.dir, DENSE_FILES.vectors), path, constants.COPYFILE_FICLONE);
+        truncateSync(path, from.count * from.dimensions * 4);
+      } catch (error) {
+        throw writeFailure(path, error);
+      }
+      this.count = from.count;
+      this.dimensions = from.dimensions;
+    }
+    this.out = new AppendFile(path, undefined, from ? 'a' : 'w');
   }
 
   add(vectors: readonly Float32Array[]): void {
@@ -83,6 +101,7 @@ export class DiskDenseIndex {
     private readonly idAt: (row: number) => string,
     private readonly rowOf: (id: string) => number | undefined,
     mode: DenseMode,
+    private readonly deadOf: () => Uint8Array | null,
   ) {
     this.file = new PageFile(join(dir, DENSE_FILES.vectors));
     if (this.file.size !== size * dimensions * 4) {
@@ -99,7 +118,12 @@ export class DiskDenseIndex {
   static open(
     dir: string,
     expected: { id: string; dimensions: number },
-    rows: { idAt: (row: number) => string; rowOf: (id: string) => number | undefined },
+    rows: {
+      idAt: (row: number) => string;
+      rowOf: (id: string) => number | undefined;
+      /** Rows of papers removed or replaced since indexing (never returned), or null. */
+      dead?: () => Uint8Array | null;
+    },
     mode: DenseMode = 'auto',
   ): DiskDenseIndex {
     const path = join(dir, DENSE_FILES.header);
@@ -129,6 +153,7 @@ export class DiskDenseIndex {
       rows.idAt,
       rows.rowOf,
       mode,
+      rows.dead ?? (() => null),
     );
   }
 
@@ -151,6 +176,21 @@ export class DiskDenseIndex {
   }
 
   search(queries: readonly Float32Array[], k: number): { index: number; id: string; score: number }[][] {
+    const dead = this.deadOf();
+    if (!dead) return this.searchRows(queries, k);
+    // Tombstoned rows are searched past: the top k + (tombstoned rows) hold the live top k.
+    this.deadRows ??= dead.reduce((sum, x) => sum + x, 0);
+    return this.searchRows(queries, k + this.deadRows).map((list) =>
+      list.filter((h) => !dead[h.index]).slice(0, k),
+    );
+  }
+
+  private deadRows: number | undefined;
+
+  private searchRows(
+    queries: readonly Float32Array[],
+    k: number,
+  ): { index: number; id: string; score: number }[][] {
     const normalized = queries.map((q) => normalizeRows(Float32Array.from(q), this.dimensions));
     const d = this.dimensions;
     let hits: { index: number; score: number }[][];

@@ -3,6 +3,8 @@ import type { AnalyzerConfig } from './analyzer.js';
 /** The files of a BM25 index on disk (inside an index generation folder). */
 export const BM25_FILES = {
   header: 'bm25.json',
+  /** The dictionary's block index, read at the first lookup (not at open). */
+  blocks: 'bm25.blocks.json',
   dict: 'bm25.dict',
   postings: 'bm25.post',
   docLen: 'bm25.doclen',
@@ -12,22 +14,25 @@ export const BM25_FILES = {
 export const DICT_BLOCK = 128;
 
 /**
- * `bm25.json`: what the reader needs in memory. `blocks` are [first term, byte offset, byte
- * length] of each JSON line of `bm25.dict`, whose entries are [term, df, postings byte offset,
+ * `bm25.json`: what the reader needs at open (a few hundred bytes whatever the vocabulary).
+ * `bm25.blocks.json`: `DictBlock`s, [first term, byte offset, byte length] of each JSON line of
+ * `bm25.dict` (read at the first lookup: at millions of terms it is megabytes), whose entries are [term, df, postings byte offset,
  * largest impact (at k1, b), largest tf, smallest document length]. `bm25.post` holds per term
  * its df document numbers then its df term frequencies (uint32 LE); `bm25.doclen` the analysed
  * length of each document (uint32 LE).
  */
 export interface Bm25DiskHeader {
-  format: 3;
+  format: 4;
   analyzer: AnalyzerConfig;
   k1: number;
   b: number;
   documents: number;
   totalLength: number;
   terms: number;
-  blocks: [string, number, number][];
 }
+
+/** One dictionary block: its first term, byte offset and byte length in `bm25.dict`. */
+export type DictBlock = [first: string, offset: number, length: number];
 
 export type DictEntry = [
   term: string,
@@ -37,17 +42,3 @@ export type DictEntry = [
   maxTf: number,
   minDl: number,
 ];
-
-/** idf = ln(1 + (N − df + 0.5)/(df + 0.5)), as `Bm25Index` computes it. */
-export function idfOf(n: number, df: number): number {
-  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
-}
-
-/**
- * One posting's BM25 impact, rounded to float32 exactly as `Bm25Index` stores it (so the disk
- * index scores bit-identically): idf · tf·(k1+1) / (tf + k1·(1−b+b·dl/avgdl)).
- */
-export function impactOf(idf: number, tf: number, dl: number, avgdl: number, k1: number, b: number): number {
-  const norm = k1 * (1 - b + (b * dl) / avgdl);
-  return Math.fround((idf * tf * (k1 + 1)) / (tf + norm));
-}

@@ -1,11 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CitegeistError } from '../../core/index.js';
+import { readIndexJson } from '../common/index-file.js';
 import { PageFile } from '../common/page-file.js';
 import { TopK } from '../common/top-k.js';
-import { createAnalyzer } from './analyzer.js';
+import { createAnalyzer, DEFAULT_ANALYZER } from './analyzer.js';
 import type { Bm25Hit, Bm25Params } from './bm25.js';
-import { BM25_FILES, type Bm25DiskHeader, type DictEntry, idfOf, impactOf } from './bm25-disk-format.js';
+import { BM25_FILES, type Bm25DiskHeader, type DictBlock, type DictEntry } from './bm25-disk-format.js';
+import { averageLength, idfOf, impactOf, impactWithNorm, lengthNorm } from './bm25-formula.js';
 import { compareTerms } from './bm25-segments.js';
 
 /** One query term's postings, loaded for scoring. */
@@ -22,74 +23,119 @@ interface QueryList {
 /** Bounds are compared with this relative slack, so float rounding never prunes a document that could enter. */
 const SLACK = 1 + 1e-9;
 
+/** One part of a BM25 index: the files `Bm25SegmentWriter` wrote for rows base..base+rows−1. */
+export interface Bm25PartLocation {
+  dir: string;
+  /** Row number of its first document in the whole index. */
+  base: number;
+  /** Its documents (rows). */
+  rows: number;
+}
+
+interface OpenPart extends Bm25PartLocation {
+  header: Bm25DiskHeader;
+  /** The dictionary's block index, read at the first lookup. */
+  blocks: DictBlock[] | undefined;
+  dict: PageFile;
+  postings: PageFile;
+  blockCache: Map<number, DictEntry[]>;
+}
+
+/** Collection statistics over the live rows, read at the first query. */
+interface LiveStats {
+  n: number;
+  avgdl: number;
+  /** `lengthNorm` of every row. */
+  norms: Float64Array;
+  dead: Uint8Array | null;
+}
+
+function readHeader(dir: string): Bm25DiskHeader {
+  const path = join(dir, BM25_FILES.header);
+  const header = readIndexJson<Bm25DiskHeader>(path);
+  if (header.format !== 4) {
+    throw new CitegeistError(
+      'INDEX_VERSION',
+      `${path} has format ${String(header.format)}; this version reads 4.`,
+      'Rebuild it with `citegeist index --rebuild`.',
+    );
+  }
+  return header;
+}
+
+function readBlocks(dir: string): DictBlock[] {
+  return readIndexJson<DictBlock[]>(join(dir, BM25_FILES.blocks));
+}
+
 /**
- * A BM25 index read from disk by pages (`Bm25SegmentWriter` writes it): opening reads the small
- * header (block index of the term dictionary); a query reads one dictionary block and the
- * postings of each of its terms, and the document lengths once. Top-k is exact with MaxScore
- * dynamic pruning: lists are ordered by their largest impact, and documents found only in lists
- * whose bounds together cannot reach the current k-th score are never scored. A scored document
- * is summed in query-term order as `Bm25Index` sums it, so scores and ranking are bit-identical to
- * the in-memory index built from the same documents (`bm25-disk.test.ts` checks it).
+ * A BM25 index read from disk by pages (`Bm25SegmentWriter` writes each part): opening reads each
+ * part's small header (block index of its term dictionary); a query reads one dictionary block
+ * and the postings of each of its terms per part, and the document lengths once. An index updated
+ * in place has several parts (one per build or update) and may have tombstoned rows (papers
+ * removed or replaced): a term's postings are those of every part in row order without the
+ * tombstoned rows, and N, df and the average length are counted over the live rows, so every
+ * score is bit-identical to a rebuild's (`incremental-index.test.ts`). Top-k is exact with
+ * MaxScore dynamic pruning: lists are ordered by their largest impact, and documents found only in
+ * lists whose bounds together cannot reach the current k-th score are never scored. A scored
+ * document is summed in query-term order as `Bm25Index` sums it, so scores and ranking are
+ * bit-identical to the in-memory index built from the same documents (`bm25-disk.test.ts`).
  */
 export class Bm25DiskIndex {
   readonly params: Bm25Params;
-  private readonly dict: PageFile;
-  private readonly postings: PageFile;
+  private readonly parts: OpenPart[];
   private readonly analyze: (text: string) => string[];
-  private readonly avgdl: number;
-  private readonly blockCache = new Map<number, DictEntry[]>();
-  private docLen: Uint32Array | undefined;
+  private readonly rows: number;
+  private live: LiveStats | undefined;
   private acc: Float64Array | undefined;
 
   private constructor(
-    private readonly dir: string,
-    readonly header: Bm25DiskHeader,
+    parts: Bm25PartLocation[],
     params: Partial<Bm25Params>,
     private readonly idAt: (row: number) => string,
+    private readonly deadOf: () => Uint8Array | null,
   ) {
-    this.params = { k1: params.k1 ?? header.k1, b: params.b ?? header.b };
-    this.dict = new PageFile(join(dir, BM25_FILES.dict));
-    this.postings = new PageFile(join(dir, BM25_FILES.postings));
-    this.analyze = createAnalyzer(header.analyzer);
-    const n = header.documents;
-    this.avgdl = n ? header.totalLength / n || 1 : 1;
+    this.parts = parts.map((p) => ({
+      ...p,
+      header: readHeader(p.dir),
+      blocks: undefined,
+      dict: new PageFile(join(p.dir, BM25_FILES.dict)),
+      postings: new PageFile(join(p.dir, BM25_FILES.postings)),
+      blockCache: new Map(),
+    }));
+    const first = this.parts[0]?.header;
+    this.params = { k1: params.k1 ?? first?.k1 ?? 0.9, b: params.b ?? first?.b ?? 0.4 };
+    this.analyze = createAnalyzer(first?.analyzer ?? DEFAULT_ANALYZER);
+    this.rows = parts.reduce((sum, p) => sum + p.rows, 0);
   }
 
-  /** Opens the BM25 files in `dir`; `idAt` names a document number (the passage table). */
+  /** Opens the BM25 files in `dir` (one part); `idAt` names a document number (the passage table). */
   static open(dir: string, idAt: (row: number) => string, params: Partial<Bm25Params> = {}): Bm25DiskIndex {
-    const path = join(dir, BM25_FILES.header);
-    let header: Bm25DiskHeader;
-    try {
-      header = JSON.parse(readFileSync(path, 'utf8')) as Bm25DiskHeader;
-    } catch (error) {
-      throw new CitegeistError(
-        'INDEX_CORRUPT',
-        `${path} is missing or not valid JSON.`,
-        'Rebuild the index with `citegeist index --rebuild`.',
-        { cause: error },
-      );
-    }
-    if (header.format !== 3) {
-      throw new CitegeistError(
-        'INDEX_VERSION',
-        `${path} has format ${String(header.format)}; this version reads 3.`,
-        'Rebuild it with `citegeist index --rebuild`.',
-      );
-    }
-    return new Bm25DiskIndex(dir, header, params, idAt);
+    const rows = readHeader(dir).documents;
+    return new Bm25DiskIndex([{ dir, base: 0, rows }], params, idAt, () => null);
   }
 
+  /** Opens the parts of an index; `dead` gives the tombstoned rows (null: none), read at the first query. */
+  static openParts(
+    parts: Bm25PartLocation[],
+    rows: { idAt: (row: number) => string; dead?: () => Uint8Array | null },
+    params: Partial<Bm25Params> = {},
+  ): Bm25DiskIndex {
+    return new Bm25DiskIndex(parts, params, rows.idAt, rows.dead ?? (() => null));
+  }
+
+  /** Documents a query can return (tombstoned rows not counted). */
   get size(): number {
-    return this.header.documents;
+    return this.stats().n;
   }
 
   get analyzer(): Bm25DiskHeader['analyzer'] {
-    return this.header.analyzer;
+    return this.parts[0]?.header.analyzer ?? DEFAULT_ANALYZER;
   }
 
-  /** The dictionary entry of an analysed term, or undefined. */
-  lookup(term: string): DictEntry | undefined {
-    const { blocks } = this.header;
+  /** The dictionary entry of an analysed term in one part, or undefined. */
+  private lookup(part: OpenPart, term: string): DictEntry | undefined {
+    part.blocks ??= readBlocks(part.dir);
+    const { blocks } = part;
     let lo = 0;
     let hi = blocks.length - 1;
     let at = -1;
@@ -101,7 +147,7 @@ export class Bm25DiskIndex {
       } else hi = mid - 1;
     }
     if (at < 0) return undefined;
-    const entries = this.block(at);
+    const entries = this.block(part, at);
     lo = 0;
     hi = entries.length - 1;
     while (lo <= hi) {
@@ -114,54 +160,115 @@ export class Bm25DiskIndex {
     return undefined;
   }
 
-  private block(i: number): DictEntry[] {
-    let entries = this.blockCache.get(i);
+  private block(part: OpenPart, i: number): DictEntry[] {
+    let entries = part.blockCache.get(i);
     if (!entries) {
-      const [, offset, length] = this.header.blocks[i]!;
-      entries = JSON.parse(this.dict.read(offset, length).toString('utf8')) as DictEntry[];
-      if (this.blockCache.size >= 4096) this.blockCache.clear();
-      this.blockCache.set(i, entries);
+      const [, offset, length] = part.blocks![i]!;
+      entries = JSON.parse(part.dict.read(offset, length).toString('utf8')) as DictEntry[];
+      if (part.blockCache.size >= 4096) part.blockCache.clear();
+      part.blockCache.set(i, entries);
     }
     return entries;
   }
 
-  private lengths(): Uint32Array {
-    this.docLen ??= this.size
-      ? new PageFile(join(this.dir, BM25_FILES.docLen)).uint32(0, this.size)
-      : new Uint32Array(0);
-    return this.docLen;
+  /**
+   * N, the average length and each row's `lengthNorm` over the live rows, computed once from the
+   * parts' document lengths at the first query (integers summed: exact, as a rebuild counts them).
+   */
+  private stats(): LiveStats {
+    if (this.live) return this.live;
+    const dead = this.deadOf();
+    const lengths = new Uint32Array(this.rows);
+    for (const part of this.parts) {
+      if (part.rows === 0) continue;
+      const file = new PageFile(join(part.dir, BM25_FILES.docLen));
+      try {
+        lengths.set(file.uint32(0, part.rows), part.base);
+      } finally {
+        file.close();
+      }
+    }
+    let n = 0;
+    let total = 0;
+    for (let d = 0; d < lengths.length; d++) {
+      if (dead?.[d]) continue;
+      n++;
+      total += lengths[d] as number;
+    }
+    const avgdl = averageLength(total, n);
+    const { k1, b } = this.params;
+    const norms = new Float64Array(lengths.length);
+    for (let d = 0; d < lengths.length; d++) norms[d] = lengthNorm(lengths[d] as number, avgdl, k1, b);
+    this.live = { n, avgdl, norms, dead };
+    return this.live;
+  }
+
+  /** A term's postings over every part in row order, tombstoned rows left out. */
+  private postingsOf(
+    term: string,
+  ): { docs: Uint32Array; tfs: Uint32Array; maxTf: number; minDl: number; maxImpact: number } | null {
+    const found: { part: OpenPart; entry: DictEntry }[] = [];
+    for (const part of this.parts) {
+      const entry = this.lookup(part, term);
+      if (entry) found.push({ part, entry });
+    }
+    if (found.length === 0) return null;
+    const total = found.reduce((sum, f) => sum + f.entry[1], 0);
+    const docs = new Uint32Array(total);
+    const tfs = new Uint32Array(total);
+    const dead = this.stats().dead;
+    let at = 0;
+    let maxTf = 0;
+    let minDl = Number.POSITIVE_INFINITY;
+    for (const { part, entry } of found) {
+      const [, df, offset, , tfMax, dlMin] = entry;
+      const bytes = part.postings.read(offset, df * 8);
+      const pd = new Uint32Array(bytes.buffer, bytes.byteOffset, df);
+      const pt = new Uint32Array(bytes.buffer, bytes.byteOffset + df * 4, df);
+      for (let i = 0; i < df; i++) {
+        const d = (pd[i] as number) + part.base;
+        if (dead?.[d]) continue;
+        docs[at] = d;
+        tfs[at] = pt[i] as number;
+        at++;
+      }
+      maxTf = Math.max(maxTf, tfMax);
+      minDl = Math.min(minDl, dlMin);
+    }
+    if (at === 0) return null;
+    const one = found.length === 1 && at === total ? found[0]!.entry[3] : Number.NaN;
+    return { docs: docs.subarray(0, at), tfs: tfs.subarray(0, at), maxTf, minDl, maxImpact: one };
   }
 
   /** The analysed query's terms found in the index, with their counts, in first-occurrence order. */
   private queryLists(query: string): QueryList[] {
-    const counts = new Map<string, { entry: DictEntry; q: number }>();
-    for (const tok of this.analyze(query)) {
-      const seen = counts.get(tok);
-      if (seen) seen.q++;
-      else {
-        const entry = this.lookup(tok);
-        if (entry) counts.set(tok, { entry, q: 1 });
-      }
-    }
+    const counts = new Map<string, number>();
+    for (const tok of this.analyze(query)) counts.set(tok, (counts.get(tok) ?? 0) + 1);
+    const { n, avgdl } = this.stats();
     const { k1, b } = this.params;
-    const exactBounds = k1 === this.header.k1 && b === this.header.b;
-    return [...counts.values()].map(({ entry, q }) => {
-      const [, df, offset, maxImpact, maxTf, minDl] = entry;
-      const idf = idfOf(this.size, df);
-      const bytes = this.postings.read(offset, df * 8);
-      const docs = new Uint32Array(bytes.buffer, bytes.byteOffset, df);
-      const tfs = new Uint32Array(bytes.buffer, bytes.byteOffset + df * 4, df);
+    const header = this.parts[0]?.header;
+    // A part's recorded largest impact is exact for its own statistics and parameters: for the
+    // whole index only when it is the one part, nothing is tombstoned and k1, b are as built.
+    const exactBounds = this.parts.length === 1 && n === this.rows && k1 === header?.k1 && b === header?.b;
+    const lists: QueryList[] = [];
+    for (const [term, q] of counts) {
+      const p = this.postingsOf(term);
+      if (!p) continue;
+      const idf = idfOf(n, p.docs.length);
       // Impact grows with tf and falls with document length, so (max tf, min length) bounds it
-      // whatever k1 and b; the recorded maximum is exact for the parameters it was built with.
-      const bound = exactBounds ? maxImpact : impactOf(idf, maxTf, minDl, this.avgdl, k1, b) * (1 + 1e-6);
-      return { q, idf, docs, tfs, bound: bound * q, pos: 0 };
-    });
+      // whatever the statistics; the recorded maximum is exact where `exactBounds` holds.
+      const bound =
+        exactBounds && !Number.isNaN(p.maxImpact)
+          ? p.maxImpact
+          : impactOf(idf, p.maxTf, p.minDl, avgdl, k1, b) * (1 + 1e-6);
+      lists.push({ q, idf, docs: p.docs, tfs: p.tfs, bound: bound * q, pos: 0 });
+    }
+    return lists;
   }
 
   private impact(list: QueryList, p: number): number {
-    const { k1, b } = this.params;
-    const d = list.docs[p] as number;
-    return impactOf(list.idf, list.tfs[p] as number, this.lengths()[d] as number, this.avgdl, k1, b);
+    const norm = this.stats().norms[list.docs[p] as number] as number;
+    return impactWithNorm(list.idf, list.tfs[p] as number, norm, this.params.k1);
   }
 
   /** The top k documents (number, id, score), best first; ties by lower number. MaxScore-pruned. */
@@ -175,7 +282,7 @@ export class Bm25DiskIndex {
   searchExhaustive(query: string, k: number): Bm25Hit[] {
     const lists = this.queryLists(query);
     if (k <= 0 || lists.length === 0) return [];
-    this.acc ??= new Float64Array(this.size);
+    this.acc ??= new Float64Array(this.rows);
     const acc = this.acc;
     const touched: number[] = [];
     for (const list of lists) {
@@ -198,8 +305,10 @@ export class Bm25DiskIndex {
   }
 
   close(): void {
-    this.dict.close();
-    this.postings.close();
+    for (const part of this.parts) {
+      part.dict.close();
+      part.postings.close();
+    }
   }
 }
 

@@ -2,7 +2,8 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppendFile, PageFile, SequentialReader, writeFailure } from '../common/page-file.js';
 import { type AnalyzerConfig, createAnalyzer } from './analyzer.js';
-import { BM25_FILES, type Bm25DiskHeader, DICT_BLOCK, idfOf, impactOf } from './bm25-disk-format.js';
+import { BM25_FILES, type Bm25DiskHeader, DICT_BLOCK } from './bm25-disk-format.js';
+import { averageLength, idfOf, impactOf } from './bm25-formula.js';
 
 /** Postings held in memory before a segment is written to disk (12 bytes each while building). */
 export const SEGMENT_POSTINGS = 4_000_000;
@@ -120,21 +121,26 @@ export class Bm25SegmentWriter {
     this.docLen.close();
     const n = this.docs;
     const docLen = n ? new PageFile(join(this.dir, BM25_FILES.docLen)).uint32(0, n) : new Uint32Array(0);
-    const avgdl = n ? this.totalLength / n || 1 : 1;
+    const avgdl = averageLength(this.totalLength, n);
     const merged = mergeSegments(this.dir, this.segments, { n, avgdl, docLen, ...params });
     for (let i = 0; i < this.segments; i++) {
       rmSync(join(this.dir, `seg-${i}.terms`), { force: true });
       rmSync(join(this.dir, `seg-${i}.post`), { force: true });
     }
+    const blocksPath = join(this.dir, BM25_FILES.blocks);
+    try {
+      writeFileSync(blocksPath, JSON.stringify(merged.blocks));
+    } catch (error) {
+      throw writeFailure(blocksPath, error);
+    }
     const header: Bm25DiskHeader = {
-      format: 3,
+      format: 4,
       analyzer: this.analyzer,
       k1: params.k1,
       b: params.b,
       documents: n,
       totalLength: this.totalLength,
       terms: merged.terms,
-      blocks: merged.blocks,
     };
     const path = join(this.dir, BM25_FILES.header);
     try {

@@ -1,5 +1,6 @@
 import { decodeIndexFile, encodeIndexFile, TopK } from '../common/index.js';
 import { type AnalyzerConfig, createAnalyzer, DEFAULT_ANALYZER } from './analyzer.js';
+import { averageLength, idfOf, impactWithNorm, lengthNorm } from './bm25-formula.js';
 
 export interface Bm25Params {
   k1: number;
@@ -220,19 +221,16 @@ function computeImpacts(parts: Bm25Parts, { k1, b }: Bm25Params): Float32Array {
   const n = docLen.length;
   let total = 0;
   for (const l of docLen) total += l;
-  const avgdl = n ? total / n || 1 : 1;
+  const avgdl = averageLength(total, n);
   const norm = new Float64Array(n);
-  for (let d = 0; d < n; d++) norm[d] = k1 * (1 - b + (b * (docLen[d] as number)) / avgdl);
+  for (let d = 0; d < n; d++) norm[d] = lengthNorm(docLen[d] as number, avgdl, k1, b);
   const impacts = new Float32Array(docs.length);
   for (let t = 0; t + 1 < offsets.length; t++) {
     const s = offsets[t] as number;
     const e = offsets[t + 1] as number;
-    const df = e - s;
-    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-    for (let p = s; p < e; p++) {
-      const tf = tfs[p] as number;
-      impacts[p] = (idf * tf * (k1 + 1)) / (tf + (norm[docs[p] as number] as number));
-    }
+    const idf = idfOf(n, e - s);
+    for (let p = s; p < e; p++)
+      impacts[p] = impactWithNorm(idf, tfs[p] as number, norm[docs[p] as number] as number, k1);
   }
   return impacts;
 }

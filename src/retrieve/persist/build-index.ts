@@ -1,13 +1,32 @@
-import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { CitegeistError, type Document } from '../../core/index.js';
 import { type Embedder, LsaEmbedder, needsFitting } from '../../llm/index.js';
-import { writeFailure } from '../common/index.js';
+import { PageFile, writeFailure } from '../common/index.js';
 import { DenseFileWriter } from '../dense/index.js';
 import { Bm25SegmentWriter, DEFAULT_ANALYZER, SEGMENT_POSTINGS } from '../lexical/index.js';
 import { chunkDocument, type Passage } from '../passages/index.js';
-import { INDEX_FORMAT, type IndexManifest, MANIFEST_FILE, MODEL_FILE, readManifest } from './index-dir.js';
-import { PassageTableWriter } from './passage-table.js';
+import {
+  assertCurrentFormat,
+  INDEX_FORMAT,
+  type IndexManifest,
+  MANIFEST_FILE,
+  MODEL_FILE,
+  partFolder,
+  readManifest,
+} from './index-dir.js';
+import { PAPER_FILES, readIndexPapers, writeIndexPapers } from './index-papers.js';
+import { PASSAGE_FILES, PassageTableWriter } from './passage-table.js';
 
 export interface IndexedDocument {
   document: Document;
@@ -42,6 +61,8 @@ export interface BuildIndexOptions {
   segmentPostings?: number;
   /** Passages a corpus-fitted embedder is fitted on at most (default `FIT_SAMPLE`). */
   fitSample?: number;
+  /** The corpus's change token read before its digests (`CorpusStore.changeToken`), recorded. */
+  corpusToken?: string | null;
 }
 
 /**
@@ -60,50 +81,24 @@ export async function writeIndex(
 ): Promise<IndexManifest> {
   mkdirSync(dir, { recursive: true });
   const previous = safeGeneration(dir);
-  const generation = `g-${Date.now().toString(36)}-${process.pid}`;
+  const generation = newGeneration();
   const folder = join(dir, generation);
   removeLeftovers(dir, previous);
   mkdirSync(folder);
   const includeReferences = options.includeReferences ?? false;
-  const chunk = (d: Document) => chunkDocument(d, { maxTokens: options.maxTokens, includeReferences });
   const embedder = options.embedder?.embedder ?? null;
   const fitting = embedder !== null && needsFitting(embedder);
   const table = new PassageTableWriter(folder);
-  const bm25 = new Bm25SegmentWriter(folder, DEFAULT_ANALYZER, options.segmentPostings ?? SEGMENT_POSTINGS);
-  const dense = embedder ? new DenseFileWriter(folder) : null;
-  const batchSize = options.batchSize ?? 256;
+  const sinks = openSinks(folder, 0, table, null, embedder, { ...options, includeReferences });
   const sample = fitting ? new StrideSample(options.fitSample ?? FIT_SAMPLE) : null;
   const ids: string[] = [];
   const digests: string[] = [];
   try {
-    let batch: string[] = [];
-    const flush = async () => {
-      if (embedder && dense && batch.length) dense.add(await embedder.embed(batch, 'passage'));
-      batch = [];
-    };
-    let done = 0;
-    for (const { document, digest } of documents()) {
-      ids.push(document.id);
-      digests.push(digest);
-      table.startDocument();
-      for (const p of chunk(document)) {
-        const { indexText, ...shown } = p;
-        const text = indexText ?? p.text;
-        table.add(shown as Passage);
-        bm25.add(text);
-        if (sample) sample.add(text);
-        else if (dense) {
-          batch.push(text);
-          if (batch.length >= batchSize) await flush();
-        }
-      }
-      // Without fitting, vectors are embedded as passages are cut: that pass is the embedding one.
-      options.onProgress?.(++done, options.total ?? done, dense && !fitting ? 'embed' : 'index');
-    }
-    await flush();
+    await appendDocuments(documents(), sinks, { ids, digests, sample, fitting, options });
     table.close();
-    const header = bm25.finish({ k1: 0.9, b: 0.4 });
+    const header = sinks.bm25.finish(BM25_BUILD_PARAMS);
     let fit: IndexManifest['embedderFit'] = null;
+    const { dense } = sinks;
     if (fitting && embedder && dense && sample) {
       embedder.fit(sample.items);
       const fitted = sample.complete ? (embedder.takeFittedEmbeddings?.() ?? null) : null;
@@ -111,28 +106,29 @@ export async function writeIndex(
       sample.items = [];
       if (fitted) dense.add(fitted);
       else {
-        done = 0;
+        let done = 0;
         for (const { document } of documents()) {
-          for (const p of chunk(document)) {
-            batch.push(p.indexText ?? p.text);
-            if (batch.length >= batchSize) await flush();
-          }
+          for (const p of sinks.chunk(document)) await sinks.embed(p.indexText ?? p.text);
           options.onProgress?.(++done, options.total ?? done, 'embed');
         }
-        await flush();
+        await sinks.flush();
       }
     }
     if (embedder && dense) dense.close(embedder.id, embedder.dimensions);
     if (embedder instanceof LsaEmbedder)
       writeFileSync(join(folder, MODEL_FILE), JSON.stringify(embedder.toJSON()));
+    writeIndexPapers(folder, { ids, dead: [] }, digests);
     const manifest: IndexManifest = {
       format: INDEX_FORMAT,
       createdAt: new Date().toISOString(),
       builtBy: options.version,
       generation,
-      documents: ids,
-      digests,
+      papers: ids.length,
       passages: table.count,
+      rows: table.count,
+      deadRows: 0,
+      parts: [table.count],
+      corpusToken: options.corpusToken ?? null,
       maxTokens: options.maxTokens,
       includeReferences,
       embedderSpec: options.embedder?.spec ?? null,
@@ -140,27 +136,265 @@ export async function writeIndex(
       dimensions: embedder?.dimensions ?? null,
       ...(fit ? { embedderFit: fit } : {}),
     };
-    if (header.documents !== table.count) {
-      throw new CitegeistError(
-        'INTERNAL',
-        `The BM25 index holds ${header.documents} passages but the passage table ${table.count}.`,
-        'Report this with --debug output; rebuild with `citegeist index --rebuild`.',
-      );
-    }
+    assertSameCount(header.documents, table.count);
     commitManifest(dir, manifest);
     removeLeftovers(dir, generation);
     return manifest;
   } catch (error) {
     table.abandon();
-    bm25.abandon();
-    dense?.abandon();
+    sinks.abandon();
     rmSync(folder, { recursive: true, force: true });
     throw error;
   }
 }
 
+/** What `updateIndex` changes: papers to tombstone and papers to append (new or new content). */
+export interface IndexUpdate {
+  /** Ids of indexed papers removed from the corpus or changed (their indexed passages are tombstoned). */
+  remove: readonly string[];
+  /** Papers to append: added ones and the new content of changed ones, in corpus order. */
+  add: () => Iterable<IndexedDocument>;
+}
+
+export interface UpdateIndexOptions
+  extends Pick<
+    BuildIndexOptions,
+    'version' | 'batchSize' | 'onProgress' | 'total' | 'segmentPostings' | 'corpusToken'
+  > {
+  /** The index's embedder, restored as built (a fitted LSA from its saved model), or null without vectors. */
+  embedder: Embedder | null;
+}
+
+/**
+ * Updates an index in place of a rebuild: the papers to add are cut, analysed and embedded into a
+ * new BM25 part appended after the existing ones, and the papers removed or changed are tombstoned
+ * (their rows are left out of every query and of BM25's statistics, so every BM25 score is the one
+ * a rebuild gives). The earlier parts are hard-linked into the new generation folder and the
+ * passage table and vectors copied and appended to, so the previous generation stays intact until
+ * the new manifest is committed, as with a build. Tombstones are dropped when the index is next
+ * rebuilt (`indexCorpus` rebuilds once they or the parts grow past its limits).
+ */
+export async function updateIndex(
+  dir: string,
+  previous: IndexManifest,
+  update: IndexUpdate,
+  options: UpdateIndexOptions,
+): Promise<IndexManifest> {
+  const prevFolder = assertCurrentFormat(dir, previous);
+  const before = readIndexPapers(prevFolder);
+  const beforeDigests = readDigestList(prevFolder);
+  const generation = newGeneration();
+  const folder = join(dir, generation);
+  removeLeftovers(dir, previous.generation ?? null);
+  mkdirSync(folder);
+  const parts = previous.parts ?? [];
+  const rows = previous.rows ?? previous.passages;
+  const embedder = options.embedder;
+  let table: PassageTableWriter | null = null;
+  let sinks: Sinks | null = null;
+  try {
+    for (let i = 0; i < parts.length; i++) linkFolder(partFolder(prevFolder, i), partFolder(folder, i));
+    if (existsSync(join(prevFolder, MODEL_FILE)))
+      copyFileSync(join(prevFolder, MODEL_FILE), join(folder, MODEL_FILE));
+    table = new PassageTableWriter(folder, { dir: prevFolder, rows, documents: before.ids.length });
+    const dense =
+      embedder && previous.dimensions !== null
+        ? new DenseFileWriter(folder, { dir: prevFolder, count: rows, dimensions: previous.dimensions })
+        : null;
+    sinks = openSinks(folder, parts.length, table, dense, embedder, {
+      ...options,
+      maxTokens: previous.maxTokens,
+      includeReferences: previous.includeReferences ?? false,
+    });
+    // Tombstones: the live position of each paper removed or replaced, and its rows.
+    const firsts = readFirsts(prevFolder, before.ids.length);
+    const dead = new Set(before.dead);
+    const live = new Map<string, number>();
+    before.ids.forEach((id, i) => {
+      if (!dead.has(i)) live.set(id, i);
+    });
+    let deadRows = previous.deadRows ?? 0;
+    for (const id of update.remove) {
+      const at = live.get(id);
+      if (at === undefined) continue;
+      dead.add(at);
+      live.delete(id);
+      deadRows += (firsts[at + 1] as number) - (firsts[at] as number);
+    }
+    const ids = [...before.ids];
+    const digests = [...beforeDigests];
+    await appendDocuments(update.add(), sinks, { ids, digests, sample: null, fitting: false, options });
+    table.close();
+    const header = sinks.bm25.finish(BM25_BUILD_PARAMS);
+    if (embedder && dense) dense.close(embedder.id, embedder.dimensions);
+    writeIndexPapers(folder, { ids, dead: [...dead].sort((a, b) => a - b) }, digests);
+    const added = table.count - rows;
+    assertSameCount(header.documents, added);
+    const { documents: _d, digests: _g, ...settings } = previous;
+    const manifest: IndexManifest = {
+      ...settings,
+      format: INDEX_FORMAT,
+      updatedAt: new Date().toISOString(),
+      builtBy: options.version,
+      generation,
+      papers: ids.length - dead.size,
+      passages: table.count - deadRows,
+      rows: table.count,
+      deadRows,
+      parts: [...parts, added],
+      corpusToken: options.corpusToken ?? null,
+    };
+    commitManifest(dir, manifest);
+    removeLeftovers(dir, generation);
+    return manifest;
+  } catch (error) {
+    table?.abandon();
+    sinks?.abandon();
+    rmSync(folder, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** BM25 parameters an index is built with (queries may override them). */
+const BM25_BUILD_PARAMS = { k1: 0.9, b: 0.4 };
+
+function newGeneration(): string {
+  return `g-${Date.now().toString(36)}-${process.pid}`;
+}
+
+function assertSameCount(bm25: number, table: number): void {
+  if (bm25 !== table) {
+    throw new CitegeistError(
+      'INTERNAL',
+      `The BM25 index holds ${bm25} passages but the passage table ${table}.`,
+      'Report this with --debug output; rebuild with `citegeist index --rebuild`.',
+    );
+  }
+}
+
+/** Where the passages of the documents being indexed go: table, BM25 part, vectors in batches. */
+interface Sinks {
+  table: PassageTableWriter;
+  bm25: Bm25SegmentWriter;
+  dense: DenseFileWriter | null;
+  chunk: (d: Document) => ReturnType<typeof chunkDocument>;
+  /** Queues one text for embedding (sent in batches). */
+  embed: (text: string) => Promise<void>;
+  flush: () => Promise<void>;
+  abandon: () => void;
+}
+
+interface SinkSettings {
+  maxTokens: number;
+  includeReferences: boolean;
+  segmentPostings?: number | undefined;
+  batchSize?: number | undefined;
+}
+
+/** Opens BM25 part `part` in `folder` and, with an embedder, the vectors (`dense`, or a new file). */
+function openSinks(
+  folder: string,
+  part: number,
+  table: PassageTableWriter,
+  dense: DenseFileWriter | null,
+  embedder: Embedder | null,
+  settings: SinkSettings,
+): Sinks {
+  const partDir = partFolder(folder, part);
+  mkdirSync(partDir);
+  const bm25 = new Bm25SegmentWriter(partDir, DEFAULT_ANALYZER, settings.segmentPostings ?? SEGMENT_POSTINGS);
+  const vectors = dense ?? (embedder ? new DenseFileWriter(folder) : null);
+  const batchSize = settings.batchSize ?? 256;
+  const cut = { maxTokens: settings.maxTokens, includeReferences: settings.includeReferences };
+  let batch: string[] = [];
+  const flush = async () => {
+    if (embedder && vectors && batch.length) vectors.add(await embedder.embed(batch, 'passage'));
+    batch = [];
+  };
+  return {
+    table,
+    bm25,
+    dense: vectors,
+    chunk: (d) => chunkDocument(d, cut),
+    embed: async (text) => {
+      batch.push(text);
+      if (batch.length >= batchSize) await flush();
+    },
+    flush,
+    abandon: () => {
+      bm25.abandon();
+      vectors?.abandon();
+    },
+  };
+}
+
+/**
+ * Cuts each document into passages and writes them to the table, the BM25 part and the vectors
+ * (or, while a corpus-fitted embedder still has to be fitted, into `sample`); records its id and digest.
+ */
+async function appendDocuments(
+  documents: Iterable<IndexedDocument>,
+  sinks: Sinks,
+  state: {
+    ids: string[];
+    digests: string[];
+    sample: StrideSample | null;
+    fitting: boolean;
+    options: Pick<BuildIndexOptions, 'onProgress' | 'total'>;
+  },
+): Promise<void> {
+  const { ids, digests, sample, fitting, options } = state;
+  let done = 0;
+  for (const { document, digest } of documents) {
+    ids.push(document.id);
+    digests.push(digest);
+    sinks.table.startDocument();
+    for (const p of sinks.chunk(document)) {
+      const { indexText, ...shown } = p;
+      const text = indexText ?? p.text;
+      sinks.table.add(shown as Passage);
+      sinks.bm25.add(text);
+      if (sample) sample.add(text);
+      else if (sinks.dense) await sinks.embed(text);
+    }
+    // Without fitting, vectors are embedded as passages are cut: that pass is the embedding one.
+    options.onProgress?.(++done, options.total ?? done, sinks.dense && !fitting ? 'embed' : 'index');
+  }
+  await sinks.flush();
+}
+
+/** The first row of each document of a generation's passage table, and the row count. */
+function readFirsts(folder: string, documents: number): Uint32Array {
+  const file = new PageFile(join(folder, PASSAGE_FILES.firsts));
+  try {
+    return file.uint32(0, documents + 1);
+  } finally {
+    file.close();
+  }
+}
+
+function readDigestList(folder: string): string[] {
+  return JSON.parse(readFileSync(join(folder, PAPER_FILES.digests), 'utf8')) as string[];
+}
+
+/** Hard-links every file of `from` into a new folder `to` (copies where links are not possible). */
+function linkFolder(from: string, to: string): void {
+  mkdirSync(to);
+  for (const name of readdirSync(from)) {
+    try {
+      linkSync(join(from, name), join(to, name));
+    } catch {
+      try {
+        copyFileSync(join(from, name), join(to, name));
+      } catch (error) {
+        throw writeFailure(join(to, name), error);
+      }
+    }
+  }
+}
+
 /** Writes the manifest to a temporary file and renames it over the old one (atomic on POSIX). */
-function commitManifest(dir: string, manifest: IndexManifest): void {
+export function commitManifest(dir: string, manifest: IndexManifest): void {
   const path = join(dir, MANIFEST_FILE);
   try {
     writeFileSync(`${path}.tmp`, `${JSON.stringify(manifest, null, 2)}\n`);

@@ -1,9 +1,16 @@
 import type { Document } from '../../core/index.js';
 import { createEmbedder } from '../../llm/index.js';
 import { VERSION } from '../../version.js';
-import { type BuildIndexOptions, type IndexedDocument, writeIndex } from './build-index.js';
-import { type IndexManifest, indexExists, readManifest } from './index-dir.js';
-import { describeStaleness, indexStaleness } from './staleness.js';
+import {
+  type BuildIndexOptions,
+  commitManifest,
+  type IndexedDocument,
+  updateIndex,
+  writeIndex,
+} from './build-index.js';
+import { type IndexManifest, indexExists, loadEmbedderModel, readManifest } from './index-dir.js';
+import { restoreEmbedder } from './restore-embedder.js';
+import { describeStaleness, type IndexStaleness, indexedPapers, indexStaleness } from './staleness.js';
 
 /** Whitespace tokens per passage when none is given (`chunkDocument`'s default too). */
 export const DEFAULT_PASSAGE_TOKENS = 256;
@@ -20,13 +27,28 @@ export interface IndexSettings {
 export interface IndexableCorpus {
   digests(): Map<string, string>;
   get(id: string): Document | undefined | null;
+  /** Replaced whenever a document is written or removed (`CorpusStore.changeToken`); null: unknown. */
+  changeToken?(): string | null;
 }
+
+/** An index is updated in place (new part + tombstones) while it has fewer parts than this... */
+export const MAX_INDEX_PARTS = 8;
+/** ...and at most this share of its papers would be tombstoned; past either, it is rebuilt. */
+export const MAX_TOMBSTONED_SHARE = 0.25;
 
 /** An index folder against the corpus and settings: absent, up to date, or why it must be rebuilt. */
 export type IndexCheck =
   | { state: 'missing' }
   | { state: 'fresh'; manifest: IndexManifest }
-  | { state: 'stale'; manifest: IndexManifest; reasons: string[] };
+  | {
+      state: 'stale';
+      manifest: IndexManifest;
+      reasons: string[];
+      /** The papers added, removed or changed (null: only the settings differ). */
+      staleness: IndexStaleness | null;
+      /** Whether the embedder, passage budget or reference setting differ (a rebuild is needed). */
+      settingsChanged: boolean;
+    };
 
 /**
  * Compares the index in `dir` with the corpus's content digests and the settings it would be
@@ -40,7 +62,7 @@ export function checkIndex(
 ): IndexCheck {
   if (!indexExists(dir)) return { state: 'missing' };
   const m = readManifest(dir);
-  const stale = indexStaleness(m, digests);
+  const stale = indexStaleness(m, digests, indexedPapers(dir, m));
   const changed = [
     m.embedderSpec !== settings.embedderSpec
       ? `embedder ${m.embedderSpec ?? 'none'} → ${settings.embedderSpec ?? 'none'}`
@@ -56,6 +78,8 @@ export function checkIndex(
     state: 'stale',
     manifest: m,
     reasons: [stale ? describeStaleness(stale) : '', ...changed].filter(Boolean),
+    staleness: stale,
+    settingsChanged: changed.length > 0,
   };
 }
 
@@ -72,13 +96,23 @@ export interface IndexCorpusOptions {
   rebuild?: boolean;
   /** Called with the reasons before an existing index is rebuilt. */
   onRebuild?: (reasons: string[]) => void;
+  /** Called with the reasons before an existing index is updated in place (papers appended, tombstoned). */
+  onUpdate?: (reasons: string[]) => void;
   /** Called as papers are indexed and passages embedded (`pass`: which of the two). */
   onProgress?: BuildIndexOptions['onProgress'];
 }
 
 export type IndexCorpusResult =
   | { status: 'up-to-date'; manifest: IndexManifest; papers: number }
-  | { status: 'built'; manifest: IndexManifest; papers: number };
+  | { status: 'built'; manifest: IndexManifest; papers: number }
+  | {
+      status: 'updated';
+      manifest: IndexManifest;
+      papers: number;
+      /** Papers appended (added, or changed and re-indexed) and tombstoned (removed or changed). */
+      appended: number;
+      tombstoned: number;
+    };
 
 /**
  * Builds the index of a corpus in `dir` (BM25 and, with an embedder, dense vectors), unless the
@@ -89,26 +123,66 @@ export async function indexCorpus(
   dir: string,
   options: IndexCorpusOptions,
 ): Promise<IndexCorpusResult> {
+  // The token first: a write between the two reads then shows as a changed token next time.
+  const corpusToken = corpus.changeToken?.() ?? null;
   const digests = corpus.digests();
   const settings: IndexSettings = {
     embedderSpec: options.embedder,
     maxTokens: options.maxTokens ?? DEFAULT_PASSAGE_TOKENS,
     includeReferences: options.includeReferences ?? false,
   };
+  const progress = options.onProgress ? { onProgress: options.onProgress } : {};
   if (!options.rebuild) {
     const check = checkIndex(dir, digests, settings);
-    if (check.state === 'fresh')
-      return { status: 'up-to-date', manifest: check.manifest, papers: digests.size };
-    if (check.state === 'stale') options.onRebuild?.(check.reasons);
-  }
-  // Streamed from the corpus one paper at a time: memory does not grow with the corpus.
-  function* documents(): Generator<IndexedDocument> {
-    for (const [id, digest] of digests) {
-      const document = corpus.get(id);
-      if (document) yield { document, digest };
+    if (check.state === 'fresh') {
+      // Same content under a new token (a re-ingest of the same files, or a corpus from before
+      // tokens): record it, so that opening the index checks one row again instead of the digests.
+      let manifest = check.manifest;
+      if (corpusToken && manifest.corpusToken !== corpusToken) {
+        manifest = { ...manifest, corpusToken };
+        commitManifest(dir, manifest);
+      }
+      return { status: 'up-to-date', manifest, papers: digests.size };
+    }
+    if (check.state === 'stale') {
+      const update = updatable(check);
+      if (update) {
+        options.onUpdate?.(check.reasons);
+        const appended = [...update.added, ...update.changed];
+        const wanted = new Set(appended);
+        const manifest = await updateIndex(
+          dir,
+          check.manifest,
+          {
+            remove: [...update.removed, ...update.changed],
+            add: () => streamDocuments(corpus, digests, (id) => wanted.has(id)),
+          },
+          {
+            embedder: check.manifest.embedderSpec
+              ? restoreEmbedder(
+                  { manifest: check.manifest, embedderModel: loadEmbedderModel(dir) },
+                  undefined,
+                  options.env ?? {},
+                )
+              : null,
+            version: VERSION,
+            total: appended.length,
+            corpusToken,
+            ...progress,
+          },
+        );
+        return {
+          status: 'updated',
+          manifest,
+          papers: manifest.papers ?? digests.size,
+          appended: appended.length,
+          tombstoned: update.removed.length + update.changed.length,
+        };
+      }
+      options.onRebuild?.(check.reasons);
     }
   }
-  const manifest = await writeIndex(dir, documents, {
+  const manifest = await writeIndex(dir, () => streamDocuments(corpus, digests, () => true), {
     maxTokens: settings.maxTokens,
     includeReferences: settings.includeReferences,
     embedder: options.embedder
@@ -116,7 +190,38 @@ export async function indexCorpus(
       : null,
     version: VERSION,
     total: digests.size,
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    corpusToken,
+    ...progress,
   });
-  return { status: 'built', manifest, papers: manifest.documents.length };
+  return { status: 'built', manifest, papers: manifest.papers ?? digests.size };
+}
+
+/** Streamed from the corpus one paper at a time, in its order: memory does not grow with the corpus. */
+function* streamDocuments(
+  corpus: IndexableCorpus,
+  digests: ReadonlyMap<string, string>,
+  keep: (id: string) => boolean,
+): Generator<IndexedDocument> {
+  for (const [id, digest] of digests) {
+    if (!keep(id)) continue;
+    const document = corpus.get(id);
+    if (document) yield { document, digest };
+  }
+}
+
+/**
+ * The papers to update an index with in place, or null when it must be rebuilt: settings changed,
+ * an older format, as many parts as `MAX_INDEX_PARTS`, or more than `MAX_TOMBSTONED_SHARE` of its
+ * papers tombstoned after the update (a rebuild is then the merge that drops them).
+ */
+function updatable(check: Extract<IndexCheck, { state: 'stale' }>): IndexStaleness | null {
+  const { manifest: m, staleness: s } = check;
+  if (!s || check.settingsChanged || s.unverifiable || s.outdatedFormat) return null;
+  if ((m.parts?.length ?? MAX_INDEX_PARTS) >= MAX_INDEX_PARTS) return null;
+  const papers = m.papers ?? 0;
+  const rows = m.rows ?? m.passages;
+  const tombstoned = s.removed.length + s.changed.length;
+  if (tombstoned > MAX_TOMBSTONED_SHARE * papers) return null;
+  if ((m.deadRows ?? 0) > MAX_TOMBSTONED_SHARE * rows) return null;
+  return s;
 }

@@ -5,26 +5,40 @@ import { type DenseMode, DiskDenseIndex } from '../dense/index.js';
 import { Bm25DiskIndex } from '../lexical/index.js';
 import { PassageTable } from './passage-table.js';
 
-/** The index format this citegeist writes and reads (3: page-read files in a generation folder). */
-export const INDEX_FORMAT = 3;
+/**
+ * The index format this citegeist writes and reads: 4 keeps the papers beside the files (the
+ * manifest stays small), records the corpus's change token, and holds BM25 in parts that an
+ * update appends to (3: one part, papers in the manifest; read by pages from a generation folder).
+ */
+export const INDEX_FORMAT = 4;
 
 /** What an index folder records about how it was built (checked on load). */
 export interface IndexManifest {
-  /**
-   * 3 since the files are read by pages from a generation folder; 2 recorded content digests in
-   * one-piece files; a format-1 index cannot be checked for staleness. Only 3 is read.
-   */
-  format: 1 | 2 | 3;
+  /** Only `INDEX_FORMAT` is read; older ones are refused with `INDEX_VERSION` (rebuild). */
+  format: 1 | 2 | 3 | 4;
   createdAt: string;
+  /** When an update last appended papers to it (absent: built in one go). */
+  updatedAt?: string;
   /** citegeist version that built it. */
   builtBy?: string;
-  /** The folder inside the index folder that holds this build's files (format 3). */
+  /** The folder inside the index folder that holds this build's files (format 3 and later). */
   generation?: string;
-  /** Document ids indexed, in order. */
-  documents: string[];
-  /** Content digest of each document as indexed (`CorpusStore.digests`), aligned with `documents`. */
+  /** Papers indexed (live: removed and replaced ones not counted). */
+  papers?: number;
+  /** Formats 1–3: document ids indexed, in order (format 4 keeps them in the generation's `papers.json`). */
+  documents?: string[];
+  /** Formats 2–3: content digest of each document as indexed, aligned with `documents`. */
   digests?: string[];
+  /** Passages a query can return (rows of removed or replaced papers not counted). */
   passages: number;
+  /** Rows of the passage table, tombstoned ones included (format 4). */
+  rows?: number;
+  /** Rows tombstoned: of papers removed or replaced since they were indexed (format 4). */
+  deadRows?: number;
+  /** Rows of each BM25 part, in passage-table order (format 4: one per build or update). */
+  parts?: number[];
+  /** The corpus's change token when the build began (`CorpusStore.changeToken`): equal means unchanged. */
+  corpusToken?: string | null;
   maxTokens: number;
   /** Whether bibliography entries were indexed (absent in indexes built before it was recorded: false). */
   includeReferences?: boolean;
@@ -35,8 +49,14 @@ export interface IndexManifest {
   /**
    * A corpus-fitted embedder (LSA): how many passages it was fitted on. Above the fitting budget
    * it is fitted on an evenly spaced sample and the other passages are embedded with the model.
+   * Papers added by an update are embedded with the model as fitted (`--rebuild` refits).
    */
   embedderFit?: { passages: number; of: number; sampled: boolean } | null;
+}
+
+/** The BM25 part folder of part `i` in a generation folder. */
+export function partFolder(folder: string, i: number): string {
+  return join(folder, `part-${i}`);
 }
 
 /** An opened index: every part read by pages, nothing loaded whole. */
@@ -97,14 +117,24 @@ export function loadEmbedderModel(dir: string): unknown | null {
 }
 
 /**
- * Opens an index folder: reads the manifest and the BM25 header; passages, postings and vectors
- * stay on disk and are read by pages when a query needs them (an older format: `INDEX_VERSION`).
+ * Opens an index folder: reads the manifest and the BM25 parts' headers; papers, passages,
+ * postings and vectors stay on disk and are read by pages when a query needs them (an older
+ * format: `INDEX_VERSION`).
  */
 export function loadIndex(dir: string): SavedIndex {
   const manifest = readManifest(dir);
   const folder = assertCurrentFormat(dir, manifest);
-  const passages = new PassageTable(folder, manifest.documents, manifest.passages);
-  const bm25 = Bm25DiskIndex.open(folder, (row) => passages.idAt(row));
+  const passages = new PassageTable(folder, manifest);
+  let base = 0;
+  const parts = (manifest.parts ?? []).map((rows, i) => {
+    const part = { dir: partFolder(folder, i), base, rows };
+    base += rows;
+    return part;
+  });
+  const bm25 = Bm25DiskIndex.openParts(parts, {
+    idAt: (row) => passages.idAt(row),
+    dead: () => passages.deadMask(),
+  });
   const modelPath = join(folder, MODEL_FILE);
   let model: unknown | null | undefined;
   return {
@@ -143,7 +173,7 @@ export function openDense(
   return DiskDenseIndex.open(
     saved.folder,
     embedder,
-    { idAt: (row) => table.idAt(row), rowOf: (id) => table.rowOf(id) },
+    { idAt: (row) => table.idAt(row), rowOf: (id) => table.rowOf(id), dead: () => table.deadMask() },
     mode,
   );
 }

@@ -2,6 +2,9 @@ export {
   type BuildIndexOptions,
   FIT_SAMPLE,
   type IndexedDocument,
+  type IndexUpdate,
+  type UpdateIndexOptions,
+  updateIndex,
   writeIndex,
 } from './build-index.js';
 export {
@@ -25,8 +28,18 @@ export {
   loadPassages,
   MANIFEST_FILE,
   openDense,
+  partFolder,
   readManifest,
   type SavedIndex,
 } from './index-dir.js';
+export { type IndexPapers, indexedDigests, PAPER_FILES, readIndexPapers } from './index-papers.js';
 export { PASSAGE_FILES, PassageTable } from './passage-table.js';
-export { assertIndexFresh, describeStaleness, type IndexStaleness, indexStaleness } from './staleness.js';
+export { restoreEmbedder } from './restore-embedder.js';
+export {
+  assertIndexFresh,
+  type CorpusState,
+  describeStaleness,
+  type IndexStaleness,
+  indexedPapers,
+  indexStaleness,
+} from './staleness.js';

@@ -1,8 +1,10 @@
+import { constants, copyFileSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { CitegeistError } from '../../core/index.js';
-import { AppendFile, PageFile, SequentialReader } from '../common/page-file.js';
+import { AppendFile, PageFile, SequentialReader, writeFailure } from '../common/page-file.js';
 import { docIdOfPassage } from '../eval/index.js';
 import type { Passage } from '../passages/index.js';
+import { type IndexPapers, readIndexPapers } from './index-papers.js';
 
 export const PASSAGE_FILES = {
   /** One passage per line, as shown (without `indexText`). */
@@ -22,10 +24,22 @@ export class PassageTableWriter {
   private readonly first = new Uint32Array(1);
   count = 0;
 
-  constructor(dir: string) {
-    this.lines = new AppendFile(join(dir, PASSAGE_FILES.lines));
-    this.offsets = new AppendFile(join(dir, PASSAGE_FILES.offsets));
-    this.firsts = new AppendFile(join(dir, PASSAGE_FILES.firsts));
+  /**
+   * A new table in `dir`, or, with `from`, a copy of the table of an earlier generation that the
+   * new documents are appended to (the earlier files are not touched: they stay a usable index).
+   */
+  constructor(dir: string, from?: { dir: string; rows: number; documents: number }) {
+    if (from) {
+      // The copies lose their closing entries (the end offset, the row count); `close` rewrites them.
+      copyTo(from.dir, dir, PASSAGE_FILES.lines);
+      copyTo(from.dir, dir, PASSAGE_FILES.offsets, from.rows * 8);
+      copyTo(from.dir, dir, PASSAGE_FILES.firsts, from.documents * 4);
+      this.count = from.rows;
+    }
+    const mode = from ? 'a' : 'w';
+    this.lines = new AppendFile(join(dir, PASSAGE_FILES.lines), undefined, mode);
+    this.offsets = new AppendFile(join(dir, PASSAGE_FILES.offsets), undefined, mode);
+    this.firsts = new AppendFile(join(dir, PASSAGE_FILES.firsts), undefined, mode);
   }
 
   /** Starts the next document of the manifest's list. */
@@ -58,25 +72,68 @@ export class PassageTableWriter {
   }
 }
 
+/** Copies `name` from one folder to another (a reflink where the file system has them), cut to `length`. */
+function copyTo(from: string, to: string, name: string, length?: number): void {
+  const target = join(to, name);
+  try {
+    copyFileSync(join(from, name), target, constants.COPYFILE_FICLONE);
+    if (length !== undefined) truncateSync(target, length);
+  } catch (error) {
+    throw writeFailure(target, error);
+  }
+}
+
 /**
  * The passages of an index, read by page: `get(id)` reads one line, found through the document's
- * first passage number, so nothing is loaded at open. A read-only Map of id → passage for the
- * commands that show passages; iterating it streams the whole table (export, RECIPER).
+ * first passage number, so nothing is loaded at open (the paper ids are read at the first lookup).
+ * Rows of papers removed or replaced since they were indexed (tombstones) are never returned.
+ * A read-only Map of id → passage for the commands that show passages; iterating it streams the
+ * whole table (export, RECIPER).
  */
 export class PassageTable implements ReadonlyMap<string, Passage> {
   private readonly file: PageFile;
   private readonly offsetFile: PageFile;
   private firstRows: Uint32Array | undefined;
   private docRows: Map<string, number> | undefined;
+  private papers: IndexPapers | undefined;
+  private dead: Uint8Array | null | undefined;
+  /** Passages a query can return (tombstoned rows left out). */
+  readonly size: number;
+  /** Rows of the table, tombstoned ones included (row numbers run below this). */
+  readonly rows: number;
 
   constructor(
     private readonly dir: string,
-    /** Document ids in index order (the manifest's `documents`). */
-    private readonly documents: readonly string[],
-    readonly size: number,
+    /** The manifest's counts (`IndexManifest`). */
+    manifest: { passages: number; rows?: number | undefined },
   ) {
+    this.size = manifest.passages;
+    this.rows = manifest.rows ?? manifest.passages;
     this.file = new PageFile(join(dir, PASSAGE_FILES.lines));
     this.offsetFile = new PageFile(join(dir, PASSAGE_FILES.offsets));
+  }
+
+  /** The paper ids in table order and the tombstoned positions (read once, at the first lookup). */
+  private documents(): IndexPapers {
+    this.papers ??= readIndexPapers(this.dir);
+    return this.papers;
+  }
+
+  /**
+   * One byte per row, 1 where the row belongs to a paper removed or replaced since it was indexed;
+   * null when there is none (the usual case: nothing to filter).
+   */
+  deadMask(): Uint8Array | null {
+    if (this.dead === undefined) {
+      const { dead } = this.documents();
+      if (dead.length === 0) this.dead = null;
+      else {
+        const firsts = this.firsts();
+        this.dead = new Uint8Array(this.rows);
+        for (const doc of dead) this.dead.fill(1, firsts[doc] as number, firsts[doc + 1] as number);
+      }
+    }
+    return this.dead;
   }
 
   /** Number of passages (an array's name for it, for callers that counted an array). */
@@ -86,10 +143,10 @@ export class PassageTable implements ReadonlyMap<string, Passage> {
 
   /** The passage at row `row` (its number in BM25 and the dense vectors). */
   at(row: number): Passage {
-    if (row < 0 || row >= this.size) {
+    if (row < 0 || row >= this.rows) {
       throw new CitegeistError(
         'INVALID_ARGUMENT',
-        `PassageTable.at: passage ${row} is outside 0..${this.size - 1}.`,
+        `PassageTable.at: passage ${row} is outside 0..${this.rows - 1}.`,
         'Pass a row number below the table size.',
       );
     }
@@ -107,9 +164,35 @@ export class PassageTable implements ReadonlyMap<string, Passage> {
     }
   }
 
-  /** The id of the passage at `row`. */
+  /**
+   * The id of the passage at `row`, from the documents' first passage numbers (a binary search),
+   * without reading the passage: ids are `<docId>#<n>` with n its number within the document.
+   */
   idAt(row: number): string {
-    return this.at(row).id;
+    if (row < 0 || row >= this.rows) return this.at(row).id;
+    const firsts = this.firsts();
+    const { ids } = this.documents();
+    let lo = 0;
+    let hi = ids.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((firsts[mid] as number) <= row) lo = mid;
+      else hi = mid - 1;
+    }
+    return `${ids[lo]}#${row - (firsts[lo] as number)}`;
+  }
+
+  /** First passage number of each document, and the passage count (read once, 4 bytes a paper). */
+  private firsts(): Uint32Array {
+    if (!this.firstRows) {
+      const file = new PageFile(join(this.dir, PASSAGE_FILES.firsts));
+      try {
+        this.firstRows = file.uint32(0, this.documents().ids.length + 1);
+      } finally {
+        file.close();
+      }
+    }
+    return this.firstRows;
   }
 
   /** The row of passage `id` (`<docId>#<n>`), or undefined. */
@@ -117,15 +200,20 @@ export class PassageTable implements ReadonlyMap<string, Passage> {
     const hash = id.lastIndexOf('#');
     const n = Number(id.slice(hash + 1));
     if (hash < 0 || !Number.isInteger(n) || n < 0) return undefined;
-    this.docRows ??= new Map(this.documents.map((d, i) => [d, i]));
-    this.firstRows ??= new PageFile(join(this.dir, PASSAGE_FILES.firsts)).uint32(
-      0,
-      this.documents.length + 1,
-    );
+    if (!this.docRows) {
+      // A replaced paper appears twice; its live (later) position is the one named by its id.
+      const { ids, dead } = this.documents();
+      const tombstoned = new Set(dead);
+      this.docRows = new Map();
+      ids.forEach((d, i) => {
+        if (!tombstoned.has(i)) this.docRows?.set(d, i);
+      });
+    }
+    const firsts = this.firsts();
     const doc = this.docRows.get(docIdOfPassage(id));
     if (doc === undefined) return undefined;
-    const row = (this.firstRows[doc] as number) + n;
-    return row < (this.firstRows[doc + 1] as number) ? row : undefined;
+    const row = (firsts[doc] as number) + n;
+    return row < (firsts[doc + 1] as number) ? row : undefined;
   }
 
   /** The passage ids of document `docId` in order, or undefined when it is not indexed. */
@@ -154,10 +242,12 @@ export class PassageTable implements ReadonlyMap<string, Passage> {
   }
 
   *values(): MapIterator<Passage> {
+    const dead = this.deadMask();
     const reader = new SequentialReader(join(this.dir, PASSAGE_FILES.lines));
     try {
-      for (let line = reader.line(); line !== null && line !== ''; line = reader.line())
-        yield JSON.parse(line) as Passage;
+      let row = 0;
+      for (let line = reader.line(); line !== null && line !== ''; line = reader.line(), row++)
+        if (!dead?.[row]) yield JSON.parse(line) as Passage;
     } finally {
       reader.close();
     }

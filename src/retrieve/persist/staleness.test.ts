@@ -1,6 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { IndexManifest } from './index-dir.js';
-import { assertIndexFresh, describeStaleness, indexStaleness } from './staleness.js';
+import { writeIndexPapers } from './index-papers.js';
+import { assertIndexFresh, describeStaleness, indexedPapers, indexStaleness } from './staleness.js';
 
 const manifest = (documents: string[], digests?: string[]): IndexManifest => ({
   format: digests ? 3 : 1,
@@ -15,8 +19,31 @@ const manifest = (documents: string[], digests?: string[]): IndexManifest => ({
   dimensions: null,
 });
 
+const root = mkdtempSync(join(tmpdir(), 'cg-staleness-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** A format-4 index folder whose generation lists `ids` (with `dead` tombstoned) and their digests. */
+function current(ids: string[], digests: string[], dead: number[] = [], corpusToken: string | null = null) {
+  const dir = mkdtempSync(join(root, 'i-'));
+  mkdirSync(join(dir, 'g-test'));
+  writeIndexPapers(join(dir, 'g-test'), { ids, dead }, digests);
+  const m: IndexManifest = {
+    format: 4,
+    generation: 'g-test',
+    createdAt: '2025-01-01T00:00:00.000Z',
+    papers: ids.length - dead.length,
+    passages: 3,
+    corpusToken,
+    maxTokens: 256,
+    embedderSpec: null,
+    embedderId: null,
+    dimensions: null,
+  };
+  return { dir, manifest: m, indexed: indexedPapers(dir, m) };
+}
+
 describe('index staleness', () => {
-  const built = manifest(['a', 'b', 'c'], ['h1', 'h2', 'h3']);
+  const { dir, manifest: built, indexed } = current(['a', 'b', 'c'], ['h1', 'h2', 'h3']);
 
   it('is fresh when every document has the digest it was indexed with', () => {
     expect(
@@ -27,6 +54,7 @@ describe('index staleness', () => {
           ['b', 'h2'],
           ['c', 'h3'],
         ]),
+        indexed,
       ),
     ).toBeNull();
   });
@@ -39,6 +67,7 @@ describe('index staleness', () => {
         ['b', 'h2-new'],
         ['d', 'h4'],
       ]),
+      indexed,
     );
     expect(stale).toEqual({ added: ['d'], removed: ['c'], changed: ['b'], unverifiable: false });
     expect(describeStaleness(stale!)).toBe(
@@ -56,7 +85,7 @@ describe('index staleness', () => {
   });
 
   it('reports a format-2 index (one-piece files) as outdated even when its digests match', () => {
-    const old = { ...built, format: 2 as const };
+    const old = { ...manifest(['a', 'b', 'c'], ['h1', 'h2', 'h3']), format: 2 as const };
     delete old.generation;
     const stale = indexStaleness(
       old,
@@ -67,15 +96,50 @@ describe('index staleness', () => {
       ]),
     );
     expect(stale?.outdatedFormat).toBe(true);
-    expect(describeStaleness(stale!)).toMatch(/index format older than 3/);
+    expect(describeStaleness(stale!)).toMatch(/index format older than 4/);
   });
 
   it('assertIndexFresh names the papers and the fix', () => {
-    expect(() => assertIndexFresh('idx', built, new Map([['a', 'x']]))).toThrow(
+    expect(() => assertIndexFresh(dir, built, new Map([['a', 'x']]))).toThrow(
       /changed since it was built \(a\)/,
     );
-    expect(() => assertIndexFresh('idx', built, new Map([['a', 'x']]))).toThrow(
+    expect(() => assertIndexFresh(dir, built, new Map([['a', 'x']]))).toThrow(
       expect.objectContaining({ code: 'INDEX_STALE', fix: expect.stringMatching(/citegeist index/) }),
     );
+  });
+
+  it('leaves tombstoned papers out: a replaced paper is checked at its new content only', () => {
+    const t = current(['a', 'b', 'b'], ['h1', 'h2-old', 'h2'], [1]);
+    expect([...t.indexed]).toEqual([
+      ['a', 'h1'],
+      ['b', 'h2'],
+    ]);
+    const now = new Map([
+      ['a', 'h1'],
+      ['b', 'h2'],
+    ]);
+    expect(indexStaleness(t.manifest, now, t.indexed)).toBeNull();
+    expect(() => assertIndexFresh(t.dir, t.manifest, now)).not.toThrow();
+  });
+
+  it('an unchanged corpus change token settles it without reading the digests; another one compares them', () => {
+    const t = current(['a'], ['h1'], [], 'tok-1');
+    let read = 0;
+    const corpus = (token: string, digests: Map<string, string>) => ({
+      changeToken: () => token,
+      digests: () => {
+        read++;
+        return digests;
+      },
+    });
+    assertIndexFresh(t.dir, t.manifest, corpus('tok-1', new Map([['a', 'changed']])));
+    expect(read).toBe(0);
+    expect(() => assertIndexFresh(t.dir, t.manifest, corpus('tok-2', new Map([['a', 'changed']])))).toThrow(
+      expect.objectContaining({ code: 'INDEX_STALE' }),
+    );
+    expect(read).toBe(1);
+    // A re-ingest of the same content changes the token but not the digests: still fresh.
+    assertIndexFresh(t.dir, t.manifest, corpus('tok-3', new Map([['a', 'h1']])));
+    expect(read).toBe(2);
   });
 });

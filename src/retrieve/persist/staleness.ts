@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import { CitegeistError } from '../../core/index.js';
 import { assertCurrentFormat, INDEX_FORMAT, type IndexManifest } from './index-dir.js';
+import { indexedDigests } from './index-papers.js';
 
 /** How an index differs from the corpus it was built from (document ids). */
 export interface IndexStaleness {
@@ -13,19 +15,44 @@ export interface IndexStaleness {
   outdatedFormat?: boolean;
 }
 
+/** The corpus as the freshness check reads it (a `CorpusStore` is one). */
+export interface CorpusState {
+  digests(): ReadonlyMap<string, string>;
+  /** Replaced whenever a document is written or removed (`CorpusStore.changeToken`); null: unknown. */
+  changeToken?(): string | null;
+}
+
 /**
- * Compares an index's manifest with the corpus's current content digests (`CorpusStore.digests`).
- * Returns null when every document is there with the content it was indexed with.
+ * The papers an index holds, id → digest as indexed (format 4: from its generation folder;
+ * older formats: from the manifest, digest undefined where none was recorded).
+ */
+export function indexedPapers(dir: string, manifest: IndexManifest): Map<string, string | undefined> {
+  if (manifest.format === INDEX_FORMAT && manifest.generation)
+    return indexedDigests(join(dir, manifest.generation));
+  return manifestPapers(manifest);
+}
+
+/** The papers an older-format manifest lists (format 4 keeps them in its generation folder). */
+function manifestPapers(manifest: IndexManifest): Map<string, string | undefined> {
+  const documents = manifest.documents ?? [];
+  return new Map(documents.map((id, i) => [id, manifest.digests?.[i]]));
+}
+
+/**
+ * Compares the papers an index holds (`indexed`, by default as the manifest records them) with the
+ * corpus's current content digests (`CorpusStore.digests`). Returns null when every document is
+ * there with the content it was indexed with.
  */
 export function indexStaleness(
   manifest: IndexManifest,
   current: ReadonlyMap<string, string>,
+  indexed: ReadonlyMap<string, string | undefined> = manifestPapers(manifest),
 ): IndexStaleness | null {
-  const indexed = new Map(manifest.documents.map((id, i) => [id, manifest.digests?.[i]]));
   const added = [...current.keys()].filter((id) => !indexed.has(id));
   const removed = [...indexed.keys()].filter((id) => !current.has(id));
   const unverifiable =
-    manifest.digests === undefined || manifest.digests.length !== manifest.documents.length;
+    manifest.format < 4 &&
+    (manifest.digests === undefined || manifest.digests.length !== (manifest.documents ?? []).length);
   const changed = unverifiable
     ? []
     : [...indexed].filter(([id, digest]) => current.has(id) && current.get(id) !== digest).map(([id]) => id);
@@ -53,14 +80,20 @@ export function describeStaleness(s: IndexStaleness): string {
   return parts.join('; ');
 }
 
-/** Throws `INDEX_STALE` when the index does not match the corpus (see `indexStaleness`). */
+/**
+ * Throws `INDEX_STALE` when the index does not match the corpus (see `indexStaleness`). Given the
+ * corpus, an unchanged change token settles it without reading a digest (one row, at any size).
+ */
 export function assertIndexFresh(
   dir: string,
   manifest: IndexManifest,
-  current: ReadonlyMap<string, string>,
+  corpus: CorpusState | ReadonlyMap<string, string>,
 ): void {
   assertCurrentFormat(dir, manifest);
-  const stale = indexStaleness(manifest, current);
+  const state = corpus instanceof Map ? null : (corpus as CorpusState);
+  if (state && manifest.corpusToken && state.changeToken?.() === manifest.corpusToken) return;
+  const current = state ? state.digests() : (corpus as ReadonlyMap<string, string>);
+  const stale = indexStaleness(manifest, current, indexedPapers(dir, manifest));
   if (!stale) return;
   throw new CitegeistError(
     'INDEX_STALE',

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { hashFileInto, sha256OfFile } from '../io/index.js';
+import { hashFileInto, sha256OfFile } from './read-input.js';
 
 /**
  * The content hash of an input: a file's sha256, or for a folder (a `--papers` or `--nuggets`

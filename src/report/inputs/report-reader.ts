@@ -1,25 +1,16 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
-import { CitegeistError, type DatasetRow, type Document } from '../core/index.js';
-import { loadDatasetStrict, readMaybeGzip, readRun } from '../formats/index.js';
-import { parseJsonl, readJsonFile, readTextFile, sha256OfFile } from '../io/index.js';
-import {
-  type BankNuggets,
-  bankNuggets,
-  type FaithfulnessSource,
-  type GradesSource,
-  type InputInfo,
-  type LooseGrade,
-  looseGradeRow,
-  type ManifestInfo,
-  manifestOf,
-  type RunSource,
-  type SplitRecords,
-  splitRecords,
-} from '../report/index.js';
-import { openCorpus } from './corpus-option.js';
-import { paperSource } from './setup/paper-source.js';
+import { CitegeistError, type DatasetRow, type Document } from '../../core/index.js';
+import { loadDatasetStrict, readMaybeGzip, readRun } from '../../formats/index.js';
+import { parseJsonl, readJsonFile, readTextFile, sha256OfFile } from '../../io/index.js';
+import { openCorpus, paperSource } from '../../store/index.js';
+import type { GradesSource, RunSource } from '../answer-join.js';
+import type { FaithfulnessSource } from '../faithfulness-section.js';
+import { type BankNuggets, bankNuggets } from '../judgments-section.js';
+import { type LooseGrade, looseGradeRow } from '../loose-grade-row.js';
+import { type ManifestInfo, manifestOf, type SplitRecords, splitRecords } from '../loose-records.js';
+import type { InputInfo } from '../report-data.js';
 
 /** What reading the inputs of a report gives: the sources, their provenance, and the notes. */
 export interface ReportSources {

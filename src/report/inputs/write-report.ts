@@ -1,18 +1,14 @@
 import { dirname, relative, resolve } from 'node:path';
-import { CitegeistError } from '../core/index.js';
-import { certifyJudges, distinctJudges, judgeOfManifest } from '../grade/index.js';
-import { checkFinished, writeFileAtomic } from '../io/index.js';
-import {
-  buildReportData,
-  type PaperTextMode,
-  type ReportData,
-  type ReportRecipe,
-  renderReportPage,
-  reportAssets,
-} from '../report/index.js';
-import { fingerprint } from '../server/index.js';
-import { VERSION } from '../version.js';
-import { ReportReader } from './report-inputs.js';
+import { CitegeistError } from '../../core/index.js';
+import { certifyJudges, distinctJudges, judgeOfManifest } from '../../grade/index.js';
+import { checkFinished, fingerprint, writeFileAtomic } from '../../io/index.js';
+import { VERSION } from '../../version.js';
+import { buildReportData } from '../build-report.js';
+import type { PaperTextMode } from '../paper-excerpts.js';
+import { reportAssets } from '../report-assets.js';
+import type { ReportData } from '../report-data.js';
+import { type ReportRecipe, renderReportPage } from '../report-page.js';
+import { ReportReader } from './report-reader.js';
 
 /** The options of `citegeist report` (paths relative to `cwd`). */
 export interface ReportOptions {
