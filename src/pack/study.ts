@@ -349,7 +349,8 @@ export function collectStudy(
         id: rel(abs),
         kind: 'cli',
         argv,
-        clock: null,
+        // A judgments file's manifest (beside it) records when it was made: the replay uses that time.
+        clock: typeof meta.created_at === 'string' ? meta.created_at : null,
         models,
         outputs: [rel(abs), `${rel(abs)}.meta.json`],
         not_replayable: null,

@@ -30,6 +30,8 @@ export interface GradesSectionInput {
   papers: ReadonlyMap<string, Document>;
   paperText: PaperTextMode;
   seed: number;
+  /** Metrics shown but not ranked (an uncertified judge's, under --require-agreement). */
+  unranked?: ReadonlySet<string>;
 }
 
 export interface GradesSection {
@@ -95,7 +97,7 @@ export function buildGradesSection(input: GradesSectionInput): GradesSection {
     answers,
     papers,
     notes,
-    pairwise: labels.length >= 2 ? gradesPairwise(graded, { seed: input.seed }) : null,
+    pairwise: labels.length >= 2 ? gradesPairwise(graded, { seed: input.seed }, input.unranked) : null,
   };
 }
 

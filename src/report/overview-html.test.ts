@@ -95,6 +95,18 @@ describe('the pairwise matrix', () => {
     { seed: 7 },
   );
 
+  it('leaves the unranked metrics (an uncertified judge) out of the table and its correction', () => {
+    const all = new Set(table.rows.map((r) => r.metric));
+    expect(all.has('citation_precision')).toBe(true);
+    const without = gradesPairwise(
+      rows.map((g) => g.row),
+      { seed: 7 },
+      new Set(['citation_precision']),
+    );
+    expect(without.rows.some((r) => r.metric === 'citation_precision')).toBe(false);
+    expect(without.rows.length).toBe(table.rows.filter((r) => r.metric !== 'citation_precision').length);
+  });
+
   it('is shown for two runs, with the test, correction, resamples and seed stated', () => {
     expect(section).toContain('Pairwise comparisons');
     expect(section).toContain('paired randomization test (exact), 10,000 resamples, seed 7');

@@ -234,11 +234,17 @@ describe('judge cards beside judged numbers (fake OpenAI-compatible server on 12
     );
     expect(weakJson.unranked_metrics).toEqual(['factual_accuracy', 'completeness']);
     expect(weakJson.judge_cards[0].uncertified).toMatch(/below 0\.5/);
-    const refusedReport = await cli(
-      ['report', '--grades', 'g.jsonl', '--judge-card', 'weak-card.json', '--require-agreement', '0.5'],
+    const weakReport = await cli(
+      [
+        ...['report', '--grades', 'g.jsonl', '--judge-card', 'weak-card.json'],
+        ...['--require-agreement', '0.5', '--out', 'weak.html'],
+      ],
       dir,
     );
-    expect(refusedReport.err).toMatch(/JUDGE_UNCERTIFIED/);
+    expect(weakReport.code, weakReport.err).toBe(0);
+    expect(readFileSync(join(dir, 'weak.html'), 'utf8')).toMatch(
+      /<strong>Uncertified:<\/strong> factual_accuracy, completeness shown, not ranked/,
+    );
   });
 
   it('reports judge (ARGUE): the card of the lexical judge is found beside the output; an LLM judge with no card is refused before any call', async () => {

@@ -1,6 +1,6 @@
 import { dirname, relative, resolve } from 'node:path';
 import { CitegeistError } from '../../core/index.js';
-import { certifyJudges, distinctJudges, judgeOfManifest } from '../../grade/index.js';
+import { certifyJudges, distinctJudges, judgeOfManifest, uncertifiedMetrics } from '../../grade/index.js';
 import { checkFinished, fingerprint, writeFileAtomic } from '../../io/index.js';
 import { VERSION } from '../../version.js';
 import { buildReportData } from '../build-report.js';
@@ -113,7 +113,10 @@ export async function buildReportFromFiles(
       near: judged.map((f) => dirname(resolve(cwd, f.name))),
     },
     o.requireAgreement,
+    // the report shows numbers already made: an uncertified judge's metrics are shown, not ranked
+    'mark',
   );
+  const unranked = uncertifiedMetrics(judgeCards);
   // a card shown is an input: `serve` rebuilds the report when it changes
   for (const c of judgeCards) if (c.card) reader.sources.read.push(resolve(cwd, c.card));
   const labels = [
@@ -131,7 +134,7 @@ export async function buildReportFromFiles(
     seed: o.seed,
     facts: [...(o.facts ?? []), ['paper text', o.paperText], ['bootstrap seed', String(o.seed)]],
     ...(grades.length || runs.length
-      ? { grades: { grades, runs, dataset, papers, paperText: o.paperText } }
+      ? { grades: { grades, runs, dataset, papers, paperText: o.paperText, unranked } }
       : {}),
     ...(faithfulness ? { faithfulness } : {}),
     ...(judgments ? { judgments } : {}),
