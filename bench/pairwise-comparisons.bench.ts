@@ -5,14 +5,27 @@
  * randomization test, Holm over the table. The metrics are per-item ratios of small counts, as the
  * ResearchQA metrics are (values k/4, k/3, k/2, 0/1, and k/m for m ≤ 6 rounded to 3 decimals), 2% of items failed
  * and 5% not applicable per system. Time of the whole table per pass (min, median) and the process's
- * peak resident memory. BENCH_ITEMS, BENCH_SYSTEMS and BENCH_PASSES change the size.
+ * peak resident memory. The table is made on one thread (`pairwiseTable`, the baseline) and on
+ * two (`pairwiseTableThreaded`) in interleaved passes, with their wall and CPU times (CPU: all
+ * threads of the process) and the check that both give the same table, bit for bit.
+ * BENCH_ITEMS, BENCH_SYSTEMS and BENCH_PASSES change the size; BENCH_SERIAL=0 leaves the baseline
+ * out (the peak memory is then the threaded table's alone).
  */
-import { createRandom, type ItemScore, type MetricScores, pairwiseTable } from '../src/stats/index.js';
-import { formatTiming, loadAverage, summarize, timed } from './interleaved.js';
+import { isDeepStrictEqual } from 'node:util';
+import {
+  createRandom,
+  type ItemScore,
+  type MetricScores,
+  type PairwiseTable,
+  pairwiseTable,
+  pairwiseTableThreaded,
+} from '../src/stats/index.js';
+import { formatRatio, formatTiming, interleaved, loadAverage, summarize, withCpu } from './interleaved.js';
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 50_000);
 const SYSTEMS = Number(process.env.BENCH_SYSTEMS ?? 10);
 const PASSES = Number(process.env.BENCH_PASSES ?? 3);
+const SERIAL = process.env.BENCH_SERIAL !== '0';
 const LEVELS = [4, 3, 2, 1, 0];
 
 function build(): MetricScores[] {
@@ -43,28 +56,43 @@ function build(): MetricScores[] {
 
 export default async function main(): Promise<void> {
   const metrics = build();
-  const times: number[] = [];
-  const cpu: number[] = [];
-  let comparisons = 0;
-  for (let pass = 0; pass < PASSES; pass++) {
-    const before = process.cpuUsage();
-    times.push(
-      timed(() => {
-        comparisons = pairwiseTable(metrics, { test: 'randomization', iterations: 10_000, seed: pass }).rows
-          .length;
-      }),
-    );
-    const used = process.cpuUsage(before);
-    cpu.push((used.user + used.system) / 1000);
+  const load = loadAverage();
+  const options = { test: 'randomization', iterations: 10_000, seed: 28 } as const;
+  const cpu = { serial: [] as number[], threaded: [] as number[] };
+  let serial: PairwiseTable | null = null;
+  let threaded: PairwiseTable | null = null;
+  const steps: Record<string, () => Promise<number>> = {};
+  if (SERIAL) {
+    steps.serial = () =>
+      withCpu(cpu.serial, () => {
+        serial = pairwiseTable(metrics, options);
+      });
   }
+  steps.threaded = () =>
+    withCpu(cpu.threaded, async () => {
+      threaded = await pairwiseTableThreaded(metrics, { ...options, threads: 2 });
+    });
+  const t = await interleaved(PASSES, steps);
   const peakMb = process.resourceUsage().maxRSS / 1024;
-  const t = summarize(times);
+  const table = threaded as PairwiseTable | null;
   console.log(
-    `${SYSTEMS} systems × ${LEVELS.length} metrics × ${ITEMS.toLocaleString('en-US')} items: ${comparisons} comparisons (10,000 bootstrap resamples + 10,000 sign patterns each), load ${loadAverage()}`,
+    `${SYSTEMS} systems × ${LEVELS.length} metrics × ${ITEMS.toLocaleString('en-US')} items: ${table?.rows.length} comparisons (10,000 bootstrap resamples + 10,000 sign patterns each), ${PASSES} interleaved passes, load ${load} → ${loadAverage()}`,
   );
-  console.log(`  whole table: ${formatTiming(t, 1, 'ms')}  (goal ≤ 5,000 ms)`);
   // On a shared machine the wall time includes waiting for a core: the CPU time is what it costs.
-  console.log(`  CPU time of the table (one thread): ${formatTiming(summarize(cpu), 1, 'ms')}`);
+  if (SERIAL) {
+    console.log(`  one thread (pairwiseTable), wall: ${formatTiming(t.serial!, 1, 'ms')}`);
+    console.log(`  one thread, CPU: ${formatTiming(summarize(cpu.serial), 1, 'ms')}`);
+  }
+  console.log(
+    `  two threads (pairwiseTableThreaded), wall: ${formatTiming(t.threaded!, 1, 'ms')}  (goal ≤ 5,000 ms)`,
+  );
+  console.log(`  two threads, CPU (both threads): ${formatTiming(summarize(cpu.threaded), 1, 'ms')}`);
+  if (SERIAL) {
+    console.log(`  wall, two threads / one: ${formatRatio(t.threaded!, t.serial!, { max: 0.6 })}`);
+    const same = isDeepStrictEqual(serial, threaded);
+    console.log(`  the two tables are ${same ? 'identical' : 'DIFFERENT'} (every figure, bit for bit)`);
+    if (!same) process.exitCode = 1;
+  }
   console.log(
     `  peak resident memory of the process: ${peakMb.toFixed(0)} MB (goal ≤ 500 MB; includes the data)`,
   );

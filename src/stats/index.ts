@@ -75,6 +75,7 @@ export {
   pairwiseTable,
   type SystemScores,
 } from './pairwise-table.js';
+export { pairwiseTableThreaded, type ThreadedPairwiseOptions } from './pairwise-table-threaded.js';
 export {
   fitPartialCreditModel,
   type PartialCreditFit,

@@ -50,6 +50,9 @@ export function pairItems(a: ReadonlyMap<string, ItemScore>, b: ReadonlyMap<stri
   return { ids, a: xs, b: ys, droppedFailed, droppedNotApplicable, onlyA, onlyB };
 }
 
+/** What a comparison reads of paired items: `PairedItems` without the ids. */
+export type PairedScores = Omit<PairedItems, 'ids'>;
+
 /** One system's scores over a fixed list of item ids: kind 0 absent, 1 scored, 2 failed, 3 n/a. */
 export interface AlignedScores {
   values: Float64Array;
@@ -89,12 +92,26 @@ export function alignScores(systems: readonly ReadonlyMap<string, ItemScore>[]):
 
 /** `pairItems` of two aligned systems (the same result, without the per-pair sort). */
 export function pairAligned(ids: readonly string[], x: AlignedScores, y: AlignedScores): PairedItems {
+  const { kind: kx } = x;
+  const { kind: ky } = y;
+  const scores = pairAlignedScores(x, y);
+  const pairedIds = new Array<string>(scores.a.length);
+  let k = 0;
+  for (let i = 0; i < ids.length; i++) if (kx[i] === 1 && ky[i] === 1) pairedIds[k++] = ids[i]!;
+  return { ids: pairedIds, ...scores };
+}
+
+/**
+ * `pairAligned` without the ids, which no figure of a comparison reads: a table of hundreds of
+ * comparisons of 50,000 items then does not build (and collect) an id list for each.
+ */
+export function pairAlignedScores(x: AlignedScores, y: AlignedScores): PairedScores {
   const { kind: kx, values: vx } = x;
   const { kind: ky, values: vy } = y;
+  const size = kx.length;
   let n = 0;
-  for (let i = 0; i < ids.length; i++) if (kx[i] === 1 && ky[i] === 1) n++;
+  for (let i = 0; i < size; i++) if (kx[i] === 1 && ky[i] === 1) n++;
   // Sized once (no growth while pairing: 50,000 pairs per comparison in a table of hundreds).
-  const pairedIds = new Array<string>(n);
   const a = new Array<number>(n).fill(0);
   const b = new Array<number>(n).fill(0);
   let k = 0;
@@ -102,11 +119,10 @@ export function pairAligned(ids: readonly string[], x: AlignedScores, y: Aligned
   let onlyB = 0;
   let droppedFailed = 0;
   let droppedNotApplicable = 0;
-  for (let i = 0; i < ids.length; i++) {
+  for (let i = 0; i < size; i++) {
     const p = kx[i]!;
     const q = ky[i]!;
     if (p === 1 && q === 1) {
-      pairedIds[k] = ids[i]!;
       a[k] = vx[i]!;
       b[k] = vy[i]!;
       k++;
@@ -116,5 +132,5 @@ export function pairAligned(ids: readonly string[], x: AlignedScores, y: Aligned
     else if (p === 2 || q === 2) droppedFailed++;
     else droppedNotApplicable++;
   }
-  return { ids: pairedIds, a, b, droppedFailed, droppedNotApplicable, onlyA, onlyB };
+  return { a, b, droppedFailed, droppedNotApplicable, onlyA, onlyB };
 }

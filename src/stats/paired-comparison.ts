@@ -2,7 +2,7 @@ import { CitegeistError, quoteValue } from '../core/index.js';
 import { dzOfDifferences } from './cohens-dz.js';
 import { meanUnchecked } from './descriptive.js';
 import { minimumDetectableDifference } from './minimum-detectable-difference.js';
-import type { PairedItems } from './pair-items.js';
+import type { PairedScores } from './pair-items.js';
 import { bootstrapDifferences, type PairedBootstrapResult } from './paired-bootstrap.js';
 import { type PairedDifferences, pairedDifferences } from './paired-differences.js';
 import { permutationTestDifferences } from './paired-permutation-test.js';
@@ -75,9 +75,9 @@ export interface PairedComparison {
   zeroVariance: boolean;
 }
 
-/** Compares two systems on paired items (from `pairItems`) with the test asked for. */
+/** Compares two systems on paired items (from `pairItems`; the ids are not read) with the test asked for. */
 export function comparePairedItems(
-  items: PairedItems,
+  items: PairedScores,
   options: PairedComparisonOptions = {},
 ): PairedComparison {
   const { test = 'randomization', iterations = 10_000, seed = 0, confidence = 0.95 } = options;
@@ -116,7 +116,7 @@ export function comparePairedItems(
 
 function runTest(
   name: PairedTestName,
-  { a, b }: PairedItems,
+  { a, b }: PairedScores,
   diffs: PairedDifferences,
   delta: PairedBootstrapResult,
   resampling: { iterations: number; seed: number },

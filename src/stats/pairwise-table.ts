@@ -1,5 +1,5 @@
 import { adjustPValues, type Correction } from './multiple-comparisons.js';
-import { alignScores, type ItemScore, pairAligned } from './pair-items.js';
+import { alignScores, type ItemScore, pairAlignedScores } from './pair-items.js';
 import {
   comparePairedItems,
   type PairedComparison,
@@ -67,19 +67,42 @@ export function pairwiseTable(
   metrics: readonly MetricScores[],
   options: PairwiseTableOptions = {},
 ): PairwiseTable {
+  const { test = 'randomization' } = options;
+  const comparisons: PairedComparison[] = [];
+  for (const m of metrics) {
+    const { columns } = alignScores(m.systems.map((s) => s.scores));
+    for (const [i, j] of systemPairs(m.systems.length)) {
+      comparisons.push(comparePairedItems(pairAlignedScores(columns[i]!, columns[j]!), { ...options, test }));
+    }
+  }
+  return tableOfComparisons(metrics, comparisons, options);
+}
+
+/** The pairs (i, j), i < j, of k systems in table order: every comparison of one metric. */
+export function systemPairs(k: number): [number, number][] {
+  const pairs: [number, number][] = [];
+  for (let i = 0; i < k; i++) for (let j = i + 1; j < k; j++) pairs.push([i, j]);
+  return pairs;
+}
+
+/**
+ * The table from its comparisons, given in table order (metric by metric, `systemPairs` within
+ * one): the correction over all of them and the best groups. Shared by `pairwiseTable` and
+ * `pairwiseTableThreaded`, so both give the same table from the same comparisons.
+ */
+export function tableOfComparisons(
+  metrics: readonly MetricScores[],
+  comparisons: readonly PairedComparison[],
+  options: PairwiseTableOptions = {},
+): PairwiseTable {
   const { test = 'randomization', correction = 'holm', alpha = 0.05, confidence = 0.95 } = options;
   const { iterations = 10_000, seed = 0 } = options;
   const rows: Omit<PairwiseRow, 'adjustedP' | 'significant'>[] = [];
+  let k = 0;
   for (const m of metrics) {
-    const { ids, columns } = alignScores(m.systems.map((s) => s.scores));
-    for (let i = 0; i < m.systems.length; i++) {
-      for (let j = i + 1; j < m.systems.length; j++) {
-        const a = m.systems[i]!;
-        const b = m.systems[j]!;
-        const paired = pairAligned(ids, columns[i]!, columns[j]!);
-        const comparison = comparePairedItems(paired, { ...options, test });
-        rows.push({ metric: m.metric, a: a.label, b: b.label, comparison });
-      }
+    for (const [i, j] of systemPairs(m.systems.length)) {
+      const comparison = comparisons[k++]!;
+      rows.push({ metric: m.metric, a: m.systems[i]!.label, b: m.systems[j]!.label, comparison });
     }
   }
   const adjusted = adjustPValues(
