@@ -1932,7 +1932,6 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
         flags: '--judge-card <file>',
         description:
           'judge card of the judges of the judged metrics (meta-eval judge --out): checked against the judge and its prompt version, shown beside the judged numbers (default: a matching *card.json found beside the files, in ./judge-cards or .); repeatable, one per judge',
-        default: [],
       },
       {
         flags: '--require-agreement <x>',
@@ -2048,7 +2047,6 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
         flags: '--judge-card <file>',
         description:
           'judge card of the judges of the judged metrics (meta-eval judge --out): checked against the judge and its prompt version, shown beside the judged numbers (default: a matching *card.json found beside the files, in ./judge-cards or .); repeatable, one per judge',
-        default: [],
       },
       {
         flags: '--require-agreement <x>',

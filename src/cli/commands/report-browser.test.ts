@@ -57,6 +57,7 @@ describe.skipIf(missing !== null)('the demo report in Chromium', () => {
   let browser: Browser;
   let url: string;
   let report: {
+    runs: unknown[];
     questions: { id: string; type: string; p: number | null }[];
     answers: {
       q: number;
@@ -90,7 +91,8 @@ describe.skipIf(missing !== null)('the demo report in Chromium', () => {
     expect(watch.requests).toEqual([]);
     const noScript = await browser.newPage({ javaScriptEnabled: false });
     await noScript.goto(url);
-    expect(await noScript.locator('#leaderboard table tbody tr').count()).toBe(1);
+    // one leaderboard row per run of the demo (the extractive system and the lead baseline)
+    expect(await noScript.locator('#leaderboard table tbody tr').count()).toBe(report.runs.length);
     expect(await noScript.locator('#distributions svg.chart').count()).toBeGreaterThan(0);
     await noScript.close();
     await page.close();
@@ -126,9 +128,13 @@ describe.skipIf(missing !== null)('the demo report in Chromium', () => {
     await page.selectOption('select[aria-label=sort]', 'asc');
     const first = await page.locator('#row-list tbody tr').first().getAttribute('data-row');
     const min = Math.min(...report.answers.map((a) => a.scores.section_coverage ?? 2));
-    expect(report.answers.find((a) => report.questions[a.q]!.id === first)?.scores.section_coverage).toBe(
-      min,
+    // "lowest first" orders questions by their lowest value over the runs
+    const lowestOfFirst = Math.min(
+      ...report.answers
+        .filter((a) => report.questions[a.q]!.id === first)
+        .map((a) => a.scores.section_coverage ?? 2),
     );
+    expect(lowestOfFirst).toBe(min);
     const fresh = await browser.newPage();
     await fresh.goto(`${url}${deepLink}`);
     expect(await fresh.locator('#row-list tbody tr').count()).toBe(below.size);

@@ -16,7 +16,12 @@ export function addJudgeCardOptions(command: Command, judge: string, repeatable 
   const help = `judge card of the ${judge} (meta-eval judge --out): checked against the judge and its prompt version, shown beside the judged numbers (default: a matching *card.json found beside the files, in ./judge-cards or .)`;
   return (
     repeatable
-      ? command.option('--judge-card <file>', `${help}; repeatable, one per judge`, collect, [])
+      ? // no default value: commander would print "(default: [])" after the help's own default
+        command.option(
+          '--judge-card <file>',
+          `${help}; repeatable, one per judge`,
+          (v: string, prev?: string[]) => collect(v, prev ?? []),
+        )
       : command.option('--judge-card <file>', help)
   ).option(
     '--require-agreement <x>',
