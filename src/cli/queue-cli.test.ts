@@ -87,7 +87,9 @@ function lastProgress(stderr: string, label: string): string | undefined {
     ?.replace(/, took [^,]+/, '');
 }
 
-describe.skipIf(!installed)('--queue with three worker processes', () => {
+// One campaign in steps: `queue status` and the key check read what the runs before them left in
+// Redis and on the model server, so these tests keep their order under --sequence.shuffle.
+describe.skipIf(!installed)('--queue with three worker processes', { shuffle: false }, () => {
   it('answer: the queue run writes what a local run writes, row for row, in dataset order', async () => {
     const common = [...answerArgs(), '--no-cache'];
     const local = await cli(...common, '--out', 'local.jsonl', '--concurrency', '1');
