@@ -1,14 +1,14 @@
 import { dirname, resolve } from 'node:path';
-import { createManifest, defaultLabel, type RunManifest, sha256Hex } from '../../core/index.js';
+import { sha256Hex } from '../../core/index.js';
 import {
   type AnswerGrade,
   type CardNote,
   certifyJudge,
-  DEFAULT_HARM_EXPONENT,
-  DEFAULT_HARM_RUBRIC,
   type FaithfulnessInput,
-  gradeFaithfulnessBatch,
+  faithfulnessManifest,
+  gradeIntoResultsFile,
   loadHarmRubric,
+  pendingAnswers,
   planFaithfulness,
   readFaithfulnessInputs,
   renderFaithfulnessSummary,
@@ -17,19 +17,12 @@ import {
   unsupportedAcross,
   verifierJudgeOf,
 } from '../../grade/index.js';
-import {
-  byField,
-  inspectRunFile,
-  RunFile,
-  type RunFileOptions,
-  readTextFile,
-  reorderRunFile,
-} from '../../io/index.js';
+import { readTextFile } from '../../io/index.js';
 import { estimateCost, modelId, parseModelString } from '../../llm/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext } from '../context.js';
 import type { LlmSettings } from '../llm-options.js';
-import { createProgress } from '../progress.js';
+import { createProgress, type Progress } from '../progress.js';
 import type { RuntimeFactory } from './faithfulness-runtime.js';
 import { requireModel } from './require-model.js';
 
@@ -81,34 +74,38 @@ export async function runGradeFaithfulness(
   const rubric = loadHarmRubric(o.rubric, io.cwd);
   const outPath = resolve(io.cwd, o.out);
   const mode = o.joint ? ('joint' as const) : ('separate' as const);
-  const manifest = faithfulnessManifest(o, models, rubric, {
-    sha256: sha256Hex(answersText),
-    path: o.answers,
-  });
-  const options = resultsFileOptions(manifest);
+  const manifest = faithfulnessManifest(
+    {
+      verifier: canonicalId(models.verifier),
+      harmJudge: canonicalId(models.harm),
+      decomposer: canonicalId(models.decomposer),
+      p: o.p,
+      joint: o.joint,
+      repeats: o.repeats,
+      rubric,
+      trustUnlocatedEvidence: o.trustUnlocatedEvidence,
+      ...(o.label !== undefined ? { label: o.label } : {}),
+      version: VERSION,
+    },
+    { sha256: sha256Hex(answersText), path: o.answers },
+  );
   if (settings.dryRun) {
-    const done = new Set(inspectRunFile(outPath, options).kept.map((r) => String(r.id)));
-    const todo = inputs.filter((i) => !done.has(i.id));
+    const todo = pendingAnswers(outPath, manifest, inputs);
     printEstimate(todo, { mode, repeats: o.repeats, rubric: rubric.text }, models, settings, ctx);
     return;
   }
   const runtime = makeRuntime(settings, ctx);
-  let out: RunFile | undefined;
-  const fresh: AnswerGrade[] = [];
-  let kept: AnswerGrade[] = [];
+  let progress: Progress | undefined;
+  let graded: { kept: AnswerGrade[]; fresh: AnswerGrade[] };
   try {
     const verifier = runtime.provider(models.verifier);
     const harmJudge = models.harm === models.verifier ? verifier : runtime.provider(models.harm);
     const decomposer = models.decomposer === models.verifier ? verifier : runtime.provider(models.decomposer);
     await runtime.useRun?.(manifest);
-    const file = RunFile.open(outPath, options);
-    out = file;
-    kept = file.kept as unknown as AnswerGrade[];
-    const done = new Set(kept.map((g) => g.id));
-    const todo = inputs.filter((i) => !done.has(i.id));
-    const progress = createProgress({ io, label: 'faithfulness', total: todo.length });
-    await gradeFaithfulnessBatch(
-      todo,
+    graded = await gradeIntoResultsFile(
+      outPath,
+      manifest,
+      inputs,
       {
         p: o.p,
         mode,
@@ -119,33 +116,22 @@ export async function runGradeFaithfulness(
         decomposer,
         trustUnlocatedEvidence: o.trustUnlocatedEvidence,
         // Every judge call's usage as the server reported it, for the progress line.
-        call: { onCall: (meta) => progress.call(meta) },
+        call: { onCall: (meta) => progress?.call(meta) },
       },
       {
         concurrency: settings.concurrency,
-        onGrade: (g) => {
-          file.append(g);
-          fresh.push(g);
-          progress.tick({ ok: g.status !== 'failed' });
+        onStart: (todo) => {
+          progress = createProgress({ io, label: 'faithfulness', total: todo });
         },
+        onGrade: (g) => progress?.tick({ ok: g.status !== 'failed' }),
       },
-    ).finally(() => progress.stop());
+    ).finally(() => progress?.stop());
   } finally {
-    out?.close();
     runtime.close();
   }
-  reorderRunFile(outPath, {
-    key: byField('id'),
-    command: 'citegeist grade faithfulness',
-    order: inputs.map((i) => i.id),
-  });
-  report(o, inputs, problems.length, kept, fresh, ctx, card);
+  report(o, inputs, problems.length, graded.kept, graded.fresh, ctx, card);
 }
 
-/**
- * The manifest of a results file: the judges, p, mode, repeats and rubric (its text hashed), and
- * the answers file's hash. Labelled by the verifier plus the settings that differ from the defaults.
- */
 /** The canonical id of a model string (what providers report); a runtime of its own (tests) may use others. */
 function canonicalId(m: string): string {
   try {
@@ -153,53 +139,6 @@ function canonicalId(m: string): string {
   } catch {
     return m;
   }
-}
-
-function faithfulnessManifest(
-  o: FaithfulnessOptions,
-  models: { verifier: string; harm: string; decomposer: string },
-  rubric: { name: string; text: string },
-  answers: { sha256: string; path: string },
-): RunManifest {
-  const id = canonicalId;
-  const settings = {
-    method: 'vetscore',
-    verifier: id(models.verifier),
-    harm_judge: id(models.harm),
-    decomposer: id(models.decomposer),
-    p: o.p,
-    mode: o.joint ? 'joint' : 'separate',
-    repeats: o.repeats,
-    rubric: rubric.name,
-    rubric_sha256: sha256Hex(rubric.text),
-    // Unverified support counts differently with the flag: scores with and without it differ.
-    trust_unlocated_evidence: o.trustUnlocatedEvidence,
-  };
-  return createManifest({
-    kind: 'faithfulness',
-    label: o.label,
-    defaultLabel: defaultLabel(`vetscore ${settings.verifier}`, settings, {
-      p: DEFAULT_HARM_EXPONENT,
-      mode: 'separate',
-      repeats: 1,
-      rubric: DEFAULT_HARM_RUBRIC,
-      trust_unlocated_evidence: false,
-    }),
-    settings,
-    inputs: { answers },
-    version: VERSION,
-  });
-}
-
-/** Results stay across a resume unless their answer failed (it is graded again). */
-function resultsFileOptions(manifest: RunManifest): RunFileOptions {
-  return {
-    manifest,
-    idField: 'id',
-    what: 'results file',
-    command: 'citegeist grade faithfulness',
-    keep: (row) => row.status !== 'failed',
-  };
 }
 
 function report(

@@ -33,6 +33,13 @@ export {
   repeatAgreement,
 } from './repeats.js';
 export {
+  faithfulnessManifest,
+  gradeIntoResultsFile,
+  pendingAnswers,
+  type ResultsFileSettings,
+  resultsFileOptions,
+} from './results-file.js';
+export {
   DEFAULT_HARM_RUBRIC,
   HARM_RUBRICS,
   type HarmRubric,
