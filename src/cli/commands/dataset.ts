@@ -1,16 +1,17 @@
 import { resolve } from 'node:path';
 import { CitegeistError, hashItems, sha256Hex } from '../../core/index.js';
 import { datasetMeta, loadDataset, writeDataset } from '../../formats/index.js';
-import { checkDataset, formatDatasetProblems, importQasper } from '../../generate/index.js';
-import { readInputBytes, readJsonFile } from '../../io/index.js';
-import type { CliContext, RegisterCommand } from '../context.js';
-import { checkCacheFile, keepCheck } from '../setup/dataset-preflight.js';
 import {
-  addPaperSourceOptions,
-  type PaperSourceOptions,
-  paperSource,
-  paperSourceOf,
-} from '../setup/paper-source.js';
+  checkCacheFile,
+  checkDataset,
+  formatDatasetProblems,
+  importQasper,
+  keepCheck,
+} from '../../generate/index.js';
+import { readInputBytes, readJsonFile } from '../../io/index.js';
+import { type PaperSourceOptions, paperSource } from '../../store/index.js';
+import type { CliContext, RegisterCommand } from '../context.js';
+import { addPaperSourceOptions, paperSourceOf } from '../setup/paper-source.js';
 
 export const registerDataset: RegisterCommand = (program, ctx) => {
   const dataset = program.command('dataset').description('import and convert benchmark datasets');

@@ -5,9 +5,9 @@ import type { RegisterCommand } from '../context.js';
 import { addLlmOptions, createLlmRuntime, type LlmFlags, resolveLlmSettings } from '../llm-options.js';
 import type { RuntimeFactory } from '../setup/faithfulness-runtime.js';
 import { type FaithfulnessOptions, runGradeFaithfulness } from '../setup/grade-faithfulness-run.js';
+import { gradeGroup } from '../setup/grade-group.js';
 import { addJudgeCardOptions } from '../setup/judge-card-options.js';
 import { countOption, numberOption } from '../setup/option-parsers.js';
-import { gradeGroup } from './grade-researchqa.js';
 
 /** Registers `citegeist grade faithfulness` (VETSCORE, METHODS §3) on the `grade` command. */
 export function gradeFaithfulnessCommand(runtime: RuntimeFactory): RegisterCommand {

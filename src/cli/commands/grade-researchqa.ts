@@ -11,6 +11,7 @@ import {
 import { readTextFile } from '../../io/index.js';
 import { modelId, parseModelString } from '../../llm/index.js';
 import { renderJudgeVariance } from '../../report/index.js';
+import { describeSource } from '../../store/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { addLlmOptions } from '../llm-options.js';
@@ -28,7 +29,7 @@ import {
 } from '../setup/grading.js';
 import { addJudgeCardOptions, type JudgeCardFlags } from '../setup/judge-card-options.js';
 import { countOption, parseIntOption, seedOption } from '../setup/option-parsers.js';
-import { addPaperSourceOptions, describeSource, paperSourceOf } from '../setup/paper-source.js';
+import { addPaperSourceOptions, paperSourceOf } from '../setup/paper-source.js';
 import { rubricJudgeCard } from '../setup/rubric-judge-card.js';
 import { noteTakeovers } from '../takeover-note.js';
 
@@ -38,7 +39,6 @@ import { noteTakeovers } from '../takeover-note.js';
  */
 
 // `grade faithfulness` adds itself to the same group.
-export { gradeGroup };
 
 type GradeFlags = GradeOptions & JudgeCardFlags & { run: string; out: string; repeats: number };
 

@@ -3,11 +3,11 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { CitegeistError } from '../../core/index.js';
 import { readNuggetBanks, readNuggetFile } from '../../formats/index.js';
 import { bankStats, convertNuggetBanks, NUGGET_TARGETS, type NuggetTarget } from '../../generate/index.js';
+import { hashInputs } from '../../io/index.js';
 import { VERSION } from '../../version.js';
 import type { RegisterCommand } from '../context.js';
 import { nuggetsCommand } from '../setup/nuggets-inputs.js';
 import { choiceOption } from '../setup/option-parsers.js';
-import { hashInputs } from '../setup/report-runs-inputs.js';
 
 const TARGETS = NUGGET_TARGETS;
 type Target = NuggetTarget;

@@ -6,6 +6,7 @@ import {
   gingerBank,
   gingerManifest,
   itemsInput,
+  modelCreator,
   pendingGingerSummaries,
   readBankFiles,
   StepState,
@@ -23,7 +24,6 @@ import {
 } from '../llm-options.js';
 import {
   estimateCalls,
-  modelCreator,
   nuggetsCommand,
   refuseOutputIsInput,
   requireNuggetModel,

@@ -1,5 +1,7 @@
 import { dirname, join, resolve } from 'node:path';
 import {
+  fittedEmbed,
+  modelCreator,
   type QualityRecord,
   qualityCalls,
   qualityInput,
@@ -24,8 +26,6 @@ import {
 import {
   callTick,
   estimateCalls,
-  fittedEmbed,
-  modelCreator,
   nuggetsCommand,
   requireNuggetModel,
   stepProgress,

@@ -7,12 +7,11 @@ import {
   selectorFor,
   trainSelectorOnBanks,
 } from '../../generate/index.js';
-import { writeFileAtomic } from '../../io/index.js';
+import { hashInputs, writeFileAtomic } from '../../io/index.js';
 import { VERSION } from '../../version.js';
 import type { RegisterCommand } from '../context.js';
 import { nuggetsCommand, refuseOutputIsInput } from '../setup/nuggets-inputs.js';
 import { choiceOption, countOption, numberOption } from '../setup/option-parsers.js';
-import { hashInputs } from '../setup/report-runs-inputs.js';
 
 interface SelectFlags {
   bank: string;

@@ -22,7 +22,6 @@ import { MODES, RECIPES_OPTION } from '../setup/retrieval-options.js';
 import { fileSha256 } from './qa-eval.js';
 
 // The grid's table is the report stage's; `qa-grid` has always exported it.
-export { renderGrid };
 
 export const registerQaGrid: RegisterCommand = (program, ctx) => {
   const command = program

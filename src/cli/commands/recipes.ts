@@ -3,7 +3,7 @@ import { dirname, relative, resolve, sep } from 'node:path';
 import type { Document } from '../../core/index.js';
 import { byField, reorderRunFile } from '../../io/index.js';
 import { modelId, parseModelString } from '../../llm/index.js';
-import { extractRecipesInto, recipesManifest } from '../../retrieve/index.js';
+import { extractRecipesInto, recipesManifest, recipesPathOf } from '../../retrieve/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { CORPUS_OPTION, corpusPath, openCorpus } from '../corpus-option.js';
@@ -16,7 +16,7 @@ import {
   recipesFix,
 } from '../setup/recipes-output.js';
 import { requireModel } from '../setup/require-model.js';
-import { indexDirOf, recipesPathOf } from '../setup/retrieval-options.js';
+import { indexDirOf } from '../setup/retrieval-options.js';
 import { noteTakeovers } from '../takeover-note.js';
 
 interface RecipesFlags extends LlmFlags {

@@ -12,18 +12,12 @@ import {
   scoreInputs,
   scoreMeta,
 } from '../../grade/index.js';
-import { readTextFile, writeFileAtomic } from '../../io/index.js';
+import { hashInputs, readTextFile, writeFileAtomic } from '../../io/index.js';
 import { renderArgueScoring } from '../../report/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { collect, countOption, seedOption } from '../setup/option-parsers.js';
-import {
-  hashInputs,
-  readBanks,
-  readRequests,
-  reportProblems,
-  reportsCommand,
-} from '../setup/report-runs-inputs.js';
+import { readBanks, readRequests, reportProblems, reportsCommand } from '../setup/report-runs-inputs.js';
 import { addComparisonOptions, type ComparisonFlags, comparisonOptions } from './comparison-options.js';
 
 interface ScoreFlags extends ComparisonFlags {

@@ -18,6 +18,7 @@ import {
 } from '../../grade/index.js';
 import { circularityWarnings, modelId, parseModelString } from '../../llm/index.js';
 import { renderBreakdown, renderLeaderboard } from '../../report/index.js';
+import { checkSource } from '../../store/index.js';
 import type { CliContext } from '../context.js';
 import {
   createLlmRuntime,
@@ -27,7 +28,7 @@ import {
   resolveLlmSettings,
 } from '../llm-options.js';
 import { createLazyProgress, type ModelCall } from '../progress.js';
-import { checkSource, paperSourceOf } from './paper-source.js';
+import { paperSourceOf } from './paper-source.js';
 
 export interface GradeOptions extends Omit<LlmFlags, 'model'> {
   dataset: string;

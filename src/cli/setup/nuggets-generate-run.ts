@@ -3,7 +3,9 @@ import type { ReportRequest } from '../../formats/index.js';
 import {
   corpusDocumentInputs,
   documentsInput,
+  fittedEmbed,
   generateManifest,
+  modelCreator,
   NuggetPipeline,
   PLAN_ASSUMPTIONS,
   PROMPT_STRATEGY,
@@ -19,13 +21,7 @@ import type { CliContext } from '../context.js';
 import { corpusPath, openCorpus } from '../corpus-option.js';
 import { createLlmRuntime, type LlmFlags, type LlmSettings } from '../llm-options.js';
 import { noteTakeovers } from '../takeover-note.js';
-import {
-  estimateCalls,
-  fittedEmbed,
-  modelCreator,
-  requireNuggetModel,
-  stepProgress,
-} from './nuggets-inputs.js';
+import { estimateCalls, requireNuggetModel, stepProgress } from './nuggets-inputs.js';
 import { readRequests } from './report-runs-inputs.js';
 
 /** `citegeist nuggets generate`: the run behind the command's flags, its dry-run plan and summary. */

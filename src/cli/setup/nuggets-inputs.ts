@@ -17,7 +17,6 @@ import { createProgress, type Progress } from '../progress.js';
 import { requireModel } from './require-model.js';
 
 // What a nugget bank records of its model, and fitting an embedder, are the nugget stage's.
-export { fittedEmbed, modelCreator } from '../../generate/index.js';
 
 /** The `nuggets` command, found if another module registered it, else created. */
 export function nuggetsCommand(program: Command): Command {

@@ -4,17 +4,6 @@ import type { PaperSourceOptions } from '../../store/index.js';
 import type { CliContext } from '../context.js';
 import { corpusPath } from '../corpus-option.js';
 
-// The sources themselves (reading papers from a corpus or a folder) are the store's.
-export {
-  checkSource,
-  describeSource,
-  type GradingPapers,
-  loadGradingPapers,
-  type PaperSourceOptions,
-  paperSource,
-  sourceFlags,
-} from '../../store/index.js';
-
 /** Adds `--papers DIR` and `--corpus FILE`, the two sources `paperSource` reads. */
 export function addPaperSourceOptions(command: Command): Command {
   return command

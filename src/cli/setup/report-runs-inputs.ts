@@ -131,8 +131,6 @@ export function openDocuments(cwd: string, spec: string): { source: CitedDocumen
   return { source: jsonlDocuments(readTextFile(path, 'documents file'), path), close() {} };
 }
 
-export { hashInputs } from '../../io/index.js';
-
 /** Prints the lines a reader skipped and returns how many. */
 export function reportProblems(
   ctx: CliContext,

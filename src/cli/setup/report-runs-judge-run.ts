@@ -20,6 +20,7 @@ import {
   renderEvidenceTally,
   reportJudgmentsManifest,
 } from '../../grade/index.js';
+import { hashInputs } from '../../io/index.js';
 import { estimateCost, modelId, parseModelString } from '../../llm/index.js';
 import { QuoteLocator } from '../../text/index.js';
 import { VERSION } from '../../version.js';
@@ -28,14 +29,7 @@ import type { CliContext } from '../context.js';
 import type { LlmSettings } from '../llm-options.js';
 import { createProgress } from '../progress.js';
 import type { RuntimeFactory } from './faithfulness-runtime.js';
-import {
-  hashInputs,
-  openDocuments,
-  readBanks,
-  readRequests,
-  readRuns,
-  reportProblems,
-} from './report-runs-inputs.js';
+import { openDocuments, readBanks, readRequests, readRuns, reportProblems } from './report-runs-inputs.js';
 
 export interface JudgeOptions {
   runs: string[];

@@ -11,8 +11,6 @@ import type { CorpusStore } from '../../store/index.js';
 import type { CliContext } from '../context.js';
 import { corpusPath, displayPath, openCorpus, requireCorpus } from '../corpus-option.js';
 
-export { recipesPathOf } from '../../retrieve/index.js';
-
 export const MODES = RETRIEVAL_MODES;
 export type Mode = RetrievalMode;
 
