@@ -1,5 +1,5 @@
 import type { CliIo } from './io.js';
-import { stopRunningProgress } from './progress.js';
+import { stopRunningProgress } from './progress-registry.js';
 
 /** The exit code of a process ended by a signal, as shells report it: 128 + the signal's number. */
 export const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;

@@ -1,6 +1,7 @@
 import cliProgress from 'cli-progress';
 import type { TokenUsage } from '../llm/index.js';
 import type { CliIo } from './io.js';
+import { trackProgress } from './progress-registry.js';
 
 /** What a long run reports per finished item. */
 export interface ProgressItem {
@@ -52,22 +53,6 @@ export interface ProgressOptions {
    * finished items are saved and the same command continues from them).
    */
   onInterrupt?: string;
-}
-
-/** Reporters started and not yet stopped: an interrupt stops them (restoring the terminal). */
-const running = new Set<{ stop(): void; onInterrupt: string | undefined }>();
-
-/**
- * Stops every running reporter (a live bar gives back the cursor and line wrap it took; each prints
- * its counts) and returns what each said an interrupted run leaves.
- */
-export function stopRunningProgress(): string[] {
-  const notes: string[] = [];
-  for (const reporter of [...running]) {
-    reporter.stop();
-    if (reporter.onInterrupt) notes.push(reporter.onInterrupt);
-  }
-  return notes;
 }
 
 /** Model calls counted so far: tokens are those the server reported for fresh (uncached) calls. */
@@ -139,8 +124,7 @@ export function createProgress(options: ProgressOptions): Progress {
     : null;
   const barUsage = () => usageText(usage).replace(/^, /, ' | ');
   bar?.start(options.total, 0, { failed: 0, usage: '', note: '' });
-  const entry = { stop: () => progress.stop(), onInterrupt: options.onInterrupt };
-  running.add(entry);
+  const untrack = trackProgress({ stop: () => progress.stop(), onInterrupt: options.onInterrupt });
   const progress: Progress = {
     tick(item) {
       state.done++;
@@ -168,7 +152,7 @@ export function createProgress(options: ProgressOptions): Progress {
     stop() {
       if (stopped) return;
       stopped = true;
-      running.delete(entry);
+      untrack();
       bar?.stop();
       options.io.err(`${line().replace(/, ETA [^,]+/, `, took ${duration(now() - started)}`)}\n`);
     },
