@@ -213,10 +213,18 @@ export class Bm25DiskIndex {
       if (entry) found.push({ part, entry });
     }
     if (found.length === 0) return null;
+    const dead = this.stats().dead;
+    if (found.length === 1 && found[0]!.part.base === 0 && !dead) {
+      // The usual index (one part, nothing tombstoned): the postings as read, without a copy.
+      const [, df, offset, maxImpact, maxTf, minDl] = found[0]!.entry;
+      const bytes = found[0]!.part.postings.read(offset, df * 8);
+      const docs = new Uint32Array(bytes.buffer, bytes.byteOffset, df);
+      const tfs = new Uint32Array(bytes.buffer, bytes.byteOffset + df * 4, df);
+      return { docs, tfs, maxTf, minDl, maxImpact };
+    }
     const total = found.reduce((sum, f) => sum + f.entry[1], 0);
     const docs = new Uint32Array(total);
     const tfs = new Uint32Array(total);
-    const dead = this.stats().dead;
     let at = 0;
     let maxTf = 0;
     let minDl = Number.POSITIVE_INFINITY;
@@ -266,16 +274,19 @@ export class Bm25DiskIndex {
     return lists;
   }
 
-  private impact(list: QueryList, p: number): number {
-    const norm = this.stats().norms[list.docs[p] as number] as number;
-    return impactWithNorm(list.idf, list.tfs[p] as number, norm, this.params.k1);
+  /** A posting's impact, with the length norms read once per query rather than per posting. */
+  private impactOf(): (list: QueryList, p: number) => number {
+    const norms = this.stats().norms;
+    const k1 = this.params.k1;
+    return (list, p) =>
+      impactWithNorm(list.idf, list.tfs[p] as number, norms[list.docs[p] as number] as number, k1);
   }
 
   /** The top k documents (number, id, score), best first; ties by lower number. MaxScore-pruned. */
   search(query: string, k: number): Bm25Hit[] {
     const lists = this.queryLists(query);
     if (k <= 0 || lists.length === 0) return [];
-    return this.hits(maxScoreTopK(lists, k, (l, p) => this.impact(l, p)));
+    return this.hits(maxScoreTopK(lists, k, this.impactOf()));
   }
 
   /** The same ranking by scoring every posting (the reference the pruned search is tested against). */
@@ -285,11 +296,12 @@ export class Bm25DiskIndex {
     this.acc ??= new Float64Array(this.rows);
     const acc = this.acc;
     const touched: number[] = [];
+    const impact = this.impactOf();
     for (const list of lists) {
       for (let p = 0; p < list.docs.length; p++) {
         const d = list.docs[p] as number;
         if (acc[d] === 0) touched.push(d);
-        acc[d] = (acc[d] as number) + this.impact(list, p) * list.q;
+        acc[d] = (acc[d] as number) + impact(list, p) * list.q;
       }
     }
     const top = new TopK(k);
