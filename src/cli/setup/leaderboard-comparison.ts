@@ -2,7 +2,6 @@ import {
   type CardNote,
   type GradeRow,
   gradesMetricScores,
-  gradesPairwise,
   gradesRepeatedScores,
   judgeNoise,
   metricLabel,
@@ -10,7 +9,7 @@ import {
   uncertifiedMetrics,
 } from '../../grade/index.js';
 import { renderJudgeNoise, renderPairwiseTable } from '../../report/index.js';
-import type { PairwiseTableOptions } from '../../stats/index.js';
+import { type PairwiseTableOptions, pairwiseTable } from '../../stats/index.js';
 
 /**
  * What `leaderboard` prints under the means: every pair of runs on every ranked metric (p adjusted
@@ -24,12 +23,10 @@ export function leaderboardComparison(
   options: PairwiseTableOptions,
 ): { json: Record<string, unknown>; text: string } {
   const unranked = uncertifiedMetrics(cards);
-  const pairwise = gradesPairwise(grades, options, unranked);
-  const judge = judgeNoise(
-    gradesMetricScores(grades).filter((m) => !unranked.has(m.metric)),
-    gradesRepeatedScores(grades),
-    options,
-  );
+  // The ranked metrics' paired scores, built once for the table and the judge's noise.
+  const ranked = gradesMetricScores(grades).filter((m) => !unranked.has(m.metric));
+  const pairwise = pairwiseTable(ranked, options);
+  const judge = judgeNoise(ranked, gradesRepeatedScores(grades), options);
   const text = [
     pairwise.rows.length > 0 ? `\n${renderPairwiseTable(pairwise, metricLabel)}` : '',
     ...judge.map((j) => `\n${renderJudgeNoise(j)}`),

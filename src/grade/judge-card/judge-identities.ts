@@ -7,7 +7,7 @@ import {
   relevancePrompt,
   requiresCitationPrompt,
 } from '../argue/prompts.js';
-import { RUBRIC_SYSTEM_PROMPT } from '../researchqa/rubric-judge.js';
+import { RUBRIC_PROMPT_VERSION } from '../researchqa/rubric-judge.js';
 import type { JudgedBy } from './agreement-gate.js';
 import { claimSupportPromptVersion } from './claim-support-judge.js';
 import { promptVersionOf } from './set-judge.js';
@@ -18,7 +18,7 @@ import { promptVersionOf } from './set-judge.js';
  * manifest records as `judge_prompt`.
  */
 export function rubricPromptVersion(): string {
-  return promptVersionOf(RUBRIC_SYSTEM_PROMPT);
+  return RUBRIC_PROMPT_VERSION;
 }
 
 /** The rubric judge of `grade --judge` and of grades files (model id, its prompt version). */

@@ -16,7 +16,7 @@ import { GradesSummary } from './aggregate.js';
 import { type GradeRow, GradeRowSchema } from './grade-row.js';
 import { type GradeRunOptions, type GradeRunResult, gradeRun } from './grade-run.js';
 import { wholeRow, wholeRun } from './parallel-grading.js';
-import { RUBRIC_SYSTEM_PROMPT, rubricUserPrompt } from './rubric-judge.js';
+import { RUBRIC_PROMPT_VERSION, RUBRIC_SYSTEM_PROMPT, rubricUserPrompt } from './rubric-judge.js';
 
 /** The grading settings that change a grades row (the bootstrap seed only changes the summary). */
 export interface GradingSettings {
@@ -60,7 +60,7 @@ export function gradesManifest(o: {
     match: o.settings.match,
     quote_mode: o.settings.quoteMode,
     judge: o.settings.judge,
-    judge_prompt: o.settings.judge ? sha256Hex(RUBRIC_SYSTEM_PROMPT).slice(0, 12) : null,
+    judge_prompt: o.settings.judge ? RUBRIC_PROMPT_VERSION : null,
     // Only the judge's verdicts are grounded: without one the flag changes nothing.
     trust_unlocated_evidence: o.settings.judge !== null && o.settings.trustUnlocatedEvidence === true,
     // Only when true, so the manifests (and run ids) of complete runs stay as they were.
