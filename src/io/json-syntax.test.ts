@@ -47,3 +47,12 @@ describe('syntaxErrorOffset', () => {
       expect(syntaxErrorOffset(bad), bad).toBe(at);
   });
 });
+
+describe('syntaxErrorOffset on nesting deeper than its walk can follow', () => {
+  it('gives up (null, so the caller keeps V8 message) instead of throwing', () => {
+    const text = `${'['.repeat(200_000)}x`;
+    expect(() => JSON.parse(text)).toThrow();
+    expect(syntaxErrorOffset(text)).toBeNull();
+    expect(jsonSyntaxProblem(new SyntaxError('Unexpected token'), text)).toBe('Unexpected token');
+  });
+});

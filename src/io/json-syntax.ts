@@ -104,7 +104,8 @@ export function syntaxErrorOffset(text: string): number | null {
     if (i < text.length) fail();
     return null;
   } catch (offset) {
-    if (typeof offset !== 'number') throw offset;
+    // A walk too deep for the stack (JSON.parse has no such limit) leaves V8's own message.
+    if (typeof offset !== 'number') return null;
     return Math.min(offset, text.length);
   }
 }
