@@ -148,7 +148,10 @@ export class QueueWorker {
     if (result.ok && this.client) {
       const pipeline = this.client.multi();
       countCompleted(pipeline, data.run.id, result.cached === true);
-      await pipeline.exec();
+      // Bookkeeping only: a Redis hiccup here must not fail (and so repeat) a call already answered.
+      await pipeline
+        .exec()
+        .catch((e: Error) => this.options.log(`could not count job ${data.run.id}: ${e.message}`));
     }
     return replyOf(result, this.options.name);
   }
