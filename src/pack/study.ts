@@ -2,6 +2,7 @@ import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, s
 import { basename, dirname, join, posix, relative, resolve, sep } from 'node:path';
 import { CitegeistError } from '../core/index.js';
 import { hashInputs, sha256OfFile } from '../io/index.js';
+import { RECIPE_PATH_LISTS, RECIPE_PATHS } from '../report/index.js';
 import { faithfulnessStep } from './faithfulness-step.js';
 import { judgeCardStep } from './judge-card-step.js';
 import type { ReplayStep } from './pack-format.js';
@@ -175,11 +176,10 @@ export function collectStudy(
       // so the paths it shows are the same: the recipe's paths (relative to the report) rebased.
       const rebase = (p: unknown) => (typeof p === 'string' ? rel(resolve(dir, p)) : p);
       const options: Record<string, unknown> = { ...recipe.options };
-      for (const k of ['grades', 'runs', 'faithfulness', 'judgments']) {
+      for (const k of RECIPE_PATH_LISTS) {
         if (Array.isArray(options[k])) options[k] = (options[k] as unknown[]).map(rebase);
       }
-      for (const k of ['dataset', 'corpus', 'papers', 'nuggets'])
-        if (k in options) options[k] = rebase(options[k]);
+      for (const k of RECIPE_PATHS) if (k in options) options[k] = rebase(options[k]);
       steps.push({
         id: rel(abs),
         kind: 'report',

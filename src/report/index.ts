@@ -32,6 +32,8 @@ export type * from './report-data.js';
 export {
   embedJson,
   RECIPE_ELEMENT_ID,
+  RECIPE_PATH_LISTS,
+  RECIPE_PATHS,
   type ReportAssets,
   type ReportRecipe,
   renderReportPage,

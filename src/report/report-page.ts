@@ -23,6 +23,13 @@ export interface ReportRecipe {
 export const RECIPE_ELEMENT_ID = 'citegeist-report-recipe';
 
 /**
+ * The recipe options that name files, relative to the report: lists of files, and single files.
+ * Everything that writes, reads, rebases or watches a recipe's paths uses these two lists.
+ */
+export const RECIPE_PATH_LISTS = ['grades', 'runs', 'faithfulness', 'judgments', 'judgeCard'] as const;
+export const RECIPE_PATHS = ['dataset', 'corpus', 'papers', 'nuggets'] as const;
+
+/**
  * JSON for a `<script type="application/json">` block: `<`, `>` and `&` are written as `\u003c`,
  * `\u003e`, `\u0026` (so no text can close the element or open a comment), and U+2028/U+2029 as
  * escapes. `JSON.parse` of the element's text gives the value back unchanged.

@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fingerprint } from '../io/index.js';
-import { RECIPE_ELEMENT_ID, type ReportRecipe } from '../report/index.js';
+import { RECIPE_ELEMENT_ID, RECIPE_PATH_LISTS, RECIPE_PATHS, type ReportRecipe } from '../report/index.js';
 import { recipePathInside } from './safe-path.js';
 
 /** Rebuilds a report from its recipe (the CLI passes its `citegeist report`). */
@@ -31,17 +31,7 @@ export function readRecipe(path: string): ReportRecipe | null {
   }
 }
 
-const PATH_OPTIONS = [
-  'grades',
-  'runs',
-  'faithfulness',
-  'judgments',
-  'judgeCard',
-  'dataset',
-  'corpus',
-  'papers',
-  'nuggets',
-];
+const PATH_OPTIONS = [...RECIPE_PATH_LISTS, ...RECIPE_PATHS];
 
 /**
  * Decides whether a report must be rebuilt: some input's content hash differs from the recipe's.

@@ -7,7 +7,7 @@ import { buildReportData } from '../build-report.js';
 import type { PaperTextMode } from '../paper-excerpts.js';
 import { reportAssets } from '../report-assets.js';
 import type { ReportData } from '../report-data.js';
-import { type ReportRecipe, renderReportPage } from '../report-page.js';
+import { RECIPE_PATH_LISTS, RECIPE_PATHS, type ReportRecipe, renderReportPage } from '../report-page.js';
 import { ReportReader } from './report-reader.js';
 
 /** The options of `citegeist report` (paths relative to `cwd`). */
@@ -147,13 +147,10 @@ export async function buildReportFromFiles(
 function recipeOf(o: ReportOptions, cwd: string, read: readonly string[], outDir: string): ReportRecipe {
   const rel = (p: string) => relative(outDir, resolve(cwd, p)) || '.';
   const options: ReportRecipe['options'] = { paperText: o.paperText, seed: o.seed };
-  for (const k of ['grades', 'runs', 'faithfulness', 'judgments', 'judgeCard'] as const)
-    if (o[k]?.length) options[k] = o[k]!.map(rel);
+  for (const k of RECIPE_PATH_LISTS) if (o[k]?.length) options[k] = o[k]!.map(rel);
   if (o.requireAgreement !== undefined) options.requireAgreement = o.requireAgreement;
-  for (const k of ['dataset', 'corpus', 'papers', 'nuggets', 'title'] as const) {
-    const v = o[k];
-    if (v !== undefined) options[k] = k === 'title' ? v : rel(v);
-  }
+  for (const k of RECIPE_PATHS) if (o[k] !== undefined) options[k] = rel(o[k]!);
+  if (o.title !== undefined) options.title = o.title;
   if (o.facts) options.facts = o.facts;
   const inputs = [...new Set(read)].flatMap((abs) => {
     const f = fingerprint(abs);
@@ -190,12 +187,12 @@ export function optionsFromRecipe(recipe: ReportRecipe, out: string): ReportOpti
     paperText: paperText && PAPER_TEXT_MODES.includes(paperText) ? paperText : 'auto',
     seed: typeof o.seed === 'number' ? o.seed : 0,
   };
-  for (const k of ['grades', 'runs', 'faithfulness', 'judgments', 'judgeCard'] as const) {
+  for (const k of RECIPE_PATH_LISTS) {
     const v = strings(o[k]);
     if (v) opts[k] = v;
   }
   if (typeof o.requireAgreement === 'number') opts.requireAgreement = o.requireAgreement;
-  for (const k of ['dataset', 'corpus', 'papers', 'nuggets', 'title'] as const) {
+  for (const k of [...RECIPE_PATHS, 'title'] as const) {
     const v = string(o[k]);
     if (v !== undefined) opts[k] = v;
   }
