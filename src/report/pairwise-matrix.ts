@@ -1,6 +1,12 @@
-import type { PairwiseRow, PairwiseTable } from '../stats/index.js';
+import {
+  type MatrixCell,
+  type PairwiseMatrix,
+  type PairwiseRow,
+  type PairwiseTable,
+  pairwiseMatrices,
+} from '../stats/index.js';
 import { escapeHtml as e } from './escape-html.js';
-import { CORRECTION_NAMES, leftOut, pFmt, signed, TEST_NAMES } from './pairwise-text.js';
+import { CORRECTION_NAMES, leftOutText, pFmt, signed, TEST_NAMES } from './pairwise-text.js';
 import type { MetricInfo, RunInfo } from './report-data.js';
 import { swatch } from './svg-charts.js';
 
@@ -21,59 +27,49 @@ export function deltaClass(
   return `${share > 0 ? 'dp' : 'dn'}${step}`;
 }
 
-/** One cell: the row's run minus the column's, read from the table's row for the pair. */
-function cell(
-  row: PairwiseRow | undefined,
-  flip: boolean,
-  m: MetricInfo,
-  i: number,
-  j: number,
-  runs: readonly RunInfo[],
-): string {
-  if (!row) return '<td class="num dna">–</td>';
-  const c = row.comparison;
-  const sign = flip ? -1 : 1;
-  const delta = c.delta.estimate === null ? null : sign * c.delta.estimate;
-  const ci = c.delta.bca ?? c.delta.percentile;
-  const interval = ci
-    ? flip
-      ? `[${signed(-ci[1])}, ${signed(-ci[0])}]`
-      : `[${signed(ci[0])}, ${signed(ci[1])}]`
-    : '–';
+/** One cell: the row's run minus the column's (`pairwiseMatrices`). */
+function cell(c: MatrixCell | null, m: MetricInfo, i: number, j: number, runs: readonly RunInfo[]): string {
+  if (!c) return '<td class="num dna">–</td>';
+  const interval = c.ci ? `[${signed(c.ci[0])}, ${signed(c.ci[1])}]` : '–';
   const [a, b] = [runs[i]!.label, runs[j]!.label];
-  const mdd = c.mdd.value === null ? '–' : c.mdd.value.toFixed(3);
+  const mdd = c.mdd === null ? '–' : c.mdd.toFixed(3);
   const hover = [
-    `${a} − ${b}, ${m.label}: Δ = ${signed(delta)} ${interval}`,
-    `p = ${pFmt(c.test.p)}${c.test.method ? ` (${c.test.method})` : ''}, adjusted p = ${pFmt(row.adjustedP)}${row.significant ? ' (significant)' : ''}`,
-    `${c.n} pairs; left out: ${leftOut(row)}; MDD ${mdd}`,
+    `${a} − ${b}, ${m.label}: Δ = ${signed(c.delta)} ${interval}`,
+    `p = ${pFmt(c.p)}${c.method ? ` (${c.method})` : ''}, adjusted p = ${pFmt(c.adjustedP)}${c.significant ? ' (significant)' : ''}`,
+    `${c.n} pairs; left out: ${leftOutText(c.leftOut)}; MDD ${mdd}`,
   ].join('\n');
-  const mark = row.significant ? '<span class="sig-mark">*</span>' : '';
+  const mark = c.significant ? '<span class="sig-mark">*</span>' : '';
   const href = `#rows&amp;runs=${Math.min(i, j)}.${Math.max(i, j)}&amp;metric=${encodeURIComponent(m.id)}&amp;differ=${Math.min(i, j)}.${Math.max(i, j)}`;
-  return `<td class="num ${deltaClass(delta, m)}${row.significant ? ' sig' : ''}" title="${e(hover)}"><a class="pw-link" href="${href}">${signed(delta)}${mark}</a></td>`;
+  return `<td class="num ${deltaClass(c.delta, m)}${c.significant ? ' sig' : ''}" title="${e(hover)}"><a class="pw-link" href="${href}">${signed(c.delta)}${mark}</a></td>`;
 }
 
 /** The matrix of one metric: row run − column run, the diagonal empty. */
-function metricMatrix(table: PairwiseTable, m: MetricInfo, runs: readonly RunInfo[]): string {
+function metricMatrix(
+  table: PairwiseTable,
+  matrix: PairwiseMatrix | undefined,
+  m: MetricInfo,
+  runs: readonly RunInfo[],
+): string {
   const rows = table.rows.filter((r) => r.metric === m.id);
-  if (rows.length === 0) return '';
-  const find = (a: string, b: string) => rows.find((r) => r.a === a && r.b === b);
+  if (!matrix || rows.length === 0) return '';
+  // The matrix lists systems in table order; the page shows runs in its own order.
+  const at = new Map(matrix.systems.map((s, k) => [s, k]));
+  const cellAt = (a: string, b: string) => {
+    const [x, y] = [at.get(a), at.get(b)];
+    return x === undefined || y === undefined ? null : (matrix.cells[x]![y] ?? null);
+  };
   const body = runs
     .map((ri, i) => {
       const cells = runs
-        .map((rj, j) => {
-          if (i === j) return '<td class="diag"></td>';
-          const direct = find(ri.label, rj.label);
-          return direct
-            ? cell(direct, false, m, i, j, runs)
-            : cell(find(rj.label, ri.label), true, m, i, j, runs);
-        })
+        .map((rj, j) =>
+          i === j ? '<td class="diag"></td>' : cell(cellAt(ri.label, rj.label), m, i, j, runs),
+        )
         .join('');
       return `<tr><th scope="row">${swatch(ri.colour)} ${e(ri.label)}</th>${cells}</tr>`;
     })
     .join('');
   const head = runs.map((r) => `<th scope="col">${swatch(r.colour)} ${e(r.label)}</th>`).join('');
-  const group = table.groups.find((g) => g.metric === m.id);
-  const best = group?.best ? bestLine(group.best, runs, rows) : '';
+  const best = matrix.best ? bestLine(matrix.best, runs, rows) : '';
   return `<figure class="matrix"><div class="scroll"><table class="pairwise"><caption>${e(m.label)} <span class="meta">(${m.higherIsBetter ? 'higher' : 'lower'} is better)</span></caption><thead><tr><th>row − column</th>${head}</tr></thead><tbody>${body}</tbody></table></div>${best}</figure>`;
 }
 
@@ -109,7 +105,8 @@ export function renderPairwiseSection(
   runs: readonly RunInfo[],
 ): string {
   if (!table || runs.length < 2 || table.rows.length === 0) return '';
-  const matrices = metrics.map((m) => metricMatrix(table, m, runs)).join('');
+  const byMetric = new Map(pairwiseMatrices(table).map((x) => [x.metric, x]));
+  const matrices = metrics.map((m) => metricMatrix(table, byMetric.get(m.id), m, runs)).join('');
   const methods = [...new Set(table.rows.map((r) => r.comparison.test.method).filter(Boolean))].join(', ');
   const how = `${TEST_NAMES[table.test]}${methods ? ` (${methods})` : ''}, ${table.iterations.toLocaleString('en-US')} resamples, seed ${table.seed}; p ${CORRECTION_NAMES[table.correction]} over ${table.comparisons} comparisons (every pair and metric); <span class="sig-mark">*</span> = adjusted p &lt; ${table.alpha}`;
   return `<section id="pairwise" aria-labelledby="pw-h"><h2 id="pw-h">Pairwise comparisons</h2>

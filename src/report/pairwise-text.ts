@@ -32,10 +32,19 @@ export function interval(r: PairwiseRow): string {
 /** Items of the pair left out: failed, not applicable, or scored by one side only. */
 export function leftOut(r: PairwiseRow): string {
   const c = r.comparison;
+  return leftOutText({
+    failed: c.dropped.failed,
+    notApplicable: c.dropped.notApplicable,
+    unshared: c.onlyA + c.onlyB,
+  });
+}
+
+/** Items left out of a pair, as the tables say them ("2 failed, 1 n/a", or "0"). */
+export function leftOutText(l: { failed: number; notApplicable: number; unshared: number }): string {
   const parts = [
-    c.dropped.failed ? `${c.dropped.failed} failed` : '',
-    c.dropped.notApplicable ? `${c.dropped.notApplicable} n/a` : '',
-    c.onlyA + c.onlyB ? `${c.onlyA + c.onlyB} unshared` : '',
+    l.failed ? `${l.failed} failed` : '',
+    l.notApplicable ? `${l.notApplicable} n/a` : '',
+    l.unshared ? `${l.unshared} unshared` : '',
   ].filter(Boolean);
   return parts.length ? parts.join(', ') : '0';
 }

@@ -7,11 +7,15 @@ export interface MatrixCell {
   /** Its interval (BCa where defined, else percentile), oriented row − col. */
   ci: [number, number] | null;
   p: number | null;
+  /** How p was computed (e.g. exact, Monte Carlo), when the test says. */
+  method: string | null;
   adjustedP: number | null;
   significant: boolean;
   /** Pairs compared, and items left out of them (failed, not applicable, unshared). */
   n: number;
   leftOut: { failed: number; notApplicable: number; unshared: number };
+  /** The minimum detectable difference of the pair (null where the spread gives none). */
+  mdd: number | null;
 }
 
 /** One metric's matrix: systems in table order, cells[i][j] = systems[i] − systems[j] (null on the diagonal). */
@@ -48,6 +52,7 @@ function cellOf(r: PairwiseRow, sign: 1 | -1): MatrixCell {
     delta: c.delta.estimate === null ? null : sign * c.delta.estimate,
     ci: ci === null ? null : sign === 1 ? [ci[0], ci[1]] : [-ci[1], -ci[0]],
     p: c.test.p,
+    method: c.test.method ?? null,
     adjustedP: r.adjustedP,
     significant: r.significant,
     n: c.n,
@@ -56,5 +61,6 @@ function cellOf(r: PairwiseRow, sign: 1 | -1): MatrixCell {
       notApplicable: c.dropped.notApplicable,
       unshared: c.onlyA + c.onlyB,
     },
+    mdd: c.mdd.value,
   };
 }
