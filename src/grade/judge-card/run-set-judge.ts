@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import { createManifest, type RunManifest } from '../../core/index.js';
 import { RunFile } from '../../io/index.js';
 import type { ChatMessage } from '../../llm/index.js';
@@ -110,25 +111,23 @@ export async function runSetJudge(
   const done = new Set(file.kept.map((r) => String(r.id)));
   const todo = items.filter((i) => !done.has(i.id));
   let failed = 0;
-  let next = 0;
   try {
-    const worker = async () => {
-      while (next < todo.length) {
-        const item = todo[next++]!;
-        let judgment: SetJudgment;
-        try {
-          judgment = await judge.judge(item, options.call);
-        } catch (error) {
-          if (options.call.signal?.aborted) throw error;
-          judgment = { status: 'failed', reason: (error as Error).message };
-        }
-        if (judgment.status === 'failed') failed++;
-        file.append({ id: item.id, ...judgment });
-        options.onItem?.(item, judgment);
-      }
-    };
+    const lanes = pLimit(Math.max(1, Math.floor(options.concurrency)));
     await Promise.all(
-      Array.from({ length: Math.max(1, Math.min(options.concurrency, todo.length)) }, worker),
+      todo.map((item) =>
+        lanes(async () => {
+          let judgment: SetJudgment;
+          try {
+            judgment = await judge.judge(item, options.call);
+          } catch (error) {
+            if (options.call.signal?.aborted) throw error;
+            judgment = { status: 'failed', reason: (error as Error).message };
+          }
+          if (judgment.status === 'failed') failed++;
+          file.append({ id: item.id, ...judgment });
+          options.onItem?.(item, judgment);
+        }),
+      ),
     );
   } finally {
     file.close();
