@@ -133,7 +133,7 @@ export const registerPack: RegisterCommand = (program, ctx) => {
       const { verdicts, drift } = await replayPack({
         pack,
         dir,
-        run: packStepRunner(ctx),
+        run: packStepRunner(ctx, { papersCache: false }),
         version: VERSION,
         ...(o.inputs ? { inputsDir: resolve(ctx.io.cwd, o.inputs) } : {}),
         ...(o.rejudge ? { rejudge: o.rejudge } : {}),
