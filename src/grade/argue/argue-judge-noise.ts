@@ -13,6 +13,7 @@ import type { MetricRepeats } from '../researchqa/grades-repeats.js';
 import { RATIO_METRICS, topicValues } from './argue-metrics.js';
 import { argueMetricScores } from './argue-pairwise.js';
 import type { ScoreRow } from './argue-tsv.js';
+import { JUDGMENT } from './judgments.js';
 import type { RunScores } from './score-judgments.js';
 
 export interface ArgueJudgeNoise {
@@ -73,11 +74,15 @@ export function argueJudgeNoise(
         byType.set(v.type, list);
       }
     }
-    return [...byType].map(([type, lists]) => ({
-      judgment_type: type,
-      label: run.runId,
-      ...judgeVariance(lists),
-    }));
+    // In the order of the judgment types (`JUDGMENT`), whatever order the lines came in.
+    const order: readonly string[] = Object.values(JUDGMENT);
+    return [...byType]
+      .sort(([a], [b]) => order.indexOf(a) - order.indexOf(b))
+      .map(([type, lists]) => ({
+        judgment_type: type,
+        label: run.runId,
+        ...judgeVariance(lists),
+      }));
   });
   const failed = new Map(runs.map((r) => [r.runId, r.failedTopics.map((t) => t.topicId)]));
   const comparison = judgeNoise(argueMetricScores(rows, failed), repeats, options);
