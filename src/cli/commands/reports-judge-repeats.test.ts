@@ -181,7 +181,7 @@ describe('reports judge --repeats K: the ARGUE judge judged K times, and its noi
 
       const thrice = await cli(dir, judgeArgs(judge, 'j3.jsonl', 3));
       expect(thrice.code, thrice.err).toBe(0);
-      expect(thrice.out).toMatch(/judged 20 reports with \S+, each 3 times, \(0 already in j3\.jsonl\)/);
+      expect(thrice.out).toMatch(/judged 20 reports with \S+ 3 times each \(0 already in j3\.jsonl\)/);
       const calls = server.requests.slice(50);
       expect(calls).toHaveLength(150);
       for (const seed of [0, 1, 2]) expect(calls.filter((r) => r.body.seed === seed)).toHaveLength(50);
@@ -278,6 +278,12 @@ describe('reports judge --repeats K: the ARGUE judge judged K times, and its noi
       ]);
       const [pair] = stability.pairs;
       expect(pair!.dependsOnJudge).toBe(pair!.significantShare > 0.05 && pair!.significantShare < 0.95);
+      // The figures docs/reports.md quotes (the draws are seeded by prompt and request seed).
+      expect(
+        noise.topics.filter((t) => t.metric === 'citation_support').map((t) => t.verdictChangeShare),
+      ).toEqual([0.4, 0.7]);
+      expect(pair!.significantShare).toBe(0.721);
+      expect(pair!.dependsOnJudge).toBe(true);
 
       const text = await cli(dir, scoreArgs);
       expect(text.code, text.err).toBe(0);

@@ -178,7 +178,7 @@ export async function runReportsJudge(
       if (ctx.globals().json) io.out(`${JSON.stringify(summary, null, 2)}\n`);
       else {
         io.out(
-          `judged ${summary.judged} reports with ${judge.id}${repeats > 1 ? `, each ${repeats} times,` : ''} (${summary.resumed} already in ${o.out}); ` +
+          `judged ${summary.judged} reports with ${judge.id}${repeats > 1 ? ` ${repeats} times each` : ''} (${summary.resumed} already in ${o.out}); ` +
             `${summary.failed_judgments} failed judgments in ${summary.reports_with_failures} reports; ` +
             `${summary.truncated_sentences} sentences past the length limit left out; ` +
             `${summary.skipped_reports + summary.skipped_lines} reports skipped\n` +
