@@ -166,6 +166,8 @@ describe('reports judge --repeats K: the ARGUE judge judged K times, and its noi
       expect(dry.code, dry.err).toBe(0);
       // 20 reports × (nugget match + attestation + relevance) × 3 repeats.
       expect(JSON.parse(dry.out)).toMatchObject({ reports: 20, repeats: 3, calls: 180 });
+      const dryText = await cli(dir, [...judgeArgs(judge, 'j3.jsonl', 3), '--dry-run']);
+      expect(dryText.out).toMatch(/at most 180 calls \(60 per repeat × 3 repeats; uncited sentences/);
       expect(server.requests).toHaveLength(0);
 
       const once = await cli(dir, judgeArgs(judge, 'j1.jsonl', 1));
