@@ -94,7 +94,7 @@ export async function makePack(o: MakePackOptions): Promise<MadePack> {
     let cacheCopy: string | null = null;
     if (o.cache && existsSync(o.cache) && draft.steps.some((s) => s.models)) {
       cacheCopy = join(scratch, 'cache.sqlite');
-      writeFileSync(cacheCopy, readFileSync(o.cache));
+      copyFileSync(o.cache, cacheCopy);
     }
     const verdicts = await replaySteps(
       draft,
