@@ -67,12 +67,14 @@ export function describeSubset(s: CorpusSubset): string {
  */
 export function subsetProblem(m: PackManifest, bytes: (sha: string) => Uint8Array | null): string | null {
   for (const s of m.corpus_subsets) {
+    // A folder that is the study's root itself (`--papers .`) has the logical path `.`.
+    const prefix = s.path === '.' ? '' : `${s.path}/`;
     const inside = m.files.filter(
-      (f) => f.path.startsWith(`${s.path}/`) && !f.path.slice(s.path.length + 1).includes('/'),
+      (f) => f.path.startsWith(prefix) && !f.path.slice(prefix.length).includes('/'),
     );
     if (inside.length !== s.papers)
       return `the subset ${s.path}/ lists ${s.papers} papers, the pack holds ${inside.length} there`;
-    const data = inside.map((f) => ({ name: f.path.slice(s.path.length + 1), bytes: bytes(f.sha256) }));
+    const data = inside.map((f) => ({ name: f.path.slice(prefix.length), bytes: bytes(f.sha256) }));
     if (data.some((d) => d.bytes === null)) continue;
     const got = folderSha256(data as { name: string; bytes: Uint8Array }[]);
     if (got !== s.subset_sha256)

@@ -97,6 +97,22 @@ describe('pack: the papers a study read, standing for its papers folder', () => 
     expect((await cli(['pack', 'inspect', 'whole.cgpack'], dir)).out).toMatch(/input .* papers\/p2\.md/);
   }, 60_000);
 
+  it('a papers folder that is the study folder itself (--papers .) is a subset too, and replays', async () => {
+    const { dir } = study();
+    for (const f of ['p1.md', 'p2.md', 'p3.txt', 'NOTES.txt'])
+      writeFileSync(join(dir, f), readFileSync(join(dir, 'papers', f)));
+    const graded = await cli([...grade.slice(0, 3), '--papers', '.', ...grade.slice(5)], dir);
+    expect(graded.code, graded.err).toBe(0);
+    const pack = await cli(['pack', '--include', 'g.jsonl', '--out', 'out.cgpack'], dir);
+    expect(pack.code, pack.out + pack.err).toBe(0);
+    expect(pack.out).toMatch(/corpus subset: \.\/ holds \d+ of \d+ papers/);
+    const elsewhere = mkdtempSync(join(tmpdir(), 'citegeist-replay-subset-root-'));
+    const replay = await cli(['replay', join(dir, 'out.cgpack'), '--dir', 'r'], elsewhere);
+    expect(replay.code, replay.out + replay.err).toBe(0);
+    expect(existsSync(join(elsewhere, 'r', 'study', 'p2.md'))).toBe(false);
+    expect(existsSync(join(elsewhere, 'r', 'study', 'p3.txt'))).toBe(true);
+  }, 60_000);
+
   it('refuses a pack whose subset record does not match its papers (PACK_INVALID)', async () => {
     const { dir } = study();
     expect((await cli(grade, dir)).code).toBe(0);
