@@ -113,6 +113,26 @@ describe('pack: the papers a study read, standing for its papers folder', () => 
     expect(existsSync(join(elsewhere, 'r', 'study', 'p3.txt'))).toBe(true);
   }, 60_000);
 
+  it('a report whose recipe hashes the papers folder gets the folder whole, so the report replays', async () => {
+    const { dir } = study();
+    expect((await cli(grade, dir)).code).toBe(0);
+    const report = await cli(['report', '--grades', 'g.jsonl', '--papers', 'papers', '--out', 'r.html'], dir);
+    expect(report.code, report.err).toBe(0);
+    const pack = await cli(['pack', '--from', 'r.html', '--out', 'study.cgpack'], dir);
+    expect(pack.code, pack.out + pack.err).toBe(0);
+    expect(pack.out).not.toMatch(/corpus subset/);
+    const elsewhere = mkdtempSync(join(tmpdir(), 'citegeist-replay-subset-report-'));
+    const replay = await cli(['replay', join(dir, 'study.cgpack'), '--dir', 'r'], elsewhere);
+    expect(replay.out).toMatch(/identical\s+r\.html/);
+    expect(replay.code, replay.out + replay.err).toBe(0);
+    expect(readdirSync(join(elsewhere, 'r', 'study', 'papers')).sort()).toEqual([
+      'NOTES.txt',
+      'p1.md',
+      'p2.md',
+      'p3.txt',
+    ]);
+  }, 60_000);
+
   it('refuses a pack whose subset record does not match its papers (PACK_INVALID)', async () => {
     const { dir } = study();
     expect((await cli(grade, dir)).code).toBe(0);
