@@ -234,6 +234,9 @@ export async function collectStudy(
       const judge = settings.judge;
       if (typeof judge === 'string') argv.push('--judge', judge);
       if (settings.trust_unlocated_evidence === true) argv.push('--trust-unlocated-evidence');
+      // Judged K times (`grade --repeats K`): the manifest states K only when it is above 1.
+      if (typeof settings.judge_repeats === 'number' && settings.judge_repeats > 1)
+        argv.push('--repeats', String(settings.judge_repeats));
       argv.push('--label', String(manifest.label), '--no-check', '--out', rel(abs));
       for (const o of outs) files.set(o, { abs: o, role: 'output' });
       for (const i of [dataset, run]) addInput(i);
@@ -342,6 +345,14 @@ export async function collectStudy(
           models ? judge : 'lexical',
         ];
         if (meta.trust_unlocated_evidence === true) argv.push('--trust-unlocated-evidence');
+        // The settings the manifest records that change the judgments, when not the defaults.
+        if (typeof meta.limit === 'number') argv.push('--limit', String(meta.limit));
+        if (typeof meta.length_mode === 'string' && meta.length_mode !== 'characters')
+          argv.push('--length-mode', meta.length_mode);
+        if (models && typeof meta.max_doc_chars === 'number')
+          argv.push('--max-doc-chars', String(meta.max_doc_chars));
+        if (models && typeof meta.judge_repeats === 'number' && meta.judge_repeats > 1)
+          argv.push('--repeats', String(meta.judge_repeats));
       } else {
         const [judgments, nuggets, requests] = recorded;
         argv = [
