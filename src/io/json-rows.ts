@@ -377,21 +377,26 @@ function envelope(
 
 /** The parsed lines of a JSONL file, as `parseJsonl` gives them, read without holding its text. */
 export function readJsonlLines(path: string, what = 'file'): JsonlLine[] {
-  const out: JsonlLine[] = [];
-  scanJsonRows(
+  return readJsonlFile(path, what).lines;
+}
+
+/** `readJsonlLines` with the sha256 of the file's bytes, hashed as they were read. */
+export function readJsonlFile(path: string, what = 'file'): { lines: JsonlLine[]; sha256: string } {
+  const lines: JsonlLine[] = [];
+  const { sha256 } = scanJsonRows(
     path,
     'lines',
     (text, { index: line }) => {
       if (text.trim() === '') return;
       try {
-        out.push({ line, ok: true, value: JSON.parse(text) });
+        lines.push({ line, ok: true, value: JSON.parse(text) });
       } catch (error) {
-        out.push({ line, ok: false, error: jsonSyntaxProblem(error, text), text });
+        lines.push({ line, ok: false, error: jsonSyntaxProblem(error, text), text });
       }
     },
     what,
   );
-  return out;
+  return { lines, sha256 };
 }
 
 /** The first character of a file's content (after a byte order mark and whitespace), or ''. */
