@@ -63,7 +63,10 @@ describe('citegeist qa-eval', () => {
     const summary = JSON.parse(readFileSync(join(dir, 's.summary.json'), 'utf8'));
     expect(summary.settings).toMatchObject({ metrics: ['rouge1', 'rougeL'], stemmer: true, bertscore: null });
     expect(summary.inputs.predictions.sha256).toMatch(/^[0-9a-f]{64}$/);
-    const sha = (name: string) => createHash('sha256').update(readFileSync(join(dir, name))).digest('hex');
+    const sha = (name: string) =>
+      createHash('sha256')
+        .update(readFileSync(join(dir, name)))
+        .digest('hex');
     expect(summary.inputs.predictions.sha256).toBe(sha('run.jsonl'));
     expect(summary.inputs.references.sha256).toBe(sha('refs.jsonl'));
     expect(summary.inputs.references).toMatchObject({ format: 'references', rows: 3 });
