@@ -19,4 +19,10 @@ describe('SetFiles: shared reads', () => {
     // without shared reads, each reader reads for itself
     expect(() => new SetFiles(dir, 'test').jsonLines('rows.jsonl')).toThrow(/rows\.jsonl is missing/);
   });
+
+  it('a line that is not JSON is INVALID_INPUT naming the file and its line (blank lines counted)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'set-files-'));
+    writeFileSync(join(dir, 'rows.jsonl'), '{"a":1}\n\n{"a":\n');
+    expect(() => new SetFiles(dir, 'test').jsonLines('rows.jsonl')).toThrow(/rows\.jsonl line 3 is not JSON/);
+  });
 });

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { CitegeistError, hashItems, sha256Hex } from '../../core/index.js';
+import { parseJsonl } from '../../io/index.js';
 
 /**
  * Set files already read, hashed, decoded and parsed, by path: a reproduction that reads a set once
@@ -54,17 +55,13 @@ export class SetFiles {
   /** JSON lines of a file, parsed; a bad line is an error naming the file and line. */
   jsonLines(name: string): unknown[] {
     const read = this.read(name);
-    read.lines ??= read.text.split('\n').flatMap((line, i) => {
-      if (line.trim() === '') return [];
-      try {
-        return [JSON.parse(line) as unknown];
-      } catch {
-        throw new CitegeistError(
-          'INVALID_INPUT',
-          `${join(this.dir, name)} line ${i + 1} is not JSON.`,
-          'The set file is damaged: get it again from the source its PROVENANCE names.',
-        );
-      }
+    read.lines ??= parseJsonl(read.text).map((line) => {
+      if (line.ok) return line.value;
+      throw new CitegeistError(
+        'INVALID_INPUT',
+        `${join(this.dir, name)} line ${line.line} is not JSON.`,
+        'The set file is damaged: get it again from the source its PROVENANCE names.',
+      );
     });
     return read.lines;
   }
