@@ -2107,6 +2107,11 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
         flags: '--exclude-inputs',
         description: 'reference inputs by hash and size instead of packing them (outputs are always packed)',
       },
+      {
+        flags: '--with-corpus',
+        description:
+          'pack papers folders whole (default: only the papers the grading read, recorded as a subset of the folder)',
+      },
     ],
     commands: [
       {
