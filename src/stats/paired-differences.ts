@@ -40,7 +40,20 @@ export function pairedDifferences(a: ArrayLike<number>, b: ArrayLike<number>): P
     if (x > y) wins++;
     else if (x < y) losses++;
   }
-  const mean = meanUnchecked(d);
+  return differencesSummary(d, wins, losses, meanUnchecked(d));
+}
+
+/**
+ * The rest of `PairedDifferences` from d, its win/loss counts and its mean (`meanUnchecked(d)`):
+ * shared with `alignedDifferences`, which computes d and the mean in its pairing pass.
+ */
+export function differencesSummary(
+  d: Float64Array,
+  wins: number,
+  losses: number,
+  mean: number | null,
+): PairedDifferences {
+  const n = d.length;
   let sd: number | null = null;
   let zeroVariance = n > 0;
   if (mean !== null) {
