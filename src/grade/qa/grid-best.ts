@@ -9,6 +9,8 @@ export interface GridBest {
   best: string | null;
   /** The best and every cell whose difference from it is not significant (Holm over the grid). */
   notWorse: string[];
+  /** Cells with no p-value against the best (no question both scored): neither ≈ nor worse. */
+  notCompared: string[];
 }
 
 /** The label of a grid cell in the pairwise table. */
@@ -44,6 +46,7 @@ export function gridBest(
     metric: g.metric as QaMetricId,
     best: g.best,
     notWorse: g.indistinguishable,
+    notCompared: g.notCompared,
   }));
   return { table, best };
 }
