@@ -6,7 +6,7 @@ import { TopK } from '../common/top-k.js';
 import { createAnalyzer, DEFAULT_ANALYZER } from './analyzer.js';
 import type { Bm25Hit, Bm25Params } from './bm25.js';
 import { BM25_FILES, type Bm25DiskHeader, type DictBlock, type DictEntry } from './bm25-disk-format.js';
-import { averageLength, idfOf, impactOf, impactWithNorm, lengthNorm } from './bm25-formula.js';
+import { averageLength, BM25_DEFAULTS, idfOf, impactOf, impactWithNorm, lengthNorm } from './bm25-formula.js';
 import { compareTerms } from './bm25-segments.js';
 
 /** One query term's postings, loaded for scoring. */
@@ -103,7 +103,10 @@ export class Bm25DiskIndex {
       blockCache: new Map(),
     }));
     const first = this.parts[0]?.header;
-    this.params = { k1: params.k1 ?? first?.k1 ?? 0.9, b: params.b ?? first?.b ?? 0.4 };
+    this.params = {
+      k1: params.k1 ?? first?.k1 ?? BM25_DEFAULTS.k1,
+      b: params.b ?? first?.b ?? BM25_DEFAULTS.b,
+    };
     this.analyze = createAnalyzer(first?.analyzer ?? DEFAULT_ANALYZER);
     this.rows = parts.reduce((sum, p) => sum + p.rows, 0);
   }

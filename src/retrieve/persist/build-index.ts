@@ -14,7 +14,7 @@ import { CitegeistError, type Document } from '../../core/index.js';
 import { type Embedder, LsaEmbedder, needsFitting } from '../../llm/index.js';
 import { PageFile, writeFailure } from '../common/index.js';
 import { DenseFileWriter } from '../dense/index.js';
-import { Bm25SegmentWriter, DEFAULT_ANALYZER, SEGMENT_POSTINGS } from '../lexical/index.js';
+import { BM25_DEFAULTS, Bm25SegmentWriter, DEFAULT_ANALYZER, SEGMENT_POSTINGS } from '../lexical/index.js';
 import { chunkDocument, type Passage } from '../passages/index.js';
 import {
   assertCurrentFormat,
@@ -256,7 +256,7 @@ export async function updateIndex(
 }
 
 /** BM25 parameters an index is built with (queries may override them). */
-const BM25_BUILD_PARAMS = { k1: 0.9, b: 0.4 };
+const BM25_BUILD_PARAMS = BM25_DEFAULTS;
 
 function newGeneration(): string {
   return `g-${Date.now().toString(36)}-${process.pid}`;
