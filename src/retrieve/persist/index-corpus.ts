@@ -10,7 +10,7 @@ import {
 } from './build-index.js';
 import { type IndexManifest, indexExists, loadEmbedderModel, readManifest } from './index-dir.js';
 import { restoreEmbedder } from './restore-embedder.js';
-import { describeStaleness, type IndexStaleness, indexedPapers, indexStaleness } from './staleness.js';
+import { type CorpusState, corpusStaleness, describeStaleness, type IndexStaleness } from './staleness.js';
 
 /** Whitespace tokens per passage when none is given (`chunkDocument`'s default too). */
 export const DEFAULT_PASSAGE_TOKENS = 256;
@@ -51,18 +51,19 @@ export type IndexCheck =
     };
 
 /**
- * Compares the index in `dir` with the corpus's content digests and the settings it would be
- * built with: a paper added, removed or changed, another embedder, passage budget or reference
- * setting each make it stale, with a reason for messages.
+ * Compares the index in `dir` with the corpus (`corpusStaleness`: its change token, else its
+ * content digests) and the settings it would be built with: a paper added, removed or changed,
+ * another embedder, passage budget or reference setting each make it stale, with a reason for
+ * messages.
  */
 export function checkIndex(
   dir: string,
-  digests: ReadonlyMap<string, string>,
+  corpus: CorpusState | ReadonlyMap<string, string>,
   settings: IndexSettings,
 ): IndexCheck {
   if (!indexExists(dir)) return { state: 'missing' };
   const m = readManifest(dir);
-  const stale = indexStaleness(m, digests, indexedPapers(dir, m));
+  const stale = corpusStaleness(dir, m, corpus);
   const changed = [
     m.embedderSpec !== settings.embedderSpec
       ? `embedder ${m.embedderSpec ?? 'none'} → ${settings.embedderSpec ?? 'none'}`
@@ -125,7 +126,12 @@ export async function indexCorpus(
 ): Promise<IndexCorpusResult> {
   // The token first: a write between the two reads then shows as a changed token next time.
   const corpusToken = corpus.changeToken?.() ?? null;
-  const digests = corpus.digests();
+  // Read only when needed: an index whose token matches is up to date without them.
+  let read: Map<string, string> | undefined;
+  const currentDigests = () => {
+    read ??= corpus.digests();
+    return read;
+  };
   const settings: IndexSettings = {
     embedderSpec: options.embedder,
     maxTokens: options.maxTokens ?? DEFAULT_PASSAGE_TOKENS,
@@ -133,7 +139,7 @@ export async function indexCorpus(
   };
   const progress = options.onProgress ? { onProgress: options.onProgress } : {};
   if (!options.rebuild) {
-    const check = checkIndex(dir, digests, settings);
+    const check = checkIndex(dir, { digests: currentDigests, changeToken: () => corpusToken }, settings);
     if (check.state === 'fresh') {
       // Same content under a new token (a re-ingest of the same files, or a corpus from before
       // tokens): record it, so that opening the index checks one row again instead of the digests.
@@ -142,7 +148,7 @@ export async function indexCorpus(
         manifest = { ...manifest, corpusToken };
         commitManifest(dir, manifest);
       }
-      return { status: 'up-to-date', manifest, papers: digests.size };
+      return { status: 'up-to-date', manifest, papers: manifest.papers ?? currentDigests().size };
     }
     if (check.state === 'stale') {
       const update = updatable(check);
@@ -155,7 +161,7 @@ export async function indexCorpus(
           check.manifest,
           {
             remove: [...update.removed, ...update.changed],
-            add: () => streamDocuments(corpus, digests, (id) => wanted.has(id)),
+            add: () => streamDocuments(corpus, currentDigests(), (id) => wanted.has(id)),
           },
           {
             embedder: check.manifest.embedderSpec
@@ -174,7 +180,7 @@ export async function indexCorpus(
         return {
           status: 'updated',
           manifest,
-          papers: manifest.papers ?? digests.size,
+          papers: manifest.papers ?? currentDigests().size,
           appended: appended.length,
           tombstoned: update.removed.length + update.changed.length,
         };
@@ -182,6 +188,7 @@ export async function indexCorpus(
       options.onRebuild?.(check.reasons);
     }
   }
+  const digests = currentDigests();
   const manifest = await writeIndex(dir, () => streamDocuments(corpus, digests, () => true), {
     maxTokens: settings.maxTokens,
     includeReferences: settings.includeReferences,

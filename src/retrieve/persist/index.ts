@@ -38,6 +38,7 @@ export { restoreEmbedder } from './restore-embedder.js';
 export {
   assertIndexFresh,
   type CorpusState,
+  corpusStaleness,
   describeStaleness,
   type IndexStaleness,
   indexedPapers,

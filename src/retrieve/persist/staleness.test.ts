@@ -1,10 +1,17 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { IndexManifest } from './index-dir.js';
+import { checkIndex } from './index-corpus.js';
+import { type IndexManifest, MANIFEST_FILE } from './index-dir.js';
 import { writeIndexPapers } from './index-papers.js';
-import { assertIndexFresh, describeStaleness, indexedPapers, indexStaleness } from './staleness.js';
+import {
+  assertIndexFresh,
+  corpusStaleness,
+  describeStaleness,
+  indexedPapers,
+  indexStaleness,
+} from './staleness.js';
 
 const manifest = (documents: string[], digests?: string[]): IndexManifest => ({
   format: digests ? 3 : 1,
@@ -141,5 +148,27 @@ describe('index staleness', () => {
     // A re-ingest of the same content changes the token but not the digests: still fresh.
     assertIndexFresh(t.dir, t.manifest, corpus('tok-3', new Map([['a', 'h1']])));
     expect(read).toBe(2);
+  });
+
+  it('`index`’s up-to-date check (checkIndex) takes the same shortcut: a matching token reads no digest', () => {
+    const t = current(['a'], ['h1'], [], 'tok-1');
+    writeFileSync(join(t.dir, MANIFEST_FILE), JSON.stringify(t.manifest));
+    let read = 0;
+    const corpus = (token: string, digests: Map<string, string>) => ({
+      changeToken: () => token,
+      digests: () => {
+        read++;
+        return digests;
+      },
+    });
+    const settings = { embedderSpec: null, maxTokens: 256, includeReferences: true };
+    expect(checkIndex(t.dir, corpus('tok-1', new Map([['a', 'changed']])), settings).state).toBe('fresh');
+    expect(read).toBe(0);
+    const stale = checkIndex(t.dir, corpus('tok-2', new Map([['a', 'changed']])), settings);
+    expect(stale.state === 'stale' && stale.staleness?.changed).toEqual(['a']);
+    expect(read).toBe(1);
+    // The same answer from the function every caller uses.
+    expect(corpusStaleness(t.dir, t.manifest, corpus('tok-1', new Map()))).toBeNull();
+    expect(corpusStaleness(t.dir, t.manifest, corpus('tok-2', new Map()))?.removed).toEqual(['a']);
   });
 });

@@ -81,19 +81,37 @@ export function describeStaleness(s: IndexStaleness): string {
 }
 
 /**
- * Throws `INDEX_STALE` when the index does not match the corpus (see `indexStaleness`). Given the
- * corpus, an unchanged change token settles it without reading a digest (one row, at any size).
+ * How the index in `dir` differs from the corpus, or null when it matches: the one freshness check
+ * (`index`, every command that opens an index, the answerers). An unchanged change token settles
+ * it without reading a digest (one row, at any size); otherwise the corpus's digests are compared
+ * with the papers the index holds (`indexed`, read from its generation folder by default).
  */
+export function corpusStaleness(
+  dir: string,
+  manifest: IndexManifest,
+  corpus: CorpusState | ReadonlyMap<string, string>,
+  indexed: () => ReadonlyMap<string, string | undefined> = () => indexedPapers(dir, manifest),
+): IndexStaleness | null {
+  const state = corpus instanceof Map ? null : (corpus as CorpusState);
+  if (
+    state &&
+    manifest.format === INDEX_FORMAT &&
+    manifest.corpusToken &&
+    state.changeToken?.() === manifest.corpusToken
+  )
+    return null;
+  const current = state ? state.digests() : (corpus as ReadonlyMap<string, string>);
+  return indexStaleness(manifest, current, indexed());
+}
+
+/** Throws `INDEX_STALE` when the index does not match the corpus (`corpusStaleness`). */
 export function assertIndexFresh(
   dir: string,
   manifest: IndexManifest,
   corpus: CorpusState | ReadonlyMap<string, string>,
 ): void {
   assertCurrentFormat(dir, manifest);
-  const state = corpus instanceof Map ? null : (corpus as CorpusState);
-  if (state && manifest.corpusToken && state.changeToken?.() === manifest.corpusToken) return;
-  const current = state ? state.digests() : (corpus as ReadonlyMap<string, string>);
-  const stale = indexStaleness(manifest, current, indexedPapers(dir, manifest));
+  const stale = corpusStaleness(dir, manifest, corpus);
   if (!stale) return;
   throw new CitegeistError(
     'INDEX_STALE',
