@@ -1,7 +1,7 @@
-import { constants, copyFileSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CitegeistError, quoteValue } from '../../core/index.js';
-import { AppendFile, PageFile, writeFailure } from '../common/page-file.js';
+import { AppendFile, appendToCopy, PageFile } from '../common/page-file.js';
 import { TopK } from '../common/top-k.js';
 import { AnnIndex } from './ann-index.js';
 import type { DenseMode } from './dense-index.js';
@@ -38,16 +38,11 @@ export class DenseFileWriter {
   ) {
     const path = join(dir, DENSE_FILES.vectors);
     if (from) {
-      try {
-        copyFileSync(join(from.dir, DENSE_FILES.vectors), path, constants.COPYFILE_FICLONE);
-        truncateSync(path, from.count * from.dimensions * 4);
-      } catch (error) {
-        throw writeFailure(path, error);
-      }
+      const length = from.count * from.dimensions * 4;
+      this.out = appendToCopy(join(from.dir, DENSE_FILES.vectors), path, length);
       this.count = from.count;
       this.dimensions = from.dimensions;
-    }
-    this.out = new AppendFile(path, undefined, from ? 'a' : 'w');
+    } else this.out = new AppendFile(path);
   }
 
   add(vectors: readonly Float32Array[]): void {

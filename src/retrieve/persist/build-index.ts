@@ -4,7 +4,6 @@ import {
   linkSync,
   mkdirSync,
   readdirSync,
-  readFileSync,
   renameSync,
   rmSync,
   writeFileSync,
@@ -12,7 +11,7 @@ import {
 import { join } from 'node:path';
 import { CitegeistError, type Document } from '../../core/index.js';
 import { type Embedder, LsaEmbedder, needsFitting } from '../../llm/index.js';
-import { PageFile, writeFailure } from '../common/index.js';
+import { writeFailure } from '../common/index.js';
 import { DenseFileWriter } from '../dense/index.js';
 import { Bm25SegmentWriter, DEFAULT_ANALYZER, SEGMENT_POSTINGS } from '../lexical/index.js';
 import { chunkDocument, type Passage } from '../passages/index.js';
@@ -25,8 +24,8 @@ import {
   partFolder,
   readManifest,
 } from './index-dir.js';
-import { PAPER_FILES, readIndexPapers, writeIndexPapers } from './index-papers.js';
-import { PASSAGE_FILES, PassageTableWriter } from './passage-table.js';
+import { type PaperFiles, readPaperFiles, writeIndexPapers } from './index-papers.js';
+import { PassageTable, PassageTableWriter } from './passage-table.js';
 
 export interface IndexedDocument {
   document: Document;
@@ -163,6 +162,8 @@ export interface UpdateIndexOptions
   > {
   /** The index's embedder, restored as built (a fitted LSA from its saved model), or null without vectors. */
   embedder: Embedder | null;
+  /** The index's paper files if the freshness check read them (`IndexCheck`), else read here. */
+  papers?: PaperFiles | null;
 }
 
 /**
@@ -181,8 +182,7 @@ export async function updateIndex(
   options: UpdateIndexOptions,
 ): Promise<IndexManifest> {
   const prevFolder = assertCurrentFormat(dir, previous);
-  const before = readIndexPapers(prevFolder);
-  const beforeDigests = readDigestList(prevFolder);
+  const { papers: before, digests: beforeDigests } = options.papers ?? readPaperFiles(prevFolder);
   const generation = newGeneration();
   const folder = join(dir, generation);
   removeLeftovers(dir, previous.generation ?? null);
@@ -207,19 +207,18 @@ export async function updateIndex(
       includeReferences: previous.includeReferences ?? false,
     });
     // Tombstones: the live position of each paper removed or replaced, and its rows.
-    const firsts = readFirsts(prevFolder, before.ids.length);
     const dead = new Set(before.dead);
-    const live = new Map<string, number>();
-    before.ids.forEach((id, i) => {
-      if (!dead.has(i)) live.set(id, i);
-    });
     let deadRows = previous.deadRows ?? 0;
-    for (const id of update.remove) {
-      const at = live.get(id);
-      if (at === undefined) continue;
-      dead.add(at);
-      live.delete(id);
-      deadRows += (firsts[at + 1] as number) - (firsts[at] as number);
+    const indexed = new PassageTable(prevFolder, previous, before);
+    try {
+      for (const id of update.remove) {
+        const at = indexed.positionOf(id);
+        if (at === undefined || dead.has(at)) continue;
+        dead.add(at);
+        deadRows += indexed.rowsAt(at);
+      }
+    } finally {
+      indexed.close();
     }
     const ids = [...before.ids];
     const digests = [...beforeDigests];
@@ -361,20 +360,6 @@ async function appendDocuments(
     options.onProgress?.(++done, options.total ?? done, sinks.dense && !fitting ? 'embed' : 'index');
   }
   await sinks.flush();
-}
-
-/** The first row of each document of a generation's passage table, and the row count. */
-function readFirsts(folder: string, documents: number): Uint32Array {
-  const file = new PageFile(join(folder, PASSAGE_FILES.firsts));
-  try {
-    return file.uint32(0, documents + 1);
-  } finally {
-    file.close();
-  }
-}
-
-function readDigestList(folder: string): string[] {
-  return JSON.parse(readFileSync(join(folder, PAPER_FILES.digests), 'utf8')) as string[];
 }
 
 /** Hard-links every file of `from` into a new folder `to` (copies where links are not possible). */

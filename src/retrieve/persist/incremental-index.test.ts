@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -8,6 +8,7 @@ import { createEmbedder, type Embedder } from '../../llm/index.js';
 import { DiskDenseIndex } from '../dense/index.js';
 import { type IndexedDocument, updateIndex, writeIndex } from './build-index.js';
 import { loadIndex, openDense, readManifest } from './index-dir.js';
+import { PAPER_FILES, readPaperFiles } from './index-papers.js';
 
 const root = mkdtempSync(join(tmpdir(), 'cg-incremental-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -235,5 +236,33 @@ describe('updating an index in place (a new BM25 part, tombstones)', () => {
       ),
       { numRuns: 15, seed: 34 },
     );
+  });
+
+  it('uses the paper files the freshness check read; unreadable ones are INDEX_CORRUPT', async () => {
+    const dir = join(root, `f${n++}`);
+    await writeIndex(dir, () => [paper(0), paper(1), paper(2)], options);
+    const m = readManifest(dir);
+    const folder = join(dir, m.generation as string);
+    const files = readPaperFiles(folder);
+    // Passed through: the files are not read again (here they are gone).
+    for (const name of Object.values(PAPER_FILES)) rmSync(join(folder, name));
+    const updated = await updateIndex(
+      dir,
+      m,
+      { remove: ['p1'], add: () => [paper(3)] },
+      { embedder: null, version: 'test', papers: files },
+    );
+    expect(updated.papers).toBe(3);
+    const saved = loadIndex(dir);
+    const ids = [...saved.passages.keys()];
+    saved.passages.close();
+    saved.bm25.close();
+    expect(ids.some((id) => id.startsWith('p1#'))).toBe(false);
+    expect(ids.some((id) => id.startsWith('p3#'))).toBe(true);
+    // Not passed: read here, and a broken digests file is named as a corrupt index.
+    writeFileSync(join(dir, updated.generation as string, PAPER_FILES.digests), '[broken');
+    await expect(
+      updateIndex(dir, updated, { remove: ['p0'], add: () => [] }, { embedder: null, version: 'test' }),
+    ).rejects.toMatchObject({ code: 'INDEX_CORRUPT' });
   });
 });

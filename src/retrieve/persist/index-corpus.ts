@@ -9,8 +9,15 @@ import {
   writeIndex,
 } from './build-index.js';
 import { type IndexManifest, indexExists, loadEmbedderModel, readManifest } from './index-dir.js';
+import { type PaperFiles, readPaperFiles } from './index-papers.js';
 import { restoreEmbedder } from './restore-embedder.js';
-import { type CorpusState, corpusStaleness, describeStaleness, type IndexStaleness } from './staleness.js';
+import {
+  type CorpusState,
+  corpusStaleness,
+  describeStaleness,
+  type IndexStaleness,
+  indexedPapers,
+} from './staleness.js';
 
 /** Whitespace tokens per passage when none is given (`chunkDocument`'s default too). */
 export const DEFAULT_PASSAGE_TOKENS = 256;
@@ -48,6 +55,8 @@ export type IndexCheck =
       staleness: IndexStaleness | null;
       /** Whether the embedder, passage budget or reference setting differ (a rebuild is needed). */
       settingsChanged: boolean;
+      /** The index's paper files as the check read them (for `updateIndex`), or null when not read. */
+      paperFiles: PaperFiles | null;
     };
 
 /**
@@ -63,7 +72,13 @@ export function checkIndex(
 ): IndexCheck {
   if (!indexExists(dir)) return { state: 'missing' };
   const m = readManifest(dir);
-  const stale = corpusStaleness(dir, m, corpus);
+  let paperFiles: PaperFiles | null = null;
+  const stale = corpusStaleness(dir, m, corpus, () =>
+    indexedPapers(dir, m, (folder) => {
+      paperFiles = readPaperFiles(folder);
+      return paperFiles;
+    }),
+  );
   const changed = [
     m.embedderSpec !== settings.embedderSpec
       ? `embedder ${m.embedderSpec ?? 'none'} → ${settings.embedderSpec ?? 'none'}`
@@ -81,6 +96,7 @@ export function checkIndex(
     reasons: [stale ? describeStaleness(stale) : '', ...changed].filter(Boolean),
     staleness: stale,
     settingsChanged: changed.length > 0,
+    paperFiles,
   };
 }
 
@@ -174,6 +190,7 @@ export async function indexCorpus(
             version: VERSION,
             total: appended.length,
             corpusToken,
+            papers: check.paperFiles,
             ...progress,
           },
         );

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { CitegeistError } from '../../core/index.js';
 import { assertCurrentFormat, INDEX_FORMAT, type IndexManifest } from './index-dir.js';
-import { indexedDigests } from './index-papers.js';
+import { indexedDigests, type PaperFiles, readPaperFiles } from './index-papers.js';
 
 /** How an index differs from the corpus it was built from (document ids). */
 export interface IndexStaleness {
@@ -24,11 +24,16 @@ export interface CorpusState {
 
 /**
  * The papers an index holds, id → digest as indexed (format 4: from its generation folder;
- * older formats: from the manifest, digest undefined where none was recorded).
+ * older formats: from the manifest, digest undefined where none was recorded). `read` reads the
+ * generation's paper files (a caller that keeps them for an update passes its own).
  */
-export function indexedPapers(dir: string, manifest: IndexManifest): Map<string, string | undefined> {
+export function indexedPapers(
+  dir: string,
+  manifest: IndexManifest,
+  read: (folder: string) => PaperFiles = readPaperFiles,
+): Map<string, string | undefined> {
   if (manifest.format === INDEX_FORMAT && manifest.generation)
-    return indexedDigests(join(dir, manifest.generation));
+    return indexedDigests(join(dir, manifest.generation), read(join(dir, manifest.generation)));
   return manifestPapers(manifest);
 }
 
