@@ -120,7 +120,7 @@ export class Bm25SegmentWriter {
     this.flushSegment();
     this.docLen.close();
     const n = this.docs;
-    const docLen = n ? new PageFile(join(this.dir, BM25_FILES.docLen)).uint32(0, n) : new Uint32Array(0);
+    const docLen = n ? readLengths(join(this.dir, BM25_FILES.docLen), n) : new Uint32Array(0);
     const avgdl = averageLength(this.totalLength, n);
     const merged = mergeSegments(this.dir, this.segments, { n, avgdl, docLen, ...params });
     for (let i = 0; i < this.segments; i++) {
@@ -154,6 +154,16 @@ export class Bm25SegmentWriter {
   /** Closes open files after a failure (the folder is removed by the caller). */
   abandon(): void {
     this.docLen.abandon();
+  }
+}
+
+/** The `n` document lengths just written (the file is closed again: a build opens many parts). */
+function readLengths(path: string, n: number): Uint32Array {
+  const file = new PageFile(path);
+  try {
+    return file.uint32(0, n);
+  } finally {
+    file.close();
   }
 }
 

@@ -1,15 +1,18 @@
 import {
+  closeSync,
   copyFileSync,
   existsSync,
+  fsyncSync,
   linkSync,
   mkdirSync,
+  openSync,
   readdirSync,
-  renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { CitegeistError, type Document } from '../../core/index.js';
+import { fsyncDir, removeAtomicLeftovers, writeFileAtomic } from '../../io/index.js';
 import { type Embedder, LsaEmbedder, needsFitting } from '../../llm/index.js';
 import { writeFailure } from '../common/index.js';
 import { DenseFileWriter } from '../dense/index.js';
@@ -378,16 +381,37 @@ function linkFolder(from: string, to: string): void {
   }
 }
 
-/** Writes the manifest to a temporary file and renames it over the old one (atomic on POSIX). */
+/**
+ * Commits an index: the files of the generation the manifest names are fsynced, then the manifest
+ * is written by `writeFileAtomic` (a temporary file, fsynced, renamed over the old one, the folder
+ * fsynced), so after a crash or a power loss the manifest names either the previous generation or
+ * a complete new one. A failure leaves the previous manifest (INDEX_DISK_FULL / INDEX_WRITE_FAILED).
+ */
 export function commitManifest(dir: string, manifest: IndexManifest): void {
   const path = join(dir, MANIFEST_FILE);
   try {
-    writeFileSync(`${path}.tmp`, `${JSON.stringify(manifest, null, 2)}\n`);
-    renameSync(`${path}.tmp`, path);
+    if (manifest.generation) fsyncTree(join(dir, manifest.generation));
+    writeFileAtomic(path, `${JSON.stringify(manifest, null, 2)}\n`);
   } catch (error) {
-    rmSync(`${path}.tmp`, { force: true });
-    throw writeFailure(path, error);
+    throw writeFailure(path, error instanceof CitegeistError && error.cause ? error.cause : error);
   }
+}
+
+/** Fsyncs every file under `folder`, then each folder (their entries), deepest first. */
+function fsyncTree(folder: string): void {
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) fsyncTree(path);
+    else if (entry.isFile()) {
+      const fd = openSync(path, 'r');
+      try {
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    }
+  }
+  fsyncDir(folder);
 }
 
 /** The generation the current manifest names, or null (none, unreadable or an older format). */
@@ -408,6 +432,7 @@ const LEGACY_FILES = ['passages.jsonl', 'bm25.bin', 'dense.bin', 'embedder.json'
  * (recipes.jsonl) stay.
  */
 function removeLeftovers(dir: string, keep: string | null): void {
+  removeAtomicLeftovers(dir, (target) => target === MANIFEST_FILE);
   for (const name of readdirSync(dir)) {
     if (name.startsWith('g-') && name !== keep) rmSync(join(dir, name), { recursive: true, force: true });
   }
