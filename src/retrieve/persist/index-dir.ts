@@ -150,11 +150,6 @@ export function loadIndex(dir: string): SavedIndex {
   };
 }
 
-/** Every passage of an index folder, in index order (read through; for callers that need them all). */
-export function loadPassages(dir: string): ReturnType<PassageTable['toArray']> {
-  return loadIndex(dir).passages.toArray();
-}
-
 /** The dense index of a loaded folder, refusing an embedder other than the one it was built with. */
 export function openDense(
   dir: string,
