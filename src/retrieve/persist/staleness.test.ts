@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkIndex } from './index-corpus.js';
-import { type IndexManifest, MANIFEST_FILE } from './index-dir.js';
+import { INDEX_FORMAT, type IndexManifest, MANIFEST_FILE } from './index-dir.js';
 import { writeIndexPapers } from './index-papers.js';
 import {
   assertIndexFresh,
@@ -29,13 +29,13 @@ const manifest = (documents: string[], digests?: string[]): IndexManifest => ({
 const root = mkdtempSync(join(tmpdir(), 'cg-staleness-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-/** A format-4 index folder whose generation lists `ids` (with `dead` tombstoned) and their digests. */
+/** A current-format index folder whose generation lists `ids` (with `dead` tombstoned) and their digests. */
 function current(ids: string[], digests: string[], dead: number[] = [], corpusToken: string | null = null) {
   const dir = mkdtempSync(join(root, 'i-'));
   mkdirSync(join(dir, 'g-test'));
   writeIndexPapers(join(dir, 'g-test'), { ids, dead }, digests);
   const m: IndexManifest = {
-    format: 4,
+    format: INDEX_FORMAT,
     generation: 'g-test',
     createdAt: '2025-01-01T00:00:00.000Z',
     papers: ids.length - dead.length,
@@ -103,7 +103,7 @@ describe('index staleness', () => {
       ]),
     );
     expect(stale?.outdatedFormat).toBe(true);
-    expect(describeStaleness(stale!)).toMatch(/index format older than 4/);
+    expect(describeStaleness(stale!)).toMatch(/index format older than 5/);
   });
 
   it('assertIndexFresh names the papers and the fix', () => {

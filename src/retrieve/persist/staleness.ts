@@ -23,7 +23,7 @@ export interface CorpusState {
 }
 
 /**
- * The papers an index holds, id → digest as indexed (format 4: from its generation folder;
+ * The papers an index holds, id → digest as indexed (format 4 on: from its generation folder;
  * older formats: from the manifest, digest undefined where none was recorded). `read` reads the
  * generation's paper files (a caller that keeps them for an update passes its own).
  */
@@ -37,7 +37,7 @@ export function indexedPapers(
   return manifestPapers(manifest);
 }
 
-/** The papers an older-format manifest lists (format 4 keeps them in its generation folder). */
+/** The papers an older-format manifest lists (format 4 on keeps them in its generation folder). */
 function manifestPapers(manifest: IndexManifest): Map<string, string | undefined> {
   const documents = manifest.documents ?? [];
   return new Map(documents.map((id, i) => [id, manifest.digests?.[i]]));
