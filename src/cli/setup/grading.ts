@@ -16,6 +16,7 @@ import {
   renderEvidenceTally,
   summarizeGrades,
 } from '../../grade/index.js';
+import { partialLabel } from '../../io/index.js';
 import { circularityWarnings, modelId, parseModelString } from '../../llm/index.js';
 import { renderBreakdown, renderLeaderboard } from '../../report/index.js';
 import { checkSource } from '../../store/index.js';
@@ -234,7 +235,7 @@ async function gradeAll(
       onCall,
     );
     const label = run.manifest?.label ?? null;
-    for (const g of result.grades) g.label = partial[i] ? `${label ?? g.model} (partial)` : label;
+    for (const g of result.grades) g.label = partial[i] ? partialLabel(label, g.model) : label;
     reportOutcome(ctx, run.models, result);
     all.push(...result.grades);
   }

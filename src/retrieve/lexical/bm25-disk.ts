@@ -13,7 +13,7 @@ import {
   compareTerms,
   type DictEntry,
 } from './bm25-disk-format.js';
-import { averageLength, idfOf, impactOf, impactWithNorm, lengthNorm } from './bm25-formula.js';
+import { averageLength, BM25_DEFAULTS, idfOf, impactOf, impactWithNorm, lengthNorm } from './bm25-formula.js';
 
 /** One query term's postings, loaded for scoring. */
 interface QueryList {
@@ -115,7 +115,10 @@ export class Bm25DiskIndex {
       blockCache: new Map(),
     }));
     const first = this.parts[0]?.header;
-    this.params = { k1: params.k1 ?? first?.k1 ?? 0.9, b: params.b ?? first?.b ?? 0.4 };
+    this.params = {
+      k1: params.k1 ?? first?.k1 ?? BM25_DEFAULTS.k1,
+      b: params.b ?? first?.b ?? BM25_DEFAULTS.b,
+    };
     this.analyze = createAnalyzer(first?.analyzer ?? DEFAULT_ANALYZER);
     this.rows = parts.reduce((sum, p) => sum + p.rows, 0);
   }

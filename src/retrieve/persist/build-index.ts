@@ -16,7 +16,7 @@ import { fsyncDir, removeAtomicLeftovers, writeFileAtomic } from '../../io/index
 import { type Embedder, LsaEmbedder, needsFitting } from '../../llm/index.js';
 import { writeFailure } from '../common/index.js';
 import { DenseFileWriter } from '../dense/index.js';
-import { Bm25SegmentWriter, DEFAULT_ANALYZER, SEGMENT_POSTINGS } from '../lexical/index.js';
+import { BM25_DEFAULTS, Bm25SegmentWriter, DEFAULT_ANALYZER, SEGMENT_POSTINGS } from '../lexical/index.js';
 import { chunkDocument, type Passage } from '../passages/index.js';
 import {
   assertCurrentFormat,
@@ -258,7 +258,7 @@ export async function updateIndex(
 }
 
 /** BM25 parameters an index is built with (queries may override them). */
-const BM25_BUILD_PARAMS = { k1: 0.9, b: 0.4 };
+const BM25_BUILD_PARAMS = BM25_DEFAULTS;
 
 function newGeneration(): string {
   return `g-${Date.now().toString(36)}-${process.pid}`;
