@@ -215,4 +215,29 @@ describe('pack: the papers a study read, standing for its papers folder', () => 
     ).find((e) => e.path === `files/${corpusSha}`);
     expect(entry).toBeDefined();
   }, 90_000);
+
+  it('a corpus file a report recipe also hashes is packed whole, so the report replays', async () => {
+    const { dir } = study();
+    const files = ['papers/p1.md', 'papers/p2.md', 'papers/p3.txt'];
+    expect((await cli(['ingest', ...files, '--corpus', 'corpus.sqlite'], dir)).code).toBe(0);
+    const graded = await cli([...grade.slice(0, 3), '--corpus', 'corpus.sqlite', ...grade.slice(5)], dir);
+    expect(graded.code, graded.err).toBe(0);
+    const report = await cli(
+      ['report', '--grades', 'g.jsonl', '--corpus', 'corpus.sqlite', '--out', 'r.html'],
+      dir,
+    );
+    expect(report.code, report.err).toBe(0);
+    const pack = await cli(['pack', '--from', 'r.html', '--out', 'study.cgpack'], dir);
+    expect(pack.code, pack.out + pack.err).toBe(0);
+    expect(pack.out).not.toMatch(/corpus subset/);
+    const corpusSha = createHash('sha256')
+      .update(readFileSync(join(dir, 'corpus.sqlite')))
+      .digest('hex');
+    const packed = readTarGz('study.cgpack', readFileSync(join(dir, 'study.cgpack')), DEFAULT_PACK_LIMITS);
+    expect(packed.some((e) => e.path === `files/${corpusSha}`)).toBe(true);
+    const elsewhere = mkdtempSync(join(tmpdir(), 'citegeist-replay-corpus-report-'));
+    const replay = await cli(['replay', join(dir, 'study.cgpack'), '--dir', 'r'], elsewhere);
+    expect(replay.out).toMatch(/identical\s+r\.html/);
+    expect(replay.code, replay.out + replay.err).toBe(0);
+  }, 90_000);
 });
