@@ -60,7 +60,8 @@ async function paperIdsRead(datasets: readonly string[]): Promise<Set<string>> {
  * `corpus`: each stored document copied whole, same id and text, through the store's own API (so
  * the file has the store's real schema and version). Grading reads a paper by id, its text and
  * match forms (computed from the text), so it grades the same from this file. Its bytes differ
- * from run to run (ingest times); the pack records the hash of the bytes it stores.
+ * from run to run (ingest times, the store's random change token); the pack records the hash of
+ * the bytes it stores.
  */
 export async function writeCorpusSubset(
   datasets: readonly string[],
