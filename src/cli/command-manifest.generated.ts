@@ -1664,6 +1664,12 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
             description: 'clip cited documents to this many characters in judge prompts (default 40000)',
           },
           {
+            flags: '--repeats <k>',
+            description:
+              "with a model judge: judge each report k times (distinct cache keys; the line keeps every repeat's judgments, for the judge noise and rank stability `reports score` prints)",
+            default: 1,
+          },
+          {
             flags: '--trust-unlocated-evidence',
             description:
               'count attestations and nugget matches whose quotes are not found in the cited document or the sentence as the judge said (default: they do not count)',

@@ -1,4 +1,5 @@
 export type { GradesSource, RunSource } from './answer-join.js';
+export { renderArgueJudgeNoise } from './argue-judge-noise-text.js';
 export { type ArgueScoring, renderArgueScoring } from './argue-scoring-text.js';
 export { renderArgueTable } from './argue-table.js';
 export { buildReportData, type ReportInput } from './build-report.js';

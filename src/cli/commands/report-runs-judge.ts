@@ -50,6 +50,12 @@ export function reportsJudgeCommand(runtime: RuntimeFactory): RegisterCommand {
         parseIntOption('--max-doc-chars', 1000),
       )
       .option(
+        '--repeats <k>',
+        "with a model judge: judge each report k times (distinct cache keys; the line keeps every repeat's judgments, for the judge noise and rank stability `reports score` prints)",
+        countOption('--repeats'),
+        1,
+      )
+      .option(
         '--trust-unlocated-evidence',
         'count attestations and nugget matches whose quotes are not found in the cited document or the sentence as the judge said (default: they do not count)',
       );

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { CitegeistError } from '../../core/index.js';
 import {
   argueIntervals,
+  argueJudgeNoise,
   compareScoredRuns,
   formatArgueTsv,
   formatNuggetizerMetrics,
@@ -13,7 +14,7 @@ import {
   scoreMeta,
 } from '../../grade/index.js';
 import { hashInputs, readTextFile, writeFileAtomic } from '../../io/index.js';
-import { renderArgueScoring } from '../../report/index.js';
+import { renderArgueJudgeNoise, renderArgueScoring } from '../../report/index.js';
 import { VERSION } from '../../version.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { collect, countOption, seedOption } from '../setup/option-parsers.js';
@@ -72,14 +73,19 @@ function scoreArgue(flags: ScoreFlags, ctx: CliContext): void {
     intervals: run.topics.length > 0 ? argueIntervals(rows, run.runId, { iterations, seed }) : [],
   }));
   // Two or more runs: compared topic by topic (the pairwise table of `compare` and `leaderboard`).
-  const pairwise = compareScoredRuns(runs, rows, comparisonOptions(flags, flags.seed));
+  const compared = comparisonOptions(flags, flags.seed);
+  const pairwise = compareScoredRuns(runs, rows, compared);
+  // Reports judged K times (`reports judge --repeats K`): the judge's share of the variance.
+  const noise = argueJudgeNoise(runs, rows, compared);
   if (ctx.globals().json) {
     const intervals = scored.map((x) => ({ run_id: x.run.runId, metrics: x.intervals }));
-    io.out(`${JSON.stringify({ scores: flags.out, meta, intervals, pairwise }, null, 2)}\n`);
+    const judge = noise ? { judge_noise: noise } : {};
+    io.out(`${JSON.stringify({ scores: flags.out, meta, intervals, pairwise, ...judge }, null, 2)}\n`);
   } else {
     io.out(
       renderArgueScoring({ runs: scored, pairwise, unweightedLabels, penalizeMissingTopics, out: flags.out }),
     );
+    if (noise) io.out(`\n${renderArgueJudgeNoise(noise)}`);
   }
   const incomplete = incompleteScoring(runs, problems.length);
   if (incomplete) {

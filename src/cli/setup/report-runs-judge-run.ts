@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { canonicalJson, sha256Hex } from '../../core/index.js';
+import { CitegeistError, canonicalJson, sha256Hex } from '../../core/index.js';
 import {
+  ARGUE_JUDGE_TEMPERATURE,
   argueJudgeOf,
   type CitedDocumentSource,
   certifyJudge,
@@ -11,13 +12,14 @@ import {
   judgedReportsIn,
   judgeIntoFile,
   LexicalJudge,
-  LlmReportJudge,
   openJudgments,
   pendingJudgments,
   planJudging,
   prepareJudging,
   type ReportJudge,
   renderEvidenceTally,
+  repeatJudges,
+  repeatRequests,
   reportJudgmentsManifest,
 } from '../../grade/index.js';
 import { hashInputs } from '../../io/index.js';
@@ -42,6 +44,8 @@ export interface JudgeOptions {
   maxDocChars?: number;
   /** Count attestations and nugget matches whose quotes are not found as the judge said. */
   trustUnlocatedEvidence?: boolean;
+  /** Judge each report this many times (`--repeats K`; default 1). */
+  repeats?: number;
   /** The ARGUE judge's card (else one found in the workspace), and the agreement it must show. */
   judgeCard?: string;
   requireAgreement?: number;
@@ -73,6 +77,14 @@ export async function runReportsJudge(
   reportProblems(ctx, prepared.skipped);
   const outPath = resolve(io.cwd, o.out);
   const lexical = settings.judge === 'lexical';
+  const repeats = o.repeats ?? 1;
+  if (lexical && repeats > 1) {
+    throw new CitegeistError(
+      'BAD_OPTION',
+      `--repeats ${repeats} was given with --judge lexical: the lexical judge is deterministic, every repeat would say the same.`,
+      "Pass --judge <model> to measure a model judge's noise, or leave --repeats out.",
+    );
+  }
   const card = certifyJudge(
     argueJudgeOf(lexical ? new LexicalJudge().id : modelId(parseModelString(settings.judge!)), lexical),
     { cwd: io.cwd, given: o.judgeCard, near: [dirname(outPath)] },
@@ -91,6 +103,7 @@ export async function runReportsJudge(
       lengthMode,
       maxDocChars: lexical ? null : maxDocChars,
       trustUnlocatedEvidence: trust,
+      judgeRepeats: { repeats, temperature: ARGUE_JUDGE_TEMPERATURE },
       version: VERSION,
     });
   try {
@@ -98,13 +111,12 @@ export async function runReportsJudge(
       const judgeId = lexical ? new LexicalJudge().id : modelId(parseModelString(settings.judge!));
       const done = existsSync(outPath) ? judgedReportsIn(outPath, manifestFor(judgeId)) : new Map();
       const todo = pendingJudgments(prepared.inputs, done);
-      return printPlan(todo, docs.source, maxDocChars, lexical, settings, ctx);
+      return printPlan(todo, docs.source, maxDocChars, lexical, settings, ctx, repeats);
     }
     const runtime = lexical ? null : makeRuntime(settings, ctx);
     try {
-      const judge: ReportJudge = runtime
-        ? new LlmReportJudge(runtime.provider(settings.judge!), { maxDocChars })
-        : new LexicalJudge();
+      const judges = runtime ? repeatJudges(runtime.provider(settings.judge!), repeats, { maxDocChars }) : [];
+      const judge: ReportJudge = judges[0] ?? new LexicalJudge();
       const inputsSha256 = hashInputs(io.cwd, [...o.runs, o.nuggets, o.requests]);
       const file = openJudgments(outPath, manifestFor(judge.id), {
         docs_found: docs.source.description,
@@ -124,7 +136,13 @@ export async function runReportsJudge(
       const progress = createProgress({ io: ctx.io, label: 'judge', total, unit: 'reports' });
       // The judge's calls, with the tokens the server reported (none for the lexical judge).
       runtime?.onCall?.((call) => progress.call(call));
-      const context = { judge, docs: docs.source, version: VERSION, locator: new QuoteLocator() };
+      const context = {
+        judge,
+        docs: docs.source,
+        version: VERSION,
+        locator: new QuoteLocator(),
+        ...(judges.length > 1 ? { repeatJudges: judges } : {}),
+      };
       const result = await judgeIntoFile(
         file,
         prepared.inputs,
@@ -148,6 +166,7 @@ export async function runReportsJudge(
         resumed: result.resumed,
         skipped_reports: prepared.skipped.length,
         skipped_lines: skippedLines,
+        ...(repeats > 1 ? { repeats } : {}),
         reports_with_failures: result.reportsWithFailures,
         failed_judgments: result.failedJudgments,
         truncated_sentences: result.truncatedSentences,
@@ -159,7 +178,7 @@ export async function runReportsJudge(
       if (ctx.globals().json) io.out(`${JSON.stringify(summary, null, 2)}\n`);
       else {
         io.out(
-          `judged ${summary.judged} reports with ${judge.id} (${summary.resumed} already in ${o.out}); ` +
+          `judged ${summary.judged} reports with ${judge.id}${repeats > 1 ? ` ${repeats} times each` : ''} (${summary.resumed} already in ${o.out}); ` +
             `${summary.failed_judgments} failed judgments in ${summary.reports_with_failures} reports; ` +
             `${summary.truncated_sentences} sentences past the length limit left out; ` +
             `${summary.skipped_reports + summary.skipped_lines} reports skipped\n` +
@@ -196,11 +215,14 @@ function printPlan(
   lexical: boolean,
   settings: LlmSettings,
   ctx: CliContext,
+  repeats: number,
 ): void {
   const plan = planJudging(todo, docs, maxDocChars);
+  // Judged K times: every call K times (`--repeats`).
+  const requests = repeatRequests(plan.requests, repeats);
   const estimate = lexical
     ? null
-    : estimateCost(modelId(parseModelString(settings.judge!)), plan.requests, {
+    : estimateCost(modelId(parseModelString(settings.judge!)), requests, {
         prices: settings.prices,
         // Judge replies are short JSON (a verdict, a quote): 200 tokens is generous.
         expectedOutputTokens: 200,
@@ -212,7 +234,8 @@ function printPlan(
     citations: plan.citations,
     missing_documents: plan.missingDocuments,
     judge: settings.judge,
-    calls: lexical ? 0 : plan.requests.length,
+    ...(repeats > 1 ? { repeats } : {}),
+    calls: lexical ? 0 : requests.length,
     ...(estimate
       ? {
           input_tokens: estimate.inputTokens,
@@ -229,7 +252,7 @@ function printPlan(
   else {
     const cost = estimate.costUsd === null ? 'no price' : `$${estimate.costUsd.toFixed(4)}`;
     ctx.io.out(
-      `  ${settings.judge}: at most ${plan.requests.length} calls (uncited sentences counted at their most), ${estimate.inputTokens} input + ${estimate.outputTokens} output tokens, ${cost}\n`,
+      `  ${settings.judge}: at most ${requests.length} calls (${repeats > 1 ? `${plan.requests.length} per repeat × ${repeats} repeats; ` : ''}uncited sentences counted at their most), ${estimate.inputTokens} input + ${estimate.outputTokens} output tokens, ${cost}\n`,
     );
   }
 }

@@ -7,6 +7,7 @@ import { CitegeistError, location, quoteValue } from '../../core/index.js';
 import { formatPythonFloat } from '../../python-compat/index.js';
 import { ALL_METRICS, allValues, TOPIC_METRICS, type TopicMetric, topicValues } from './argue-metrics.js';
 import type { ReportCounts } from './count-report.js';
+import { type RepeatedVerdict, topicValuesOverRepeats } from './judged-repeats.js';
 
 export interface ScoreRow {
   runId: string;
@@ -18,6 +19,10 @@ export interface ScoreRow {
 export interface TopicResult {
   topicId: string;
   counts: ReportCounts;
+  /** Judged K > 1 times: each repeat's counts (`counts` first); the TSV holds the mean of their values. */
+  repeats?: ReportCounts[];
+  /** Judged K > 1 times: each single judgment's verdict per repeat (`judged-repeats.ts`). */
+  verdicts?: RepeatedVerdict[];
 }
 
 export const TSV_HEADER = 'run_id\trequest_id\tmetric\tvalue';
@@ -30,7 +35,10 @@ export function sortTopics<T extends { topicId: string }>(topics: readonly T[]):
 /** The rows of one run: `all` first, then each topic. */
 export function argueRunRows(runId: string, topics: readonly TopicResult[]): ScoreRow[] {
   const sorted = sortTopics(topics);
-  const perTopic = sorted.map((t) => ({ topicId: t.topicId, values: topicValues(t.counts) }));
+  const perTopic = sorted.map((t) => ({
+    topicId: t.topicId,
+    values: t.repeats ? topicValuesOverRepeats(t.repeats) : topicValues(t.counts),
+  }));
   const all = allValues(perTopic.map((t) => t.values));
   const rows: ScoreRow[] = ALL_METRICS.map((metric) => ({
     runId,

@@ -1,4 +1,6 @@
 /** grade/argue: report evaluation with nuggets, the ARGUE way (METHODS §5 steps 6–7). */
+
+export { type ArgueJudgeNoise, argueJudgeNoise, argueRepeatedScores } from './argue-judge-noise.js';
 export {
   ALL_METRICS,
   ARGUE_METRIC_DESCRIPTIONS,
@@ -39,10 +41,22 @@ export {
   reportKey,
 } from './judge-batch.js';
 export {
+  ARGUE_JUDGE_TEMPERATURE,
+  judgeReportRepeated,
+  repeatJudges,
+  repeatRequests,
+} from './judge-repeats.js';
+export {
   type JudgeReportContext,
   type JudgeReportInput,
   judgeReport,
 } from './judge-report.js';
+export {
+  countRepeats,
+  type RepeatedVerdict,
+  readRepeatSentences,
+  topicValuesOverRepeats,
+} from './judged-repeats.js';
 export * from './judgments.js';
 export {
   type JudgedEvidence,

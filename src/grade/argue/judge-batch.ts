@@ -15,6 +15,7 @@ import {
 } from '../../formats/index.js';
 import type { ChatMessage } from '../../llm/index.js';
 import type { CitedDocumentSource } from './documents.js';
+import { judgeReportRepeated } from './judge-repeats.js';
 import { type JudgeReportContext, type JudgeReportInput, judgeReport } from './judge-report.js';
 import type { JudgedReport } from './judgments.js';
 import {
@@ -86,7 +87,9 @@ export async function judgeReports(
   return Promise.all(
     inputs.map((input) =>
       limit(async () => {
-        const judged = await judgeReport(input, ctx);
+        const judged = ctx.repeatJudges
+          ? await judgeReportRepeated(input, ctx, ctx.repeatJudges)
+          : await judgeReport(input, ctx);
         options.onReport?.(judged, input);
         return judged;
       }),

@@ -57,6 +57,8 @@ export interface JudgeReportContext extends GroundingOptions {
   version: string;
   /** Locates evidence quotes in cited documents, preparing each once (shared across reports; bounded). */
   locator?: QuoteLocator;
+  /** `--repeats K`: the K judges (one seed each) every report is judged by (`judge-repeats.ts`). */
+  repeatJudges?: readonly ReportJudge[];
 }
 
 /** Grounds each match's sentence quote in the sentence (span key `sentence`). */

@@ -28,6 +28,8 @@ export interface JudgmentsSettings {
   maxDocChars: number | null;
   /** Unverified support counts differently with it: scores with and without it differ. */
   trustUnlocatedEvidence: boolean;
+  /** Judged K > 1 times (`--repeats K`): K and the judge's temperature (absent, or K = 1: judged once). */
+  judgeRepeats?: { repeats: number; temperature: number };
   version: string;
 }
 
@@ -49,6 +51,11 @@ export function reportJudgmentsManifest(s: JudgmentsSettings): RunManifest {
       length_mode: s.lengthMode,
       max_doc_chars: s.maxDocChars,
       trust_unlocated_evidence: s.trustUnlocatedEvidence,
+      // Only when judged K > 1 times, so manifests of single judgings stay as they were; a resume
+      // with another K is then refused (RUN_MANIFEST_MISMATCH names judge_repeats).
+      ...((s.judgeRepeats?.repeats ?? 1) > 1
+        ? { judge_repeats: s.judgeRepeats!.repeats, judge_temperature: s.judgeRepeats!.temperature }
+        : {}),
     },
     inputs: {},
     version: s.version,

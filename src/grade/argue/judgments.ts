@@ -99,6 +99,19 @@ export interface JudgeRecord {
   evidence?: { attestations: EvidenceTally[]; nugget_matches: EvidenceTally[] };
   /** Unverified claims of support counted as the judge said (`--trust-unlocated-evidence`). */
   trust_unlocated_evidence?: boolean;
+  /**
+   * Judged K > 1 times (`reports judge --repeats K`): K. The line's own `judgments` are the first
+   * repeat's (what ARGUE-viz shows); `failed` and `evidence` count every repeat.
+   */
+  repeats?: number;
+  /** The judgments of repeats 2..K, per sentence in the order of `judgments` (`judge-repeats.ts`). */
+  repeat_judgments?: RepeatSentence[][];
+}
+
+/** One sentence's judgments in a later judge repeat (its text and citations are the line's). */
+export interface RepeatSentence {
+  judgments: Judgment[];
+  failed_judgments?: FailedJudgment[];
 }
 
 export interface JudgedReport {

@@ -6,7 +6,8 @@
 import { CitegeistError, location, quoteValue } from '../../core/index.js';
 import { detectReportFormat, parseReport } from '../../formats/index.js';
 import { argueRunRows, type ScoreRow, type TopicResult } from './argue-tsv.js';
-import { countReport, emptyCounts, type GroundingCounts, type GroundingTally } from './count-report.js';
+import { emptyCounts, type GroundingCounts, type GroundingTally } from './count-report.js';
+import { countRepeats, readRepeatSentences } from './judged-repeats.js';
 import type { JudgedSentence } from './judgments.js';
 import type { NuggetIndex } from './nugget-index.js';
 
@@ -14,6 +15,8 @@ export interface JudgedReportLine {
   runId: string;
   topicId: string;
   sentences: JudgedSentence[];
+  /** Judged K > 1 times (`reports judge --repeats K`): the sentences as repeats 2..K judged them. */
+  repeats?: JudgedSentence[][];
   where: string;
 }
 
@@ -88,12 +91,13 @@ export function parseJudgments(text: string, file: string): ReadJudgmentsResult 
     if (line.trim() === '') continue;
     const where = location(file, lineNo);
     try {
-      const value = JSON.parse(line) as { report?: unknown; judgments?: unknown };
+      const value = JSON.parse(line) as { report?: unknown; judgments?: unknown; citegeist?: unknown };
       const { runId, topicId } = idsOf(value?.report, where);
       const sentences = checkSentences(value.judgments, where);
       const key = `${runId}\u0000${topicId}`;
       if (byKey.delete(key)) superseded++;
-      byKey.set(key, { runId, topicId, sentences, where });
+      const repeats = readRepeatSentences(value.citegeist, sentences, where);
+      byKey.set(key, { runId, topicId, sentences, ...(repeats ? { repeats } : {}), where });
     } catch (error) {
       const problem =
         error instanceof CitegeistError ? error.problem : `not JSON (${(error as Error).message})`;
@@ -161,15 +165,25 @@ export function scoreJudgedReports(
         out.noBank.push({ topicId: line.topicId, where: line.where });
         continue;
       }
-      const counts = countReport(line.sentences, index);
-      out.unknownQuestions += counts.unknownQuestions;
-      out.unknownAnswers += counts.unknownAnswers;
-      if (counts.failed > 0)
-        out.failedTopics.push({ topicId: line.topicId, failed: counts.failed, where: line.where });
+      // Judged K times: every repeat counted; one failed judgment in any repeat leaves the topic out.
+      const judged = countRepeats(line.sentences, line.repeats, index);
+      const counts = judged.counts[0]!;
+      for (const c of judged.counts) {
+        out.unknownQuestions += c.unknownQuestions;
+        out.unknownAnswers += c.unknownAnswers;
+      }
+      if (judged.failed > 0)
+        out.failedTopics.push({ topicId: line.topicId, failed: judged.failed, where: line.where });
       else {
-        out.topics.push({ topicId: line.topicId, counts });
-        addTally(out.grounding.citations, counts.grounding.citations);
-        addTally(out.grounding.nuggetMatches, counts.grounding.nuggetMatches);
+        out.topics.push(
+          judged.counts.length > 1
+            ? { topicId: line.topicId, counts, repeats: judged.counts, verdicts: judged.verdicts }
+            : { topicId: line.topicId, counts },
+        );
+        for (const c of judged.counts) {
+          addTally(out.grounding.citations, c.grounding.citations);
+          addTally(out.grounding.nuggetMatches, c.grounding.nuggetMatches);
+        }
       }
     }
     const present = new Set(lines.map((l) => l.topicId));

@@ -17,6 +17,9 @@ export interface CallOptions {
 
 export type CallResult<T> = { ok: true; value: T; raw: string } | { ok: false; reason: string; raw: string };
 
+/** The temperature of every judge call made through `callModel` (stated in manifests of repeated judgings). */
+export const JUDGE_CALL_TEMPERATURE = 0;
+
 /** One structured call; never throws on model output (a bad reply is `ok: false`). */
 export async function callModel<T>(
   llm: LlmProvider,
@@ -30,7 +33,7 @@ export async function callModel<T>(
     messages,
     schema,
     schemaName,
-    temperature: 0,
+    temperature: JUDGE_CALL_TEMPERATURE,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
   };
