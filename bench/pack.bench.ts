@@ -7,7 +7,7 @@
  * pack no larger than that, deduplicated, and pack and replay ≤ 5 s each on 2 cores.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { memoryIo } from '../src/cli/io.js';
@@ -17,14 +17,21 @@ import { buildWorkload, readPapers } from './grading-workload.js';
 
 const ROWS = 1005;
 
+/** Wall seconds, and CPU seconds of the whole process (every thread: the grading workers too). */
+const cpuOf = new Map<string, number>();
 async function timed(label: string, argv: string[], cwd: string): Promise<number> {
   const { io, stderr } = memoryIo({ cwd });
   const t = performance.now();
+  const c = process.cpuUsage();
   const code = await runCli(argv, io);
   const s = (performance.now() - t) / 1000;
+  const used = process.cpuUsage(c);
+  cpuOf.set(label, (used.user + used.system) / 1e6);
   if (code !== 0) throw new Error(`${label} exited ${code}: ${stderr().slice(-400)}`);
   return s;
 }
+const cpu = (label: string) => `, CPU ${cpuOf.get(label)?.toFixed(2)} s`;
+const load = () => `load average ${loadavg()[0]!.toFixed(1)}`;
 
 export default async function bench(): Promise<void> {
   const papersDir = sharedDataPath('qasper-dev', 'papers');
@@ -82,12 +89,12 @@ export default async function bench(): Promise<void> {
     console.log(
       `${ROWS} rows judged over ${inputs.length - 2} papers (${(raw.length / 1e6).toFixed(1)} MB of inputs)`,
     );
-    console.log(`grade --judge (baseline, fake server): ${tGrade.toFixed(2)} s`);
+    console.log(`grade --judge (baseline, fake server): ${tGrade.toFixed(2)} s${cpu('grade')}`);
     console.log(
-      `pack (with its check replay):          ${tPack.toFixed(2)} s  (${(tPack / tGrade).toFixed(2)}× grade)`,
+      `pack (with its check replay):          ${tPack.toFixed(2)} s${cpu('pack')}  (${(tPack / tGrade).toFixed(2)}× grade)`,
     );
     console.log(
-      `replay (server gone):                  ${tReplay.toFixed(2)} s  (${(tReplay / tGrade).toFixed(2)}× grade)`,
+      `replay (server gone):                  ${tReplay.toFixed(2)} s${cpu('replay')}  (${(tReplay / tGrade).toFixed(2)}× grade; ${load()})`,
     );
     console.log(
       `pack ${(packBytes / 1e6).toFixed(2)} MB; inputs gzip -9 alone ${(inputsGz / 1e6).toFixed(2)} MB + outputs ${(outputsGz / 1e6).toFixed(2)} MB (replies are in the pack; ratio pack / (inputs + outputs) = ${(packBytes / (inputsGz + outputsGz)).toFixed(2)})`,

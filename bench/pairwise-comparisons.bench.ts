@@ -5,21 +5,32 @@
  * randomization test, Holm over the table. The metrics are per-item ratios of small counts, as the
  * ResearchQA metrics are (values k/4, k/3, k/2, 0/1, and k/m for m ≤ 6 rounded to 3 decimals), 2% of items failed
  * and 5% not applicable per system. Time of the whole table per pass (min, median) and the process's
- * peak resident memory. The table is made on one thread (`pairwiseTable`, the baseline) and on
- * two (`pairwiseTableThreaded`) in interleaved passes, with their wall and CPU times (CPU: all
- * threads of the process) and the check that both give the same table, bit for bit.
- * BENCH_ITEMS, BENCH_SYSTEMS and BENCH_PASSES change the size; BENCH_SERIAL=0 leaves the baseline
- * out (the peak memory is then the threaded table's alone).
+ * peak resident memory. Steps, interleaved in each pass:
+ * - baseline: each pair paired into two arrays and compared from them
+ *   (`comparePairedItems(pairAlignedScores(…))`, the per-pair path `pairwiseTable` took before
+ *   2026-12-01), on one thread;
+ * - one thread: `pairwiseTable` (one pass over the aligned columns per pair, `compareAligned`);
+ * - two threads: `buildPairwiseTable` (what every command calls: this thread and a worker,
+ *   synchronous) and `pairwiseTableThreaded` (the same, asynchronous);
+ * with their wall and CPU times (CPU: all threads of the process) and the check that every step
+ * gives the same table, bit for bit.
+ * BENCH_ITEMS, BENCH_SYSTEMS and BENCH_PASSES change the size; BENCH_SERIAL=0 leaves the one-thread
+ * steps out (the peak memory is then the two-thread tables' alone).
  */
 import { isDeepStrictEqual } from 'node:util';
 import {
+  buildPairwiseTable,
+  comparePairedItems,
   createRandom,
   type ItemScore,
   type MetricScores,
   type PairwiseTable,
+  type PairwiseTableOptions,
   pairwiseTable,
   pairwiseTableThreaded,
 } from '../src/stats/index.js';
+import { alignScores, pairAlignedScores } from '../src/stats/pair-items.js';
+import { systemPairs, tableOfComparisons } from '../src/stats/pairwise-table.js';
 import { formatRatio, formatTiming, interleaved, loadAverage, summarize, withCpu } from './interleaved.js';
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 50_000);
@@ -54,45 +65,68 @@ function build(): MetricScores[] {
   });
 }
 
+/** The per-pair path before 2026-12-01: two paired arrays per pair, every figure computed from them. */
+function perPairArrays(metrics: readonly MetricScores[], options: PairwiseTableOptions): PairwiseTable {
+  const comparisons = metrics.flatMap((m) => {
+    const { columns } = alignScores(m.systems.map((s) => s.scores));
+    return systemPairs(m.systems.length).map(([i, j]) =>
+      comparePairedItems(pairAlignedScores(columns[i]!, columns[j]!), options),
+    );
+  });
+  return tableOfComparisons(metrics, comparisons, options);
+}
+
 export default async function main(): Promise<void> {
   const metrics = build();
   const load = loadAverage();
   const options = { test: 'randomization', iterations: 10_000, seed: 28 } as const;
-  const cpu = { serial: [] as number[], threaded: [] as number[] };
-  let serial: PairwiseTable | null = null;
-  let threaded: PairwiseTable | null = null;
+  const names = SERIAL
+    ? (['baseline', 'serial', 'entry', 'threaded'] as const)
+    : (['entry', 'threaded'] as const);
+  const cpu = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<string, number[]>;
+  const tables: Record<string, PairwiseTable> = {};
+  const run: Record<(typeof names)[number], () => PairwiseTable | Promise<PairwiseTable>> = {
+    baseline: () => perPairArrays(metrics, options),
+    serial: () => pairwiseTable(metrics, options),
+    entry: () => buildPairwiseTable(metrics, { ...options, threads: 2 }),
+    threaded: () => pairwiseTableThreaded(metrics, { ...options, threads: 2 }),
+  };
   const steps: Record<string, () => Promise<number>> = {};
-  if (SERIAL) {
-    steps.serial = () =>
-      withCpu(cpu.serial, () => {
-        serial = pairwiseTable(metrics, options);
+  for (const name of names) {
+    steps[name] = () =>
+      withCpu(cpu[name]!, async () => {
+        tables[name] = await run[name]();
       });
   }
-  steps.threaded = () =>
-    withCpu(cpu.threaded, async () => {
-      threaded = await pairwiseTableThreaded(metrics, { ...options, threads: 2 });
-    });
   const t = await interleaved(PASSES, steps);
   const peakMb = process.resourceUsage().maxRSS / 1024;
-  const table = threaded as PairwiseTable | null;
   console.log(
-    `${SYSTEMS} systems × ${LEVELS.length} metrics × ${ITEMS.toLocaleString('en-US')} items: ${table?.rows.length} comparisons (10,000 bootstrap resamples + 10,000 sign patterns each), ${PASSES} interleaved passes, load ${load} → ${loadAverage()}`,
+    `${SYSTEMS} systems × ${LEVELS.length} metrics × ${ITEMS.toLocaleString('en-US')} items: ${tables.entry?.rows.length} comparisons (10,000 bootstrap resamples + 10,000 sign patterns each), ${PASSES} interleaved passes, load ${load} → ${loadAverage()}`,
   );
   // On a shared machine the wall time includes waiting for a core: the CPU time is what it costs.
-  if (SERIAL) {
-    console.log(`  one thread (pairwiseTable), wall: ${formatTiming(t.serial!, 1, 'ms')}`);
-    console.log(`  one thread, CPU: ${formatTiming(summarize(cpu.serial), 1, 'ms')}`);
+  const label: Record<string, string> = {
+    baseline: 'one thread, per-pair arrays (baseline)',
+    serial: 'one thread (pairwiseTable)',
+    entry: 'two threads (buildPairwiseTable, what commands call)',
+    threaded: 'two threads (pairwiseTableThreaded)',
+  };
+  for (const name of names) {
+    const goal = name === 'entry' || name === 'threaded' ? '  (goal ≤ 5,000 ms)' : '';
+    console.log(`  ${label[name]}, wall: ${formatTiming(t[name]!, 1, 'ms')}${goal}`);
+    console.log(`  ${label[name]}, CPU: ${formatTiming(summarize(cpu[name]!), 1, 'ms')}`);
   }
+  if (SERIAL) {
+    const cpuOf = (n: string) => summarize(cpu[n]!);
+    console.log(
+      `  CPU, one thread / baseline: ${formatRatio(cpuOf('serial'), cpuOf('baseline'), { max: 0.8 })}`,
+    );
+    console.log(`  wall, two threads (entry) / one: ${formatRatio(t.entry!, t.serial!, { max: 0.6 })}`);
+  }
+  const same = names.every((n) => isDeepStrictEqual(tables[n], tables[names[0]]));
   console.log(
-    `  two threads (pairwiseTableThreaded), wall: ${formatTiming(t.threaded!, 1, 'ms')}  (goal ≤ 5,000 ms)`,
+    `  the ${names.length} tables are ${same ? 'identical' : 'DIFFERENT'} (every figure, bit for bit)`,
   );
-  console.log(`  two threads, CPU (both threads): ${formatTiming(summarize(cpu.threaded), 1, 'ms')}`);
-  if (SERIAL) {
-    console.log(`  wall, two threads / one: ${formatRatio(t.threaded!, t.serial!, { max: 0.6 })}`);
-    const same = isDeepStrictEqual(serial, threaded);
-    console.log(`  the two tables are ${same ? 'identical' : 'DIFFERENT'} (every figure, bit for bit)`);
-    if (!same) process.exitCode = 1;
-  }
+  if (!same) process.exitCode = 1;
   console.log(
     `  peak resident memory of the process: ${peakMb.toFixed(0)} MB (goal ≤ 500 MB; includes the data)`,
   );

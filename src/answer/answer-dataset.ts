@@ -3,13 +3,13 @@ import {
   type DatasetRow,
   type Document,
   hashItems,
-  papersInput,
+  papersInputOfHashes,
   type RunManifest,
   sha256Hex,
 } from '../core/index.js';
 import { loadDataset } from '../formats/index.js';
 import { checkCacheFile, checkReadDataset, type WarnLine } from '../generate/index.js';
-import { byField, readInputBytes, reorderRunFile, writeFileAtomic } from '../io/index.js';
+import { byField, reorderRunFile, writeFileAtomic } from '../io/index.js';
 import type { PriceTable, ProviderEnv } from '../llm/index.js';
 import { describeSource, type PaperSourceOptions, paperSource } from '../store/index.js';
 import { preparePaper } from '../text/index.js';
@@ -85,8 +85,10 @@ export async function openAnswering(options: OpenAnsweringOptions): Promise<Open
   const all = read.rows;
   const rows = options.limit !== undefined ? all.slice(0, options.limit) : all;
   const docs = await loadDocuments(all, source);
-  const datasetSha256 = sha256Hex(readInputBytes(datasetPath, { what: 'dataset' }));
+  const datasetSha256 = read.sha256;
   const texts = new Map([...docs].map(([id, doc]) => [id, doc?.text ?? null]));
+  // Each paper hashed once: for the kept check's key and for the manifest.
+  const paperHashes = new Map([...texts].map(([id, text]) => [id, text === null ? null : sha256Hex(text)]));
   await checkReadDataset(
     warn,
     datasetPath,
@@ -97,11 +99,7 @@ export async function openAnswering(options: OpenAnsweringOptions): Promise<Open
     },
     options.check !== false,
     {
-      file: checkCacheFile(
-        cwd,
-        datasetSha256,
-        hashItems([...texts].map(([id, text]) => [id, text === null ? null : sha256Hex(text)])),
-      ),
+      file: checkCacheFile(cwd, datasetSha256, hashItems(paperHashes)),
       write: writeCaches,
     },
     true,
@@ -133,7 +131,7 @@ export async function openAnswering(options: OpenAnsweringOptions): Promise<Open
     ...(retriever ? { retriever } : {}),
     label: options.label,
     dataset: { sha256: datasetSha256, path: options.dataset, rows: all.length },
-    papers: papersInput(texts, describeSource(options.papers)),
+    papers: papersInputOfHashes(paperHashes, describeSource(options.papers)),
     version: VERSION,
   });
   return { all, rows, answerer, out: resolve(cwd, options.out), manifest, context: paperContext };

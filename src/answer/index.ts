@@ -49,7 +49,13 @@ export {
   type PaperRetrievalSetup,
 } from './open-paper-retrieval.js';
 export { PaperContext, type PaperRetrieval } from './paper-context.js';
-export { type ContextPassage, corpusPassages, type PassageSource, paperPassages } from './passage-source.js';
+export {
+  type ContextPassage,
+  corpusPassages,
+  indexedPassageText,
+  type PassageSource,
+  paperPassages,
+} from './passage-source.js';
 export { isRefusal, type QasperPredictionLine, qasperPrediction } from './qasper-predictions.js';
 export {
   ExtractiveReportWriter,

@@ -2,14 +2,13 @@ import type { ProviderEnv } from '../llm/index.js';
 import {
   assertIndexFresh,
   BM25_ALONE,
+  corpusStaleness,
   defaultRetrieval,
   describeRetrieval,
   describeStaleness,
   embedderKind,
   indexDirFor,
   indexExists,
-  indexedPapers,
-  indexStaleness,
   loadEmbedderModel,
   readManifest,
   restoreEmbedder,
@@ -59,12 +58,10 @@ export function openPaperRetrieval(options: OpenPaperRetrievalOptions): PaperRet
   }
   const manifest = readManifest(dir);
   const store = openCorpus(options.corpusPath);
-  let stale: ReturnType<typeof indexStaleness> = null;
+  let stale: ReturnType<typeof corpusStaleness> = null;
   try {
-    // An unchanged change token settles freshness without reading the digests.
     if (options.strict) assertIndexFresh(dir, manifest, store);
-    else if (!manifest.corpusToken || store.changeToken() !== manifest.corpusToken)
-      stale = indexStaleness(manifest, store.digests(), indexedPapers(dir, manifest));
+    else stale = corpusStaleness(dir, manifest, store);
   } finally {
     store.close();
   }

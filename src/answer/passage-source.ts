@@ -1,4 +1,4 @@
-import type { Retriever } from '../retrieve/index.js';
+import type { Passage, Retriever } from '../retrieve/index.js';
 import type { AnswerInput } from './answerer.js';
 
 /** A passage given to an answerer as context. */
@@ -36,6 +36,20 @@ export const paperPassages: PassageSource = {
     }));
   },
 };
+
+/**
+ * An indexed passage's context for a model: its text, labelled by its paper's title and section
+ * path (`Title > Methods > Data`); undefined for an id the index does not hold. What `corpusPassages`
+ * and `runPassages` resolve a hit's id with.
+ */
+export function indexedPassageText(
+  passages: ReadonlyMap<string, Pick<Passage, 'text' | 'title' | 'sectionPath'>>,
+): (id: string) => { text: string; label: string } | undefined {
+  return (id) => {
+    const p = passages.get(id);
+    return p ? { text: p.text, label: [p.title, ...p.sectionPath].filter(Boolean).join(' > ') } : undefined;
+  };
+}
 
 /**
  * A corpus-wide retriever: `text(id)` resolves a hit's id to its text and label (a paragraph, or

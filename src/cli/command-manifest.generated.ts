@@ -1819,7 +1819,7 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
       {
         name: 'compare',
         description:
-          'compare two scored runs per topic: mean difference, win/tie/loss, paired t-test and randomization test',
+          'compare two scored runs topic by topic: the pairwise table of `leaderboard` and `compare` (Δ = A − B with its bootstrap interval, paired randomization test, Holm over the metrics)',
         arguments: [
           {
             usage: '<scoresA>',
@@ -1847,12 +1847,12 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
           },
           {
             flags: '--iterations <n>',
-            description: 'randomization test draws',
+            description: 'bootstrap resamples and random sign patterns',
             default: 10000,
           },
           {
             flags: '--seed <n>',
-            description: 'randomization test seed',
+            description: 'resampling seed',
             default: 42,
           },
         ],
@@ -2106,6 +2106,11 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
       {
         flags: '--exclude-inputs',
         description: 'reference inputs by hash and size instead of packing them (outputs are always packed)',
+      },
+      {
+        flags: '--with-corpus',
+        description:
+          'pack papers folders whole (default: only the papers the grading read, recorded as a subset of the folder)',
       },
     ],
     commands: [

@@ -109,6 +109,7 @@ export function indexDataset(path: string): DatasetIndex {
         errors: out.errors,
         missingFields: out.missingFields,
         warnings: flags.flat ? [`${path}: ${FLAT_LAYOUT_WARNING}`] : [],
+        sha256: out.file.sha256,
         close: () => rowFile.close(),
       };
       if (out.file.layout === 'envelope') {

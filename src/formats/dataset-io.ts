@@ -48,6 +48,8 @@ export interface DatasetReadResult {
   missingFields: Record<string, string[]>;
   /** Things the user should know about how the file was read (e.g. the earlier flat layout). */
   warnings: string[];
+  /** The sha256 of the file's bytes as read (for a manifest, without reading the file again). */
+  sha256: string;
   /** `version` and `created_at` of an `eval_dataset.json` envelope. */
   version?: string;
   createdAt?: string;
@@ -76,7 +78,13 @@ export function readDataset(path: string): DatasetReadResult {
     if (value instanceof Error) errors.push({ where, message: `not JSON (${value.message})` });
     else entries.push({ where, value });
   });
-  const out = datasetFromEntries(path, entries, shape === 'lines' ? 'jsonl' : 'json', layoutOf(file));
+  const out = datasetFromEntries(
+    path,
+    entries,
+    shape === 'lines' ? 'jsonl' : 'json',
+    layoutOf(file),
+    file.sha256,
+  );
   out.errors.unshift(...errors);
   if (file.layout === 'envelope') {
     const { version, created_at: createdAt, ...rest } = file.fields;
@@ -165,6 +173,7 @@ export function datasetFromEntries(
   entries: readonly DatasetEntry[],
   format: DatasetReadResult['format'],
   layout: DatasetLayout,
+  sha256: string,
 ): DatasetReadResult {
   const hub = entries.some((e) => isHubRow(e.value));
   if (hub && layout !== 'hub export (Parquet)')
@@ -179,6 +188,7 @@ export function datasetFromEntries(
     errors: [],
     warnings: flat ? [`${path}: ${FLAT_LAYOUT_WARNING}`] : [],
     missingFields: {},
+    sha256,
   };
   const seen = new Set<string>();
   for (const [i, { where, value }] of entries.entries()) {

@@ -1,4 +1,4 @@
-import { CitegeistError } from '../core/index.js';
+import { CitegeistError, sha256Hex } from '../core/index.js';
 import { readInputBytes } from '../io/index.js';
 import { type DatasetReadResult, datasetFromEntries, readDataset, requireValidRows } from './dataset-io.js';
 import { plainJson } from './dataset-layouts.js';
@@ -26,7 +26,7 @@ export async function readParquetDataset(path: string): Promise<DatasetReadResul
     );
   }
   const entries = records.map((r, i) => ({ where: `${path} row ${i + 1}`, value: stripNulls(plainJson(r)) }));
-  return datasetFromEntries(path, entries, 'parquet', 'hub export (Parquet)');
+  return datasetFromEntries(path, entries, 'parquet', 'hub export (Parquet)', sha256Hex(bytes));
 }
 
 /** Top-level nulls are absent columns in Parquet (every row has every column): drop them. */

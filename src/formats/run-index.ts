@@ -75,12 +75,14 @@ export function indexRun(path: string, options: { model?: string } = {}): RunInd
     models: [],
     manifest: null,
     missingFields: {},
+    sha256: '',
   };
   let rows: Light[] = [];
   const json = scanPublished(path, fallbackModel, contract, out, runRowAdder(rows, out));
   let convert: (value: unknown) => RunRow | string;
   if (json) {
     out.format = 'published';
+    out.sha256 = json.sha256;
     if (json.layout === 'envelope') {
       const { summary: _summary, ...info } = json.fields;
       out.published = info;
@@ -98,7 +100,7 @@ export function indexRun(path: string, options: { model?: string } = {}): RunInd
     rows = [];
     out.errors.length = 0;
     out.missingFields = {};
-    scanCitegeist(path, fallbackModel, out, runRowAdder(rows, out));
+    out.sha256 = scanCitegeist(path, fallbackModel, out, runRowAdder(rows, out)).sha256;
     convert = (value) => citegeistRow(value, fallbackModel);
   }
   out.models = [...new Set(rows.map((r) => r.model))];
@@ -201,10 +203,10 @@ function scanCitegeist(
   model: string,
   out: Pick<RunIndex, 'errors' | 'manifest' | 'missingFields'>,
   add: (light: Light, where: string) => boolean,
-): void {
+): JsonRowsFile {
   const { errors } = out;
   let first = true;
-  scanJsonRows(
+  return scanJsonRows(
     path,
     'lines',
     (text, place) => {

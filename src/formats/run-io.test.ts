@@ -1,4 +1,5 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +12,20 @@ const write = (name: string, text: string) => {
 };
 
 describe('readRun', () => {
+  it('gives the sha256 of the bytes it read, in either layout (a report need not read the file again)', () => {
+    const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+    const published = write(
+      'm.json',
+      JSON.stringify([{ row_id: 'a', actual_answer: 'x', actual_citations: [] }]),
+    );
+    const jsonl = write(
+      'm.jsonl',
+      `${JSON.stringify({ row_id: 'a', model: 'm', answer: 'x', citations: [] })}\n`,
+    );
+    expect(readRun(published).sha256).toBe(sha(published));
+    expect(readRun(jsonl).sha256).toBe(sha(jsonl));
+  });
+
   it('reads the published results layout', () => {
     const path = write(
       'gemini-3.1-pro.json',

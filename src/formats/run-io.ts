@@ -10,7 +10,7 @@ import {
 import {
   firstContentChar,
   type JsonRowsFile,
-  readJsonlLines,
+  readJsonlFile,
   scanJsonRows,
   takeManifest,
 } from '../io/index.js';
@@ -34,6 +34,8 @@ export interface RunReadResult {
    * published code does, and the command warns and counts them.
    */
   missingFields: Record<string, string[]>;
+  /** The sha256 of the file's bytes, hashed as they were read (a manifest need not read it again). */
+  sha256: string;
 }
 
 /**
@@ -74,12 +76,14 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
     models: [],
     manifest: null,
     missingFields: {},
+    sha256: '',
   };
   const add = runRowAdder(out.rows, out);
   const json = publishedRows(path);
   if (json) {
     out.format = 'published';
     const { envelope, rows } = json;
+    out.sha256 = json.sha256;
     if (envelope) {
       const { summary: _summary, ...info } = envelope;
       out.published = info;
@@ -95,7 +99,9 @@ export function readRun(path: string, options: { model?: string } = {}): RunRead
       else if (add(row, where)) noteMissingCitations(out, row, value, 'published');
     }
   } else {
-    const { manifest, rows } = takeManifest(readJsonlLines(path, 'run file'), path, false);
+    const file = readJsonlFile(path, 'run file');
+    out.sha256 = file.sha256;
+    const { manifest, rows } = takeManifest(file.lines, path, false);
     out.manifest = manifest;
     for (const entry of rows) {
       const where = location(path, entry.line);
@@ -168,7 +174,9 @@ export function noteMissingCitations(
  * The rows of a run in the published layout: a JSON list, or the results object `{…, rows: [...]}`
  * (its other fields as `envelope`); null when the file is neither (JSONL). Read row by row.
  */
-function publishedRows(path: string): { envelope: Record<string, unknown> | null; rows: unknown[] } | null {
+function publishedRows(
+  path: string,
+): { envelope: Record<string, unknown> | null; rows: unknown[]; sha256: string } | null {
   const first = firstContentChar(path, 'run file');
   if (first !== '[' && first !== '{') return null;
   const rows: unknown[] = [];
@@ -180,8 +188,8 @@ function publishedRows(path: string): { envelope: Record<string, unknown> | null
     if (first === '{') return null;
     throw runJsonError(path, error);
   }
-  if (file.layout === 'list') return { envelope: null, rows };
-  return file.hasRows ? { envelope: file.fields, rows } : null;
+  if (file.layout === 'list') return { envelope: null, rows, sha256: file.sha256 };
+  return file.hasRows ? { envelope: file.fields, rows, sha256: file.sha256 } : null;
 }
 
 /** A run file that starts like a JSON list (or object) but does not parse. */

@@ -1,10 +1,10 @@
 import {
+  buildPairwiseTable,
   type JudgeVariance,
   judgeVariance,
   type MetricScores,
   type PairwiseTable,
   type PairwiseTableOptions,
-  pairwiseTable,
   type RankStability,
   rankStability,
 } from '../stats/index.js';
@@ -16,7 +16,7 @@ import { mergeScoreFiles, readScoreFile, type ScoreFileText } from './score-file
  * Score files compared item by item — grades files, ARGUE scores TSVs (per topic), faithfulness
  * results, qa-eval scores: each read (`readScoreFile`), refused when two were made on different
  * datasets or share fewer than `minShared` items (`assertComparable`), then every pair of their
- * systems on every metric they share (`pairwiseTable`: paired on shared items, failed and not
+ * systems on every metric they share (`buildPairwiseTable`: paired on shared items, failed and not
  * applicable items left out of the pair and counted). What `citegeist compare` does with them.
  */
 export function compareScoreFiles(
@@ -26,7 +26,7 @@ export function compareScoreFiles(
   const read = files.map(readScoreFile);
   const { metrics, repeats } = mergeScoreFiles(read);
   assertComparable(read, options.minShared);
-  const table = pairwiseTable(metrics, options);
+  const table = buildPairwiseTable(metrics, options);
   const judge = judgeNoise(metrics, repeats, options);
   return judge.length > 0 ? { ...table, judge } : table;
 }

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { statSync } from 'node:fs';
+import { folderFiles } from './folder-files.js';
 import { hashFileInto, sha256OfFile } from './read-input.js';
 
 /**
  * The content hash of an input: a file's sha256, or for a folder (a `--papers` or `--nuggets`
  * folder) the sha256 of its files' names and contents, sorted by name (hidden files skipped, one
- * level deep, as those options read them). Null when the path does not exist.
+ * level deep, as those options read them: `folderFiles`). Null when the path does not exist.
  */
 export function fingerprint(path: string): { sha256: string; size: number } | null {
   let stat: ReturnType<typeof statSync>;
@@ -19,10 +19,7 @@ export function fingerprint(path: string): { sha256: string; size: number } | nu
   if (!stat.isDirectory()) return null;
   const hash = createHash('sha256');
   let size = 0;
-  for (const name of readdirSync(path).sort()) {
-    if (name.startsWith('.')) continue;
-    const file = join(path, name);
-    if (!statSync(file).isFile()) continue;
+  for (const { name, path: file } of folderFiles(path)) {
     // Name, length, then the bytes, read in pieces (a folder may hold large files).
     const length = statSync(file).size;
     size += length;

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +15,9 @@ const file = (text: string | Buffer) => {
   writeFileSync(path, text);
   return path;
 };
+
+/** The sha256 of a file's bytes, read whole (what `scanJsonRows` hashes chunk by chunk). */
+const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
 /** Every row with its place, read with a chunk size small enough to split rows across chunks. */
 function rows(path: string, as: 'json' | 'lines', chunk: number) {
@@ -35,7 +39,7 @@ describe('scanJsonRows', () => {
     it(`reads a list, an envelope and JSONL row by row, with places (chunks of ${chunk} bytes)`, () => {
       const list = file(`\ufeff  ${JSON.stringify(tricky, null, 2)}\n`);
       const { out, result } = rows(list, 'json', chunk);
-      expect(result).toEqual({ layout: 'list', fields: {}, hasRows: true });
+      expect(result).toEqual({ layout: 'list', fields: {}, hasRows: true, sha256: sha(list) });
       expect(out.map((r) => JSON.parse(r.text))).toEqual(tricky);
       const reader = new RowFile(list);
       for (const r of out) expect(reader.text(r.place)).toBe(r.text);
@@ -47,6 +51,7 @@ describe('scanJsonRows', () => {
         layout: 'envelope',
         fields: { version: '1.0', errors: ['x'], total: 5 },
         hasRows: true,
+        sha256: sha(envelope),
       });
       expect(e.out.map((r) => JSON.parse(r.text))).toEqual(tricky);
 
@@ -54,15 +59,18 @@ describe('scanJsonRows', () => {
       const l = rows(jsonl, 'lines', chunk);
       expect(l.out.map((r) => r.place.index)).toEqual([1, 2, 3, 4, 5, 8]);
       expect(l.out.map((r) => JSON.parse(r.text))).toEqual([...tricky, { last: 1 }]);
+      expect(l.result.sha256).toBe(sha(jsonl));
     });
   }
 
   it('reads an empty list and an object without rows', () => {
     expect(rows(file('[ ]'), 'json', 4).out).toEqual([]);
-    expect(rows(file('{"a": [1]}'), 'json', 4).result).toEqual({
+    const noRows = file('{"a": [1]}');
+    expect(rows(noRows, 'json', 4).result).toEqual({
       layout: 'envelope',
       fields: { a: [1] },
       hasRows: false,
+      sha256: sha(noRows),
     });
   });
 

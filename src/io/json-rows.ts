@@ -9,6 +9,7 @@
  * ResearchQA files; its other keys are parsed and returned), or one row per line (JSONL).
  */
 import { isUtf8 } from 'node:buffer';
+import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { CitegeistError, describeLocation, type ErrorLocation } from '../core/index.js';
 import { jsonSyntaxProblem } from './json-syntax.js';
@@ -37,6 +38,8 @@ export interface JsonRowsFile {
   fields: Record<string, unknown>;
   /** Whether an envelope had a `rows` list (false: a JSON object without one). */
   hasRows: boolean;
+  /** The sha256 of the file's bytes, hashed as they were read (a manifest need not read it again). */
+  sha256: string;
 }
 
 /** The file's JSON does not parse (a structural error at a byte offset). */
@@ -62,6 +65,9 @@ class ChunkedFile {
   private readonly fd: number;
   /** The whole content of a file that is not a regular one. */
   private readonly whole: Buffer | null;
+  /** The bytes [0, hashed) are in `hash`: each chunk is hashed the first time it is read. */
+  private readonly hash = createHash('sha256');
+  private hashed = 0;
 
   constructor(
     input: Input,
@@ -86,6 +92,17 @@ class ChunkedFile {
     while (read < length) read += readSync(this.fd, this.buffer, read, length - read, from + read);
     this.chunk = this.buffer.subarray(0, length);
     this.start = from;
+    if (from <= this.hashed && from + length > this.hashed) {
+      this.hash.update(this.chunk.subarray(this.hashed - from));
+      this.hashed = from + length;
+    }
+  }
+
+  /** The sha256 of the whole file: the chunks not read yet are read for it. */
+  sha256(): string {
+    if (this.whole) return createHash('sha256').update(this.whole).digest('hex');
+    while (this.hashed < this.size) this.load(this.hashed);
+    return this.hash.digest('hex');
   }
 
   byte(at: number): number {
@@ -298,7 +315,7 @@ export function scanJsonRows(
     const start = contentStart(f);
     if (as === 'lines') {
       lines(f, start, visit);
-      return { layout: 'lines', fields: {}, hasRows: false };
+      return { layout: 'lines', fields: {}, hasRows: false, sha256: f.sha256() };
     }
     const at = skipSpace(f, start);
     const first = at < f.size ? f.byte(at) : -1;
@@ -306,15 +323,16 @@ export function scanJsonRows(
     let result: JsonRowsFile;
     if (first === OPEN_BRACKET) {
       end = listElements(f, at, visit);
-      result = { layout: 'list', fields: {}, hasRows: true };
+      result = { layout: 'list', fields: {}, hasRows: true, sha256: '' };
     } else if (first === OPEN_BRACE) {
-      result = { layout: 'envelope', fields: {}, hasRows: false };
+      result = { layout: 'envelope', fields: {}, hasRows: false, sha256: '' };
       end = envelope(f, at, result, visit);
     } else {
       throw new JsonSyntaxError(at < f.size ? `unexpected byte at ${at}` : 'the file is empty');
     }
     if (skipSpace(f, end) < f.size)
       throw new JsonSyntaxError(`unexpected text after the JSON at byte ${end}`);
+    result.sha256 = f.sha256();
     return result;
   } finally {
     closeInput(input);
@@ -359,21 +377,26 @@ function envelope(
 
 /** The parsed lines of a JSONL file, as `parseJsonl` gives them, read without holding its text. */
 export function readJsonlLines(path: string, what = 'file'): JsonlLine[] {
-  const out: JsonlLine[] = [];
-  scanJsonRows(
+  return readJsonlFile(path, what).lines;
+}
+
+/** `readJsonlLines` with the sha256 of the file's bytes, hashed as they were read. */
+export function readJsonlFile(path: string, what = 'file'): { lines: JsonlLine[]; sha256: string } {
+  const lines: JsonlLine[] = [];
+  const { sha256 } = scanJsonRows(
     path,
     'lines',
     (text, { index: line }) => {
       if (text.trim() === '') return;
       try {
-        out.push({ line, ok: true, value: JSON.parse(text) });
+        lines.push({ line, ok: true, value: JSON.parse(text) });
       } catch (error) {
-        out.push({ line, ok: false, error: jsonSyntaxProblem(error, text), text });
+        lines.push({ line, ok: false, error: jsonSyntaxProblem(error, text), text });
       }
     },
     what,
   );
-  return out;
+  return { lines, sha256 };
 }
 
 /** The first character of a file's content (after a byte order mark and whitespace), or ''. */

@@ -26,6 +26,11 @@ export function checkFinished(path: string, what: string, allowPartial: boolean)
   );
 }
 
+/** The label of rows read from a file still being written: its label (else its model), "(partial)". */
+export function partialLabel(label: string | null | undefined, model: string): string {
+  return `${label ?? model} (partial)`;
+}
+
 function describe(holder: LockHolder | null): string {
   return holder
     ? `${holder.command} (pid ${holder.pid} on ${holder.host}, since ${holder.started_at})`

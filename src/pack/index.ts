@@ -1,5 +1,6 @@
 /** pack/: study packs — one archive to re-derive every number of a study offline (docs/packs.md). */
 
+export { describeSubset } from './corpus-subset.js';
 export { renderDrift, writeDrift } from './drift-report.js';
 export { renderPackContents } from './inspect-text.js';
 export { type JudgeDrift, judgeDrift, type MetricDrift } from './judge-drift.js';

@@ -1,4 +1,5 @@
 /** What `citegeist pack inspect` prints: the files, the replay steps, the replies and the notes. */
+import { describeSubset } from './corpus-subset.js';
 import type { PackManifest } from './pack-format.js';
 
 export function renderPackContents(m: PackManifest): string {
@@ -19,6 +20,7 @@ export function renderPackContents(m: PackManifest): string {
     }),
     '',
     `model replies: ${m.replies.count}`,
+    ...m.corpus_subsets.map(describeSubset),
     ...m.notes.map((n) => `note: ${n}`),
   ];
   return `${lines.join('\n')}\n`;

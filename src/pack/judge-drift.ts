@@ -1,7 +1,7 @@
 /**
  * Judge drift (`replay --rejudge M`): a grades file made with the packed judge beside the same file
  * re-made with another judge. Per judged metric, old vs new mean with the paired comparison the
- * leaderboard's pairwise table uses (`gradesMetricScores` → `pairwiseTable`), and the agreement of
+ * leaderboard's pairwise table uses (`gradesMetricScores` → `buildPairwiseTable`), and the agreement of
  * the new judge with the old as a judge card, the old judge's scores standing where a human set's
  * labels would.
  */
@@ -16,7 +16,7 @@ import {
   parseGradesFile,
   RESEARCHQA_METRICS,
 } from '../grade/index.js';
-import { type PairwiseRow, pairwiseTable } from '../stats/index.js';
+import { buildPairwiseTable, type PairwiseRow } from '../stats/index.js';
 
 /** What changed on one judged metric when the judge did. */
 export interface MetricDrift {
@@ -78,7 +78,7 @@ export function judgeDrift(o: {
   const metrics = gradesMetricScores([...keyed(old, OLD), ...keyed(fresh, NEW)]).filter(
     (m) => o.regenerated !== undefined || JUDGED.has(m.metric),
   );
-  const table = pairwiseTable(metrics, { seed: o.seed ?? 0 });
+  const table = buildPairwiseTable(metrics, { seed: o.seed ?? 0 });
   return {
     output: o.output,
     oldJudge: o.oldJudge,

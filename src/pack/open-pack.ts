@@ -1,6 +1,7 @@
 /** Opening a study pack: read as untrusted input, every hash and size checked against pack.json. */
 import { existsSync, readFileSync } from 'node:fs';
 import { CitegeistError, sha256Hex as sha256 } from '../core/index.js';
+import { subsetProblem } from './corpus-subset.js';
 import {
   DEFAULT_PACK_LIMITS,
   type PackedReply,
@@ -76,6 +77,13 @@ export function openPack(path: string, limits: ReadLimits = DEFAULT_PACK_LIMITS)
         'The pack was altered; ask for a new copy.',
       );
   }
+  const subset = subsetProblem(manifest, (sha) => byName.get(`files/${sha}`) ?? null);
+  if (subset)
+    throw new CitegeistError(
+      'PACK_INVALID',
+      `${path}: ${subset}.`,
+      'The pack was altered; ask for a new copy.',
+    );
   const repliesRaw = byName.get('replies.jsonl') ?? new Uint8Array();
   if (sha256(repliesRaw) !== manifest.replies.sha256)
     throw new CitegeistError(

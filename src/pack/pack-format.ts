@@ -57,6 +57,23 @@ export const ReplayStepSchema = z.object({
 });
 export type ReplayStep = z.infer<typeof ReplayStepSchema>;
 
+/**
+ * A papers folder packed as a subset (the default; `pack --with-corpus` packs it whole): the whole
+ * papers the study's grading read, standing for the folder they came from.
+ */
+export const CorpusSubsetSchema = z.object({
+  /** The folder (logical path); its packed files are the `files` under it. */
+  path: LogicalPath,
+  /** Files packed, of the files the folder held. */
+  papers: z.number().int().nonnegative(),
+  of: z.number().int().nonnegative(),
+  /** What the subset stands for: the whole folder's sha256 (its files' names and bytes in name order). */
+  sha256: Sha,
+  /** The same hash over the packed files (checked by `pack verify`). */
+  subset_sha256: Sha,
+});
+export type CorpusSubset = z.infer<typeof CorpusSubsetSchema>;
+
 export const PackManifestSchema = z.object({
   citegeist_pack: z.literal(PACK_FORMAT),
   tool: z.object({ name: z.literal('citegeist'), version: z.string() }),
@@ -66,6 +83,8 @@ export const PackManifestSchema = z.object({
   files: z.array(PackFileSchema),
   steps: z.array(ReplayStepSchema),
   replies: z.object({ count: z.number().int().nonnegative(), sha256: Sha }),
+  /** Papers folders packed as subsets (none: every corpus packed whole, or a pack made before subsets). */
+  corpus_subsets: z.array(CorpusSubsetSchema).default([]),
   /** Things a reader should know (an input referenced only, an output not replayable, …). */
   notes: z.array(z.string()),
 });

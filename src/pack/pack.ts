@@ -7,12 +7,22 @@
  * replies its outputs used and nothing else from the cache, and an output is called replayable only
  * when that replay reproduced it byte for byte.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { sha256Hex as sha256 } from '../core/index.js';
 import { writeFileAtomic } from '../io/index.js';
 import { ResponseCache } from '../llm/index.js';
+import { PAPERS_CACHE_PATH } from '../store/index.js';
+import { describeSubset } from './corpus-subset.js';
 import { PACK_FORMAT, type PackFile, type PackManifest, PackManifestSchema } from './pack-format.js';
 import { layOut, type OutputVerdict, replaySteps, type StepRunner } from './replay-steps.js';
 import { collectStudy } from './study.js';
@@ -28,6 +38,8 @@ export interface MakePackOptions {
   cache: string | null;
   /** Reference inputs by hash and size instead of packing their bytes. */
   excludeInputs: boolean;
+  /** Pack papers folders whole, not only the papers the study read (corpus-subset.ts). */
+  withCorpus?: boolean;
   version: string;
   now: Date;
   run: StepRunner;
@@ -43,7 +55,10 @@ export interface MadePack {
 
 /** Collects the study, replays it once to find the replies it needs and to check it, writes the pack. */
 export async function makePack(o: MakePackOptions): Promise<MadePack> {
-  const study = collectStudy(o.outputs, o.cwd, o.humanLabels ? { humanLabels: o.humanLabels } : {});
+  const study = await collectStudy(o.outputs, o.cwd, {
+    ...(o.humanLabels ? { humanLabels: o.humanLabels } : {}),
+    withCorpus: o.withCorpus === true,
+  });
   const scratch = mkdtempSync(join(tmpdir(), 'citegeist-pack-'));
   try {
     const contents = new Map<string, Uint8Array>();
@@ -67,17 +82,19 @@ export async function makePack(o: MakePackOptions): Promise<MadePack> {
       files,
       steps: study.steps,
       replies: { count: 0, sha256: sha256('') },
+      corpus_subsets: study.subsets,
       notes: [...study.notes],
     };
     // The check replay: inputs laid out, every step run, replies served from a copy of the cache.
     const root = join(scratch, 'study');
     layOut(root, draft, (sha) => contents.get(sha) ?? null, false);
+    seedPapersCache(o.cwd, resolve(root, draft.cwd));
     const usedLog = join(scratch, 'replies-used.txt');
     writeFileSync(usedLog, '');
     let cacheCopy: string | null = null;
     if (o.cache && existsSync(o.cache) && draft.steps.some((s) => s.models)) {
       cacheCopy = join(scratch, 'cache.sqlite');
-      writeFileSync(cacheCopy, readFileSync(o.cache));
+      copyFileSync(o.cache, cacheCopy);
     }
     const verdicts = await replaySteps(
       draft,
@@ -126,6 +143,23 @@ export async function makePack(o: MakePackOptions): Promise<MadePack> {
   }
 }
 
+/**
+ * The check replay reads the papers the workspace's papers cache already parsed (found there by
+ * file name and content hash, `PapersCache`) instead of parsing them again: a copy, so the check
+ * writes nothing into the workspace. Parsing depends only on a file's bytes, name and the
+ * extractor version, so the outputs re-derived are the same; `replay` parses the packed files.
+ */
+function seedPapersCache(cwd: string, studyCwd: string): void {
+  const cache = resolve(cwd, PAPERS_CACHE_PATH);
+  if (!existsSync(cache)) return;
+  const copy = resolve(studyCwd, PAPERS_CACHE_PATH);
+  mkdirSync(dirname(copy), { recursive: true });
+  // The cache runs in WAL mode: its pages not yet in the main file are copied too.
+  for (const suffix of ['', '-wal']) {
+    if (existsSync(`${cache}${suffix}`)) copyFileSync(`${cache}${suffix}`, `${copy}${suffix}`);
+  }
+}
+
 /** The README inside a pack, for a reader who opens the archive without citegeist. */
 export function packReadme(m: PackManifest): string {
   const outputs = m.files.filter((f) => f.role === 'output');
@@ -156,6 +190,17 @@ export function packReadme(m: PackManifest): string {
       (f) =>
         `- ${f.path} (${f.role}, ${f.size} bytes, sha256 ${f.sha256}${f.packed ? '' : ', referenced only'})`,
     ),
+    ...(m.corpus_subsets.length > 0
+      ? [
+          '',
+          '## Corpus subsets',
+          '',
+          'Of a papers folder, the pack holds the whole papers the grading read (every paper the dataset names),',
+          "not the folder: the grades' manifests hash exactly those papers' texts, so they replay identically.",
+          '',
+          ...m.corpus_subsets.map((s) => `- ${describeSubset(s)}`),
+        ]
+      : []),
     ...(m.notes.length > 0 ? ['', '## Notes', '', ...m.notes.map((n) => `- ${n}`)] : []),
     '',
   ];

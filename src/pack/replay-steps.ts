@@ -32,15 +32,20 @@ export interface OutputVerdict {
   detail: string | null;
 }
 
-/** Lays the packed files out under `root` (inputs, and outputs only when `withOutputs`). */
+/**
+ * Lays the packed files out under `root`: inputs, outputs no step re-derives (packed as they are,
+ * such as a judge card made from a labels file, which a report may read), and the other outputs
+ * only when `withOutputs`.
+ */
 export function layOut(
   root: string,
   manifest: PackManifest,
   bytes: (sha: string) => Uint8Array | null,
   withOutputs: boolean,
 ) {
+  const derived = new Set(manifest.steps.flatMap((s) => s.outputs));
   for (const f of manifest.files) {
-    if (f.role === 'output' && !withOutputs) continue;
+    if (f.role === 'output' && !withOutputs && derived.has(f.path)) continue;
     const data = bytes(f.sha256);
     if (data === null) continue;
     const target = resolve(root, f.path);

@@ -4,7 +4,7 @@
  * another judge (the runs are written again by another generator) and the drift is measured
  * (`judgeDrift`).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CitegeistError, sha256Hex as sha256 } from '../core/index.js';
 import { type JudgeDrift, judgeDrift } from './judge-drift.js';
@@ -61,7 +61,12 @@ export async function replayPack(
   // Live calls go through a cache seeded with the packed replies: a request the pack holds is
   // answered from it, a new one calls the model, and the cache can be packed again.
   const live = { file: join(o.dir, 'live-replies.sqlite'), usedLog: null, live: true };
-  if (o.rejudge || o.regenerate) writeReplyCache(live.file, o.pack.replies);
+  // Written once: the live cache starts as a copy of the file (closed, so its WAL is checkpointed).
+  if (o.rejudge || o.regenerate) {
+    for (const suffix of ['', '-wal']) {
+      if (existsSync(`${cacheFile}${suffix}`)) copyFileSync(`${cacheFile}${suffix}`, `${live.file}${suffix}`);
+    }
+  }
   const changed: LiveStep[] = [];
   const verdicts = await replaySteps(
     manifest,

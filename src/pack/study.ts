@@ -3,9 +3,10 @@ import { basename, dirname, join, posix, relative, resolve, sep } from 'node:pat
 import { CitegeistError } from '../core/index.js';
 import { hashInputs, sha256OfFile } from '../io/index.js';
 import { RECIPE_PATH_LISTS, RECIPE_PATHS } from '../report/index.js';
+import { folderFiles, folderSha256Of, papersRead } from './corpus-subset.js';
 import { faithfulnessStep } from './faithfulness-step.js';
 import { judgeCardStep } from './judge-card-step.js';
-import type { ReplayStep } from './pack-format.js';
+import type { CorpusSubset, ReplayStep } from './pack-format.js';
 import { qaEvalStep } from './qa-eval-step.js';
 
 export interface StudyFile {
@@ -21,6 +22,8 @@ export interface Study {
   files: StudyFile[];
   steps: ReplayStep[];
   notes: string[];
+  /** Papers folders packed as subsets (see corpus-subset.ts). */
+  subsets: CorpusSubset[];
 }
 
 /** SHA-256 of a file's bytes, read in chunks (a corpus can be large). */
@@ -102,17 +105,19 @@ type Pending = { abs: string; why: string };
  * paths are relative to it). Throws PACK_INPUT_MISSING, naming the output and the input, when an
  * input cannot be found with the content its record gives.
  */
-export function collectStudy(
+export async function collectStudy(
   outputs: readonly string[],
   cwd: string,
-  options: { humanLabels?: string } = {},
-): Study {
+  options: { humanLabels?: string; withCorpus?: boolean } = {},
+): Promise<Study> {
   const files = new Map<string, { abs: string; role: 'output' | 'input' }>();
   const steps: Omit<ReplayStep, 'cwd'>[] = [];
   const stepArgvPaths: string[] = [];
   const notes: string[] = [];
   const queue: Pending[] = outputs.map((o) => ({ abs: resolve(cwd, o), why: 'named on the command line' }));
   const done = new Set<string>();
+  /** Papers folders of which only the papers read are packed (unless `withCorpus`). */
+  const subsetFolders = new Set<string>();
   const rel = (abs: string) => relative(cwd, abs).split(sep).join('/') || '.';
 
   const need = (
@@ -229,9 +234,18 @@ export function collectStudy(
       const judge = settings.judge;
       if (typeof judge === 'string') argv.push('--judge', judge);
       if (settings.trust_unlocated_evidence === true) argv.push('--trust-unlocated-evidence');
+      // Judged K times (`grade --repeats K`): the manifest states K only when it is above 1.
+      if (typeof settings.judge_repeats === 'number' && settings.judge_repeats > 1)
+        argv.push('--repeats', String(settings.judge_repeats));
       argv.push('--label', String(manifest.label), '--no-check', '--out', rel(abs));
       for (const o of outs) files.set(o, { abs: o, role: 'output' });
-      for (const i of [dataset, run, papers]) addInput(i);
+      for (const i of [dataset, run]) addInput(i);
+      if (kind === 'papers' && options.withCorpus !== true) {
+        // The whole papers the grading read (those its dataset names), not the folder: see corpus-subset.ts.
+        for (const f of await papersRead(dataset, papers))
+          if (!files.has(f)) files.set(f, { abs: f, role: 'input' });
+        subsetFolders.add(papers);
+      } else addInput(papers);
       steps.push({
         id: rel(abs),
         kind: 'cli',
@@ -331,6 +345,14 @@ export function collectStudy(
           models ? judge : 'lexical',
         ];
         if (meta.trust_unlocated_evidence === true) argv.push('--trust-unlocated-evidence');
+        // The settings the manifest records that change the judgments, when not the defaults.
+        if (typeof meta.limit === 'number') argv.push('--limit', String(meta.limit));
+        if (typeof meta.length_mode === 'string' && meta.length_mode !== 'characters')
+          argv.push('--length-mode', meta.length_mode);
+        if (models && typeof meta.max_doc_chars === 'number')
+          argv.push('--max-doc-chars', String(meta.max_doc_chars));
+        if (models && typeof meta.judge_repeats === 'number' && meta.judge_repeats > 1)
+          argv.push('--repeats', String(meta.judge_repeats));
       } else {
         const [judgments, nuggets, requests] = recorded;
         argv = [
@@ -387,7 +409,23 @@ export function collectStudy(
   const logical = (abs: string) =>
     posix.normalize(posix.join(cwdLogical, relative(cwd, abs).split(sep).join('/')));
   const rebase = (p: string) => posix.normalize(posix.join(cwdLogical, p));
+  // A folder some other output needed whole (an ARGUE judge's documents) is not a subset.
+  const subsets = [...subsetFolders].sort().flatMap((folder) => {
+    const all = folderFiles(folder);
+    const packed = all.filter((f) => files.has(f));
+    if (packed.length === all.length) return [];
+    return [
+      {
+        path: logical(folder),
+        papers: packed.length,
+        of: all.length,
+        sha256: folderSha256Of(all),
+        subset_sha256: folderSha256Of(packed),
+      },
+    ];
+  });
   return {
+    subsets,
     cwd: cwdLogical,
     files: [...files.values()]
       .map((f) => ({ abs: f.abs, path: logical(f.abs), role: f.role }))

@@ -111,7 +111,8 @@ const text = (b: Uint8Array, at: number, len: number) => {
 export function readTarGz(file: string, gz: Uint8Array, limits: ReadLimits): TarEntry[] {
   let tar: Buffer;
   try {
-    tar = gunzipSync(gz, { maxOutputLength: limits.maxBytes });
+    // 1 MiB chunks, not zlib's 16 KiB: a pack inflates to megabytes, copied once per chunk.
+    tar = gunzipSync(gz, { maxOutputLength: limits.maxBytes, chunkSize: 1 << 20 });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ERR_BUFFER_TOO_LARGE' || /maxOutputLength|too large/i.test((error as Error).message)) {

@@ -5,7 +5,6 @@ export { renderArgueTable } from './argue-table.js';
 export { buildReportData, type ReportInput } from './build-report.js';
 export { escapeHtml } from './escape-html.js';
 export { type FaithfulnessSource, faithfulnessLabel } from './faithfulness-section.js';
-export { ReportReader, type ReportSources } from './inputs/report-reader.js';
 export {
   buildReportFromFiles,
   optionsFromRecipe,

@@ -1,7 +1,6 @@
 import {
   type MatrixCell,
   type PairwiseMatrix,
-  type PairwiseRow,
   type PairwiseTable,
   pairwiseMatrices,
 } from '../stats/index.js';
@@ -69,27 +68,30 @@ function metricMatrix(
     })
     .join('');
   const head = runs.map((r) => `<th scope="col">${swatch(r.colour)} ${e(r.label)}</th>`).join('');
-  const best = matrix.best ? bestLine(matrix.best, runs, rows) : '';
+  const best = matrix.best ? bestLine(matrix, runs) : '';
   return `<figure class="matrix"><div class="scroll"><table class="pairwise"><caption>${e(m.label)} <span class="meta">(${m.higherIsBetter ? 'higher' : 'lower'} is better)</span></caption><thead><tr><th>row − column</th>${head}</tr></thead><tbody>${body}</tbody></table></div>${best}</figure>`;
 }
 
 /**
- * The best run of a metric and how each other run stands against it: not distinguishable,
- * significantly worse, or not compared (the pair has no p-value, e.g. no question both scored).
+ * The best run of a metric and how each other run stands against it, as the table's best group
+ * says (`BestGroup`, the one `leaderboard` prints): not distinguishable, significantly worse, or
+ * not compared (no p-value, e.g. no question both scored). Runs in the page's order.
  */
-function bestLine(best: string, runs: readonly RunInfo[], rows: readonly PairwiseRow[]): string {
+function bestLine(matrix: PairwiseMatrix, runs: readonly RunInfo[]): string {
+  const same = new Set(matrix.indistinguishable);
+  const none = new Set(matrix.notCompared);
   const parts: Record<'same' | 'worse' | 'none', string[]> = { same: [], worse: [], none: [] };
   for (const r of runs) {
-    if (r.label === best) continue;
-    const row = rows.find((x) => (x.a === best && x.b === r.label) || (x.b === best && x.a === r.label));
-    parts[!row || row.adjustedP === null ? 'none' : row.significant ? 'worse' : 'same'].push(e(r.label));
+    if (r.label === matrix.best) continue;
+    const compared = matrix.systems.includes(r.label) && !none.has(r.label);
+    parts[same.has(r.label) ? 'same' : compared ? 'worse' : 'none'].push(e(r.label));
   }
   const said = [
     parts.same.length ? `not distinguishable from it: ${parts.same.join(', ')}` : '',
     parts.worse.length ? `significantly worse: ${parts.worse.join(', ')}` : '',
     parts.none.length ? `not compared (no p-value): ${parts.none.join(', ')}` : '',
   ].filter(Boolean);
-  return `<p class="meta">Best: ${e(best)}${said.length ? `; ${said.join('; ')}` : ''}.</p>`;
+  return `<p class="meta">Best: ${e(matrix.best ?? '')}${said.length ? `; ${said.join('; ')}` : ''}.</p>`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { PairwiseRow, PairwiseTable } from '../stats/index.js';
+import type { BestGroup, PairwiseRow, PairwiseTable } from '../stats/index.js';
 import { renderTable } from '../text/index.js';
 
 /** How each test is named in a table's header line. */
@@ -86,10 +86,7 @@ export function renderPairwiseTable(
       ).replace(/^/gm, '  '),
     );
     if (group.best) {
-      const others = group.indistinguishable.filter((l) => l !== group.best);
-      lines.push(
-        `  best: ${group.best}; ${others.length ? `not distinguishable from it: ${others.join(', ')}` : 'every other system is significantly worse'}`,
-      );
+      lines.push(`  best: ${group.best}; ${bestGroupText(group)}`);
     }
   }
   // The α and power the MDDs were computed at (`--alpha` sets α; every row shares them).
@@ -99,4 +96,15 @@ export function renderPairwiseTable(
     `MDD: the smallest true difference this many pairs would detect (α = ${mdd.alpha}, power ${mdd.power}, from the spread of the differences); smaller ones cannot be told apart.`,
   );
   return `${lines.join('\n')}\n`;
+}
+
+/** How the other systems stand against the best: not distinguishable, not compared (no p-value), or all worse. */
+function bestGroupText(group: BestGroup): string {
+  const others = group.indistinguishable.filter((l) => l !== group.best);
+  const none = group.notCompared.length ? `not compared (no p-value): ${group.notCompared.join(', ')}` : '';
+  if (others.length)
+    return [`not distinguishable from it: ${others.join(', ')}`, none].filter(Boolean).join('; ');
+  return none
+    ? `every compared system is significantly worse; ${none}`
+    : 'every other system is significantly worse';
 }

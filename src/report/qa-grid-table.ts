@@ -10,12 +10,14 @@ export function renderGrid(
   metrics: readonly QaMetricId[],
   best: readonly GridBest[] = [],
 ): string {
-  // ▲ the best cell of a metric, ≈ a cell not significantly worse than it (Holm over the grid).
+  // ▲ the best cell of a metric, ≈ a cell not significantly worse than it (Holm over the grid),
+  // ? a cell not compared with it (no p-value): no mark would read as significantly worse.
   const mark = (g: GridRow, m: QaMetricId | undefined) => {
     const b = best.find((x) => x.metric === m);
     if (!b?.best) return '';
     const label = cellLabel(g);
-    return label === b.best ? ' ▲' : b.notWorse.includes(label) ? ' ≈' : '';
+    if (label === b.best) return ' ▲';
+    return b.notWorse.includes(label) ? ' ≈' : b.notCompared.includes(label) ? ' ?' : '';
   };
   const label = (m: QaMetricId) => (m === 'bertscore' ? 'BERTScore-F1' : m === 'rougeL' ? 'ROUGE-L' : m);
   const columns = [
@@ -39,7 +41,7 @@ export function renderGrid(
     ]),
   ]);
   const legend = best.some((b) => b.best)
-    ? '\n▲ best cell of the metric; ≈ not significantly worse (paired randomization test, Holm over every pair of cells and metric)'
+    ? `\n▲ best cell of the metric; ≈ not significantly worse (paired randomization test, Holm over every pair of cells and metric)${best.some((b) => b.notCompared.length) ? '; ? not compared with the best (no question both scored)' : ''}`
     : '';
   return `${renderTable(columns, rows)}${legend}`;
 }

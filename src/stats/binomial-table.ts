@@ -7,6 +7,11 @@ export interface HalfBinomialTable {
   lo: number;
   /** cdf[i] = P(X ≤ lo + i); the last entry is 1. */
   cdf: Float64Array;
+  /**
+   * Where to search for a uniform u: the answer lies in guide[g] .. guide[g + 1] for
+   * g = ⌊u · (guide.length − 1)⌋ (guide[g] is the first index whose cdf exceeds g / G).
+   */
+  guide: Int32Array;
 }
 
 /** Standard deviations kept on each side: the mass left out is below 1e-18, under a uniform's 2⁻³². */
@@ -38,15 +43,34 @@ export function halfBinomialTable(trials: number): HalfBinomialTable {
     cdf[i] = run;
   }
   cdf[cdf.length - 1] = 1;
-  return { lo, cdf };
+  return { lo, cdf, guide: guideTable(cdf) };
+}
+
+/**
+ * A guide table (Chen & Asau 1974) over G = 2^k ≥ cdf.length buckets of [0, 1): u · G is then exact
+ * and its bucket brackets the answer, so a draw searches a bucket or two of the CDF instead of
+ * all of it; the result is the same index the full search finds (the first cdf entry above u).
+ */
+function guideTable(cdf: Float64Array): Int32Array {
+  let buckets = 1;
+  while (buckets < cdf.length) buckets *= 2;
+  const guide = new Int32Array(buckets + 1);
+  let i = 0;
+  for (let g = 0; g < buckets; g++) {
+    while (i < cdf.length - 1 && !(cdf[i]! > g / buckets)) i++;
+    guide[g] = i;
+  }
+  guide[buckets] = cdf.length - 1;
+  return guide;
 }
 
 /** One draw from a tabulated Binomial(trials, ½): the first count whose CDF exceeds a uniform. */
 export function drawHalfBinomial(random: RandomSource, table: HalfBinomialTable): number {
   const u = random();
-  const { cdf } = table;
-  let left = 0;
-  let right = cdf.length - 1;
+  const { cdf, guide } = table;
+  const g = Math.floor(u * (guide.length - 1));
+  let left = guide[g]!;
+  let right = guide[g + 1]!;
   while (left < right) {
     const mid = (left + right) >>> 1;
     if (cdf[mid]! > u) right = mid;

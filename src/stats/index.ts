@@ -24,6 +24,7 @@ export {
   type PairedStatistic,
   type SampleStatistic,
 } from './bootstrap.js';
+export { type BuildPairwiseOptions, buildPairwiseTable } from './build-pairwise-table.js';
 export { cohensDz, differenceSd } from './cohens-dz.js';
 export { type CorrelationValue, pearson, spearman } from './correlation.js';
 export { type ColumnSummary, mean, median, quantileSorted, summarize } from './descriptive.js';

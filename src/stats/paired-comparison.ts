@@ -80,28 +80,49 @@ export function comparePairedItems(
   items: PairedScores,
   options: PairedComparisonOptions = {},
 ): PairedComparison {
-  const { test = 'randomization', iterations = 10_000, seed = 0, confidence = 0.95 } = options;
-  const { alpha = 0.05, power = 0.8 } = options;
-  if (!PAIRED_TESTS.includes(test)) {
-    throw new CitegeistError(
-      'BAD_OPTION',
-      `comparePairedItems: test ${quoteValue(test)} is not one of ${PAIRED_TESTS.join(', ')}.`,
-      'Use --test randomization (the default), bootstrap, t, wilcoxon or sign.',
-    );
-  }
+  assertTestName(options.test);
   const { a, b } = items;
   assertPaired('comparePairedItems', a, b, ['a', 'b']);
   // d = a − b once (typed, with its mean, sd, levels and win/loss counts): every figure reads it.
-  const diffs = pairedDifferences(a, b);
+  const summary = {
+    ...items,
+    diffs: pairedDifferences(a, b),
+    meanA: meanUnchecked(a),
+    meanB: meanUnchecked(b),
+  };
+  return compareSummary(summary, () => items, options);
+}
+
+/** What every figure of a comparison but the t, Wilcoxon and sign tests reads: d = a − b and the means. */
+export interface PairedSummary extends Omit<PairedScores, 'a' | 'b'> {
+  diffs: PairedDifferences;
+  meanA: number | null;
+  meanB: number | null;
+}
+
+/**
+ * `comparePairedItems` from the differences and means already computed (`compareAligned` makes
+ * them in its pairing pass); `scores` gives the paired values themselves, read only by the tests
+ * that need them (t, Wilcoxon, sign).
+ */
+export function compareSummary(
+  summary: PairedSummary,
+  scores: () => PairedScores,
+  options: PairedComparisonOptions = {},
+): PairedComparison {
+  const { test = 'randomization', iterations = 10_000, seed = 0, confidence = 0.95 } = options;
+  const { alpha = 0.05, power = 0.8 } = options;
+  assertTestName(test);
+  const { diffs } = summary;
   const { n, sd: sdDifference } = diffs;
   const delta = bootstrapDifferences(diffs, { iterations, seed, confidence });
   return {
     n,
-    dropped: { failed: items.droppedFailed, notApplicable: items.droppedNotApplicable },
-    onlyA: items.onlyA,
-    onlyB: items.onlyB,
-    meanA: meanUnchecked(a),
-    meanB: meanUnchecked(b),
+    dropped: { failed: summary.droppedFailed, notApplicable: summary.droppedNotApplicable },
+    onlyA: summary.onlyA,
+    onlyB: summary.onlyB,
+    meanA: summary.meanA,
+    meanB: summary.meanB,
     delta,
     dz: dzOfDifferences(diffs),
     sdDifference,
@@ -109,14 +130,24 @@ export function comparePairedItems(
     wins: diffs.wins,
     ties: n - diffs.wins - diffs.losses,
     losses: diffs.losses,
-    test: runTest(test, items, diffs, delta, { iterations, seed }),
+    test: runTest(test, scores, diffs, delta, { iterations, seed }),
     zeroVariance: diffs.zeroVariance,
   };
 }
 
+function assertTestName(test: PairedTestName = 'randomization'): void {
+  if (!PAIRED_TESTS.includes(test)) {
+    throw new CitegeistError(
+      'BAD_OPTION',
+      `comparePairedItems: test ${quoteValue(test)} is not one of ${PAIRED_TESTS.join(', ')}.`,
+      'Use --test randomization (the default), bootstrap, t, wilcoxon or sign.',
+    );
+  }
+}
+
 function runTest(
   name: PairedTestName,
-  { a, b }: PairedScores,
+  scores: () => PairedScores,
   diffs: PairedDifferences,
   delta: PairedBootstrapResult,
   resampling: { iterations: number; seed: number },
@@ -141,15 +172,18 @@ function runTest(
       };
     }
     case 't': {
+      const { a, b } = scores();
       const t = pairedTTest(a, b);
       const statistic = t.t !== null && Number.isFinite(t.t) ? t.t : null;
       return { name, p: t.p, statistic, method: 't', monteCarloError: 0 };
     }
     case 'wilcoxon': {
+      const { a, b } = scores();
       const w = wilcoxonSignedRank(a, b);
       return { name, p: w.p, statistic: w.statistic, method: w.method, monteCarloError: 0 };
     }
     case 'sign': {
+      const { a, b } = scores();
       const s = signTest(a, b);
       return { name, p: s.p, statistic: s.positive, method: 'binomial', monteCarloError: 0 };
     }

@@ -23,6 +23,9 @@ export interface PairwiseMatrix {
   metric: string;
   systems: string[];
   best: string | null;
+  /** The table's best group (`BestGroup`): those not told apart from the best, and those not compared with it. */
+  indistinguishable: string[];
+  notCompared: string[];
   cells: (MatrixCell | null)[][];
 }
 
@@ -41,7 +44,8 @@ export function pairwiseMatrices(table: PairwiseTable): PairwiseMatrix[] {
       cells[index.get(r.a)!]![index.get(r.b)!] = cellOf(r, 1);
       cells[index.get(r.b)!]![index.get(r.a)!] = cellOf(r, -1);
     }
-    return { metric: group.metric, systems, best: group.best, cells };
+    const { best, indistinguishable, notCompared } = group;
+    return { metric: group.metric, systems, best, indistinguishable, notCompared, cells };
   });
 }
 

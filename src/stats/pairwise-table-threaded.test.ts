@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { buildPairwiseTable } from './build-pairwise-table.js';
 import type { ItemScore } from './pair-items.js';
 import { type MetricScores, pairwiseTable } from './pairwise-table.js';
 import { pairwiseTableThreaded } from './pairwise-table-threaded.js';
@@ -94,5 +95,52 @@ describe('pairwiseTableThreaded', () => {
     });
     expect([...threads]).toEqual([0]);
     expect(threaded).toStrictEqual(pairwiseTable(metrics, { iterations: 400 }));
+  });
+});
+
+describe('buildPairwiseTable (the entry every command calls)', () => {
+  it('shares a large table with a worker without giving up its thread, and gives pairwiseTable bit for bit', () => {
+    const metrics = table(1200, 9);
+    for (const test of ['randomization', 'bootstrap', 'wilcoxon'] as const) {
+      const options = { test, iterations: 1500, seed: 4 };
+      const threads = new Map<number, number>();
+      const built = buildPairwiseTable(metrics, {
+        ...options,
+        threads: 2,
+        minWork: 0,
+        onComparison: (_, thread) => threads.set(thread, (threads.get(thread) ?? 0) + 1),
+      });
+      expect(isDeepStrictEqual(built, pairwiseTable(metrics, options))).toBe(true);
+      expect([...threads.values()].reduce((x, y) => x + y, 0)).toBe(18);
+    }
+  });
+
+  it('reads every comparison back from a worker while this thread waits', () => {
+    const metrics = table(600, 3);
+    const threads = new Set<number>();
+    const options = { iterations: 800, seed: 2 };
+    const built = buildPairwiseTable(metrics, {
+      ...options,
+      threads: 1,
+      useThisThread: false,
+      onComparison: (_, thread) => threads.add(thread),
+    });
+    expect(built).toStrictEqual(pairwiseTable(metrics, options));
+    expect(threads.size).toBe(1);
+    expect(threads.has(0)).toBe(false);
+  });
+
+  it('keeps a small table, or threads: 1, on this thread', () => {
+    const metrics = table(300, 6);
+    for (const options of [{ threads: 2 }, { threads: 1, minWork: 0 }]) {
+      const threads = new Set<number>();
+      const built = buildPairwiseTable(metrics, {
+        iterations: 500,
+        ...options,
+        onComparison: (_, thread) => threads.add(thread),
+      });
+      expect([...threads]).toEqual([0]);
+      expect(built).toStrictEqual(pairwiseTable(metrics, { iterations: 500 }));
+    }
   });
 });

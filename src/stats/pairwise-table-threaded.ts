@@ -11,13 +11,10 @@
  * with 10,000 resamples. Small tables are computed on this thread, as `pairwiseTable` does.
  */
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
-import { type AlignedScores, alignScores, pairAlignedScores } from './pair-items.js';
-import {
-  comparePairedItems,
-  type PairedComparison,
-  type PairedComparisonOptions,
-} from './paired-comparison.js';
+import { type MessagePort, Worker } from 'node:worker_threads';
+import { compareAligned } from './aligned-comparison.js';
+import { type AlignedScores, alignScores } from './pair-items.js';
+import type { PairedComparison, PairedComparisonOptions } from './paired-comparison.js';
 import {
   type MetricScores,
   type PairwiseTable,
@@ -53,6 +50,13 @@ export interface PairwiseWorkerData {
   /** Int32Array over it: the next comparison to take (Atomics.add). */
   next: SharedArrayBuffer;
   options: PairedComparisonOptions;
+  /**
+   * Set by `buildPairwiseTable`, which waits without its event loop: results go to this port (read
+   * with `receiveMessageOnPort`) instead of the parent port, and the worker adds 1 to this
+   * Int32Array (and notifies it) when it stops, whether it finished or failed.
+   */
+  port?: MessagePort;
+  stopped?: SharedArrayBuffer;
 }
 
 export type PairwiseWorkerMessage =
@@ -60,7 +64,7 @@ export type PairwiseWorkerMessage =
   | { done: true }
   | { error: string };
 
-const MIN_WORK = 2_000_000;
+export const MIN_WORK = 2_000_000;
 
 /** One comparison of the task list (the same call `pairwiseTable` makes for it). */
 export function compareTask(
@@ -70,10 +74,40 @@ export function compareTask(
   options: PairedComparisonOptions,
 ): PairedComparison {
   const columns = metrics[tasks[3 * k]!]!;
-  return comparePairedItems(
-    pairAlignedScores(columns[tasks[3 * k + 1]!]!, columns[tasks[3 * k + 2]!]!),
-    options,
-  );
+  return compareAligned(columns[tasks[3 * k + 1]!]!, columns[tasks[3 * k + 2]!]!, options);
+}
+
+/** A table's comparisons as tasks over aligned columns, with the options every comparison gets. */
+export interface TablePlan {
+  columns: AlignedScores[][];
+  tasks: Int32Array;
+  count: number;
+  /** Σ over comparisons of (items + iterations): what `minWork` is compared with. */
+  work: number;
+  compareOptions: PairedComparisonOptions;
+}
+
+/** Aligns each metric's systems once and lists the comparisons in table order (`systemPairs`). */
+export function planTable(metrics: readonly MetricScores[], tableOptions: PairwiseTableOptions): TablePlan {
+  const compareOptions: PairedComparisonOptions = {
+    test: tableOptions.test ?? 'randomization',
+    iterations: tableOptions.iterations ?? 10_000,
+    seed: tableOptions.seed ?? 0,
+    confidence: tableOptions.confidence ?? 0.95,
+    alpha: tableOptions.alpha ?? 0.05,
+    power: tableOptions.power ?? 0.8,
+  };
+  const aligned = metrics.map((m) => alignScores(m.systems.map((s) => s.scores)));
+  const triples: number[] = [];
+  let work = 0;
+  metrics.forEach((m, mi) => {
+    for (const [i, j] of systemPairs(m.systems.length)) {
+      triples.push(mi, i, j);
+      work += aligned[mi]!.ids.length + compareOptions.iterations!;
+    }
+  });
+  const tasks = Int32Array.from(triples);
+  return { columns: aligned.map((m) => m.columns), tasks, count: tasks.length / 3, work, compareOptions };
 }
 
 /**
@@ -87,26 +121,7 @@ export async function pairwiseTableThreaded(
 ): Promise<PairwiseTable> {
   const { threads = availableParallelism(), minWork = MIN_WORK, onComparison, ...rest } = options;
   const { useThisThread = true, ...tableOptions } = rest;
-  const compareOptions: PairedComparisonOptions = {
-    test: tableOptions.test ?? 'randomization',
-    iterations: tableOptions.iterations ?? 10_000,
-    seed: tableOptions.seed ?? 0,
-    confidence: tableOptions.confidence ?? 0.95,
-    alpha: tableOptions.alpha ?? 0.05,
-    power: tableOptions.power ?? 0.8,
-  };
-  const aligned = metrics.map((m) => alignScores(m.systems.map((s) => s.scores)));
-  const columns = aligned.map((m) => m.columns);
-  const triples: number[] = [];
-  let work = 0;
-  metrics.forEach((m, mi) => {
-    for (const [i, j] of systemPairs(m.systems.length)) {
-      triples.push(mi, i, j);
-      work += aligned[mi]!.ids.length + compareOptions.iterations!;
-    }
-  });
-  const tasks = Int32Array.from(triples);
-  const count = tasks.length / 3;
+  const { columns, tasks, count, work, compareOptions } = planTable(metrics, tableOptions);
   const results = new Array<PairedComparison | undefined>(count);
   const next = new SharedArrayBuffer(4);
   const counter = new Int32Array(next);
@@ -164,8 +179,12 @@ function runWorker(
  * young generation is kept small: it holds one comparison's arrays at a time, and the default
  * would add tens of megabytes to the process's peak.
  */
-function startWorker(data: PairwiseWorkerData): Worker {
+export function startWorker(data: PairwiseWorkerData): Worker {
   const fromSources = import.meta.url.endsWith('.ts');
   const entry = new URL(fromSources ? './pairwise-worker.dev.mjs' : './pairwise-worker.js', import.meta.url);
-  return new Worker(entry, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: 16 } });
+  return new Worker(entry, {
+    workerData: data,
+    ...(data.port ? { transferList: [data.port] } : {}),
+    resourceLimits: { maxYoungGenerationSizeMb: 16 },
+  });
 }

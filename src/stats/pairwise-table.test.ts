@@ -96,12 +96,43 @@ describe('pairwiseTable', () => {
 
   it('groups the systems that cannot be told apart from the best, by the metric direction', () => {
     const table = pairwiseTable(metrics, { test: 't' });
-    expect(table.groups[0]).toEqual({ metric: 'm1', best: 'A', indistinguishable: ['A'] });
+    expect(table.groups[0]).toEqual({ metric: 'm1', best: 'A', indistinguishable: ['A'], notCompared: [] });
     // Lower is better on m2: B is best and A differs significantly.
-    expect(table.groups[1]).toEqual({ metric: 'm2', best: 'B', indistinguishable: ['B'] });
+    expect(table.groups[1]).toEqual({ metric: 'm2', best: 'B', indistinguishable: ['B'], notCompared: [] });
     // With no correction and alpha tiny nothing is significant: everyone is in the group.
     const lenient = pairwiseTable(metrics, { test: 't', correction: 'none', alpha: 1e-300 });
     expect(lenient.groups[0]!.indistinguishable).toEqual(['B', 'A', 'C']);
+  });
+
+  it('lists a system with no p-value against the best as not compared, never as indistinguishable', () => {
+    // D scored only items the others lack (no shared item with the best); E scored none at all.
+    const other = new Map<string, ItemScore>(ids(20).map((id) => [`z${id}`, 1]));
+    const none = new Map<string, ItemScore>(ids(200).map((id) => [id, 'failed']));
+    const table = pairwiseTable(
+      [
+        {
+          ...metrics[0]!,
+          systems: [...metrics[0]!.systems, { label: 'D', scores: other }, { label: 'E', scores: none }],
+        },
+      ],
+      { test: 't', correction: 'none', alpha: 1e-300 },
+    );
+    const group = table.groups[0]!;
+    // D's mean (1) is the highest, but it shares no item with anyone: the best by mean is D.
+    expect(group.best).toBe('D');
+    expect(group.indistinguishable).toEqual(['D']);
+    expect(group.notCompared).toEqual(['B', 'A', 'C', 'E']);
+    // Without D, A is the best; E (no scores) and nobody else lacks a p-value against it.
+    const withoutD = pairwiseTable(
+      [{ ...metrics[0]!, systems: [...metrics[0]!.systems, { label: 'E', scores: none }] }],
+      { test: 't', correction: 'none', alpha: 1e-300 },
+    );
+    expect(withoutD.groups[0]).toEqual({
+      metric: 'm1',
+      best: 'A',
+      indistinguishable: ['B', 'A', 'C'],
+      notCompared: ['E'],
+    });
   });
 });
 

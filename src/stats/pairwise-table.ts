@@ -1,11 +1,7 @@
+import { compareAligned } from './aligned-comparison.js';
 import { adjustPValues, type Correction } from './multiple-comparisons.js';
-import { alignScores, type ItemScore, pairAlignedScores } from './pair-items.js';
-import {
-  comparePairedItems,
-  type PairedComparison,
-  type PairedComparisonOptions,
-  type PairedTestName,
-} from './paired-comparison.js';
+import { alignScores, type ItemScore } from './pair-items.js';
+import type { PairedComparison, PairedComparisonOptions, PairedTestName } from './paired-comparison.js';
 
 /** One system's item scores on one metric. */
 export interface SystemScores {
@@ -41,8 +37,13 @@ export interface PairwiseRow {
 export interface BestGroup {
   metric: string;
   best: string | null;
-  /** The best and every system whose difference from it is not significant (adjusted). */
+  /** The best and every system compared with it whose difference is not significant (adjusted). */
   indistinguishable: string[];
+  /**
+   * Systems with no p-value against the best (no item both scored, or the test undefined on
+   * them): neither in the group nor shown worse, and said so.
+   */
+  notCompared: string[];
 }
 
 export interface PairwiseTable {
@@ -72,7 +73,7 @@ export function pairwiseTable(
   for (const m of metrics) {
     const { columns } = alignScores(m.systems.map((s) => s.scores));
     for (const [i, j] of systemPairs(m.systems.length)) {
-      comparisons.push(comparePairedItems(pairAlignedScores(columns[i]!, columns[j]!), { ...options, test }));
+      comparisons.push(compareAligned(columns[i]!, columns[j]!, { ...options, test }));
     }
   }
   return tableOfComparisons(metrics, comparisons, options);
@@ -127,26 +128,40 @@ export function tableOfComparisons(
   };
 }
 
+/**
+ * The best system of a metric by mean, the systems its comparison cannot tell apart from it, and
+ * those without a p-value against it: a pair with no test is not evidence of a tie.
+ */
 function bestGroup(m: MetricScores, rows: readonly PairwiseRow[]): BestGroup {
   const means = m.systems
-    .map((s) => {
-      const values = [...s.scores.values()].filter((v): v is number => typeof v === 'number');
-      return {
-        label: s.label,
-        mean: values.length ? values.reduce((x, y) => x + y, 0) / values.length : null,
-      };
-    })
+    .map((s) => ({ label: s.label, mean: scoredMean(s.scores) }))
     .filter((s): s is { label: string; mean: number } => s.mean !== null);
-  if (means.length === 0) return { metric: m.metric, best: null, indistinguishable: [] };
+  if (means.length === 0) return { metric: m.metric, best: null, indistinguishable: [], notCompared: [] };
   const best = means.reduce((x, y) => ((m.higherIsBetter ? y.mean > x.mean : y.mean < x.mean) ? y : x)).label;
-  const indistinguishable = means
-    .map((s) => s.label)
-    .filter((label) => {
-      if (label === best) return true;
-      const row = rows.find(
-        (r) => r.metric === m.metric && ((r.a === best && r.b === label) || (r.b === best && r.a === label)),
-      );
-      return !row?.significant;
-    });
-  return { metric: m.metric, best, indistinguishable };
+  const indistinguishable: string[] = [];
+  const notCompared: string[] = [];
+  for (const { label } of m.systems) {
+    if (label === best) {
+      indistinguishable.push(label);
+      continue;
+    }
+    const row = rows.find(
+      (r) => r.metric === m.metric && ((r.a === best && r.b === label) || (r.b === best && r.a === label)),
+    );
+    if (!row || row.adjustedP === null) notCompared.push(label);
+    else if (!row.significant) indistinguishable.push(label);
+  }
+  return { metric: m.metric, best, indistinguishable, notCompared };
+}
+
+/** The plain mean of a system's numeric scores in the map's order (null with none). */
+function scoredMean(scores: ReadonlyMap<string, ItemScore>): number | null {
+  let sum = 0;
+  let count = 0;
+  for (const v of scores.values()) {
+    if (typeof v !== 'number') continue;
+    sum += v;
+    count++;
+  }
+  return count ? sum / count : null;
 }

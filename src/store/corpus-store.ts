@@ -1,5 +1,5 @@
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { CitegeistError, type Document, type DocumentMeta, DocumentSchema } from '../core/index.js';
 import { assertRegularInput, sqliteWriteError, systemError } from '../io/index.js';
@@ -197,6 +197,21 @@ export class CorpusStore {
       ingestedAt: String(row.ingested_at),
       ids,
     };
+  }
+
+  /**
+   * Stored files with this content hash whose name (last path segment) is `name`, other than
+   * `path`: the same bytes read from another folder (a study laid out again by `replay`), which
+   * parse to the same documents. Sorted by path, so the pick is stable.
+   */
+  findByContent(name: string, contentHash: string, path: string): StoredFile[] {
+    const rows = this.db
+      .prepare('SELECT path FROM files WHERE content_hash = ? AND path != ? ORDER BY path')
+      .all(contentHash, path) as Row[];
+    return rows
+      .map((r) => String(r.path))
+      .filter((p) => basename(p) === name)
+      .flatMap((p) => this.findByFile(p) ?? []);
   }
 
   /**

@@ -1,4 +1,5 @@
 import { existsSync, rmSync } from 'node:fs';
+import { basename } from 'node:path';
 import { type Document, isCitegeistError } from '../core/index.js';
 import type { MatchForms } from '../text/index.js';
 import { type CorpusStore, type MatchingText, CorpusStore as Store } from './corpus-store.js';
@@ -7,7 +8,9 @@ import { type CorpusStore, type MatchingText, CorpusStore as Store } from './cor
  * A cache of the documents read from a papers folder (`--papers DIR`), so that a paper is parsed
  * and normalised once, not by every command that reads it: a corpus file of its own (documents,
  * match forms) keyed by file path and content hash (the file's bytes and the extractor version,
- * as `ingest` uses), so an edited file or a new extractor misses the cache and is read again.
+ * as `ingest` uses), so an edited file or a new extractor misses the cache and is read again. A
+ * file not cached at its path is found by its name and content hash (the same paper in another
+ * folder: parsing depends only on the bytes, the name and the extractor).
  * Only files holding one document are cached.
  *
  * The cache never fails a command: when it cannot be opened or written (a read-only folder, a
@@ -92,8 +95,16 @@ export class PapersCache {
   }
 
   private storedId(file: string, hash: string): string | undefined {
-    const stored = this.guard(() => this.store?.findByFile(file));
-    return stored && stored.contentHash === hash && stored.ids.length === 1 ? stored.ids[0] : undefined;
+    const one = (s: { contentHash: string; ids: string[] } | undefined) =>
+      s && s.contentHash === hash && s.ids.length === 1 ? s.ids[0] : undefined;
+    // The same file (name and bytes) read from another folder parses to the same document: a
+    // study laid out again elsewhere (`pack`'s check replay) reads what was parsed here.
+    return (
+      one(this.guard(() => this.store?.findByFile(file))) ??
+      (this.guard(() => this.store?.findByContent(basename(file), hash, file)) ?? [])
+        .map(one)
+        .find((id) => id !== undefined)
+    );
   }
 
   /** Runs a cache operation; a failure turns the cache off (recorded in `problem`). */

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { skipBecause } from './skip-because.js';
 
 /** The project root: the nearest folder above this file that holds package.json. */
 function projectRoot(): string {
@@ -56,10 +57,7 @@ export function missingSharedData(...paths: string[][]): string | undefined {
  * Read the data inside the tests (or lazily), not when the file is collected.
  */
 export function skipWithoutSharedData(...paths: string[][]) {
-  const reason = missingSharedData(...paths);
-  return (ctx: { skip: (note?: string) => void }): void => {
-    if (reason) ctx.skip(reason);
-  };
+  return skipBecause(missingSharedData(...paths));
 }
 
 /**

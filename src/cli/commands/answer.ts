@@ -1,5 +1,11 @@
 import { resolve } from 'node:path';
-import { answerOpened, openAnswering, runPassages, writeQasperPredictions } from '../../answer/index.js';
+import {
+  answerOpened,
+  indexedPassageText,
+  openAnswering,
+  runPassages,
+  writeQasperPredictions,
+} from '../../answer/index.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { addLlmOptions, createLlmRuntime, type LlmRuntime, resolveLlmSettings } from '../llm-options.js';
 import { createLazyProgress } from '../progress.js';
@@ -57,12 +63,7 @@ async function answer(ctx: CliContext, opts: AnswerFlags): Promise<void> {
   // --retrieved: another engine's run gives each row's passages (topics = row ids).
   const retrieved = opts.retrieved ? openRetrievedRun(ctx, opts.retrieved, opts.corpus) : null;
   const runSource = retrieved
-    ? runPassages(retrieved.retriever, (id) => {
-        const p = retrieved.passages.get(id);
-        return p
-          ? { text: p.text, label: [p.title, ...p.sectionPath].filter(Boolean).join(' > ') }
-          : undefined;
-      })
+    ? runPassages(retrieved.retriever, indexedPassageText(retrieved.passages))
     : undefined;
   const answerer = answererFor(
     opts,

@@ -8,7 +8,7 @@ import {
   importQasper,
   keepCheck,
 } from '../../generate/index.js';
-import { readInputBytes, readJsonFile } from '../../io/index.js';
+import { readJsonFile } from '../../io/index.js';
 import { type PaperSourceOptions, paperSource } from '../../store/index.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { addPaperSourceOptions, paperSourceOf } from '../setup/paper-source.js';
@@ -97,8 +97,7 @@ export const registerDataset: RegisterCommand = (program, ctx) => {
         : {},
     );
     if (source) {
-      const datasetSha256 = sha256Hex(readInputBytes(path, { what: 'dataset' }));
-      keepCheck(checkCacheFile(ctx.io.cwd, datasetSha256, hashItems(hashes)), result);
+      keepCheck(checkCacheFile(ctx.io.cwd, read.sha256, hashItems(hashes)), result);
     }
     report(ctx, { dataset: file, papers_checked: withPapers, ...result }, () => {
       let text = `${file}: ${result.rows} rows over ${result.papers} papers; ${result.errors.length} error(s), ${result.warnings.length} warning(s)\n`;

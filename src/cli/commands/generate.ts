@@ -1,12 +1,5 @@
 import { resolve } from 'node:path';
-import {
-  estimateGeneration,
-  generateDataset,
-  paperList,
-  progressPath,
-  questionsManifest,
-} from '../../generate/index.js';
-import { byField, reorderRunFile } from '../../io/index.js';
+import { estimateGeneration, generateDataset, paperList, questionsManifest } from '../../generate/index.js';
 import { type LlmProvider, modelId, parseModelString } from '../../llm/index.js';
 import { VERSION } from '../../version.js';
 import type { RegisterCommand } from '../context.js';
@@ -85,12 +78,6 @@ export const registerGenerate: RegisterCommand = (program, ctx) => {
     }).finally(() => {
       progress.stop();
       runtime.close();
-    });
-    reorderRunFile(progressPath(out), {
-      key: byField('paper_id'),
-      command: 'citegeist generate questions',
-      order: papers.map((p) => p.id),
-      companions: [{ path: out, key: byField('paper_id') }],
     });
     const dropped =
       Object.entries(result.dropped)

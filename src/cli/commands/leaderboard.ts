@@ -14,7 +14,7 @@ import {
   RunsByLabel,
   rubricJudgeOf,
 } from '../../grade/index.js';
-import { checkFinished, readTextFile } from '../../io/index.js';
+import { checkFinished, partialLabel, readTextFile } from '../../io/index.js';
 import { modelId, parseModelString } from '../../llm/index.js';
 import type { RegisterCommand } from '../context.js';
 import { addLlmOptions } from '../llm-options.js';
@@ -84,7 +84,7 @@ export const registerLeaderboard: RegisterCommand = (program, ctx) => {
           }
           grades.push(
             ...(partial
-              ? file.rows.map((r) => ({ ...r, label: `${r.label ?? r.model} (partial)` }))
+              ? file.rows.map((r) => ({ ...r, label: partialLabel(r.label, r.model) }))
               : file.rows),
           );
           const dataset = file.manifest?.inputs.dataset?.sha256 ?? null;

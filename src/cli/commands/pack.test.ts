@@ -14,6 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { scriptedReply } from '../../grade/vetscore/__fixtures__/scripted-judge.js';
 import { writeTarGz } from '../../pack/index.js';
 import { FakeOpenAiServer, missingSharedData, sharedDataPath } from '../../testing/index.js';
+import { itUnless } from '../../testing/it-unless.js';
 import { memoryIo } from '../io.js';
 import { runCli } from '../program.js';
 
@@ -287,7 +288,7 @@ describe('citegeist pack and replay', () => {
   }, 60_000);
 
   const noLabels = missingSharedData(['human-labels', 'check-covid']);
-  it.skipIf(noLabels)(
+  itUnless(noLabels)(
     `packs a judge card made by running a judge on a human set, and replays it ${noLabels ?? ''}`,
     async () => {
       const dir = mkdtempSync(join(tmpdir(), 'citegeist-pack-card-'));

@@ -3,6 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import { CitegeistError } from '../../core/index.js';
 import {
   DEFAULT_PACK_LIMITS,
+  describeSubset,
   makePack,
   openPack,
   renderDrift,
@@ -22,6 +23,7 @@ type PackOptions = {
   out: string;
   cache?: string;
   excludeInputs?: boolean;
+  withCorpus?: boolean;
 };
 type ReplayFlags = { dir: string; inputs?: string; maxBytes: number; rejudge?: string; regenerate?: string };
 
@@ -45,6 +47,10 @@ export const registerPack: RegisterCommand = (program, ctx) => {
       '--exclude-inputs',
       'reference inputs by hash and size instead of packing them (outputs are always packed)',
     )
+    .option(
+      '--with-corpus',
+      'pack papers folders whole (default: only the papers the grading read, recorded as a subset of the folder)',
+    )
     .action(async (o: PackOptions) => {
       const outputs = [...(o.include ?? []), ...(o.from ? [o.from] : [])];
       if (outputs.length === 0) {
@@ -62,6 +68,7 @@ export const registerPack: RegisterCommand = (program, ctx) => {
         out,
         cache: resolve(cwd, o.cache ?? DEFAULT_CACHE_FILE),
         excludeInputs: o.excludeInputs === true,
+        withCorpus: o.withCorpus === true,
         version: VERSION,
         now: new Date(),
         run: packStepRunner(ctx),
@@ -71,6 +78,7 @@ export const registerPack: RegisterCommand = (program, ctx) => {
       ctx.io.out(
         `wrote ${relative(cwd, out) || out}: ${m.files.length} files (${m.files.filter((f) => f.role === 'output').length} outputs), ${m.steps.length} replay steps, ${m.replies.count} model replies, ${made.bytes} bytes\n`,
       );
+      for (const s of m.corpus_subsets) ctx.io.out(`${describeSubset(s)}\n`);
       const bad = printVerdicts(ctx, made.verdicts);
       for (const note of m.notes) ctx.io.err(`note: ${note}\n`);
       if (bad > 0) ctx.setExitCode(1);
@@ -92,6 +100,8 @@ export const registerPack: RegisterCommand = (program, ctx) => {
     .action((file: string) => {
       const p = openPack(resolve(ctx.io.cwd, file));
       ctx.io.out(`${file}: ${p.entries.length} entries, every hash matches pack.json\n`);
+      // openPack checked each subset's files against its recorded hash; what it stands for is said.
+      for (const s of p.manifest.corpus_subsets) ctx.io.out(`${describeSubset(s)}\n`);
     });
 
   program
@@ -123,7 +133,7 @@ export const registerPack: RegisterCommand = (program, ctx) => {
       const { verdicts, drift } = await replayPack({
         pack,
         dir,
-        run: packStepRunner(ctx),
+        run: packStepRunner(ctx, { papersCache: false }),
         version: VERSION,
         ...(o.inputs ? { inputsDir: resolve(ctx.io.cwd, o.inputs) } : {}),
         ...(o.rejudge ? { rejudge: o.rejudge } : {}),
@@ -131,6 +141,7 @@ export const registerPack: RegisterCommand = (program, ctx) => {
       });
       const where = relative(ctx.io.cwd, dir) || '.';
       ctx.io.out(`replayed ${file} in ${join(where, 'study')}:\n`);
+      for (const s of pack.manifest.corpus_subsets) ctx.io.out(`${describeSubset(s)}\n`);
       const bad = printVerdicts(ctx, verdicts);
       if (!o.rejudge && !o.regenerate) {
         if (bad > 0) ctx.setExitCode(1);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,6 +63,12 @@ describe('citegeist qa-eval', () => {
     const summary = JSON.parse(readFileSync(join(dir, 's.summary.json'), 'utf8'));
     expect(summary.settings).toMatchObject({ metrics: ['rouge1', 'rougeL'], stemmer: true, bertscore: null });
     expect(summary.inputs.predictions.sha256).toMatch(/^[0-9a-f]{64}$/);
+    const sha = (name: string) =>
+      createHash('sha256')
+        .update(readFileSync(join(dir, name)))
+        .digest('hex');
+    expect(summary.inputs.predictions.sha256).toBe(sha('run.jsonl'));
+    expect(summary.inputs.references.sha256).toBe(sha('refs.jsonl'));
     expect(summary.inputs.references).toMatchObject({ format: 'references', rows: 3 });
     expect(summary.models[0].metrics[1]).toMatchObject({
       metric: 'rougeL',

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
-import { citegeistNow } from '../../core/index.js';
+import { citegeistNow, sha256Hex } from '../../core/index.js';
 import { readRun } from '../../formats/index.js';
 import { parseQaMetrics, parseReferences, scoreAnswers, summarizeQaScores } from '../../grade/index.js';
-import { readTextFile, sha256OfFile, writeFileAtomic } from '../../io/index.js';
+import { decodeUtf8, readInputBytes, sha256OfFile, writeFileAtomic } from '../../io/index.js';
 import { renderQaSummary } from '../../report/index.js';
 import { VERSION } from '../../version.js';
 import { addBertScoreOptions, type BertScoreFlags, bertScoreSetup } from '../bertscore-setup.js';
@@ -57,7 +57,12 @@ export const registerQaEval: RegisterCommand = (program, ctx) => {
     const predictionsPath = resolve(ctx.io.cwd, opts.predictions);
     const referencesPath = resolve(ctx.io.cwd, opts.references);
     const run = readRun(predictionsPath, opts.model ? { model: opts.model } : {});
-    const refs = parseReferences(readTextFile(referencesPath, 'references file'), referencesPath);
+    // Each input read once: its hash from the bytes its rows were read from.
+    const referencesBytes = readInputBytes(referencesPath, { what: 'references file' });
+    const refs = parseReferences(
+      decodeUtf8(referencesBytes, `The references file ${referencesPath}`),
+      referencesPath,
+    );
     for (const e of [...run.errors, ...refs.errors].slice(0, 10))
       ctx.io.err(`skipped [INVALID_INPUT] ${e.where}: ${e.message}\n`);
     if (run.errors.length + refs.errors.length > 0) ctx.setExitCode(1);
@@ -92,13 +97,13 @@ export const registerQaEval: RegisterCommand = (program, ctx) => {
       inputs: {
         predictions: {
           path: opts.predictions,
-          sha256: fileSha256(predictionsPath),
+          sha256: run.sha256,
           rows: run.rows.length,
           bad_rows: run.errors.length,
         },
         references: {
           path: opts.references,
-          sha256: fileSha256(referencesPath),
+          sha256: sha256Hex(referencesBytes),
           format: refs.format,
           rows: refs.references.size,
           bad_rows: refs.errors.length,

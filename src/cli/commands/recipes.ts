@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import type { Document } from '../../core/index.js';
-import { byField, reorderRunFile } from '../../io/index.js';
 import { modelId, parseModelString } from '../../llm/index.js';
 import { extractRecipesInto, recipesManifest, recipesPathOf } from '../../retrieve/index.js';
 import { VERSION } from '../../version.js';
@@ -86,11 +85,6 @@ async function extractRecipes(ctx: CliContext, flags: RecipesFlags): Promise<voi
         throw recipesFix(ctx, out, error);
       })
       .finally(() => progress.stop());
-    reorderRunFile(out, {
-      key: byField('doc_id'),
-      command: 'citegeist recipes extract',
-      order: docs.map((d) => d.id),
-    });
     noteTakeovers(ctx.io, summary.tookOverFrom);
     printRecipesSummary(ctx, manifest, summary, out);
     if (summary.failed.length > 0) ctx.setExitCode(1);

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { Option } from 'commander';
 import { CitegeistError, quoteValue } from '../../core/index.js';
-import { compareArgueRuns, parseArgueTsv, type ScoreRow } from '../../grade/index.js';
+import { argueRunsTable, parseArgueTsv, type ScoreRow } from '../../grade/index.js';
 import { readTextFile } from '../../io/index.js';
-import { formatComparison } from '../../retrieve/index.js';
+import { renderPairwiseTable } from '../../report/index.js';
 import type { RegisterCommand } from '../context.js';
 import { collect, countOption, seedOption } from '../setup/option-parsers.js';
 import { reportsCommand } from '../setup/report-runs-inputs.js';
@@ -36,12 +36,12 @@ function pickRun(rows: ScoreRow[], file: string, wanted: string | undefined, fla
   return runs[0]!;
 }
 
-/** `citegeist reports compare A.tsv B.tsv`: paired per-topic comparison, `citegeist compare` style. */
+/** `citegeist reports compare A.tsv B.tsv`: the two runs topic by topic, in the pairwise table of `leaderboard` and `compare`. */
 export const registerReportsCompare: RegisterCommand = (program, ctx) => {
   reportsCommand(program)
     .command('compare')
     .description(
-      'compare two scored runs per topic: mean difference, win/tie/loss, paired t-test and randomization test',
+      'compare two scored runs topic by topic: the pairwise table of `leaderboard` and `compare` (Δ = A − B with its bootstrap interval, paired randomization test, Holm over the metrics)',
     )
     .argument('<scoresA>', 'baseline scores TSV')
     .argument('<scoresB>', 'scores TSV compared against the baseline')
@@ -52,8 +52,13 @@ export const registerReportsCompare: RegisterCommand = (program, ctx) => {
         .argParser(collect)
         .default([], 'sentence_support, nugget_coverage, f1, citation_support'),
     )
-    .option('--iterations <n>', 'randomization test draws', countOption('--iterations'), 10_000)
-    .option('--seed <n>', 'randomization test seed', seedOption('--seed'), 42)
+    .option(
+      '--iterations <n>',
+      'bootstrap resamples and random sign patterns',
+      countOption('--iterations'),
+      10_000,
+    )
+    .option('--seed <n>', 'resampling seed', seedOption('--seed'), 42)
     .action((fileA: string, fileB: string, flags: CompareFlags) => {
       const rowsA = parseArgueTsv(readTextFile(resolve(ctx.io.cwd, fileA), 'scores TSV'), fileA);
       const rowsB = parseArgueTsv(readTextFile(resolve(ctx.io.cwd, fileB), 'scores TSV'), fileB);
@@ -62,13 +67,8 @@ export const registerReportsCompare: RegisterCommand = (program, ctx) => {
       const metrics = flags.metric.length
         ? flags.metric
         : ['sentence_support', 'nugget_coverage', 'f1', 'citation_support'];
-      const result = compareArgueRuns(a, b, metrics, { iterations: flags.iterations, seed: flags.seed });
-      if (ctx.globals().json) return void ctx.io.out(`${JSON.stringify(result, null, 2)}\n`);
-      ctx.io.out(formatComparison(result.comparisons, a.runId, b.runId));
-      if (result.onlyA.length || result.onlyB.length) {
-        ctx.io.out(
-          `unpaired topics left out: ${result.onlyA.length} only in A, ${result.onlyB.length} only in B\n`,
-        );
-      }
+      const table = argueRunsTable(a, b, metrics, { iterations: flags.iterations, seed: flags.seed });
+      if (ctx.globals().json) return void ctx.io.out(`${JSON.stringify(table, null, 2)}\n`);
+      ctx.io.out(renderPairwiseTable(table));
     });
 };

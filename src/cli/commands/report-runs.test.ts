@@ -194,7 +194,12 @@ describe('citegeist reports (validate → judge → score → compare)', () => {
       '100',
     ]);
     expect(compared.code).toBe(0);
-    expect(compared.out).toMatch(/nugget_coverage\s+2\s+0\.0000\s+0\.7500\s+\+0\.7500\s+2\/0\/0/);
+    // The pairwise table `leaderboard` and `compare` print: Δ = A − B (weak − good) on 2 topics.
+    expect(compared.out).toMatch(
+      /pairwise comparisons: paired randomization test \(100 resamples, seed 42\)/,
+    );
+    expect(compared.out).toMatch(/weak vs good\s+-0\.750\s+\[.*\]\s+\S+\s+\S+\s+2\s+0\s/);
+    expect(compared.out).toMatch(/best: good;/);
 
     // Both runs scored at once are compared topic by topic, with the figures `compare` gives on
     // the two TSVs (one paired module, one seed).

@@ -16,6 +16,7 @@ import {
   renderEvidenceTally,
   summarizeGrades,
 } from '../../grade/index.js';
+import { partialLabel } from '../../io/index.js';
 import { circularityWarnings, modelId, parseModelString } from '../../llm/index.js';
 import { renderBreakdown, renderLeaderboard } from '../../report/index.js';
 import { checkSource } from '../../store/index.js';
@@ -93,8 +94,10 @@ export async function prepare(
     check: check !== false,
     allowPartial: allowPartial === true,
     allPapers,
-    // A dry run writes nothing, not even the papers cache or the kept dataset check.
-    writeCaches: !settings.dryRun,
+    // A dry run writes nothing, not even the papers cache or the kept dataset check; nor does a
+    // step of `citegeist replay` (CITEGEIST_PAPERS_CACHE=off): it reads each paper once, and
+    // writing a cache no later command reads was a fifth of its time.
+    writeCaches: !settings.dryRun && ctx.io.env.CITEGEIST_PAPERS_CACHE !== 'off',
     warn: (line) => ctx.io.err(`${line}\n`),
   });
   if (opened.runs.some((run) => run.errors.length > 0)) ctx.setExitCode(1);
@@ -234,7 +237,7 @@ async function gradeAll(
       onCall,
     );
     const label = run.manifest?.label ?? null;
-    for (const g of result.grades) g.label = partial[i] ? `${label ?? g.model} (partial)` : label;
+    for (const g of result.grades) g.label = partial[i] ? partialLabel(label, g.model) : label;
     reportOutcome(ctx, run.models, result);
     all.push(...result.grades);
   }

@@ -9,7 +9,7 @@ import {
   uncertifiedMetrics,
 } from '../../grade/index.js';
 import { renderJudgeNoise, renderPairwiseTable } from '../../report/index.js';
-import { type PairwiseTableOptions, pairwiseTable } from '../../stats/index.js';
+import { buildPairwiseTable, type PairwiseTableOptions } from '../../stats/index.js';
 
 /**
  * What `leaderboard` prints under the means: every pair of runs on every ranked metric (p adjusted
@@ -25,7 +25,7 @@ export function leaderboardComparison(
   const unranked = uncertifiedMetrics(cards);
   // The ranked metrics' paired scores, built once for the table and the judge's noise.
   const ranked = gradesMetricScores(grades).filter((m) => !unranked.has(m.metric));
-  const pairwise = pairwiseTable(ranked, options);
+  const pairwise = buildPairwiseTable(ranked, options);
   const judge = judgeNoise(ranked, gradesRepeatedScores(grades), options);
   const text = [
     pairwise.rows.length > 0 ? `\n${renderPairwiseTable(pairwise, metricLabel)}` : '',

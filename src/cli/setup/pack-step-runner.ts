@@ -10,7 +10,13 @@ import type { ReportRecipe } from '../../report/index.js';
 import { optionsFromRecipe, writeReport } from '../../report/index.js';
 import type { CliContext } from '../context.js';
 
-export function packStepRunner(ctx: CliContext): StepRunner {
+/**
+ * `papersCache: false` (replay): grading steps parse the packed papers in memory and write no
+ * papers cache (CITEGEIST_PAPERS_CACHE=off); the check replay of `pack` keeps it, to read the
+ * papers the workspace already parsed.
+ */
+export function packStepRunner(ctx: CliContext, use: { papersCache?: boolean } = {}): StepRunner {
+  const env = use.papersCache === false ? { ...ctx.io.env, CITEGEIST_PAPERS_CACHE: 'off' } : ctx.io.env;
   return async (step, root, cache) => {
     const previous = { clock: process.env.CITEGEIST_CLOCK, used: process.env.CITEGEIST_CACHE_USED };
     if (step.clock) process.env.CITEGEIST_CLOCK = step.clock;
@@ -29,7 +35,7 @@ export function packStepRunner(ctx: CliContext): StepRunner {
       const keep = (t: string) => {
         messages += t;
       };
-      const io = { ...ctx.io, cwd: resolve(root, step.cwd), interactive: false, out: keep, err: keep };
+      const io = { ...ctx.io, env, cwd: resolve(root, step.cwd), interactive: false, out: keep, err: keep };
       const code = await ctx.run([...step.argv!, ...cacheArgs], io);
       return { code, messages };
     } catch (error) {

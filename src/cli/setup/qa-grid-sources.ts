@@ -1,4 +1,4 @@
-import { corpusPassages, runPassages } from '../../answer/index.js';
+import { corpusPassages, indexedPassageText, runPassages } from '../../answer/index.js';
 import { CitegeistError, papersInput } from '../../core/index.js';
 import type { QaGridMode, QaGridSource } from '../../grade/index.js';
 import type { BertScoreFlags } from '../bertscore-setup.js';
@@ -72,9 +72,10 @@ export async function passageSource(
       left_out_stale: stale,
     };
   }
+  const passage = indexedPassageText(opened.passages);
   const source = corpusPassages(opened.retriever, (id) => {
-    const p = opened.passages.get(id);
-    if (p) return { text: p.text, label: [p.title, ...p.sectionPath].filter(Boolean).join(' > ') };
+    const p = passage(id);
+    if (p) return p;
     const docId = id.endsWith('#recipe') ? id.slice(0, -'#recipe'.length) : null;
     const recipe = docId ? recipes?.get(docId) : undefined;
     return recipe ? { text: recipe, label: `${docId} (recipe)` } : undefined;
@@ -88,14 +89,10 @@ export async function passageSource(
 /** The context another engine's TREC run gives each row (`--retrieved`; topics = row ids). */
 export function retrievedSource(ctx: CliContext, flags: GridFlags): QaGridSource {
   const retrieved = openRetrievedRun(ctx, flags.retrieved as string, flags.corpus);
-  const text = (id: string) => {
-    const p = retrieved.passages.get(id);
-    return p ? { text: p.text, label: [p.title, ...p.sectionPath].filter(Boolean).join(' > ') } : undefined;
-  };
   // The run's manifest hashes what the answers can draw on: every indexed passage.
   const texts = new Map<string, string | null>([...retrieved.passages].map(([id, p]) => [id, p.text]));
   return {
-    source: runPassages(retrieved.retriever, text),
+    source: runPassages(retrieved.retriever, indexedPassageText(retrieved.passages)),
     passages: papersInput(texts, retrieved.description),
   };
 }

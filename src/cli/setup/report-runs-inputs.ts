@@ -118,17 +118,17 @@ export function openDocuments(cwd: string, spec: string): { source: CitedDocumen
       'Pass --docs with a citegeist corpus (.sqlite), a JSONL of {doc_id, text}, or a folder of <doc_id>.txt files.',
     );
   }
-  if (statSync(path).isDirectory()) return { source: folderDocuments(path), close() {} };
+  // Every source is named as given (relative to the working folder), so the judgments' .meta.json
+  // records no machine path and a study replayed elsewhere writes the same bytes.
+  if (statSync(path).isDirectory()) return { source: folderDocuments(path, spec), close() {} };
   if (isSqlite(path)) {
     const store = CorpusStore.open(path, { readonly: true });
-    // Named as given (relative to the working folder), so the judgments' .meta.json records no
-    // machine path and a study replayed elsewhere writes the same bytes.
     return {
       source: corpusDocuments(store, join(dirname(path), 'index'), spec),
       close: () => store.close(),
     };
   }
-  return { source: jsonlDocuments(readTextFile(path, 'documents file'), path), close() {} };
+  return { source: jsonlDocuments(readTextFile(path, 'documents file'), spec), close() {} };
 }
 
 /** Prints the lines a reader skipped and returns how many. */

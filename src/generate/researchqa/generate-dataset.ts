@@ -7,7 +7,7 @@ import {
   type RunManifest,
   sha256Hex,
 } from '../../core/index.js';
-import { inspectRunFile, RunFile, type RunFileOptions } from '../../io/index.js';
+import { byField, inspectRunFile, RunFile, type RunFileOptions, reorderRunFile } from '../../io/index.js';
 import type { LlmProvider } from '../../llm/index.js';
 import {
   type DropReason,
@@ -134,11 +134,20 @@ export async function generateDataset(
 ): Promise<GenerateDatasetResult> {
   const changed = await changedPapers(out, options.manifest, papers, loadText);
   const progressFile = openProgress(out, options.manifest, changed);
+  let result: GenerateDatasetResult;
   try {
-    return await generateInto(llm, papers, loadText, out, progressFile, options, changed);
+    result = await generateInto(llm, papers, loadText, out, progressFile, options, changed);
   } finally {
     progressFile.close();
   }
+  // Rows were appended as papers finished: put both files in paper order (the same bytes however it ran).
+  reorderRunFile(progressPath(out), {
+    key: byField('paper_id'),
+    command: progressFileOptions(options.manifest).command,
+    order: papers.map((p) => p.id),
+    companions: [{ path: out, key: byField('paper_id') }],
+  });
+  return result;
 }
 
 function openProgress(out: string, manifest: RunManifest, changed: ReadonlySet<string>): RunFile {

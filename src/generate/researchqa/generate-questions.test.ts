@@ -108,6 +108,38 @@ describe('generatePaperQuestions', () => {
 });
 
 describe('generateDataset', () => {
+  it('leaves both files in paper order when papers finish out of order (the library, not only the CLI)', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'citegeist-gen-')), 'dataset.jsonl');
+    const papers = [
+      { id: 'p1', domain: 'education' },
+      { id: 'p2', domain: 'education' },
+    ];
+    // p1's text comes late, so p2 finishes (and is appended) first.
+    const load = async (id: string) => {
+      if (id === 'p1') await new Promise((r) => setTimeout(r, 50));
+      return PAPER;
+    };
+    const finished: string[] = [];
+    const llm = new FakeLlm(() => generation(M1));
+    const manifest = questionsManifest({ llm, domain: '', version: 'test' });
+    await generateDataset(llm, papers, load, out, {
+      manifest,
+      concurrency: 2,
+      onPaper: (g) => finished.push(g.paperId),
+    });
+    expect(finished).toEqual(['p2', 'p1']);
+    const paperIds = (path: string) =>
+      readFileSync(path, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { paper_id?: string }).paper_id)
+        .filter((id) => id !== undefined);
+    expect(paperIds(progressPath(out))).toEqual(['p1', 'p2']);
+    const rows = paperIds(out);
+    expect(rows).toHaveLength(8);
+    expect(rows).toEqual([...rows].sort());
+  });
+
   it('is resumable per paper: finished papers are skipped, failed ones retried, no duplicate rows', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'citegeist-gen-')), 'dataset.jsonl');
     const papers = [

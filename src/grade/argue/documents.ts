@@ -52,8 +52,11 @@ function invalidDocs(problem: string): CitegeistError {
   );
 }
 
-/** A folder with one text file per document, named `<doc_id>`, `<doc_id>.txt` or `<doc_id>.md`. */
-export function folderDocuments(dir: string): CitedDocumentSource {
+/**
+ * A folder with one text file per document, named `<doc_id>`, `<doc_id>.txt` or `<doc_id>.md`;
+ * `shown` is how `description` names it (the CLI gives the path as the user typed it).
+ */
+export function folderDocuments(dir: string, shown: string = dir): CitedDocumentSource {
   const names = new Map<string, string>();
   for (const name of readdirSync(dir)) {
     const ext = extname(name);
@@ -61,7 +64,7 @@ export function folderDocuments(dir: string): CitedDocumentSource {
     if (!names.has(id) || ext === '') names.set(id, name);
   }
   return {
-    description: `documents folder ${dir} (${names.size} files)`,
+    description: `documents folder ${shown} (${names.size} files)`,
     get(id) {
       const name = names.get(id);
       if (!name) return null;

@@ -12,6 +12,7 @@ export {
   topicValues,
 } from './argue-metrics.js';
 export { argueMetricScores } from './argue-pairwise.js';
+export { type ArgueRun, argueRunsTable } from './argue-runs-table.js';
 export {
   argueRunRows,
   formatArgueTsv,
@@ -110,7 +111,6 @@ export {
 } from './score-report.js';
 export {
   argueIntervals,
-  compareArgueRuns,
   type IntervalOptions,
   type MetricInterval,
   RunTable,

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseRequests } from '../../formats/index.js';
+import { argueRunsTable } from './argue-runs-table.js';
 import { argueRunRows, type ScoreRow } from './argue-tsv.js';
 import { emptyCounts, type ReportCounts } from './count-report.js';
 import { metaEvaluateRanking } from './meta-ranking.js';
 import { formatNuggetizerMetrics, nuggetizerGlobal, nuggetizerScores } from './nuggetizer-scores.js';
-import { argueIntervals, compareArgueRuns, RunTable } from './score-summary.js';
+import { argueIntervals, RunTable } from './score-summary.js';
 import { formatValidationMessage, validateRun } from './validate-run.js';
 
 const line = (
@@ -143,14 +144,21 @@ describe('bootstrap intervals and paired comparison from scores', () => {
     expect(() => argueIntervals(rows, 'nope')).toThrow(/no topic rows for run "nope"/);
   });
 
-  it('compares B with A on common topics (t-test and randomization test), leaving out unpaired topics', () => {
+  it('compares A with B on common topics in the pairwise table, counting unpaired topics as unshared', () => {
     const a = { rows: run('A', [2, 4, 6, 8, 10]), runId: 'A' };
     const b = { rows: run('B', [3, 5, 7, 9, 10, 1]), runId: 'B' };
-    const { comparisons, onlyB } = compareArgueRuns(a, b, ['nugget_coverage'], { iterations: 1000, seed: 3 });
-    expect(onlyB).toEqual(['t5']);
-    expect(comparisons[0]).toMatchObject({ measure: 'nugget_coverage', n: 5, wins: 4, ties: 1, losses: 0 });
-    expect(comparisons[0]!.diff).toBeCloseTo(0.08, 12);
-    expect(comparisons[0]!.randomization.exact).toBe(true);
+    const table = argueRunsTable(a, b, ['nugget_coverage'], { iterations: 1000, seed: 3 });
+    expect(table).toMatchObject({ test: 'randomization', correction: 'holm', iterations: 1000, seed: 3 });
+    const [row] = table.rows;
+    expect(row).toMatchObject({ metric: 'nugget_coverage', a: 'A', b: 'B' });
+    expect(row!.comparison).toMatchObject({ n: 5, onlyA: 0, onlyB: 1, wins: 0, ties: 1, losses: 4 });
+    expect(row!.comparison.delta.estimate).toBeCloseTo(-0.08, 12);
+    // 2^5 = 32 sign patterns ≤ 1000: exact.
+    expect(row!.comparison.test.method).toBe('exact');
+    // Both files with one run id: the two sides are told apart.
+    const same = argueRunsTable(a, { rows: run('A', [1, 1, 1, 1, 1]), runId: 'A' }, ['nugget_coverage']);
+    expect([same.rows[0]!.a, same.rows[0]!.b]).toEqual(['A (A)', 'A (B)']);
+    expect(() => argueRunsTable(a, b, ['nope'])).toThrow(/Metric "nope" has no per-topic rows in A/);
   });
 });
 

@@ -4,7 +4,7 @@
  * the coded line of an incomplete scoring, and the runs compared topic by topic.
  */
 import { CitegeistError, quoteValue } from '../../core/index.js';
-import { type PairwiseTable, type PairwiseTableOptions, pairwiseTable } from '../../stats/index.js';
+import { buildPairwiseTable, type PairwiseTable, type PairwiseTableOptions } from '../../stats/index.js';
 import { argueMetricScores } from './argue-pairwise.js';
 import type { ScoreRow } from './argue-tsv.js';
 import type { GroundingCounts, GroundingTally } from './count-report.js';
@@ -144,7 +144,7 @@ export function incompleteScoring(runs: readonly RunScores[], problems: number):
 }
 
 /**
- * The scored runs compared topic by topic on every per-topic ratio metric (`pairwiseTable`): a
+ * The scored runs compared topic by topic on every per-topic ratio metric (`buildPairwiseTable`): a
  * topic whose judgments failed for a run is left out of that run's pairs and counted; null with
  * fewer than two runs with scored topics.
  */
@@ -155,5 +155,5 @@ export function compareScoredRuns(
 ): PairwiseTable | null {
   if (runs.filter((r) => r.topics.length > 0).length < 2) return null;
   const failed = new Map(runs.map((r) => [r.runId, r.failedTopics.map((t) => t.topicId)]));
-  return pairwiseTable(argueMetricScores(rows, failed), options);
+  return buildPairwiseTable(argueMetricScores(rows, failed), options);
 }

@@ -1,14 +1,12 @@
 /**
  * Uncertainty and comparison for ARGUE scores, from TSV rows (ours or Auto-ARGUE's): percentile
  * bootstrap CIs over topics for the micro (ratio of resampled sums) and macro (mean of resampled
- * topics) values, and a paired comparison of two runs on their common topics with the
- * `citegeist compare` conventions (mean difference, win/tie/loss, paired t-test, randomization test).
+ * topics) values (two runs are compared by `argueRunsTable`).
  */
 import { CitegeistError, quoteValue } from '../../core/index.js';
-import { compareMeasure, type MeasureComparison } from '../../retrieve/index.js';
 import { bootstrapCI } from '../../stats/index.js';
 import { RATIO_METRICS, type RatioMetric } from './argue-metrics.js';
-import { perTopic, type ScoreRow } from './argue-tsv.js';
+import type { ScoreRow } from './argue-tsv.js';
 
 /** The counts whose ratio a metric is (F1 combines two ratios). */
 const PARTS: Record<Exclude<RatioMetric, 'f1' | 'f1_weighted'>, [string, string]> = {
@@ -137,38 +135,4 @@ export function argueIntervals(
       topics: table.topics.length,
     };
   });
-}
-
-/**
- * Run B against run A per metric on the topics both scored (a per-topic metric such as
- * `nugget_coverage`); topics only one run has are left out and counted.
- */
-export function compareArgueRuns(
-  a: { rows: readonly ScoreRow[]; runId: string },
-  b: { rows: readonly ScoreRow[]; runId: string },
-  metrics: readonly string[],
-  options: { iterations?: number; seed?: number } = {},
-): { comparisons: MeasureComparison[]; onlyA: string[]; onlyB: string[] } {
-  const iterations = options.iterations ?? 10_000;
-  const seed = options.seed ?? 42;
-  let onlyA: string[] = [];
-  let onlyB: string[] = [];
-  const comparisons = metrics.map((measure) => {
-    const va = perTopic(a.rows, a.runId, measure);
-    const vb = perTopic(b.rows, b.runId, measure);
-    if (va.size === 0 || vb.size === 0) {
-      throw new CitegeistError(
-        'UNKNOWN_MEASURE',
-        `Metric ${quoteValue(measure)} has no per-topic rows in ${va.size === 0 ? a.runId : b.runId}.`,
-        'Use a per-topic metric such as nugget_coverage, sentence_support or f1.',
-      );
-    }
-    const common = [...va.keys()].filter((t) => vb.has(t)).sort();
-    onlyA = [...va.keys()].filter((t) => !vb.has(t));
-    onlyB = [...vb.keys()].filter((t) => !va.has(t));
-    const xs = common.map((t) => va.get(t)!);
-    const ys = common.map((t) => vb.get(t)!);
-    return compareMeasure(measure, common, xs, ys, { iterations, seed });
-  });
-  return { comparisons, onlyA, onlyB };
 }

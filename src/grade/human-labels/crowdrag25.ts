@@ -1,7 +1,7 @@
 import { CitegeistError, quoteValue } from '../../core/index.js';
 import { modelFamily } from '../../llm/index.js';
 import { type HumanItem, type HumanSet, type LabelScale, parseLabel } from './human-set.js';
-import { SetFiles } from './set-files.js';
+import { type SetFileReads, SetFiles } from './set-files.js';
 
 export const CROWDRAG_DIMENSIONS = [
   'correctness_topical',
@@ -43,9 +43,13 @@ export const crowdragItemId = (query: string, a: string, b: string) => `${query}
  * `query/response_a/response_b`; inputs: `question`, `answer_1`, `answer_2` (the responses' texts
  * as in derived_rated_responses.jsonl); group: the pair type (`human–llm`, `llm–llm`, `human–human`).
  */
-export function readCrowdrag25(dir: string, dimension: CrowdragDimension = 'quality_overall'): HumanSet {
+export function readCrowdrag25(
+  dir: string,
+  dimension: CrowdragDimension = 'quality_overall',
+  reads?: SetFileReads,
+): HumanSet {
   checkCrowdragDimension(dimension);
-  const files = new SetFiles(dir, 'crowdrag25');
+  const files = new SetFiles(dir, 'crowdrag25', reads);
   const responses = new Map(
     (
       files.jsonLines('derived_rated_responses.jsonl') as { response: string; kind: string; text: string }[]

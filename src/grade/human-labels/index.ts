@@ -30,4 +30,5 @@ export {
   readRagcheckerScores,
 } from './ragchecker.js';
 export { rescaledScoreDifferences } from './score-differences.js';
+export type { SetFileReads } from './set-files.js';
 export { HUMAN_SETS, type HumanSetName, readHumanSet } from './sets.js';

@@ -1,7 +1,7 @@
 import { CitegeistError, quoteValue } from '../../core/index.js';
 import { modelFamily } from '../../llm/index.js';
 import { type HumanItem, type HumanSet, type LabelScale, parseLabel } from './human-set.js';
-import { SetFiles } from './set-files.js';
+import { type SetFileReads, SetFiles } from './set-files.js';
 
 export const RAGCHECKER_DIMENSIONS = ['correctness', 'completeness', 'overall'] as const;
 export type RagcheckerDimension = (typeof RAGCHECKER_DIMENSIONS)[number];
@@ -34,9 +34,13 @@ interface Pair {
  * `annotator-2` by position). Item id: the instance id; inputs: `question`, `reference`,
  * `answer_1`, `answer_2`, `model_1`, `model_2`; group: the source data set.
  */
-export function readRagchecker(dir: string, dimension: RagcheckerDimension = 'overall'): HumanSet {
+export function readRagchecker(
+  dir: string,
+  dimension: RagcheckerDimension = 'overall',
+  reads?: SetFileReads,
+): HumanSet {
   checkDimension(dimension);
-  const files = new SetFiles(dir, 'ragchecker');
+  const files = new SetFiles(dir, 'ragchecker', reads);
   const rows = files.json('human_labeled_data.json') as Pair[];
   const items: HumanItem[] = [];
   rows.forEach((row, i) => {
@@ -90,9 +94,10 @@ export function readRagchecker(dir: string, dimension: RagcheckerDimension = 'ov
 export function readRagcheckerScores(
   dir: string,
   dimension: RagcheckerDimension = 'overall',
+  reads?: SetFileReads,
 ): { scores: Map<string, { answer1: number | null; answer2: number | null }>; sha256: string } {
   checkDimension(dimension);
-  const files = new SetFiles(dir, 'ragchecker');
+  const files = new SetFiles(dir, 'ragchecker', reads);
   const rows = files.json('baseline_ragchecker.json') as Pair[];
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
   const scores = new Map(

@@ -1,9 +1,16 @@
-import { resolve } from 'node:path';
 import { CitegeistError, quoteValue } from '../../core/index.js';
-import { readTextFile } from '../../io/index.js';
 import type { BootstrapInterval } from '../../stats/index.js';
-import { type CardJudge, cardMismatch, checkJudgeCard, readJudgeCard } from './card-file.js';
-import { type CardChoice, type CardSearch, cardForJudge } from './find-card.js';
+import { type CardJudge, cardMismatch, checkJudgeCard } from './card-file.js';
+import {
+  type CardChoice,
+  type CardSearch,
+  cardForJudge,
+  givenCard,
+  newestCard,
+  readGivenCard,
+  type WorkspaceCards,
+  workspaceCards,
+} from './find-card.js';
 import { headlineAgreement } from './headline-agreement.js';
 import { cardSummaryLine, MEASURE_NAMES } from './render-card.js';
 
@@ -142,21 +149,20 @@ export function certifyJudges(
    */
   mode: 'refuse' | 'mark' = 'refuse',
 ): CardNote[] {
-  const given = search.given.map((path) => ({
-    path,
-    card: readJudgeCard(readTextFile(resolve(search.cwd, path), 'judge card'), path),
-  }));
+  const given = search.given.map((path) => readGivenCard(search.cwd, path));
   for (const g of given) {
     if (judges.length > 0 && judges.every((j) => cardMismatch(g.card, j).length > 0))
       checkJudgeCard(g.card, judges[0]!, g.path);
   }
+  const { given: _all, ...where } = search;
+  // The workspace is listed and read once, and only when a judge has no given card.
+  let workspace: WorkspaceCards | undefined;
   return judges.map((judge) => {
     const mine = given.find((g) => cardMismatch(g.card, judge).length === 0);
-    const { given: _all, ...where } = search;
-    const choice = { ...where, ...(mine ? { given: mine.path } : {}) };
-    if (mode === 'refuse') return certifyJudge(judge, choice, min);
-    const found = cardForJudge(judge, choice);
-    return { ...cardNote(found, judge), uncertified: uncertifiedBecause(found, judge, min) };
+    if (!mine) workspace ??= workspaceCards(where);
+    const choice = mine ? givenCard(judge, mine) : newestCard(judge, workspace!);
+    if (mode === 'refuse') requireAgreement(choice, judge, min);
+    return { ...cardNote(choice, judge), uncertified: uncertifiedBecause(choice, judge, min) };
   });
 }
 

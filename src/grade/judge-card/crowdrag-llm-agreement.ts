@@ -4,6 +4,7 @@ import {
   type CrowdragDimension,
   readCrowdrag25,
   readCrowdragLlmRatings,
+  type SetFileReads,
 } from '../human-labels/index.js';
 
 /** Krippendorff's α (ordinal, a < n < b) per dimension, as the CrowdRAG-25 authors compute it. */
@@ -40,8 +41,9 @@ export function reproduceCrowdragLlmAgreement(
   options: { flipLabels: boolean },
 ): CrowdragAgreementRow[] {
   const llm = readCrowdragLlmRatings(dir).ratings;
+  const reads: SetFileReads = new Map(); // the set's 3 files read once for all 7 dimensions
   return CROWDRAG_DIMENSIONS.map((dimension) => {
-    const set = readCrowdrag25(dir, dimension);
+    const set = readCrowdrag25(dir, dimension, reads);
     const ordered = new Set(set.items.map((i) => i.id));
     const crowd: Judgment[] = set.items
       .map((i) => {

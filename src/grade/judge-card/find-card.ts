@@ -40,31 +40,65 @@ export interface CardSearch {
  * passed over. The search does not descend into sub-folders.
  */
 export function cardForJudge(judge: CardJudge, search: CardSearch): CardChoice {
-  if (search.given !== undefined) {
-    const path = resolve(search.cwd, search.given);
-    const card = readJudgeCard(readTextFile(path, 'judge card'), search.given);
-    checkJudgeCard(card, judge, search.given);
-    return { card, path: search.given, found: false };
-  }
+  if (search.given !== undefined) return givenCard(judge, readGivenCard(search.cwd, search.given));
+  return newestCard(judge, workspaceCards(search));
+}
+
+/** A card given with --judge-card, read once (several judges may be checked against it). */
+export interface GivenCard {
+  card: JudgeCard;
+  /** The path as given. */
+  path: string;
+}
+
+/** Reads the card given with --judge-card (`path` resolves against `cwd`). */
+export function readGivenCard(cwd: string, path: string): GivenCard {
+  return { card: readJudgeCard(readTextFile(resolve(cwd, path), 'judge card'), path), path };
+}
+
+/** A given card's choice for a judge: JUDGE_CARD_STALE when it does not certify the judge. */
+export function givenCard(judge: CardJudge, given: GivenCard): CardChoice {
+  checkJudgeCard(given.card, judge, given.path);
+  return { card: given.card, path: given.path, found: false };
+}
+
+/** The cards of the workspace a search reads, read once for every judge it is asked about. */
+export interface WorkspaceCards {
+  cwd: string;
+  /** The folders searched, relative to `cwd`. */
+  searched: string[];
+  /** Each readable card, in search order. */
+  cards: { card: JudgeCard; path: string }[];
+}
+
+/** Lists and reads the workspace's cards: the `near` folders, then `<cwd>/judge-cards/`, then `<cwd>`. */
+export function workspaceCards(search: Omit<CardSearch, 'given'>): WorkspaceCards {
   const dirs = [
     ...new Set([...(search.near ?? []), join(search.cwd, CARDS_FOLDER), search.cwd].map((d) => resolve(d))),
   ];
   const searched: string[] = [];
-  let best: { card: JudgeCard; path: string } | null = null;
+  const cards: WorkspaceCards['cards'] = [];
   for (const dir of dirs) {
     searched.push(relative(search.cwd, dir) || '.');
-    const names = cardFiles(dir);
-    if (names === null) continue;
-    for (const name of names) {
+    for (const name of cardFiles(dir) ?? []) {
       const path = join(dir, name);
       const card = tryReadCard(path);
-      if (!card || cardMismatch(card, judge).length > 0) continue;
-      if (!best || card.manifest.created_at > best.card.manifest.created_at) best = { card, path };
+      if (card) cards.push({ card, path });
     }
   }
+  return { cwd: search.cwd, searched, cards };
+}
+
+/** The newest (manifest `created_at`, then first found) of the workspace's cards for this judge. */
+export function newestCard(judge: CardJudge, workspace: WorkspaceCards): CardChoice {
+  let best: { card: JudgeCard; path: string } | null = null;
+  for (const c of workspace.cards) {
+    if (cardMismatch(c.card, judge).length > 0) continue;
+    if (!best || c.card.manifest.created_at > best.card.manifest.created_at) best = c;
+  }
   return best
-    ? { card: best.card, path: relative(search.cwd, best.path) || best.path, found: true }
-    : { card: null, searched };
+    ? { card: best.card, path: relative(workspace.cwd, best.path) || best.path, found: true }
+    : { card: null, searched: [...workspace.searched] };
 }
 
 /** The `*card.json` files of a folder, sorted; null when it is not a folder. */

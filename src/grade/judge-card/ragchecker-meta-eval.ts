@@ -6,6 +6,7 @@ import {
   readRagchecker,
   readRagcheckerScores,
   rescaledScoreDifferences,
+  type SetFileReads,
 } from '../human-labels/index.js';
 
 /** One row of RAGChecker's Table 2 (correlation with human judgment), in percent to 2 decimals. */
@@ -27,9 +28,10 @@ export interface RagcheckerMetaEvalRow {
  * paper prints 100 × r rounded to 2 decimals (Python `round`), as this does.
  */
 export function reproduceRagcheckerMetaEval(dir: string): RagcheckerMetaEvalRow[] {
+  const reads: SetFileReads = new Map(); // each file read once for every dimension
   return RAGCHECKER_DIMENSIONS.map((dimension) => {
-    const set = readRagchecker(dir, dimension);
-    const diffs = rescaledScoreDifferences(readRagcheckerScores(dir, dimension).scores);
+    const set = readRagchecker(dir, dimension, reads);
+    const diffs = rescaledScoreDifferences(readRagcheckerScores(dir, dimension, reads).scores);
     const x: number[] = [];
     const y: number[] = [];
     for (const item of set.items) {

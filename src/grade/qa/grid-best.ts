@@ -1,4 +1,4 @@
-import { type ItemScore, type PairwiseTable, pairwiseTable } from '../../stats/index.js';
+import { buildPairwiseTable, type ItemScore, type PairwiseTable } from '../../stats/index.js';
 import type { GridCell } from './grid-summary.js';
 import { type QaMetricId, qaValues } from './score-answers.js';
 
@@ -9,6 +9,8 @@ export interface GridBest {
   best: string | null;
   /** The best and every cell whose difference from it is not significant (Holm over the grid). */
   notWorse: string[];
+  /** Cells with no p-value against the best (no question both scored): neither ≈ nor worse. */
+  notCompared: string[];
 }
 
 /** The label of a grid cell in the pairwise table. */
@@ -17,14 +19,14 @@ export const cellLabel = (c: { model: string; mode: string }) => `${c.model} · 
 /**
  * Every pair of grid cells on every metric (mean F on the questions both scored; a failed or
  * unscored answer is left out of the pair), paired randomization test, Holm over the whole grid,
- * and per metric the best cell with those not significantly worse (`pairwiseTable`).
+ * and per metric the best cell with those not significantly worse (`buildPairwiseTable`).
  */
 export function gridBest(
   cells: readonly GridCell[],
   metrics: readonly QaMetricId[],
   options: { seed?: number; iterations?: number } = {},
 ): { table: PairwiseTable; best: GridBest[] } {
-  const table = pairwiseTable(
+  const table = buildPairwiseTable(
     metrics.map((metric) => ({
       metric,
       higherIsBetter: true,
@@ -44,6 +46,7 @@ export function gridBest(
     metric: g.metric as QaMetricId,
     best: g.best,
     notWorse: g.indistinguishable,
+    notCompared: g.notCompared,
   }));
   return { table, best };
 }

@@ -1,9 +1,9 @@
 import {
+  buildPairwiseTable,
   type ItemScore,
   type MetricScores,
   type PairwiseTable,
   type PairwiseTableOptions,
-  pairwiseTable,
 } from '../../stats/index.js';
 import { runKey } from './aggregate.js';
 import type { GradeRow } from './grade-row.js';
@@ -33,7 +33,7 @@ export function gradesMetricScores(rows: readonly GradeRow[]): MetricScores[] {
 }
 
 /**
- * Every pair of runs on every ResearchQA metric of grades rows (`pairwiseTable`), but those in
+ * Every pair of runs on every ResearchQA metric of grades rows (`buildPairwiseTable`), but those in
  * `unranked` (e.g. a judge's metrics not certified under `--require-agreement`): they are shown, not
  * compared, and not counted in the correction for multiple comparisons.
  */
@@ -42,7 +42,7 @@ export function gradesPairwise(
   options: PairwiseTableOptions = {},
   unranked: ReadonlySet<string> = new Set(),
 ): PairwiseTable {
-  return pairwiseTable(
+  return buildPairwiseTable(
     gradesMetricScores(rows).filter((m) => !unranked.has(m.metric)),
     options,
   );

@@ -1,5 +1,5 @@
-import { basename } from 'node:path';
 import { CitegeistError, type Document, type ParagraphKind } from '../../core/index.js';
+import { fileStem } from '../detect-format.js';
 import { DocumentBuilder } from '../document-builder.js';
 import type { IngestContext } from '../ingest-context.js';
 import { withMarkers } from '../markers.js';
@@ -70,7 +70,7 @@ export async function pdfToDocument(bytes: Uint8Array, ctx: IngestContext): Prom
   const doc = builder.build({
     id: ctx.id,
     // A PDF that prints no title and names none in its information is known by its file name.
-    title: title || content.info.title || basename(ctx.file).replace(/\.pdf$/i, ''),
+    title: title || content.info.title || fileStem(ctx.file),
     source: 'pdf',
     meta: { file: ctx.file },
   });

@@ -1,8 +1,9 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeOpenAiServer } from '../../testing/index.js';
+import { skipBecause } from '../../testing/skip-because.js';
 import type { Embedder } from '../embedder.js';
 import { dynamicImport } from '../optional-module.js';
 import { HashedEmbedder } from './hashed.js';
@@ -74,36 +75,33 @@ const implementations: [string, (() => Embedder) | null, (string | null)?][] = [
 ];
 
 describe.each(implementations)('Embedder contract: %s', (_name, make, skip) => {
-  it.skipIf(make === null)(
-    `one finite vector per text, in order${skip ? ` (skipped: ${skip})` : ''}`,
-    async () => {
-      const embedder = (make as () => Embedder)();
-      expect(embedder.id).not.toBe('');
-      const vectors = await embedder.embed(CORPUS, 'passage');
-      expect(vectors).toHaveLength(CORPUS.length);
-      for (const v of vectors) {
-        expect(v).toBeInstanceOf(Float32Array);
-        expect(v.length).toBe(embedder.dimensions);
-        expect(v.every(Number.isFinite)).toBe(true);
-        if (embedder.normalized) expect(Math.hypot(...v)).toBeCloseTo(1, 5);
-      }
-      // In order: each text alone gives the vector it had in the batch.
-      const alone = await embedder.embed([CORPUS[2] as string], 'passage');
-      expect([...(alone[0] as Float32Array)]).toEqual([...(vectors[2] as Float32Array)]);
-    },
-  );
+  // Each test skips itself with the reason (an implementation that cannot run here).
+  beforeEach(skipBecause(make === null ? (skip ?? 'not available here') : null));
 
-  it.skipIf(make === null)(
-    'the same text the same vector, different texts different vectors; none for none',
-    async () => {
-      const embedder = (make as () => Embedder)();
-      const [a, b, again] = await embedder.embed(
-        [CORPUS[0] as string, CORPUS[2] as string, CORPUS[0] as string],
-        'query',
-      );
-      expect([...(again as Float32Array)]).toEqual([...(a as Float32Array)]);
-      expect([...(b as Float32Array)]).not.toEqual([...(a as Float32Array)]);
-      expect(await embedder.embed([], 'query')).toEqual([]);
-    },
-  );
+  it(`one finite vector per text, in order${skip ? ` (skipped: ${skip})` : ''}`, async () => {
+    const embedder = (make as () => Embedder)();
+    expect(embedder.id).not.toBe('');
+    const vectors = await embedder.embed(CORPUS, 'passage');
+    expect(vectors).toHaveLength(CORPUS.length);
+    for (const v of vectors) {
+      expect(v).toBeInstanceOf(Float32Array);
+      expect(v.length).toBe(embedder.dimensions);
+      expect(v.every(Number.isFinite)).toBe(true);
+      if (embedder.normalized) expect(Math.hypot(...v)).toBeCloseTo(1, 5);
+    }
+    // In order: each text alone gives the vector it had in the batch.
+    const alone = await embedder.embed([CORPUS[2] as string], 'passage');
+    expect([...(alone[0] as Float32Array)]).toEqual([...(vectors[2] as Float32Array)]);
+  });
+
+  it(`the same text the same vector, different texts different vectors; none for none${skip ? ` (skipped: ${skip})` : ''}`, async () => {
+    const embedder = (make as () => Embedder)();
+    const [a, b, again] = await embedder.embed(
+      [CORPUS[0] as string, CORPUS[2] as string, CORPUS[0] as string],
+      'query',
+    );
+    expect([...(again as Float32Array)]).toEqual([...(a as Float32Array)]);
+    expect([...(b as Float32Array)]).not.toEqual([...(a as Float32Array)]);
+    expect(await embedder.embed([], 'query')).toEqual([]);
+  });
 });

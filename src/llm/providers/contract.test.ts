@@ -3,7 +3,7 @@
  * that speak each API's request/response shape; the in-process GGUF one when node-llama-cpp and a
  * model file (CITEGEIST_TEST_GGUF) are present.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   type FakeAction,
@@ -14,6 +14,7 @@ import {
   type FakeServerOptions,
   faults,
 } from '../../testing/index.js';
+import { skipBecause } from '../../testing/skip-because.js';
 import { ResponseCache } from '../cache.js';
 import { type CreateProviderOptions, createProvider } from '../create-provider.js';
 import { dynamicImport } from '../optional-module.js';
@@ -223,16 +224,14 @@ const ggufSkip = !hasLlamaCpp
     : null;
 if (ggufSkip) console.warn(`skipping the gguf provider contract: ${ggufSkip}`);
 
-describe.skipIf(ggufSkip !== null)(
-  `LlmProvider contract: gguf (node-llama-cpp)${ggufSkip ? ` (skipped: ${ggufSkip})` : ''}`,
-  () => {
-    it('returns a grammar-constrained validated object', async () => {
-      const provider = createProvider(`gguf:${ggufPath}`);
-      const result = await provider.generateObject({ ...ask, maxTokens: 64, temperature: 0 });
-      expect(result).toMatchObject({ ok: true });
-    });
-  },
-);
+describe(`LlmProvider contract: gguf (node-llama-cpp)${ggufSkip ? ` (skipped: ${ggufSkip})` : ''}`, () => {
+  beforeEach(skipBecause(ggufSkip));
+  it('returns a grammar-constrained validated object', async () => {
+    const provider = createProvider(`gguf:${ggufPath}`);
+    const result = await provider.generateObject({ ...ask, maxTokens: 64, temperature: 0 });
+    expect(result).toMatchObject({ ok: true });
+  });
+});
 
 describe('Anthropic specifics', () => {
   it('wraps a non-object schema root for the tool and unwraps the reply', async () => {

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { CitegeistError, type DatasetRow, type Document } from '../../core/index.js';
 import { loadDatasetStrict, readMaybeGzip, readRun } from '../../formats/index.js';
-import { parseJsonl, readJsonFile, readTextFile, sha256OfFile } from '../../io/index.js';
+import { parseJsonl, readJsonFile, readTextFile } from '../../io/index.js';
 import { openCorpus, paperSource } from '../../store/index.js';
 import type { GradesSource, RunSource } from '../answer-join.js';
 import type { FaithfulnessSource } from '../faithfulness-section.js';
@@ -95,11 +95,9 @@ export class ReportReader {
 
   run(path: string): RunSource {
     const abs = this.resolve(path);
-    const text = readTextFile(abs, 'run file');
+    const read = readRun(abs); // the file read once: rows, manifest and the hash of its bytes
     this.sources.read.push(abs);
-    const first = parseJsonl(text.slice(0, 1_000_000).split('\n', 1)[0] ?? '')[0];
-    const manifest: ManifestInfo | null = first?.ok ? manifestOf(first.value) : null;
-    const read = readRun(abs);
+    const manifest: ManifestInfo | null = manifestOf(read.manifest);
     // A manifest line is not a run row: older readers report it as one, the report does not.
     const errors = read.errors.filter((e) => !(manifest && /line 1$/.test(e.where)));
     const split: SplitRecords = {
@@ -107,13 +105,7 @@ export class ReportReader {
       rows: [],
       skipped: errors.map((e) => ({ line: Number(/line (\d+)/.exec(e.where)?.[1] ?? 0), reason: e.message })),
     };
-    this.record(
-      'run',
-      path,
-      createHash('sha256').update(text, 'utf8').digest('hex'),
-      split,
-      read.rows.length,
-    );
+    this.record('run', path, read.sha256, split, read.rows.length);
     return { name: path, manifest, rows: read.rows };
   }
 
@@ -122,8 +114,7 @@ export class ReportReader {
     const read = await loadDatasetStrict(abs);
     this.sources.read.push(abs);
     for (const w of read.warnings) this.sources.notes.push(`${path}: ${w}`);
-    const { sha256 } = sha256OfFile(abs, 'dataset');
-    this.record('dataset', path, sha256, { manifest: null, rows: [], skipped: [] }, read.rows.length);
+    this.record('dataset', path, read.sha256, { manifest: null, rows: [], skipped: [] }, read.rows.length);
     return read.rows;
   }
 

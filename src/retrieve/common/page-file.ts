@@ -1,4 +1,13 @@
-import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  copyFileSync,
+  fstatSync,
+  openSync,
+  readSync,
+  truncateSync,
+  writeSync,
+} from 'node:fs';
 import { CitegeistError } from '../../core/index.js';
 
 /**
@@ -161,6 +170,21 @@ export class AppendFile {
     if (this.fd >= 0) closeSync(this.fd);
     this.fd = -1;
   }
+}
+
+/**
+ * A copy of `source` at `target` (a reflink where the file system has them), cut to its first
+ * `length` bytes when given, opened for appending: how an index update extends an earlier
+ * generation's file without touching it (the earlier generation stays a usable index).
+ */
+export function appendToCopy(source: string, target: string, length?: number): AppendFile {
+  try {
+    copyFileSync(source, target, constants.COPYFILE_FICLONE);
+    if (length !== undefined) truncateSync(target, length);
+  } catch (error) {
+    throw writeFailure(target, error);
+  }
+  return new AppendFile(target, undefined, 'a');
 }
 
 /**

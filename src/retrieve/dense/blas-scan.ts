@@ -75,7 +75,8 @@ const MAX_SCORES = 8_000_000;
  * Exact top-k inner-product search on BLAS: the rows are scored in blocks by one sgemm per block
  * (all queries at once; sgemv for a single query), then each query's scores pass a bounded heap
  * (`TopK`: ties keep the lower row index). Scores are float32 sums in BLAS order, so they can
- * differ from the float64 JS kernel in the 7th digit.
+ * differ from the float64 JS kernel in the 7th digit. Rows with `skip[row]` set (tombstoned) never
+ * enter a heap, so the top k are the live rows' top k.
  */
 export function blasTopK(
   blas: Blas,
@@ -84,6 +85,7 @@ export function blasTopK(
   queries: readonly Float32Array[],
   k: number,
   maxScores = MAX_SCORES,
+  skip: Uint8Array | null = null,
 ): { index: number; score: number }[][] {
   const d = dimensions;
   const size = data.length / d;
@@ -106,7 +108,7 @@ export function blasTopK(
       let threshold = heap.threshold;
       for (let r = 0; r < rows; r++) {
         const s = scores[off + r] as number;
-        if (s >= threshold) {
+        if (s >= threshold && !skip?.[start + r]) {
           heap.push(start + r, s);
           threshold = heap.threshold;
         }

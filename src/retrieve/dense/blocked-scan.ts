@@ -10,13 +10,15 @@ export const ROW_BLOCK = 512;
  * against two rows at a time, so each loaded float feeds 4 or 8 multiply-adds held in registers.
  * Each query keeps a bounded min-heap (`TopK`) and a cached threshold, so a score only reaches the
  * heap when it can enter. Every dot product is summed in float64 in dimension order, exactly like
- * the naive loop, so scores are bit-identical to it; ties keep the lower row index.
+ * the naive loop, so scores are bit-identical to it; ties keep the lower row index. Rows with
+ * `skip[row]` set (tombstoned) are not scored.
  */
 export function blockedTopK(
   data: Float32Array,
   dimensions: number,
   queries: readonly Float32Array[],
   k: number,
+  skip: Uint8Array | null = null,
 ): { index: number; score: number }[][] {
   const d = dimensions;
   const size = data.length / d;
@@ -31,6 +33,19 @@ export function blockedTopK(
   const scores = new Float64Array(8);
   for (let start = 0; start < size; start += ROW_BLOCK) {
     const end = Math.min(size, start + ROW_BLOCK);
+    const skipped = skip?.subarray(start, end);
+    if (skipped && !skipped.includes(0)) continue;
+    if (skipped?.includes(1)) {
+      // A block with tombstoned rows: its live rows one at a time.
+      for (let i = start; i < end; i++) {
+        if (skipped[i - start]) continue;
+        for (let quad = 0; quad < quads; quad++) {
+          scoreOne(data, i * d, d, packed, quad * 4 * d, scores);
+          offer(heaps, thresholds, quad * 4, i, scores, 0);
+        }
+      }
+      continue;
+    }
     for (let quad = 0; quad < quads; quad++) {
       let i = start;
       for (; i + 1 < end; i += 2) {

@@ -1,7 +1,7 @@
-import { constants, copyFileSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CitegeistError, quoteValue } from '../../core/index.js';
-import { AppendFile, PageFile, writeFailure } from '../common/page-file.js';
+import { AppendFile, appendToCopy, PageFile } from '../common/page-file.js';
 import { TopK } from '../common/top-k.js';
 import { AnnIndex } from './ann-index.js';
 import type { DenseMode } from './dense-index.js';
@@ -38,16 +38,11 @@ export class DenseFileWriter {
   ) {
     const path = join(dir, DENSE_FILES.vectors);
     if (from) {
-      try {
-        copyFileSync(join(from.dir, DENSE_FILES.vectors), path, constants.COPYFILE_FICLONE);
-        truncateSync(path, from.count * from.dimensions * 4);
-      } catch (error) {
-        throw writeFailure(path, error);
-      }
+      const length = from.count * from.dimensions * 4;
+      this.out = appendToCopy(join(from.dir, DENSE_FILES.vectors), path, length);
       this.count = from.count;
       this.dimensions = from.dimensions;
-    }
-    this.out = new AppendFile(path, undefined, from ? 'a' : 'w');
+    } else this.out = new AppendFile(path);
   }
 
   add(vectors: readonly Float32Array[]): void {
@@ -90,7 +85,7 @@ export class DenseFileWriter {
 export class DiskDenseIndex {
   private readonly file: PageFile;
   private cached: Float32Array | undefined;
-  private ann: AnnIndex | undefined;
+  private ann: { index: AnnIndex; rows: Uint32Array | null } | undefined;
   readonly kind: 'exact' | 'ann';
 
   private constructor(
@@ -102,6 +97,7 @@ export class DiskDenseIndex {
     private readonly rowOf: (id: string) => number | undefined,
     mode: DenseMode,
     private readonly deadOf: () => Uint8Array | null,
+    private readonly chunkRows: number,
   ) {
     this.file = new PageFile(join(dir, DENSE_FILES.vectors));
     if (this.file.size !== size * dimensions * 4) {
@@ -125,6 +121,8 @@ export class DiskDenseIndex {
       dead?: () => Uint8Array | null;
     },
     mode: DenseMode = 'auto',
+    /** Rows scanned per read above the cache size (tests make it small to exercise the chunked scan). */
+    chunkRows = DENSE_CHUNK_ROWS,
   ): DiskDenseIndex {
     const path = join(dir, DENSE_FILES.header);
     let header: DenseHeader;
@@ -154,6 +152,7 @@ export class DiskDenseIndex {
       rows.rowOf,
       mode,
       rows.dead ?? (() => null),
+      chunkRows,
     );
   }
 
@@ -175,37 +174,33 @@ export class DiskDenseIndex {
     return out;
   }
 
+  /**
+   * The top k live rows of each query. Tombstoned rows (papers removed or replaced since indexing)
+   * are skipped inside the scan, per chunk, and never enter the ANN graph, so the result is what a
+   * rebuild without them returns, at the cost of k per query whatever their number.
+   */
   search(queries: readonly Float32Array[], k: number): { index: number; id: string; score: number }[][] {
     const dead = this.deadOf();
-    if (!dead) return this.searchRows(queries, k);
-    // Tombstoned rows are searched past: the top k + (tombstoned rows) hold the live top k.
-    this.deadRows ??= dead.reduce((sum, x) => sum + x, 0);
-    return this.searchRows(queries, k + this.deadRows).map((list) =>
-      list.filter((h) => !dead[h.index]).slice(0, k),
-    );
-  }
-
-  private deadRows: number | undefined;
-
-  private searchRows(
-    queries: readonly Float32Array[],
-    k: number,
-  ): { index: number; id: string; score: number }[][] {
     const normalized = queries.map((q) => normalizeRows(Float32Array.from(q), this.dimensions));
     const d = this.dimensions;
     let hits: { index: number; score: number }[][];
     if (this.kind === 'ann') {
-      this.ann ??= new AnnIndex(this.all(), d);
-      hits = this.ann.search(normalized, k);
+      this.ann ??= this.annIndex(dead);
+      const { index, rows } = this.ann;
+      hits = index
+        .search(normalized, k)
+        .map((list) => (rows ? list.map((h) => ({ index: rows[h.index] as number, score: h.score })) : list));
     } else {
       if (!this.cached && this.size * d * 4 <= DENSE_CACHE_BYTES) this.cached = this.all();
-      if (this.size <= DENSE_CHUNK_ROWS)
-        hits = new ExactIndex(this.rows(0, this.size), d).search(normalized, k);
+      if (this.size <= this.chunkRows)
+        hits = new ExactIndex(this.rows(0, this.size), d).search(normalized, k, dead);
       else {
         const heaps = normalized.map(() => new TopK(Math.min(k, this.size)));
-        for (let start = 0; start < this.size; start += DENSE_CHUNK_ROWS) {
-          const count = Math.min(DENSE_CHUNK_ROWS, this.size - start);
-          const part = new ExactIndex(this.rows(start, count), d).search(normalized, k);
+        for (let start = 0; start < this.size; start += this.chunkRows) {
+          const count = Math.min(this.chunkRows, this.size - start);
+          const skip = dead ? dead.subarray(start, start + count) : null;
+          if (skip && !skip.includes(0)) continue;
+          const part = new ExactIndex(this.rows(start, count), d).search(normalized, k, skip);
           part.forEach((list, qi) => {
             for (const h of list) heaps[qi]!.push(start + h.index, h.score);
           });
@@ -214,6 +209,24 @@ export class DiskDenseIndex {
       }
     }
     return hits.map((list) => list.map((h) => ({ index: h.index, id: this.idAt(h.index), score: h.score })));
+  }
+
+  /**
+   * The HNSW graph of the live rows, in row order (with tombstones, `rows` maps its positions
+   * back to row numbers): the same vectors in the same order as a rebuild's, so the same graph.
+   */
+  private annIndex(dead: Uint8Array | null): { index: AnnIndex; rows: Uint32Array | null } {
+    const all = this.all();
+    if (!dead) return { index: new AnnIndex(all, this.dimensions), rows: null };
+    const d = this.dimensions;
+    const rows = new Uint32Array(this.size - dead.reduce((sum, x) => sum + x, 0));
+    const live = new Float32Array(rows.length * d);
+    for (let row = 0, at = 0; row < this.size; row++) {
+      if (dead[row]) continue;
+      live.set(all.subarray(row * d, (row + 1) * d), at * d);
+      rows[at++] = row;
+    }
+    return { index: new AnnIndex(live, d), rows };
   }
 
   /** Cosine of the query with the vectors of `ids` (unknown ids are skipped), in the given order. */

@@ -40,6 +40,37 @@ describe('ExactIndex', () => {
     },
   );
 
+  it.each(kernels)(
+    '%s kernel with skipped rows returns the top k of the live rows, as an index of them alone',
+    (kernel) => {
+      // Runs of skipped rows (a paper's rows are contiguous), some crossing a 512-row block.
+      const skip = new Uint8Array(300);
+      for (const [from, to] of [
+        [0, 3],
+        [40, 90],
+        [150, 151],
+        [200, 260],
+        [299, 300],
+      ] as const)
+        skip.fill(1, from, to);
+      const liveRows = [...skip.keys()].filter((r) => !skip[r]);
+      const live = new Float32Array(liveRows.length * d);
+      liveRows.forEach((r, at) => {
+        live.set(data.subarray(r * d, (r + 1) * d), at * d);
+      });
+      const got = new ExactIndex(data, d, kernel).search(queries, 7, skip);
+      const want = new ExactIndex(live, d, kernel).search(queries, 7);
+      queries.forEach((_, i) => {
+        expect(got[i]?.map((h) => h.index)).toEqual(want[i]?.map((h) => liveRows[h.index]));
+        expect(got[i]?.map((h) => h.score)).toEqual(want[i]?.map((h) => h.score));
+      });
+      // Everything skipped: nothing returned.
+      expect(new ExactIndex(data, d, kernel).search(queries, 7, new Uint8Array(300).fill(1))).toEqual(
+        queries.map(() => []),
+      );
+    },
+  );
+
   it.skipIf(!blas)('blas kernel: one query (sgemv) and many row blocks give the naive top-k', () => {
     const index = new ExactIndex(data, d, 'js');
     const one = blasTopK(blas as Blas, data, d, [queries[0] as Float32Array], 7);

@@ -78,14 +78,19 @@ export class ExactIndex implements VectorSearch {
     this.kernel = kernel === 'auto' ? (this.blas ? 'blas' : this.usearch ? 'native' : 'js') : kernel;
   }
 
-  search(queries: readonly Float32Array[], k: number): VectorHit[][] {
+  /**
+   * The top k rows of each query. Rows with `skip[row]` set (tombstoned: a paper removed or
+   * replaced) are passed over inside the scan, never returned, so the result is the top k of the
+   * live rows whatever their share, with each row's score as an index without them computes it.
+   */
+  search(queries: readonly Float32Array[], k: number, skip: Uint8Array | null = null): VectorHit[][] {
     for (const q of queries) this.checkQuery(q);
     if (this.size === 0 || k <= 0) return queries.map(() => []);
     if (this.kernel === 'blas' && this.blas)
-      return blasTopK(this.blas, this.data, this.dimensions, queries, k);
+      return blasTopK(this.blas, this.data, this.dimensions, queries, k, undefined, skip);
     return this.kernel === 'native' && this.usearch
-      ? this.searchNative(this.usearch, queries, k)
-      : this.searchBlocked(queries, k);
+      ? this.searchNative(this.usearch, queries, k, skip)
+      : this.searchBlocked(queries, k, skip);
   }
 
   /**
@@ -93,27 +98,30 @@ export class ExactIndex implements VectorSearch {
    * `NATIVE_MAX_SCORES` query × row scores (a 1,000-query batch at 697k rows needed 12 GB in one
    * call); each block's top k is merged into one bounded heap per query.
    */
-  private searchNative(usearch: Usearch, queries: readonly Float32Array[], k: number): VectorHit[][] {
+  private searchNative(
+    usearch: Usearch,
+    queries: readonly Float32Array[],
+    k: number,
+    skip: Uint8Array | null,
+  ): VectorHit[][] {
     const d = this.dimensions;
     const flat = new Float32Array(queries.length * d);
     queries.forEach((q, i) => {
       flat.set(q, i * d);
     });
     const block = Math.max(1, Math.floor(NATIVE_MAX_SCORES / Math.max(1, queries.length)));
-    if (block >= this.size) return this.nativeBlock(usearch, this.data, flat, queries.length, k);
+    if (block >= this.size && !skip) return this.nativeBlock(usearch, this.data, flat, queries.length, k);
     const heaps = queries.map(() => new TopK(Math.min(k, this.size)));
     for (let start = 0; start < this.size; start += block) {
-      const rows = Math.min(block, this.size - start);
-      const part = this.nativeBlock(
-        usearch,
-        this.data.subarray(start * d, (start + rows) * d),
-        flat,
-        queries.length,
-        k,
-      );
-      part.forEach((hits, qi) => {
-        for (const h of hits) heaps[qi]!.push(start + h.index, h.score);
-      });
+      const end = Math.min(this.size, start + block);
+      // usearch's exact scan takes no filter: it scans each run of live rows (a paper's rows are
+      // contiguous, so tombstones cut few runs), each for its own top k.
+      for (const [from, to] of liveRuns(skip, start, end)) {
+        const part = this.nativeBlock(usearch, this.data.subarray(from * d, to * d), flat, queries.length, k);
+        part.forEach((hits, qi) => {
+          for (const h of hits) heaps[qi]!.push(from + h.index, h.score);
+        });
+      }
     }
     return heaps.map((h) => h.sorted());
   }
@@ -144,8 +152,8 @@ export class ExactIndex implements VectorSearch {
   }
 
   /** The pure-JS kernel: blocked matrix multiply with per-query bounded heaps (`blockedTopK`). */
-  searchBlocked(queries: readonly Float32Array[], k: number): VectorHit[][] {
-    return blockedTopK(this.data, this.dimensions, queries, k);
+  searchBlocked(queries: readonly Float32Array[], k: number, skip: Uint8Array | null = null): VectorHit[][] {
+    return blockedTopK(this.data, this.dimensions, queries, k, skip);
   }
 
   /** One query at a time with no blocking: the baseline the benchmark compares against. */
@@ -169,5 +177,20 @@ export class ExactIndex implements VectorSearch {
         'Embed queries with the embedder the index was built with.',
       );
     }
+  }
+}
+
+/** The runs [from, to) of rows in start..end−1 whose `skip` byte is 0 (one run without a mask). */
+function* liveRuns(skip: Uint8Array | null, start: number, end: number): Generator<[number, number]> {
+  if (!skip) {
+    yield [start, end];
+    return;
+  }
+  let row = start;
+  while (row < end) {
+    while (row < end && skip[row]) row++;
+    const from = row;
+    while (row < end && !skip[row]) row++;
+    if (row > from) yield [from, row];
   }
 }

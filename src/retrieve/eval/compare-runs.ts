@@ -11,7 +11,7 @@ export interface MeasureComparison {
   n: number;
   meanA: number;
   meanB: number;
-  /** meanB − meanA. */
+  /** mean(B − A) over the paired topics (the comparison's estimate; 0 with none). */
   diff: number;
   /** Topics where B is better / equal / worse than A. */
   wins: number;
@@ -86,12 +86,13 @@ export function compareMeasure(
   const c = comparePairedItems(paired, { test: 'randomization', ...resampling });
   const { t, df, p } = pairedTTest(ys, xs);
   const exact = c.test.method === 'exact';
+  // The means and B − A are the comparison's own (paired a = B, b = A), not recomputed here.
   return {
     measure,
-    n: xs.length,
-    meanA: mean(xs),
-    meanB: mean(ys),
-    diff: mean(ys) - mean(xs),
+    n: c.n,
+    meanA: c.meanB ?? 0,
+    meanB: c.meanA ?? 0,
+    diff: c.delta.estimate ?? 0,
     wins: c.wins,
     ties: c.ties,
     losses: c.losses,
@@ -104,12 +105,6 @@ export function compareMeasure(
     },
     delta: { percentile: c.delta.percentile, bca: c.delta.bca, dz: c.dz },
   };
-}
-
-function mean(xs: number[]): number {
-  let s = 0;
-  for (const x of xs) s += x;
-  return xs.length ? s / xs.length : 0;
 }
 
 /** A plain-text table of comparisons (one row per measure). */

@@ -5,9 +5,15 @@ import { PageFile } from '../common/page-file.js';
 import { TopK } from '../common/top-k.js';
 import { createAnalyzer, DEFAULT_ANALYZER } from './analyzer.js';
 import type { Bm25Hit, Bm25Params } from './bm25.js';
-import { BM25_FILES, type Bm25DiskHeader, type DictBlock, type DictEntry } from './bm25-disk-format.js';
-import { averageLength, idfOf, impactOf, impactWithNorm, lengthNorm } from './bm25-formula.js';
-import { compareTerms } from './bm25-segments.js';
+import { BlockIndex } from './bm25-block-index.js';
+import {
+  BM25_FILES,
+  BM25_FORMAT,
+  type Bm25DiskHeader,
+  compareTerms,
+  type DictEntry,
+} from './bm25-disk-format.js';
+import { averageLength, BM25_DEFAULTS, idfOf, impactOf, impactWithNorm, lengthNorm } from './bm25-formula.js';
 
 /** One query term's postings, loaded for scoring. */
 interface QueryList {
@@ -34,43 +40,46 @@ export interface Bm25PartLocation {
 
 interface OpenPart extends Bm25PartLocation {
   header: Bm25DiskHeader;
-  /** The dictionary's block index, read at the first lookup. */
-  blocks: DictBlock[] | undefined;
+  /** The dictionary's block index, opened at the first lookup and searched by page reads. */
+  blocks: BlockIndex | undefined;
   dict: PageFile;
   postings: PageFile;
+  /** Document lengths, opened when a page of them is first needed. */
+  docLen: PageFile | undefined;
+  /** Parsed dictionary blocks by byte offset. */
   blockCache: Map<number, DictEntry[]>;
 }
 
-/** Collection statistics over the live rows, read at the first query. */
+/** Collection statistics over the live rows, computed at the first query. */
 interface LiveStats {
   n: number;
   avgdl: number;
-  /** `lengthNorm` of every row. */
-  norms: Float64Array;
   dead: Uint8Array | null;
 }
+
+/** Rows per page of document lengths read at once (16 KB), and the shift and mask that find them. */
+const LENGTH_PAGE_SHIFT = 12;
+const LENGTH_PAGE = 1 << LENGTH_PAGE_SHIFT;
+const LENGTH_PAGE_MASK = LENGTH_PAGE - 1;
 
 function readHeader(dir: string): Bm25DiskHeader {
   const path = join(dir, BM25_FILES.header);
   const header = readIndexJson<Bm25DiskHeader>(path);
-  if (header.format !== 4) {
+  if (header.format !== BM25_FORMAT) {
     throw new CitegeistError(
       'INDEX_VERSION',
-      `${path} has format ${String(header.format)}; this version reads 4.`,
+      `${path} has format ${String(header.format)}; this version reads ${BM25_FORMAT}.`,
       'Rebuild it with `citegeist index --rebuild`.',
     );
   }
   return header;
 }
 
-function readBlocks(dir: string): DictBlock[] {
-  return readIndexJson<DictBlock[]>(join(dir, BM25_FILES.blocks));
-}
-
 /**
  * A BM25 index read from disk by pages (`Bm25SegmentWriter` writes each part): opening reads each
- * part's small header (block index of its term dictionary); a query reads one dictionary block
- * and the postings of each of its terms per part, and the document lengths once. An index updated
+ * part's small header; a query binary-searches each part's block index by page reads, reads one
+ * dictionary block and the postings of each of its terms per part, and the lengths of the
+ * documents it scores by pages. An index updated
  * in place has several parts (one per build or update) and may have tombstoned rows (papers
  * removed or replaced): a term's postings are those of every part in row order without the
  * tombstoned rows, and N, df and the average length are counted over the live rows, so every
@@ -86,6 +95,8 @@ export class Bm25DiskIndex {
   private readonly analyze: (text: string) => string[];
   private readonly rows: number;
   private live: LiveStats | undefined;
+  /** Each row's document length, by pages of `LENGTH_PAGE` rows read as queries touch them. */
+  private readonly lengthPages: (Uint32Array | undefined)[] = [];
   private acc: Float64Array | undefined;
 
   private constructor(
@@ -100,10 +111,14 @@ export class Bm25DiskIndex {
       blocks: undefined,
       dict: new PageFile(join(p.dir, BM25_FILES.dict)),
       postings: new PageFile(join(p.dir, BM25_FILES.postings)),
+      docLen: undefined,
       blockCache: new Map(),
     }));
     const first = this.parts[0]?.header;
-    this.params = { k1: params.k1 ?? first?.k1 ?? 0.9, b: params.b ?? first?.b ?? 0.4 };
+    this.params = {
+      k1: params.k1 ?? first?.k1 ?? BM25_DEFAULTS.k1,
+      b: params.b ?? first?.b ?? BM25_DEFAULTS.b,
+    };
     this.analyze = createAnalyzer(first?.analyzer ?? DEFAULT_ANALYZER);
     this.rows = parts.reduce((sum, p) => sum + p.rows, 0);
   }
@@ -134,22 +149,12 @@ export class Bm25DiskIndex {
 
   /** The dictionary entry of an analysed term in one part, or undefined. */
   private lookup(part: OpenPart, term: string): DictEntry | undefined {
-    part.blocks ??= readBlocks(part.dir);
-    const { blocks } = part;
+    part.blocks ??= new BlockIndex(join(part.dir, BM25_FILES.blocks), part.header.blocks);
+    const range = part.blocks.find(term);
+    if (!range) return undefined;
+    const entries = this.block(part, range.offset, range.length);
     let lo = 0;
-    let hi = blocks.length - 1;
-    let at = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (compareTerms(blocks[mid]![0], term) <= 0) {
-        at = mid;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
-    if (at < 0) return undefined;
-    const entries = this.block(part, at);
-    lo = 0;
-    hi = entries.length - 1;
+    let hi = entries.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
       const c = compareTerms(entries[mid]![0], term);
@@ -160,46 +165,57 @@ export class Bm25DiskIndex {
     return undefined;
   }
 
-  private block(part: OpenPart, i: number): DictEntry[] {
-    let entries = part.blockCache.get(i);
+  private block(part: OpenPart, offset: number, length: number): DictEntry[] {
+    let entries = part.blockCache.get(offset);
     if (!entries) {
-      const [, offset, length] = part.blocks![i]!;
       entries = JSON.parse(part.dict.read(offset, length).toString('utf8')) as DictEntry[];
       if (part.blockCache.size >= 4096) part.blockCache.clear();
-      part.blockCache.set(i, entries);
+      part.blockCache.set(offset, entries);
     }
     return entries;
   }
 
+  /** The document lengths of page `p` (rows p·LENGTH_PAGE…), read from the parts that hold them once. */
+  private lengthPage(p: number): Uint32Array {
+    let page = this.lengthPages[p];
+    if (page) return page;
+    const from = p << LENGTH_PAGE_SHIFT;
+    const to = Math.min(this.rows, from + LENGTH_PAGE);
+    page = new Uint32Array(to - from);
+    for (const part of this.parts) {
+      const start = Math.max(from, part.base);
+      const end = Math.min(to, part.base + part.rows);
+      if (start >= end) continue;
+      part.docLen ??= new PageFile(join(part.dir, BM25_FILES.docLen));
+      page.set(part.docLen.uint32((start - part.base) * 4, end - start), start - from);
+    }
+    this.lengthPages[p] = page;
+    return page;
+  }
+
   /**
-   * N, the average length and each row's `lengthNorm` over the live rows, computed once from the
-   * parts' document lengths at the first query (integers summed: exact, as a rebuild counts them).
+   * N and the average length over the live rows, at the first query. Without tombstones they come
+   * from the parts' headers (no document length is read); with them, the lengths of the
+   * tombstoned rows are read and subtracted (integers: exact, as a rebuild counts them).
    */
   private stats(): LiveStats {
     if (this.live) return this.live;
     const dead = this.deadOf();
-    const lengths = new Uint32Array(this.rows);
-    for (const part of this.parts) {
-      if (part.rows === 0) continue;
-      const file = new PageFile(join(part.dir, BM25_FILES.docLen));
-      try {
-        lengths.set(file.uint32(0, part.rows), part.base);
-      } finally {
-        file.close();
+    let n = this.rows;
+    let total = this.parts.reduce((sum, p) => sum + p.header.totalLength, 0);
+    if (dead) {
+      for (let from = 0; from < this.rows; from += LENGTH_PAGE) {
+        const page = dead.subarray(from, Math.min(this.rows, from + LENGTH_PAGE));
+        if (!page.includes(1)) continue;
+        const lengths = this.lengthPage(from >> LENGTH_PAGE_SHIFT);
+        for (let i = 0; i < page.length; i++) {
+          if (!page[i]) continue;
+          n--;
+          total -= lengths[i] as number;
+        }
       }
     }
-    let n = 0;
-    let total = 0;
-    for (let d = 0; d < lengths.length; d++) {
-      if (dead?.[d]) continue;
-      n++;
-      total += lengths[d] as number;
-    }
-    const avgdl = averageLength(total, n);
-    const { k1, b } = this.params;
-    const norms = new Float64Array(lengths.length);
-    for (let d = 0; d < lengths.length; d++) norms[d] = lengthNorm(lengths[d] as number, avgdl, k1, b);
-    this.live = { n, avgdl, norms, dead };
+    this.live = { n, avgdl: averageLength(total, n), dead };
     return this.live;
   }
 
@@ -274,12 +290,20 @@ export class Bm25DiskIndex {
     return lists;
   }
 
-  /** A posting's impact, with the length norms read once per query rather than per posting. */
+  /**
+   * A posting's impact, its document's length read by pages (`lengthPage`): its `lengthNorm` is
+   * computed per posting, the same value a table of norms would hold, so scores do not change.
+   */
   private impactOf(): (list: QueryList, p: number) => number {
-    const norms = this.stats().norms;
-    const k1 = this.params.k1;
-    return (list, p) =>
-      impactWithNorm(list.idf, list.tfs[p] as number, norms[list.docs[p] as number] as number, k1);
+    const pages = this.lengthPages;
+    const { avgdl } = this.stats();
+    const { k1, b } = this.params;
+    return (list, p) => {
+      const d = list.docs[p] as number;
+      const page = pages[d >>> LENGTH_PAGE_SHIFT] ?? this.lengthPage(d >>> LENGTH_PAGE_SHIFT);
+      const norm = lengthNorm(page[d & LENGTH_PAGE_MASK] as number, avgdl, k1, b);
+      return impactWithNorm(list.idf, list.tfs[p] as number, norm, k1);
+    };
   }
 
   /** The top k documents (number, id, score), best first; ties by lower number. MaxScore-pruned. */
@@ -320,6 +344,8 @@ export class Bm25DiskIndex {
     for (const part of this.parts) {
       part.dict.close();
       part.postings.close();
+      part.blocks?.close();
+      part.docLen?.close();
     }
   }
 }

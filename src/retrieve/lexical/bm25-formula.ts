@@ -5,6 +5,12 @@
  * impact = idf · tf·(k1+1) / (tf + k1·(1−b+b·dl/avgdl)), rounded to float32 (as stored).
  */
 
+/**
+ * The BM25 parameters an index is built and searched with unless given (Anserini's defaults for
+ * passage collections, as Pyserini's `LuceneSearcher` sets them).
+ */
+export const BM25_DEFAULTS: Readonly<{ k1: number; b: number }> = { k1: 0.9, b: 0.4 };
+
 /** idf = ln(1 + (N − df + 0.5)/(df + 0.5)). */
 export function idfOf(n: number, df: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));

@@ -2,7 +2,8 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppendFile, PageFile, SequentialReader, writeFailure } from '../common/page-file.js';
 import { type AnalyzerConfig, createWordAnalyzer } from './analyzer.js';
-import { BM25_FILES, type Bm25DiskHeader, DICT_BLOCK } from './bm25-disk-format.js';
+import { writeBlockIndex } from './bm25-block-index.js';
+import { BM25_FILES, BM25_FORMAT, type Bm25DiskHeader, DICT_BLOCK, type DictBlock } from './bm25-disk-format.js';
 import { averageLength, idfOf, impactOf } from './bm25-formula.js';
 import { WordScanner, WordTable } from './word-scanner.js';
 
@@ -159,27 +160,23 @@ export class Bm25SegmentWriter {
     this.flushSegment();
     this.docLen.close();
     const n = this.docs;
-    const docLen = n ? new PageFile(join(this.dir, BM25_FILES.docLen)).uint32(0, n) : new Uint32Array(0);
+    const docLen = n ? readLengths(join(this.dir, BM25_FILES.docLen), n) : new Uint32Array(0);
     const avgdl = averageLength(this.totalLength, n);
     const merged = mergeSegments(this.dir, this.segments, { n, avgdl, docLen, ...params });
     for (let i = 0; i < this.segments; i++) {
       rmSync(join(this.dir, `seg-${i}.terms`), { force: true });
       rmSync(join(this.dir, `seg-${i}.post`), { force: true });
     }
-    const blocksPath = join(this.dir, BM25_FILES.blocks);
-    try {
-      writeFileSync(blocksPath, JSON.stringify(merged.blocks));
-    } catch (error) {
-      throw writeFailure(blocksPath, error);
-    }
+    writeBlockIndex(join(this.dir, BM25_FILES.blocks), merged.blocks);
     const header: Bm25DiskHeader = {
-      format: 4,
+      format: BM25_FORMAT,
       analyzer: this.analyzer,
       k1: params.k1,
       b: params.b,
       documents: n,
       totalLength: this.totalLength,
       terms: merged.terms,
+      blocks: merged.blocks.length,
     };
     const path = join(this.dir, BM25_FILES.header);
     try {
@@ -196,9 +193,14 @@ export class Bm25SegmentWriter {
   }
 }
 
-/** The order of the term dictionary: UTF-16 code units, as `<` compares strings. */
-export function compareTerms(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+/** The `n` document lengths just written (the file is closed again: a build opens many parts). */
+function readLengths(path: string, n: number): Uint32Array {
+  const file = new PageFile(path);
+  try {
+    return file.uint32(0, n);
+  } finally {
+    file.close();
+  }
 }
 
 interface SegmentHead {
@@ -212,7 +214,7 @@ function mergeSegments(
   dir: string,
   count: number,
   stats: { n: number; avgdl: number; docLen: Uint32Array; k1: number; b: number },
-): { terms: number; blocks: [string, number, number][] } {
+): { terms: number; blocks: DictBlock[] } {
   const termReaders = Array.from(
     { length: count },
     (_, i) => new SequentialReader(join(dir, `seg-${i}.terms`)),
@@ -230,7 +232,7 @@ function mergeSegments(
     const tab = line.lastIndexOf('\t');
     heap.push({ seg, term: line.slice(0, tab), df: Number(line.slice(tab + 1)) });
   };
-  const blocks: [string, number, number][] = [];
+  const blocks: DictBlock[] = [];
   let block: [string, number, number, number, number, number][] = [];
   const writeBlock = () => {
     if (!block.length) return;

@@ -1,6 +1,6 @@
 import { decodeIndexFile, encodeIndexFile, TopK } from '../common/index.js';
 import { type AnalyzerConfig, createAnalyzer, DEFAULT_ANALYZER } from './analyzer.js';
-import { averageLength, idfOf, impactWithNorm, lengthNorm } from './bm25-formula.js';
+import { averageLength, BM25_DEFAULTS, idfOf, impactWithNorm, lengthNorm } from './bm25-formula.js';
 
 export interface Bm25Params {
   k1: number;
@@ -112,7 +112,10 @@ export class Bm25Index {
       docs[at] = triples[i + 1] as number;
       tfs[at] = triples[i + 2] as number;
     }
-    return new Bm25Index({ ...parts, docs, tfs }, { k1: options.k1 ?? 0.9, b: options.b ?? 0.4 });
+    return new Bm25Index(
+      { ...parts, docs, tfs },
+      { k1: options.k1 ?? BM25_DEFAULTS.k1, b: options.b ?? BM25_DEFAULTS.b },
+    );
   }
 
   get size(): number {

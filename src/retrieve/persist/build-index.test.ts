@@ -8,7 +8,7 @@ import { writeFailure } from '../common/index.js';
 import { DenseIndex } from '../dense/index.js';
 import { Bm25Index } from '../lexical/index.js';
 import { chunkDocument } from '../passages/index.js';
-import { type IndexedDocument, writeIndex } from './build-index.js';
+import { commitManifest, type IndexedDocument, writeIndex } from './build-index.js';
 import { loadIndex, openDense, readManifest } from './index-dir.js';
 
 const root = mkdtempSync(join(tmpdir(), 'cg-index-'));
@@ -111,5 +111,34 @@ describe('writeIndex (streamed, segmented, page-read)', () => {
     expect(() => loadIndex(dir)).toThrow(expect.objectContaining({ code: 'INDEX_VERSION' }));
     const full = Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
     expect(writeFailure('x/bm25.post', full)).toMatchObject({ code: 'INDEX_DISK_FULL' });
+  });
+
+  it.skipIf(!existsSync('/proc/self/fd'))(
+    'a build leaves no file open, and a killed commit’s temporary manifest is removed by the next build',
+    async () => {
+      const dir = join(root, 'fds');
+      const open = () => readdirSync('/proc/self/fd').length;
+      const before = open();
+      await writeIndex(dir, () => papers.slice(0, 12), { ...options, segmentPostings: 50 });
+      expect(open()).toBe(before);
+      // What writeFileAtomic leaves when killed between its write and its rename.
+      writeFileSync(join(dir, '.manifest.json.0badc0de.tmp'), '{');
+      const second = await writeIndex(dir, () => papers.slice(0, 12), options);
+      expect(readdirSync(dir).sort()).toEqual([second.generation, 'manifest.json'].sort());
+    },
+  );
+
+  it('a commit that cannot be written is a coded error and leaves the previous manifest', async () => {
+    const dir = join(root, 'commit');
+    const first = await writeIndex(dir, () => papers.slice(0, 5), options);
+    // The folder is replaced by a file: the manifest's temporary file cannot be created in it.
+    const blocked = join(root, 'commit-blocked');
+    writeFileSync(blocked, '');
+    expect(() => commitManifest(blocked, first)).toThrow(
+      expect.objectContaining({ code: 'INDEX_WRITE_FAILED' }),
+    );
+    commitManifest(dir, { ...first, builtBy: 'again' });
+    expect(readManifest(dir).builtBy).toBe('again');
+    expect(readdirSync(dir).sort()).toEqual([first.generation, 'manifest.json'].sort());
   });
 });

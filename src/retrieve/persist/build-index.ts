@@ -1,20 +1,22 @@
 import {
+  closeSync,
   copyFileSync,
   existsSync,
+  fsyncSync,
   linkSync,
   mkdirSync,
+  openSync,
   readdirSync,
-  readFileSync,
-  renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { CitegeistError, type Document } from '../../core/index.js';
+import { fsyncDir, removeAtomicLeftovers, writeFileAtomic } from '../../io/index.js';
 import { type Embedder, LsaEmbedder, needsFitting } from '../../llm/index.js';
-import { PageFile, writeFailure } from '../common/index.js';
+import { writeFailure } from '../common/index.js';
 import { DenseFileWriter } from '../dense/index.js';
-import { Bm25SegmentWriter, DEFAULT_ANALYZER, SEGMENT_POSTINGS } from '../lexical/index.js';
+import { BM25_DEFAULTS, Bm25SegmentWriter, DEFAULT_ANALYZER, SEGMENT_POSTINGS } from '../lexical/index.js';
 import { chunkDocument, type Passage } from '../passages/index.js';
 import {
   assertCurrentFormat,
@@ -25,8 +27,8 @@ import {
   partFolder,
   readManifest,
 } from './index-dir.js';
-import { PAPER_FILES, readIndexPapers, writeIndexPapers } from './index-papers.js';
-import { PASSAGE_FILES, PassageTableWriter } from './passage-table.js';
+import { type PaperFiles, readPaperFiles, writeIndexPapers } from './index-papers.js';
+import { PassageTable, PassageTableWriter } from './passage-table.js';
 
 export interface IndexedDocument {
   document: Document;
@@ -163,6 +165,8 @@ export interface UpdateIndexOptions
   > {
   /** The index's embedder, restored as built (a fitted LSA from its saved model), or null without vectors. */
   embedder: Embedder | null;
+  /** The index's paper files if the freshness check read them (`IndexCheck`), else read here. */
+  papers?: PaperFiles | null;
 }
 
 /**
@@ -181,8 +185,7 @@ export async function updateIndex(
   options: UpdateIndexOptions,
 ): Promise<IndexManifest> {
   const prevFolder = assertCurrentFormat(dir, previous);
-  const before = readIndexPapers(prevFolder);
-  const beforeDigests = readDigestList(prevFolder);
+  const { papers: before, digests: beforeDigests } = options.papers ?? readPaperFiles(prevFolder);
   const generation = newGeneration();
   const folder = join(dir, generation);
   removeLeftovers(dir, previous.generation ?? null);
@@ -207,19 +210,18 @@ export async function updateIndex(
       includeReferences: previous.includeReferences ?? false,
     });
     // Tombstones: the live position of each paper removed or replaced, and its rows.
-    const firsts = readFirsts(prevFolder, before.ids.length);
     const dead = new Set(before.dead);
-    const live = new Map<string, number>();
-    before.ids.forEach((id, i) => {
-      if (!dead.has(i)) live.set(id, i);
-    });
     let deadRows = previous.deadRows ?? 0;
-    for (const id of update.remove) {
-      const at = live.get(id);
-      if (at === undefined) continue;
-      dead.add(at);
-      live.delete(id);
-      deadRows += (firsts[at + 1] as number) - (firsts[at] as number);
+    const indexed = new PassageTable(prevFolder, previous, before);
+    try {
+      for (const id of update.remove) {
+        const at = indexed.positionOf(id);
+        if (at === undefined || dead.has(at)) continue;
+        dead.add(at);
+        deadRows += indexed.rowsAt(at);
+      }
+    } finally {
+      indexed.close();
     }
     const ids = [...before.ids];
     const digests = [...beforeDigests];
@@ -256,7 +258,7 @@ export async function updateIndex(
 }
 
 /** BM25 parameters an index is built with (queries may override them). */
-const BM25_BUILD_PARAMS = { k1: 0.9, b: 0.4 };
+const BM25_BUILD_PARAMS = BM25_DEFAULTS;
 
 function newGeneration(): string {
   return `g-${Date.now().toString(36)}-${process.pid}`;
@@ -363,20 +365,6 @@ async function appendDocuments(
   await sinks.flush();
 }
 
-/** The first row of each document of a generation's passage table, and the row count. */
-function readFirsts(folder: string, documents: number): Uint32Array {
-  const file = new PageFile(join(folder, PASSAGE_FILES.firsts));
-  try {
-    return file.uint32(0, documents + 1);
-  } finally {
-    file.close();
-  }
-}
-
-function readDigestList(folder: string): string[] {
-  return JSON.parse(readFileSync(join(folder, PAPER_FILES.digests), 'utf8')) as string[];
-}
-
 /** Hard-links every file of `from` into a new folder `to` (copies where links are not possible). */
 function linkFolder(from: string, to: string): void {
   mkdirSync(to);
@@ -393,16 +381,37 @@ function linkFolder(from: string, to: string): void {
   }
 }
 
-/** Writes the manifest to a temporary file and renames it over the old one (atomic on POSIX). */
+/**
+ * Commits an index: the files of the generation the manifest names are fsynced, then the manifest
+ * is written by `writeFileAtomic` (a temporary file, fsynced, renamed over the old one, the folder
+ * fsynced), so after a crash or a power loss the manifest names either the previous generation or
+ * a complete new one. A failure leaves the previous manifest (INDEX_DISK_FULL / INDEX_WRITE_FAILED).
+ */
 export function commitManifest(dir: string, manifest: IndexManifest): void {
   const path = join(dir, MANIFEST_FILE);
   try {
-    writeFileSync(`${path}.tmp`, `${JSON.stringify(manifest, null, 2)}\n`);
-    renameSync(`${path}.tmp`, path);
+    if (manifest.generation) fsyncTree(join(dir, manifest.generation));
+    writeFileAtomic(path, `${JSON.stringify(manifest, null, 2)}\n`);
   } catch (error) {
-    rmSync(`${path}.tmp`, { force: true });
-    throw writeFailure(path, error);
+    throw writeFailure(path, error instanceof CitegeistError && error.cause ? error.cause : error);
   }
+}
+
+/** Fsyncs every file under `folder`, then each folder (their entries), deepest first. */
+function fsyncTree(folder: string): void {
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) fsyncTree(path);
+    else if (entry.isFile()) {
+      const fd = openSync(path, 'r');
+      try {
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    }
+  }
+  fsyncDir(folder);
 }
 
 /** The generation the current manifest names, or null (none, unreadable or an older format). */
@@ -423,6 +432,7 @@ const LEGACY_FILES = ['passages.jsonl', 'bm25.bin', 'dense.bin', 'embedder.json'
  * (recipes.jsonl) stay.
  */
 function removeLeftovers(dir: string, keep: string | null): void {
+  removeAtomicLeftovers(dir, (target) => target === MANIFEST_FILE);
   for (const name of readdirSync(dir)) {
     if (name.startsWith('g-') && name !== keep) rmSync(join(dir, name), { recursive: true, force: true });
   }

@@ -9,8 +9,15 @@ import {
   writeIndex,
 } from './build-index.js';
 import { type IndexManifest, indexExists, loadEmbedderModel, readManifest } from './index-dir.js';
+import { type PaperFiles, readPaperFiles } from './index-papers.js';
 import { restoreEmbedder } from './restore-embedder.js';
-import { describeStaleness, type IndexStaleness, indexedPapers, indexStaleness } from './staleness.js';
+import {
+  type CorpusState,
+  corpusStaleness,
+  describeStaleness,
+  type IndexStaleness,
+  indexedPapers,
+} from './staleness.js';
 
 /** Whitespace tokens per passage when none is given (`chunkDocument`'s default too). */
 export const DEFAULT_PASSAGE_TOKENS = 256;
@@ -48,21 +55,30 @@ export type IndexCheck =
       staleness: IndexStaleness | null;
       /** Whether the embedder, passage budget or reference setting differ (a rebuild is needed). */
       settingsChanged: boolean;
+      /** The index's paper files as the check read them (for `updateIndex`), or null when not read. */
+      paperFiles: PaperFiles | null;
     };
 
 /**
- * Compares the index in `dir` with the corpus's content digests and the settings it would be
- * built with: a paper added, removed or changed, another embedder, passage budget or reference
- * setting each make it stale, with a reason for messages.
+ * Compares the index in `dir` with the corpus (`corpusStaleness`: its change token, else its
+ * content digests) and the settings it would be built with: a paper added, removed or changed,
+ * another embedder, passage budget or reference setting each make it stale, with a reason for
+ * messages.
  */
 export function checkIndex(
   dir: string,
-  digests: ReadonlyMap<string, string>,
+  corpus: CorpusState | ReadonlyMap<string, string>,
   settings: IndexSettings,
 ): IndexCheck {
   if (!indexExists(dir)) return { state: 'missing' };
   const m = readManifest(dir);
-  const stale = indexStaleness(m, digests, indexedPapers(dir, m));
+  let paperFiles: PaperFiles | null = null;
+  const stale = corpusStaleness(dir, m, corpus, () =>
+    indexedPapers(dir, m, (folder) => {
+      paperFiles = readPaperFiles(folder);
+      return paperFiles;
+    }),
+  );
   const changed = [
     m.embedderSpec !== settings.embedderSpec
       ? `embedder ${m.embedderSpec ?? 'none'} → ${settings.embedderSpec ?? 'none'}`
@@ -80,6 +96,7 @@ export function checkIndex(
     reasons: [stale ? describeStaleness(stale) : '', ...changed].filter(Boolean),
     staleness: stale,
     settingsChanged: changed.length > 0,
+    paperFiles,
   };
 }
 
@@ -125,7 +142,12 @@ export async function indexCorpus(
 ): Promise<IndexCorpusResult> {
   // The token first: a write between the two reads then shows as a changed token next time.
   const corpusToken = corpus.changeToken?.() ?? null;
-  const digests = corpus.digests();
+  // Read only when needed: an index whose token matches is up to date without them.
+  let read: Map<string, string> | undefined;
+  const currentDigests = () => {
+    read ??= corpus.digests();
+    return read;
+  };
   const settings: IndexSettings = {
     embedderSpec: options.embedder,
     maxTokens: options.maxTokens ?? DEFAULT_PASSAGE_TOKENS,
@@ -133,7 +155,7 @@ export async function indexCorpus(
   };
   const progress = options.onProgress ? { onProgress: options.onProgress } : {};
   if (!options.rebuild) {
-    const check = checkIndex(dir, digests, settings);
+    const check = checkIndex(dir, { digests: currentDigests, changeToken: () => corpusToken }, settings);
     if (check.state === 'fresh') {
       // Same content under a new token (a re-ingest of the same files, or a corpus from before
       // tokens): record it, so that opening the index checks one row again instead of the digests.
@@ -142,7 +164,7 @@ export async function indexCorpus(
         manifest = { ...manifest, corpusToken };
         commitManifest(dir, manifest);
       }
-      return { status: 'up-to-date', manifest, papers: digests.size };
+      return { status: 'up-to-date', manifest, papers: manifest.papers ?? currentDigests().size };
     }
     if (check.state === 'stale') {
       const update = updatable(check);
@@ -155,7 +177,7 @@ export async function indexCorpus(
           check.manifest,
           {
             remove: [...update.removed, ...update.changed],
-            add: () => streamDocuments(corpus, digests, (id) => wanted.has(id)),
+            add: () => streamDocuments(corpus, currentDigests(), (id) => wanted.has(id)),
           },
           {
             embedder: check.manifest.embedderSpec
@@ -168,13 +190,14 @@ export async function indexCorpus(
             version: VERSION,
             total: appended.length,
             corpusToken,
+            papers: check.paperFiles,
             ...progress,
           },
         );
         return {
           status: 'updated',
           manifest,
-          papers: manifest.papers ?? digests.size,
+          papers: manifest.papers ?? currentDigests().size,
           appended: appended.length,
           tombstoned: update.removed.length + update.changed.length,
         };
@@ -182,6 +205,7 @@ export async function indexCorpus(
       options.onRebuild?.(check.reasons);
     }
   }
+  const digests = currentDigests();
   const manifest = await writeIndex(dir, () => streamDocuments(corpus, digests, () => true), {
     maxTokens: settings.maxTokens,
     includeReferences: settings.includeReferences,

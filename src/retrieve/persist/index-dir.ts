@@ -6,16 +6,18 @@ import { Bm25DiskIndex } from '../lexical/index.js';
 import { PassageTable } from './passage-table.js';
 
 /**
- * The index format this citegeist writes and reads: 4 keeps the papers beside the files (the
- * manifest stays small), records the corpus's change token, and holds BM25 in parts that an
- * update appends to (3: one part, papers in the manifest; read by pages from a generation folder).
+ * The index format this citegeist writes and reads: 5 keeps each BM25 part's block index in a
+ * binary file searched by page reads (4: a JSON file parsed whole at the first query); since 4 the
+ * papers are kept beside the files (the manifest stays small), the corpus's change token is
+ * recorded, and BM25 is held in parts that an update appends to (3: one part, papers in the
+ * manifest; read by pages from a generation folder).
  */
-export const INDEX_FORMAT = 4;
+export const INDEX_FORMAT = 5;
 
 /** What an index folder records about how it was built (checked on load). */
 export interface IndexManifest {
   /** Only `INDEX_FORMAT` is read; older ones are refused with `INDEX_VERSION` (rebuild). */
-  format: 1 | 2 | 3 | 4;
+  format: 1 | 2 | 3 | 4 | 5;
   createdAt: string;
   /** When an update last appended papers to it (absent: built in one go). */
   updatedAt?: string;
@@ -25,17 +27,17 @@ export interface IndexManifest {
   generation?: string;
   /** Papers indexed (live: removed and replaced ones not counted). */
   papers?: number;
-  /** Formats 1–3: document ids indexed, in order (format 4 keeps them in the generation's `papers.json`). */
+  /** Formats 1–3: document ids indexed, in order (format 4 on: the generation's `papers.json`). */
   documents?: string[];
   /** Formats 2–3: content digest of each document as indexed, aligned with `documents`. */
   digests?: string[];
   /** Passages a query can return (rows of removed or replaced papers not counted). */
   passages: number;
-  /** Rows of the passage table, tombstoned ones included (format 4). */
+  /** Rows of the passage table, tombstoned ones included (format 4 on). */
   rows?: number;
-  /** Rows tombstoned: of papers removed or replaced since they were indexed (format 4). */
+  /** Rows tombstoned: of papers removed or replaced since they were indexed (format 4 on). */
   deadRows?: number;
-  /** Rows of each BM25 part, in passage-table order (format 4: one per build or update). */
+  /** Rows of each BM25 part, in passage-table order (format 4 on: one per build or update). */
   parts?: number[];
   /** The corpus's change token when the build began (`CorpusStore.changeToken`): equal means unchanged. */
   corpusToken?: string | null;
@@ -148,11 +150,6 @@ export function loadIndex(dir: string): SavedIndex {
       return model;
     },
   };
-}
-
-/** Every passage of an index folder, in index order (read through; for callers that need them all). */
-export function loadPassages(dir: string): ReturnType<PassageTable['toArray']> {
-  return loadIndex(dir).passages.toArray();
 }
 
 /** The dense index of a loaded folder, refusing an embedder other than the one it was built with. */

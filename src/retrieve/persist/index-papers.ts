@@ -26,16 +26,30 @@ export function writeIndexPapers(folder: string, papers: IndexPapers, digests: r
   writeFileSync(join(folder, PAPER_FILES.digests), JSON.stringify(digests));
 }
 
+/** A generation's two paper files as read: read once by the freshness check and passed on to an update. */
+export interface PaperFiles {
+  papers: IndexPapers;
+  /** `digests.json`, aligned with `papers.ids`. */
+  digests: string[];
+}
+
 export function readIndexPapers(folder: string): IndexPapers {
   return readIndexJson<IndexPapers>(join(folder, PAPER_FILES.ids));
+}
+
+export function readPaperFiles(folder: string): PaperFiles {
+  return {
+    papers: readIndexPapers(folder),
+    digests: readIndexJson<string[]>(join(folder, PAPER_FILES.digests)),
+  };
 }
 
 /** The live papers of an index generation: id → digest as indexed (tombstoned ones left out). */
 export function indexedDigests(
   folder: string,
-  papers: IndexPapers = readIndexPapers(folder),
+  files: PaperFiles = readPaperFiles(folder),
 ): Map<string, string> {
-  const digests = readIndexJson<string[]>(join(folder, PAPER_FILES.digests));
+  const { papers, digests } = files;
   const dead = new Set(papers.dead);
   const out = new Map<string, string>();
   papers.ids.forEach((id, i) => {

@@ -1,7 +1,6 @@
-import { constants, copyFileSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { CitegeistError } from '../../core/index.js';
-import { AppendFile, PageFile, SequentialReader, writeFailure } from '../common/page-file.js';
+import { AppendFile, appendToCopy, PageFile, SequentialReader } from '../common/page-file.js';
 import { docIdOfPassage } from '../eval/index.js';
 import type { Passage } from '../passages/index.js';
 import { type IndexPapers, readIndexPapers } from './index-papers.js';
@@ -29,17 +28,23 @@ export class PassageTableWriter {
    * new documents are appended to (the earlier files are not touched: they stay a usable index).
    */
   constructor(dir: string, from?: { dir: string; rows: number; documents: number }) {
+    const path = (name: string) => join(dir, name);
     if (from) {
       // The copies lose their closing entries (the end offset, the row count); `close` rewrites them.
-      copyTo(from.dir, dir, PASSAGE_FILES.lines);
-      copyTo(from.dir, dir, PASSAGE_FILES.offsets, from.rows * 8);
-      copyTo(from.dir, dir, PASSAGE_FILES.firsts, from.documents * 4);
+      const source = (name: string) => join(from.dir, name);
+      this.lines = appendToCopy(source(PASSAGE_FILES.lines), path(PASSAGE_FILES.lines));
+      this.offsets = appendToCopy(source(PASSAGE_FILES.offsets), path(PASSAGE_FILES.offsets), from.rows * 8);
+      this.firsts = appendToCopy(
+        source(PASSAGE_FILES.firsts),
+        path(PASSAGE_FILES.firsts),
+        from.documents * 4,
+      );
       this.count = from.rows;
+    } else {
+      this.lines = new AppendFile(path(PASSAGE_FILES.lines));
+      this.offsets = new AppendFile(path(PASSAGE_FILES.offsets));
+      this.firsts = new AppendFile(path(PASSAGE_FILES.firsts));
     }
-    const mode = from ? 'a' : 'w';
-    this.lines = new AppendFile(join(dir, PASSAGE_FILES.lines), undefined, mode);
-    this.offsets = new AppendFile(join(dir, PASSAGE_FILES.offsets), undefined, mode);
-    this.firsts = new AppendFile(join(dir, PASSAGE_FILES.firsts), undefined, mode);
   }
 
   /** Starts the next document of the manifest's list. */
@@ -72,17 +77,6 @@ export class PassageTableWriter {
   }
 }
 
-/** Copies `name` from one folder to another (a reflink where the file system has them), cut to `length`. */
-function copyTo(from: string, to: string, name: string, length?: number): void {
-  const target = join(to, name);
-  try {
-    copyFileSync(join(from, name), target, constants.COPYFILE_FICLONE);
-    if (length !== undefined) truncateSync(target, length);
-  } catch (error) {
-    throw writeFailure(target, error);
-  }
-}
-
 /**
  * The passages of an index, read by page: `get(id)` reads one line, found through the document's
  * first passage number, so nothing is loaded at open (the paper ids are read at the first lookup).
@@ -106,7 +100,10 @@ export class PassageTable implements ReadonlyMap<string, Passage> {
     private readonly dir: string,
     /** The manifest's counts (`IndexManifest`). */
     manifest: { passages: number; rows?: number | undefined },
+    /** `papers.json` when the caller has read it already (else read at the first lookup). */
+    papers?: IndexPapers,
   ) {
+    this.papers = papers;
     this.size = manifest.passages;
     this.rows = manifest.rows ?? manifest.passages;
     this.file = new PageFile(join(dir, PASSAGE_FILES.lines));
@@ -195,11 +192,11 @@ export class PassageTable implements ReadonlyMap<string, Passage> {
     return this.firstRows;
   }
 
-  /** The row of passage `id` (`<docId>#<n>`), or undefined. */
-  rowOf(id: string): number | undefined {
-    const hash = id.lastIndexOf('#');
-    const n = Number(id.slice(hash + 1));
-    if (hash < 0 || !Number.isInteger(n) || n < 0) return undefined;
+  /**
+   * The live position of document `docId` in the paper list (its first passage's row is
+   * `firsts[position]`), or undefined when it is not indexed or tombstoned.
+   */
+  positionOf(docId: string): number | undefined {
     if (!this.docRows) {
       // A replaced paper appears twice; its live (later) position is the one named by its id.
       const { ids, dead } = this.documents();
@@ -209,9 +206,23 @@ export class PassageTable implements ReadonlyMap<string, Passage> {
         if (!tombstoned.has(i)) this.docRows?.set(d, i);
       });
     }
+    return this.docRows.get(docId);
+  }
+
+  /** The number of rows (passages) of the document at `position` of the paper list. */
+  rowsAt(position: number): number {
     const firsts = this.firsts();
-    const doc = this.docRows.get(docIdOfPassage(id));
+    return (firsts[position + 1] as number) - (firsts[position] as number);
+  }
+
+  /** The row of passage `id` (`<docId>#<n>`), or undefined. */
+  rowOf(id: string): number | undefined {
+    const hash = id.lastIndexOf('#');
+    const n = Number(id.slice(hash + 1));
+    if (hash < 0 || !Number.isInteger(n) || n < 0) return undefined;
+    const doc = this.positionOf(docIdOfPassage(id));
     if (doc === undefined) return undefined;
+    const firsts = this.firsts();
     const row = (firsts[doc] as number) + n;
     return row < (firsts[doc + 1] as number) ? row : undefined;
   }

@@ -1,10 +1,17 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { IndexManifest } from './index-dir.js';
+import { checkIndex } from './index-corpus.js';
+import { INDEX_FORMAT, type IndexManifest, MANIFEST_FILE } from './index-dir.js';
 import { writeIndexPapers } from './index-papers.js';
-import { assertIndexFresh, describeStaleness, indexedPapers, indexStaleness } from './staleness.js';
+import {
+  assertIndexFresh,
+  corpusStaleness,
+  describeStaleness,
+  indexedPapers,
+  indexStaleness,
+} from './staleness.js';
 
 const manifest = (documents: string[], digests?: string[]): IndexManifest => ({
   format: digests ? 3 : 1,
@@ -22,13 +29,13 @@ const manifest = (documents: string[], digests?: string[]): IndexManifest => ({
 const root = mkdtempSync(join(tmpdir(), 'cg-staleness-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-/** A format-4 index folder whose generation lists `ids` (with `dead` tombstoned) and their digests. */
+/** A current-format index folder whose generation lists `ids` (with `dead` tombstoned) and their digests. */
 function current(ids: string[], digests: string[], dead: number[] = [], corpusToken: string | null = null) {
   const dir = mkdtempSync(join(root, 'i-'));
   mkdirSync(join(dir, 'g-test'));
   writeIndexPapers(join(dir, 'g-test'), { ids, dead }, digests);
   const m: IndexManifest = {
-    format: 4,
+    format: INDEX_FORMAT,
     generation: 'g-test',
     createdAt: '2025-01-01T00:00:00.000Z',
     papers: ids.length - dead.length,
@@ -96,7 +103,7 @@ describe('index staleness', () => {
       ]),
     );
     expect(stale?.outdatedFormat).toBe(true);
-    expect(describeStaleness(stale!)).toMatch(/index format older than 4/);
+    expect(describeStaleness(stale!)).toMatch(/index format older than 5/);
   });
 
   it('assertIndexFresh names the papers and the fix', () => {
@@ -141,5 +148,27 @@ describe('index staleness', () => {
     // A re-ingest of the same content changes the token but not the digests: still fresh.
     assertIndexFresh(t.dir, t.manifest, corpus('tok-3', new Map([['a', 'h1']])));
     expect(read).toBe(2);
+  });
+
+  it('`index`’s up-to-date check (checkIndex) takes the same shortcut: a matching token reads no digest', () => {
+    const t = current(['a'], ['h1'], [], 'tok-1');
+    writeFileSync(join(t.dir, MANIFEST_FILE), JSON.stringify(t.manifest));
+    let read = 0;
+    const corpus = (token: string, digests: Map<string, string>) => ({
+      changeToken: () => token,
+      digests: () => {
+        read++;
+        return digests;
+      },
+    });
+    const settings = { embedderSpec: null, maxTokens: 256, includeReferences: true };
+    expect(checkIndex(t.dir, corpus('tok-1', new Map([['a', 'changed']])), settings).state).toBe('fresh');
+    expect(read).toBe(0);
+    const stale = checkIndex(t.dir, corpus('tok-2', new Map([['a', 'changed']])), settings);
+    expect(stale.state === 'stale' && stale.staleness?.changed).toEqual(['a']);
+    expect(read).toBe(1);
+    // The same answer from the function every caller uses.
+    expect(corpusStaleness(t.dir, t.manifest, corpus('tok-1', new Map()))).toBeNull();
+    expect(corpusStaleness(t.dir, t.manifest, corpus('tok-2', new Map()))?.removed).toEqual(['a']);
   });
 });

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { CitegeistError } from '../../core/index.js';
 import { assertCurrentFormat, INDEX_FORMAT, type IndexManifest } from './index-dir.js';
-import { indexedDigests } from './index-papers.js';
+import { indexedDigests, type PaperFiles, readPaperFiles } from './index-papers.js';
 
 /** How an index differs from the corpus it was built from (document ids). */
 export interface IndexStaleness {
@@ -23,16 +23,21 @@ export interface CorpusState {
 }
 
 /**
- * The papers an index holds, id → digest as indexed (format 4: from its generation folder;
- * older formats: from the manifest, digest undefined where none was recorded).
+ * The papers an index holds, id → digest as indexed (format 4 on: from its generation folder;
+ * older formats: from the manifest, digest undefined where none was recorded). `read` reads the
+ * generation's paper files (a caller that keeps them for an update passes its own).
  */
-export function indexedPapers(dir: string, manifest: IndexManifest): Map<string, string | undefined> {
+export function indexedPapers(
+  dir: string,
+  manifest: IndexManifest,
+  read: (folder: string) => PaperFiles = readPaperFiles,
+): Map<string, string | undefined> {
   if (manifest.format === INDEX_FORMAT && manifest.generation)
-    return indexedDigests(join(dir, manifest.generation));
+    return indexedDigests(join(dir, manifest.generation), read(join(dir, manifest.generation)));
   return manifestPapers(manifest);
 }
 
-/** The papers an older-format manifest lists (format 4 keeps them in its generation folder). */
+/** The papers an older-format manifest lists (format 4 on keeps them in its generation folder). */
 function manifestPapers(manifest: IndexManifest): Map<string, string | undefined> {
   const documents = manifest.documents ?? [];
   return new Map(documents.map((id, i) => [id, manifest.digests?.[i]]));
@@ -81,19 +86,37 @@ export function describeStaleness(s: IndexStaleness): string {
 }
 
 /**
- * Throws `INDEX_STALE` when the index does not match the corpus (see `indexStaleness`). Given the
- * corpus, an unchanged change token settles it without reading a digest (one row, at any size).
+ * How the index in `dir` differs from the corpus, or null when it matches: the one freshness check
+ * (`index`, every command that opens an index, the answerers). An unchanged change token settles
+ * it without reading a digest (one row, at any size); otherwise the corpus's digests are compared
+ * with the papers the index holds (`indexed`, read from its generation folder by default).
  */
+export function corpusStaleness(
+  dir: string,
+  manifest: IndexManifest,
+  corpus: CorpusState | ReadonlyMap<string, string>,
+  indexed: () => ReadonlyMap<string, string | undefined> = () => indexedPapers(dir, manifest),
+): IndexStaleness | null {
+  const state = corpus instanceof Map ? null : (corpus as CorpusState);
+  if (
+    state &&
+    manifest.format === INDEX_FORMAT &&
+    manifest.corpusToken &&
+    state.changeToken?.() === manifest.corpusToken
+  )
+    return null;
+  const current = state ? state.digests() : (corpus as ReadonlyMap<string, string>);
+  return indexStaleness(manifest, current, indexed());
+}
+
+/** Throws `INDEX_STALE` when the index does not match the corpus (`corpusStaleness`). */
 export function assertIndexFresh(
   dir: string,
   manifest: IndexManifest,
   corpus: CorpusState | ReadonlyMap<string, string>,
 ): void {
   assertCurrentFormat(dir, manifest);
-  const state = corpus instanceof Map ? null : (corpus as CorpusState);
-  if (state && manifest.corpusToken && state.changeToken?.() === manifest.corpusToken) return;
-  const current = state ? state.digests() : (corpus as ReadonlyMap<string, string>);
-  const stale = indexStaleness(manifest, current, indexedPapers(dir, manifest));
+  const stale = corpusStaleness(dir, manifest, corpus);
   if (!stale) return;
   throw new CitegeistError(
     'INDEX_STALE',

@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 import type { Document, RunManifest } from '../../core/index.js';
-import { RunFile } from '../../io/index.js';
+import { byField, RunFile, reorderRunFile } from '../../io/index.js';
 import type { LlmProvider } from '../../llm/index.js';
 import { extractRecipe, paperSha256 } from './recipe.js';
 import { type RecipeRow, type RecipesWork, recipesFilePlan } from './recipe-file.js';
@@ -45,10 +45,11 @@ export async function extractRecipesInto(
 ): Promise<ExtractRecipesSummary> {
   const plan = recipesFilePlan(options.manifest, docs, { retryFailed: options.retryFailed ?? false });
   const file = RunFile.open(path, plan.fileOptions);
+  let summary: ExtractRecipesSummary;
   try {
     const work = plan.work(file.kept);
     options.onPlan?.(work);
-    const summary: ExtractRecipesSummary = {
+    summary = {
       kept: work.kept,
       changed: work.changed,
       retried: work.retried,
@@ -85,8 +86,14 @@ export async function extractRecipesInto(
     // Started in corpus order, at most `concurrency` at once; each row is appended as it finishes.
     const lanes = Math.max(1, Math.floor(Math.min(options.concurrency ?? 4, work.todo.length || 1)));
     await pLimit(lanes).map(work.todo, extractOne);
-    return summary;
   } finally {
     file.close();
   }
+  // Rows were appended as papers finished: put them in corpus order (the same bytes however it ran).
+  reorderRunFile(path, {
+    key: byField('doc_id'),
+    command: plan.fileOptions.command,
+    order: docs.map((d) => d.id),
+  });
+  return summary;
 }

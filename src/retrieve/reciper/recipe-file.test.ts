@@ -41,6 +41,28 @@ const rejects = async (work: Promise<unknown>): Promise<CitegeistError> => {
 const docs = [doc('d1', 'TiO2 films', 'We made TiO2.'), doc('d2', 'Essay', 'No procedure here.')];
 
 describe('recipe extraction into a recipes file', () => {
+  it('leaves the file in corpus order when papers finish out of order (the library, not only the CLI)', async () => {
+    const path = fileIn();
+    const llm = byTitle();
+    const generate = llm.generate.bind(llm);
+    // d1 answers late, so d2 is appended first.
+    llm.generate = async (request) => {
+      if (request.messages[1]?.content.includes('TiO2')) await new Promise((r) => setTimeout(r, 50));
+      return generate(request);
+    };
+    await extractRecipesInto(path, docs, llm, { manifest: manifestFor(), concurrency: 2 });
+    // the model saw (and finished) d2 first
+    expect(llm.calls.map((c) => /Title: (.*)/.exec(c.messages[1]?.content ?? '')?.[1])).toEqual([
+      'Essay',
+      'TiO2 films',
+    ]);
+    expect(
+      lines(path)
+        .slice(1)
+        .map((l) => l.doc_id),
+    ).toEqual(['d1', 'd2']);
+  });
+
   it('writes the manifest first, records failures, resumes, and retries failures only when asked', async () => {
     const path = fileIn();
     const llm = new FakeLlm([recipeJson('TiO2'), 'not json', '{"material_name": 3}', 'still wrong']);
@@ -156,8 +178,9 @@ describe('recipe extraction into a recipes file', () => {
     expect(summary).toMatchObject({ extracted: 1, kept: 1, changed: ['d1'] });
     expect(llm.calls[0]?.messages[1]?.content).toMatch(/at 450 C/);
     const rows = lines(path).slice(1);
-    expect(rows.map((r) => r.doc_id)).toEqual(['d2', 'd1']);
-    expect(rows[1]?.paper_sha256).toBe(paperSha256(changed[0]!));
+    // The redone paper's line is appended last, then put back in corpus order.
+    expect(rows.map((r) => r.doc_id)).toEqual(['d1', 'd2']);
+    expect(rows[0]?.paper_sha256).toBe(paperSha256(changed[0]!));
     // A paper no longer in the corpus keeps its line (no command drops rows it did not make now).
     const onlyD2 = await extractRecipesInto(path, [docs[1]!], new FakeLlm([]), { manifest: manifestFor() });
     expect(onlyD2).toMatchObject({ extracted: 0, kept: 1 });
