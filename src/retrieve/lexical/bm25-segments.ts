@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import { AppendFile, PageFile, SequentialReader, writeFailure } from '../common/page-file.js';
 import { type AnalyzerConfig, createWordAnalyzer } from './analyzer.js';
 import { writeBlockIndex } from './bm25-block-index.js';
-import { BM25_FILES, BM25_FORMAT, type Bm25DiskHeader, DICT_BLOCK, type DictBlock } from './bm25-disk-format.js';
+import {
+  BM25_FILES,
+  BM25_FORMAT,
+  type Bm25DiskHeader,
+  DICT_BLOCK,
+  type DictBlock,
+} from './bm25-disk-format.js';
 import { averageLength, idfOf, impactOf } from './bm25-formula.js';
 import { WordScanner, WordTable } from './word-scanner.js';
 
