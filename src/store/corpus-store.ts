@@ -331,16 +331,27 @@ export class CorpusStore {
     return this.formsTable ? refreshMatchForms(this.db, ids) : 0;
   }
 
+  /** Statements `get` runs, prepared once (preparing them per document was 3% of an index build). */
+  private readonly prepared = new Map<string, Database.Statement>();
+
+  private statement(sql: string): Database.Statement {
+    let s = this.prepared.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.prepared.set(sql, s);
+    }
+    return s;
+  }
+
   /** The stored document `id`, or undefined. */
   get(id: string): Document | undefined {
-    const db = this.db;
-    const row = db.prepare('SELECT * FROM documents WHERE id = ?').get(id) as Row | undefined;
+    const row = this.statement('SELECT * FROM documents WHERE id = ?').get(id) as Row | undefined;
     if (!row) return undefined;
     const meta: Record<string, unknown> = {};
-    for (const m of db.prepare('SELECT key, value FROM metadata WHERE doc_id = ?').all(id) as Row[]) {
+    for (const m of this.statement('SELECT key, value FROM metadata WHERE doc_id = ?').all(id) as Row[]) {
       meta[String(m.key)] = JSON.parse(String(m.value));
     }
-    const all = (sql: string) => db.prepare(sql).all(id) as Row[];
+    const all = (sql: string) => this.statement(sql).all(id) as Row[];
     return DocumentSchema.parse({
       id: row.id,
       title: row.title,

@@ -114,11 +114,11 @@ export class LsaEmbedder implements Embedder {
 
   /** Fits vocabulary, idf and the SVD on the corpus passages. */
   fit(texts: readonly string[]): this {
-    const docs = texts.map(contentTerms);
-    const df = new Map<string, number>();
-    for (const terms of docs) for (const t of new Set(terms)) df.set(t, (df.get(t) ?? 0) + 1);
-    const minDf = docs.length < 50 ? 1 : this.options.minDf;
-    const kept = [...df.entries()]
+    const docs = numberTerms(texts);
+    const rows = docs.offsets.length - 1;
+    const minDf = rows < 50 ? 1 : this.options.minDf;
+    const kept = docs.terms
+      .map((t, id) => [t, docs.df[id] as number] as [string, number])
       .filter(([, n]) => n >= minDf)
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
       .slice(0, this.options.maxTerms);
@@ -126,17 +126,16 @@ export class LsaEmbedder implements Embedder {
     const bm25 = this.options.weighting === 'bm25';
     const idf = new Float32Array(kept.length);
     for (const [i, [, n]] of kept.entries())
-      idf[i] = bm25
-        ? Math.log(1 + (docs.length - n + 0.5) / (n + 0.5))
-        : Math.log((1 + docs.length) / (1 + n)) + 1;
-    const avgLength = docs.reduce((sum, d) => sum + d.length, 0) / (docs.length || 1) || 1;
-    const weigh = this.weigher(idf, avgLength, 'passage');
-    const matrix = this.termMatrix(docs, vocab, weigh);
+      idf[i] = bm25 ? Math.log(1 + (rows - n + 0.5) / (n + 0.5)) : Math.log((1 + rows) / (1 + n)) + 1;
+    const avgLength = docs.ids.length / (rows || 1) || 1;
+    const column = new Int32Array(docs.terms.length).fill(-1);
+    for (const [t, i] of vocab) column[docs.idOf.get(t) as number] = i;
+    const matrix = this.termMatrix(docs, column, idf, avgLength);
     this.fittedMatrix = matrix;
-    if (kept.length === 0 || docs.length === 0) {
+    if (kept.length === 0 || rows === 0) {
       throw new CitegeistError(
         'CORPUS_EMPTY',
-        `The LSA embedder was fitted on ${docs.length} passage(s) with no indexable words.`,
+        `The LSA embedder was fitted on ${rows} passage(s) with no indexable words.`,
         'Index a corpus with text in it, or choose another embedder.',
       );
     }
@@ -250,40 +249,122 @@ export class LsaEmbedder implements Embedder {
 
   /** The term weighting of a passage or a query (see `LsaOptions.weighting`). */
   private weigher(idf: Float32Array, avgLength: number, role: EmbedRole): Weigher {
-    if (this.options.weighting === 'tfidf') return (terms, vocab) => tfidfWeights(terms, vocab, idf);
-    return (terms, vocab) => bm25Weights(terms, vocab, idf, role === 'passage' ? avgLength : null);
+    if (this.options.weighting === 'tfidf')
+      return (terms, vocab) => tfidfWeights(termCounts(terms, vocab), idf);
+    return (terms, vocab) =>
+      bm25Weights(termCounts(terms, vocab), terms.length, idf, role === 'passage' ? avgLength : null);
   }
 
-  private termMatrix(docs: string[][], vocab: Map<string, number>, weigh: Weigher): Csr {
-    const indptr = new Uint32Array(docs.length + 1);
-    const indices: number[] = [];
-    const values: number[] = [];
-    for (const [r, terms] of docs.entries()) {
-      for (const [term, w] of weigh(terms, vocab)) {
-        indices.push(term);
-        values.push(w);
+  /**
+   * The weighted term matrix of the numbered passages: each row's in-vocabulary terms in order of
+   * first occurrence, weighted as `embed` weighs them (same counts, same order, same arithmetic).
+   */
+  private termMatrix(docs: NumberedTerms, column: Int32Array, idf: Float32Array, avgLength: number): Csr {
+    const rows = docs.offsets.length - 1;
+    const indptr = new Uint32Array(rows + 1);
+    let indices = new Uint32Array(1 << 16);
+    let values = new Float64Array(1 << 16);
+    let nnz = 0;
+    const counts = new Uint32Array(idf.length);
+    const touched: number[] = [];
+    const bm25 = this.options.weighting === 'bm25';
+    for (let r = 0; r < rows; r++) {
+      const from = docs.offsets[r] as number;
+      const to = docs.offsets[r + 1] as number;
+      for (let p = from; p < to; p++) {
+        const c = column[docs.ids[p] as number] as number;
+        if (c < 0) continue;
+        if (counts[c] === 0) touched.push(c);
+        counts[c] = (counts[c] as number) + 1;
       }
-      indptr[r + 1] = indices.length;
+      const pairs: [number, number][] = touched.map((c) => [c, counts[c] as number]);
+      for (const c of touched) counts[c] = 0;
+      touched.length = 0;
+      const weighted = bm25 ? bm25Weights(pairs, to - from, idf, avgLength) : tfidfWeights(pairs, idf);
+      if (nnz + weighted.length > indices.length) {
+        const size = Math.max(2 * indices.length, nnz + weighted.length);
+        const i2 = new Uint32Array(size);
+        i2.set(indices);
+        indices = i2;
+        const v2 = new Float64Array(size);
+        v2.set(values);
+        values = v2;
+      }
+      for (const [c, w] of weighted) {
+        indices[nnz] = c;
+        values[nnz] = w;
+        nnz++;
+      }
+      indptr[r + 1] = nnz;
     }
-    return {
-      rows: docs.length,
-      cols: vocab.size,
-      indptr,
-      indices: Uint32Array.from(indices),
-      values: Float64Array.from(values),
-    };
+    return { rows, cols: idf.length, indptr, indices: indices.slice(0, nnz), values: values.slice(0, nnz) };
   }
+}
+
+/** Passages as numbers: every distinct term numbered as first seen, its document frequency, and each passage's term numbers. */
+interface NumberedTerms {
+  terms: string[];
+  idOf: Map<string, number>;
+  df: Uint32Array;
+  /** The term numbers of all passages, one after the other; passage r is ids[offsets[r], offsets[r+1]). */
+  ids: Int32Array;
+  offsets: Uint32Array;
+}
+
+/**
+ * `contentTerms` of every text, kept as numbers (a few bytes per word, not a string array per
+ * passage: at 136,570 passages the arrays' garbage collection cost more than the SVD's products).
+ */
+function numberTerms(texts: readonly string[]): NumberedTerms {
+  const idOf = new Map<string, number>();
+  const terms: string[] = [];
+  let df = new Uint32Array(1 << 12);
+  let lastDoc = new Int32Array(1 << 12).fill(-1);
+  let ids = new Int32Array(1 << 16);
+  const offsets = new Uint32Array(texts.length + 1);
+  let n = 0;
+  texts.forEach((text, r) => {
+    for (const term of contentTerms(text)) {
+      let id = idOf.get(term);
+      if (id === undefined) {
+        id = terms.length;
+        idOf.set(term, id);
+        terms.push(term);
+        if (id >= df.length) {
+          const d2 = new Uint32Array(2 * df.length);
+          d2.set(df);
+          df = d2;
+          const l2 = new Int32Array(2 * lastDoc.length).fill(-1);
+          l2.set(lastDoc);
+          lastDoc = l2;
+        }
+      }
+      if (lastDoc[id] !== r) {
+        lastDoc[id] = r;
+        df[id] = (df[id] as number) + 1;
+      }
+      if (n >= ids.length) {
+        const i2 = new Int32Array(2 * ids.length);
+        i2.set(ids);
+        ids = i2;
+      }
+      ids[n++] = id;
+    }
+    offsets[r + 1] = n;
+  });
+  return { terms, idOf, df: df.subarray(0, terms.length), ids: ids.subarray(0, n), offsets };
 }
 
 type Weigher = (terms: string[], vocab: Map<string, number>) => [number, number][];
 
-function termCounts(terms: string[], vocab: Map<string, number>): Map<number, number> {
+/** [term number, count] of the in-vocabulary terms, in order of first occurrence. */
+function termCounts(terms: string[], vocab: Map<string, number>): [number, number][] {
   const tf = new Map<number, number>();
   for (const t of terms) {
     const i = vocab.get(t);
     if (i !== undefined) tf.set(i, (tf.get(i) ?? 0) + 1);
   }
-  return tf;
+  return [...tf];
 }
 
 function l2Normalized(out: [number, number][]): [number, number][] {
@@ -294,31 +375,30 @@ function l2Normalized(out: [number, number][]): [number, number][] {
   return out;
 }
 
-/** Sublinear tf × idf, L2-normalised, over in-vocabulary terms. */
-function tfidfWeights(terms: string[], vocab: Map<string, number>, idf: Float32Array): [number, number][] {
-  return l2Normalized(
-    [...termCounts(terms, vocab)].map(([i, n]) => [i, (1 + Math.log(n)) * (idf[i] as number)]),
-  );
+/** Sublinear tf × idf, L2-normalised, over [term, count] pairs (replaced by [term, weight]). */
+function tfidfWeights(counts: [number, number][], idf: Float32Array): [number, number][] {
+  for (const pair of counts) pair[1] = (1 + Math.log(pair[1])) * (idf[pair[0]] as number);
+  return l2Normalized(counts);
 }
 
 /**
- * BM25 weights, L2-normalised: idf · tf·(k1+1)/(tf + k1·(1−b+b·|d|/avgdl)) for a passage
- * (`avgLength` given), idf alone for each distinct query term (`avgLength` null).
+ * BM25 weights, L2-normalised, over [term, count] pairs of a text of `length` terms:
+ * idf · tf·(k1+1)/(tf + k1·(1−b+b·|d|/avgdl)) for a passage (`avgLength` given), idf alone for
+ * each distinct query term (`avgLength` null).
  */
 function bm25Weights(
-  terms: string[],
-  vocab: Map<string, number>,
+  counts: [number, number][],
+  length: number,
   idf: Float32Array,
   avgLength: number | null,
 ): [number, number][] {
   const { k1, b } = LSA_BM25;
-  const norm = avgLength === null ? 0 : k1 * (1 - b + (b * terms.length) / avgLength);
-  return l2Normalized(
-    [...termCounts(terms, vocab)].map(([i, n]) => [
-      i,
-      (idf[i] as number) * (avgLength === null ? 1 : (n * (k1 + 1)) / (n + norm)),
-    ]),
-  );
+  const norm = avgLength === null ? 0 : k1 * (1 - b + (b * length) / avgLength);
+  for (const pair of counts) {
+    const n = pair[1];
+    pair[1] = (idf[pair[0]] as number) * (avgLength === null ? 1 : (n * (k1 + 1)) / (n + norm));
+  }
+  return l2Normalized(counts);
 }
 
 function fingerprint(vocab: string[], projection: Float32Array): string {

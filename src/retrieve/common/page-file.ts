@@ -130,7 +130,13 @@ export class AppendFile {
   }
 
   writeString(s: string): void {
-    this.write(Buffer.from(s, 'utf8'));
+    // Straight into the buffer when it surely fits (UTF-8 takes at most 3 bytes per UTF-16 unit):
+    // no Buffer per string (a segment writes one line per term, millions of them).
+    if (3 * s.length <= this.buf.length - this.used) {
+      const n = this.buf.write(s, this.used, 'utf8');
+      this.used += n;
+      this.position += n;
+    } else this.write(Buffer.from(s, 'utf8'));
   }
 
   /** A typed array's bytes (little-endian, as on every platform Node runs on). */

@@ -1,4 +1,5 @@
 import { stemmer } from 'stemmer';
+import { WordScanner } from './word-scanner.js';
 
 /** How text becomes index terms; recorded in a persisted index and reused for queries. */
 export interface AnalyzerConfig {
@@ -22,26 +23,29 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
-const TOKEN = /[\p{L}\p{N}]+/gu;
+/** The index term of one (lower-cased) word, or null for a stop word; cached per word. */
+export function createWordAnalyzer(config: AnalyzerConfig): (word: string) => string | null {
+  const cache = new Map<string, string | null>();
+  return (word: string) => {
+    let s = cache.get(word);
+    if (s === undefined) {
+      s = config.stopwords && STOPWORDS.has(word) ? null : config.stem ? stemmer(word) : word;
+      if (cache.size < 200_000) cache.set(word, s);
+    }
+    return s;
+  };
+}
 
-/** Lower-cases, splits into letter/digit runs, drops stop words and stems (as configured). */
+/** Lower-cases, splits into letter/digit runs (`WordScanner`), drops stop words and stems (as configured). */
 export function createAnalyzer(config: AnalyzerConfig): (text: string) => string[] {
-  const cache = new Map<string, string>();
+  const term = createWordAnalyzer(config);
   return (text: string) => {
     const out: string[] = [];
-    for (const m of text.toLowerCase().matchAll(TOKEN)) {
-      const word = m[0];
-      if (config.stopwords && STOPWORDS.has(word)) continue;
-      if (!config.stem) {
-        out.push(word);
-        continue;
-      }
-      let s = cache.get(word);
-      if (s === undefined) {
-        s = stemmer(word);
-        if (cache.size < 200_000) cache.set(word, s);
-      }
-      out.push(s);
+    const words = new WordScanner();
+    words.reset(text.toLowerCase());
+    while (words.next()) {
+      const t = term(words.text.slice(words.start, words.end));
+      if (t !== null) out.push(t);
     }
     return out;
   };

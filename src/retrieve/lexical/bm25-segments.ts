@@ -1,17 +1,17 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppendFile, PageFile, SequentialReader, writeFailure } from '../common/page-file.js';
-import { type AnalyzerConfig, createAnalyzer } from './analyzer.js';
+import { type AnalyzerConfig, createWordAnalyzer } from './analyzer.js';
 import { writeBlockIndex } from './bm25-block-index.js';
 import {
   BM25_FILES,
   BM25_FORMAT,
   type Bm25DiskHeader,
-  compareTerms,
   DICT_BLOCK,
   type DictBlock,
 } from './bm25-disk-format.js';
 import { averageLength, idfOf, impactOf } from './bm25-formula.js';
+import { WordScanner, WordTable } from './word-scanner.js';
 
 /** Postings held in memory before a segment is written to disk (12 bytes each while building). */
 export const SEGMENT_POSTINGS = 4_000_000;
@@ -24,9 +24,15 @@ export const SEGMENT_POSTINGS = 4_000_000;
  * for dynamic pruning. Memory holds one segment and one term's postings, whatever the corpus size.
  */
 export class Bm25SegmentWriter {
-  private readonly analyze: (text: string) => string[];
+  private readonly termOfWord: (word: string) => string | null;
   private readonly docLen: AppendFile;
   private vocab = new Map<string, number>();
+  /** The segment's term number of each word seen in it (−1: a stop word): one lookup per token. */
+  private wordTerm = new WordTable();
+  private readonly words = new WordScanner();
+  /** Occurrences in the current document per term number, and the terms in first-occurrence order. */
+  private counts = new Uint32Array(65_536);
+  private readonly touched: number[] = [];
   private triples = new Uint32Array(3 * 65_536);
   private used = 0;
   private segments = 0;
@@ -39,7 +45,7 @@ export class Bm25SegmentWriter {
     private readonly analyzer: AnalyzerConfig,
     private readonly segmentPostings = SEGMENT_POSTINGS,
   ) {
-    this.analyze = createAnalyzer(analyzer);
+    this.termOfWord = createWordAnalyzer(analyzer);
     this.docLen = new AppendFile(join(dir, BM25_FILES.docLen));
   }
 
@@ -50,21 +56,50 @@ export class Bm25SegmentWriter {
   /** Adds the next document (its number is the count added before it). */
   add(text: string): void {
     const d = this.docs++;
-    const tokens = this.analyze(text);
-    this.lenBuf[0] = tokens.length;
+    const touched = this.touched;
+    let length = 0;
+    const words = this.words;
+    words.reset(text.toLowerCase());
+    while (words.next()) {
+      const t = this.termOf(words);
+      if (t < 0) continue;
+      length++;
+      const counts = this.counts;
+      if (counts[t] === 0) touched.push(t);
+      counts[t] = (counts[t] as number) + 1;
+    }
+    this.lenBuf[0] = length;
     this.docLen.writeArray(this.lenBuf);
-    this.totalLength += tokens.length;
-    const tf = new Map<number, number>();
-    for (const tok of tokens) {
-      let t = this.vocab.get(tok);
+    this.totalLength += length;
+    // First-occurrence order, as a Map of the document's counts would iterate.
+    for (const t of touched) {
+      this.push(t, d, this.counts[t] as number);
+      this.counts[t] = 0;
+    }
+    touched.length = 0;
+    if (this.used / 3 >= this.segmentPostings) this.flushSegment();
+  }
+
+  /** The segment's term number of the scanner's word (numbered as first seen), or −1 for a stop word. */
+  private termOf(w: WordScanner): number {
+    let t = this.wordTerm.get(w.text, w.start, w.end, w.hash);
+    if (t !== undefined) return t;
+    const term = this.termOfWord(w.text.slice(w.start, w.end));
+    if (term === null) t = -1;
+    else {
+      t = this.vocab.get(term);
       if (t === undefined) {
         t = this.vocab.size;
-        this.vocab.set(tok, t);
+        this.vocab.set(term, t);
+        if (t >= this.counts.length) {
+          const grown = new Uint32Array(this.counts.length * 2);
+          grown.set(this.counts);
+          this.counts = grown;
+        }
       }
-      tf.set(t, (tf.get(t) ?? 0) + 1);
     }
-    for (const [t, n] of tf) this.push(t, d, n);
-    if (this.used / 3 >= this.segmentPostings) this.flushSegment();
+    this.wordTerm.set(w.text, w.start, w.end, w.hash, t);
+    return t;
   }
 
   private push(t: number, d: number, n: number): void {
@@ -81,8 +116,8 @@ export class Bm25SegmentWriter {
   /** Writes the segment: `seg-N.terms` (term \t df, sorted) and `seg-N.post` (docs then tfs per term). */
   private flushSegment(): void {
     if (this.used === 0) return;
-    const terms = [...this.vocab.keys()];
-    const n = terms.length;
+    const vocab = this.vocab;
+    const n = vocab.size;
     const offsets = new Uint32Array(n + 1);
     for (let i = 0; i < this.used; i += 3) {
       const t = (this.triples[i] as number) + 1;
@@ -99,15 +134,17 @@ export class Bm25SegmentWriter {
       docs[at] = this.triples[i + 1] as number;
       tfs[at] = this.triples[i + 2] as number;
     }
-    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => compareTerms(terms[a]!, terms[b]!));
+    // The default sort compares UTF-16 code units, as `compareTerms` does, without a JS comparator.
+    const sorted = [...vocab.keys()].sort();
     const base = join(this.dir, `seg-${this.segments++}`);
     const termsOut = new AppendFile(`${base}.terms`);
     const postOut = new AppendFile(`${base}.post`);
     try {
-      for (const t of order) {
+      for (const term of sorted) {
+        const t = vocab.get(term) as number;
         const s = offsets[t] as number;
         const e = offsets[t + 1] as number;
-        termsOut.writeString(`${terms[t]}\t${e - s}\n`);
+        termsOut.writeString(`${term}\t${e - s}\n`);
         postOut.writeArray(docs.subarray(s, e));
         postOut.writeArray(tfs.subarray(s, e));
       }
@@ -119,6 +156,7 @@ export class Bm25SegmentWriter {
       throw error;
     }
     this.vocab = new Map();
+    this.wordTerm = new WordTable();
     this.triples = new Uint32Array(3 * 65_536);
     this.used = 0;
   }
