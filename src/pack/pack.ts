@@ -60,7 +60,9 @@ export async function makePack(o: MakePackOptions): Promise<MadePack> {
     const study = await collectStudy(o.outputs, o.cwd, {
       ...(o.humanLabels ? { humanLabels: o.humanLabels } : {}),
       withCorpus: o.withCorpus === true,
-      scratch,
+      // A corpus file subset is a file the pack writes: referenced only, no reader could supply
+      // it, so with --exclude-inputs the corpus file is referenced whole.
+      ...(o.excludeInputs ? {} : { scratch }),
     });
     const contents = new Map<string, Uint8Array>();
     const files: PackFile[] = study.files.map((f) => {

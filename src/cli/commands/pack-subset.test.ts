@@ -206,6 +206,21 @@ describe('pack: the papers a study read, standing for its papers folder', () => 
     const whole = await cli(['pack', '--include', 'g.jsonl', '--with-corpus', '--out', 'whole.cgpack'], dir);
     expect(whole.code, whole.err).toBe(0);
     expect(whole.out).not.toMatch(/corpus subset/);
+    // Inputs referenced only: the corpus file is referenced whole (a reader can supply that one).
+    const referenced = await cli(
+      ['pack', '--include', 'g.jsonl', '--exclude-inputs', '--out', 'ref.cgpack'],
+      dir,
+    );
+    expect(referenced.code, referenced.err).toBe(0);
+    expect(referenced.out).not.toMatch(/corpus subset/);
+    const refJson = readTarGz('ref.cgpack', readFileSync(join(dir, 'ref.cgpack')), DEFAULT_PACK_LIMITS).find(
+      (e) => e.path === 'pack.json',
+    )!;
+    const refFiles = JSON.parse(Buffer.from(refJson.data).toString('utf8')).files as {
+      path: string;
+      sha256: string;
+    }[];
+    expect(refFiles.find((f) => f.path === 'corpus.sqlite')?.sha256).toBe(corpusSha);
     const wholeInspect = await cli(['pack', 'inspect', 'whole.cgpack'], dir);
     expect(wholeInspect.out).toMatch(/input .*corpus\.sqlite/);
     const entry = readTarGz(
