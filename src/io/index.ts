@@ -3,6 +3,7 @@ export * from './atomic-write.js';
 export * from './csv.js';
 export * from './file-lock.js';
 export * from './fingerprint.js';
+export { folderFiles } from './folder-files.js';
 export * from './hash-inputs.js';
 export * from './json-rows.js';
 export * from './json-syntax.js';

@@ -10,10 +10,11 @@
  * so a replay says "a subset of N of M papers standing for sha256 …", never that it is the corpus.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { loadDatasetIndex } from '../formats/index.js';
-import { PapersDir } from '../store/index.js';
+import { folderFiles as inputFolderFiles } from '../io/index.js';
+import { CorpusStore, openCorpus, PapersDir } from '../store/index.js';
 import type { CorpusSubset, PackManifest } from './pack-format.js';
 
 /** The files of `folder` that grading with `dataset` reads: one per paper the dataset names, when found. */
@@ -32,12 +33,57 @@ export async function papersRead(dataset: string, folder: string): Promise<strin
   }
 }
 
-/** The files directly in a folder, in name order (what a papers folder's hash covers). */
+/**
+ * The files directly in a folder, in name order, hidden ones skipped: the one walker every folder
+ * input uses (`folderFiles` in io/), as paths.
+ */
 export function folderFiles(folder: string): string[] {
-  return readdirSync(folder)
-    .sort()
-    .map((f) => join(folder, f))
-    .filter((f) => statSync(f).isFile());
+  return inputFolderFiles(folder).map((f) => f.path);
+}
+
+/** The paper ids grading with these datasets reads: every paper their rows name. */
+async function paperIdsRead(datasets: readonly string[]): Promise<Set<string>> {
+  const ids = new Set<string>();
+  for (const dataset of datasets) {
+    const index = await loadDatasetIndex(dataset);
+    try {
+      for (const row of index.rows) ids.add(row.paper_id);
+    } finally {
+      index.close();
+    }
+  }
+  return ids;
+}
+
+/**
+ * Writes to `out` (a new file) a corpus holding only the papers grading with `datasets` reads from
+ * `corpus`: each stored document copied whole, same id and text, through the store's own API (so
+ * the file has the store's real schema and version). Grading reads a paper by id, its text and
+ * match forms (computed from the text), so it grades the same from this file. Its bytes differ
+ * from run to run (ingest times, the store's random change token); the pack records the hash of
+ * the bytes it stores.
+ */
+export async function writeCorpusSubset(
+  datasets: readonly string[],
+  corpus: string,
+  out: string,
+): Promise<{ papers: number; of: number }> {
+  const ids = await paperIdsRead(datasets);
+  const source = openCorpus(corpus);
+  try {
+    const target = CorpusStore.open(out);
+    try {
+      for (const id of [...ids].sort()) {
+        const doc = source.get(id);
+        if (doc) target.upsert(doc);
+      }
+      return { papers: target.ids().length, of: source.ids().length };
+    } finally {
+      target.close();
+    }
+  } finally {
+    source.close();
+  }
 }
 
 /** SHA-256 over each file's name and bytes, in name order (as `hashInputs` hashes a folder). */
@@ -57,16 +103,26 @@ export function folderSha256Of(files: readonly string[]): string {
 
 /** How a pack names a subset, for `replay`, `pack inspect` and the pack's README. */
 export function describeSubset(s: CorpusSubset): string {
+  if (s.kind === 'corpus file')
+    return `corpus subset: ${s.path} holds ${s.papers} of ${s.of} papers, standing for sha256 ${s.sha256} (the whole corpus file; --with-corpus packs it)`;
   return `corpus subset: ${s.path}/ holds ${s.papers} of ${s.of} papers, standing for sha256 ${s.sha256} (the whole folder; --with-corpus packs it)`;
 }
 
 /**
  * Checks each subset of a pack against its packed files: the files directly in the folder hash to
- * `subset_sha256` and are `papers` many. Null when all agree, else what is wrong; a subset whose
+ * `subset_sha256` and are `papers` many (a corpus file subset: the file listed hashes to it). Null when all agree, else what is wrong; a subset whose
  * files are referenced only (`--exclude-inputs`) is checked by count alone.
  */
 export function subsetProblem(m: PackManifest, bytes: (sha: string) => Uint8Array | null): string | null {
   for (const s of m.corpus_subsets) {
+    if (s.kind === 'corpus file') {
+      // The subset is one file: the pack's own check of its bytes covers it, given it is that file.
+      const f = m.files.find((x) => x.path === s.path);
+      if (!f) return `the subset ${s.path} is not among the pack's files`;
+      if (f.sha256 !== s.subset_sha256)
+        return `the subset ${s.path} hashes to ${f.sha256.slice(0, 12)}…, pack.json says ${s.subset_sha256.slice(0, 12)}…`;
+      continue;
+    }
     // A folder that is the study's root itself (`--papers .`) has the logical path `.`.
     const prefix = s.path === '.' ? '' : `${s.path}/`;
     const inside = m.files.filter(

@@ -58,18 +58,26 @@ export const ReplayStepSchema = z.object({
 export type ReplayStep = z.infer<typeof ReplayStepSchema>;
 
 /**
- * A papers folder packed as a subset (the default; `pack --with-corpus` packs it whole): the whole
- * papers the study's grading read, standing for the folder they came from.
+ * A papers folder or corpus file packed as a subset (the default; `pack --with-corpus` packs it
+ * whole): the whole papers the study's grading read, standing for the source they came from.
  */
 export const CorpusSubsetSchema = z.object({
-  /** The folder (logical path); its packed files are the `files` under it. */
+  /**
+   * A papers folder (its packed files are the `files` under `path`), or a corpus file (`--corpus`:
+   * `path` is a new corpus file holding only the papers read, written by the pack).
+   */
+  kind: z.enum(['folder', 'corpus file']).default('folder'),
+  /** The folder or corpus file (logical path). */
   path: LogicalPath,
   /** Files packed, of the files the folder held. */
   papers: z.number().int().nonnegative(),
   of: z.number().int().nonnegative(),
-  /** What the subset stands for: the whole folder's sha256 (its files' names and bytes in name order). */
+  /**
+   * What the subset stands for: the whole folder's sha256 (its files' names and bytes in name
+   * order), or the whole corpus file's sha256 (its bytes).
+   */
   sha256: Sha,
-  /** The same hash over the packed files (checked by `pack verify`). */
+  /** The same hash over the packed files, or the subset corpus file's bytes (checked by `pack verify`). */
   subset_sha256: Sha,
 });
 export type CorpusSubset = z.infer<typeof CorpusSubsetSchema>;

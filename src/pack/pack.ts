@@ -55,15 +55,18 @@ export interface MadePack {
 
 /** Collects the study, replays it once to find the replies it needs and to check it, writes the pack. */
 export async function makePack(o: MakePackOptions): Promise<MadePack> {
-  const study = await collectStudy(o.outputs, o.cwd, {
-    ...(o.humanLabels ? { humanLabels: o.humanLabels } : {}),
-    withCorpus: o.withCorpus === true,
-  });
   const scratch = mkdtempSync(join(tmpdir(), 'citegeist-pack-'));
   try {
+    const study = await collectStudy(o.outputs, o.cwd, {
+      ...(o.humanLabels ? { humanLabels: o.humanLabels } : {}),
+      withCorpus: o.withCorpus === true,
+      // A corpus file subset is a file the pack writes: referenced only, no reader could supply
+      // it, so with --exclude-inputs the corpus file is referenced whole.
+      ...(o.excludeInputs ? {} : { scratch }),
+    });
     const contents = new Map<string, Uint8Array>();
     const files: PackFile[] = study.files.map((f) => {
-      const data = readFileSync(f.abs);
+      const data = readFileSync(f.from ?? f.abs);
       const sha = sha256(data);
       contents.set(sha, data);
       return {
@@ -195,8 +198,9 @@ export function packReadme(m: PackManifest): string {
           '',
           '## Corpus subsets',
           '',
-          'Of a papers folder, the pack holds the whole papers the grading read (every paper the dataset names),',
-          "not the folder: the grades' manifests hash exactly those papers' texts, so they replay identically.",
+          'Of a papers folder or corpus file, the pack holds the whole papers the grading read (every paper the',
+          "dataset names), not the folder or file: the grades' manifests hash exactly those papers' texts, so they",
+          'replay identically. A corpus file subset is a new corpus file the pack wrote holding those papers.',
           '',
           ...m.corpus_subsets.map((s) => `- ${describeSubset(s)}`),
         ]

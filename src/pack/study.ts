@@ -3,7 +3,7 @@ import { basename, dirname, join, posix, relative, resolve, sep } from 'node:pat
 import { CitegeistError } from '../core/index.js';
 import { hashInputs, sha256OfFile } from '../io/index.js';
 import { RECIPE_PATH_LISTS, RECIPE_PATHS } from '../report/index.js';
-import { folderFiles, folderSha256Of, papersRead } from './corpus-subset.js';
+import { folderFiles, folderSha256Of, papersRead, writeCorpusSubset } from './corpus-subset.js';
 import { faithfulnessStep } from './faithfulness-step.js';
 import { judgeCardStep } from './judge-card-step.js';
 import type { CorpusSubset, ReplayStep } from './pack-format.js';
@@ -14,6 +14,8 @@ export interface StudyFile {
   /** Path inside the study (logical, forward slashes). */
   path: string;
   role: 'output' | 'input';
+  /** Where its bytes are read when not at `abs`: a corpus subset the pack wrote (corpus-subset.ts). */
+  from?: string;
 }
 
 export interface Study {
@@ -108,9 +110,14 @@ type Pending = { abs: string; why: string };
 export async function collectStudy(
   outputs: readonly string[],
   cwd: string,
-  options: { humanLabels?: string; withCorpus?: boolean } = {},
+  options: {
+    humanLabels?: string;
+    withCorpus?: boolean;
+    /** A folder the pack removes afterwards, where corpus subsets are written (none: corpora packed whole). */
+    scratch?: string;
+  } = {},
 ): Promise<Study> {
-  const files = new Map<string, { abs: string; role: 'output' | 'input' }>();
+  const files = new Map<string, { abs: string; role: 'output' | 'input'; from?: string }>();
   const steps: Omit<ReplayStep, 'cwd'>[] = [];
   const stepArgvPaths: string[] = [];
   const notes: string[] = [];
@@ -118,6 +125,8 @@ export async function collectStudy(
   const done = new Set<string>();
   /** Papers folders of which only the papers read are packed (unless `withCorpus`). */
   const subsetFolders = new Set<string>();
+  /** Corpus files of which only the papers read are packed: the datasets of the gradings that read each. */
+  const subsetCorpora = new Map<string, string[]>();
   const rel = (abs: string) => relative(cwd, abs).split(sep).join('/') || '.';
 
   const need = (
@@ -245,6 +254,9 @@ export async function collectStudy(
         for (const f of await papersRead(dataset, papers))
           if (!files.has(f)) files.set(f, { abs: f, role: 'input' });
         subsetFolders.add(papers);
+      } else if (kind === 'corpus' && options.withCorpus !== true && options.scratch) {
+        // Decided once every output is collected: a step that needs the file whole keeps it whole.
+        subsetCorpora.set(papers, [...(subsetCorpora.get(papers) ?? []), dataset]);
       } else addInput(papers);
       steps.push({
         id: rel(abs),
@@ -388,6 +400,22 @@ export async function collectStudy(
       );
   }
 
+  // A corpus file only gradings read becomes a new corpus of the papers they read; one that some
+  // other step hashes or reads whole (a report's recipe, an ARGUE judge's documents), or whose
+  // index folder beside it is packed, stays whole.
+  const corpusSubsets: { corpus: string; from: string; papers: number; of: number }[] = [];
+  for (const [corpus, datasets] of [...subsetCorpora].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const index = `${join(dirname(corpus), 'index')}${sep}`;
+    if (files.has(corpus) || [...files.keys()].some((f) => f.startsWith(index))) {
+      files.set(corpus, { abs: corpus, role: 'input' });
+      continue;
+    }
+    const from = join(options.scratch!, `corpus-subset-${corpusSubsets.length}.sqlite`);
+    const { papers, of } = await writeCorpusSubset(datasets, corpus, from);
+    files.set(corpus, { abs: corpus, role: 'input', from });
+    corpusSubsets.push({ corpus, from, papers, of });
+  }
+
   // Outputs are re-derived before anything that reads them: a report last, ARGUE scores after judgments.
   const order = (s: Omit<ReplayStep, 'cwd'>) =>
     s.kind === 'report' ? 3 : s.argv?.[1] === 'score' ? 2 : s.argv?.[0] === 'reports' ? 1 : 0;
@@ -410,12 +438,13 @@ export async function collectStudy(
     posix.normalize(posix.join(cwdLogical, relative(cwd, abs).split(sep).join('/')));
   const rebase = (p: string) => posix.normalize(posix.join(cwdLogical, p));
   // A folder some other output needed whole (an ARGUE judge's documents) is not a subset.
-  const subsets = [...subsetFolders].sort().flatMap((folder) => {
+  const subsets: CorpusSubset[] = [...subsetFolders].sort().flatMap((folder) => {
     const all = folderFiles(folder);
     const packed = all.filter((f) => files.has(f));
     if (packed.length === all.length) return [];
     return [
       {
+        kind: 'folder' as const,
         path: logical(folder),
         papers: packed.length,
         of: all.length,
@@ -424,11 +453,26 @@ export async function collectStudy(
       },
     ];
   });
+  for (const c of corpusSubsets) {
+    if (c.papers === c.of) {
+      // Every paper was read: the corpus is packed as it is.
+      files.set(c.corpus, { abs: c.corpus, role: 'input' });
+      continue;
+    }
+    subsets.push({
+      kind: 'corpus file',
+      path: logical(c.corpus),
+      papers: c.papers,
+      of: c.of,
+      sha256: sha256File(c.corpus),
+      subset_sha256: sha256File(c.from),
+    });
+  }
   return {
     subsets,
     cwd: cwdLogical,
     files: [...files.values()]
-      .map((f) => ({ abs: f.abs, path: logical(f.abs), role: f.role }))
+      .map((f) => ({ abs: f.abs, path: logical(f.abs), role: f.role, ...(f.from ? { from: f.from } : {}) }))
       .sort((a, b) => (a.path < b.path ? -1 : 1)),
     steps: ordered.map(({ s }) => ({
       ...s,

@@ -150,4 +150,109 @@ describe('pack: the papers a study read, standing for its papers folder', () => 
     expect(verify.err).toMatch(/PACK_INVALID.*the subset papers\/ hashes to [0-9a-f]{12}…, pack\.json says/s);
     expect(existsSync(join(dir, 'r'))).toBe(false);
   }, 60_000);
+
+  it('of a corpus file only gradings read, packs a new corpus of the papers read, and replays', async () => {
+    const { dir } = study();
+    const ingest = await cli(
+      ['ingest', 'papers/p1.md', 'papers/p2.md', 'papers/p3.txt', '--corpus', 'corpus.sqlite'],
+      dir,
+    );
+    expect(ingest.code, ingest.err).toBe(0);
+    const graded = await cli([...grade.slice(0, 3), '--corpus', 'corpus.sqlite', ...grade.slice(5)], dir);
+    expect(graded.code, graded.err).toBe(0);
+    const corpusSha = createHash('sha256')
+      .update(readFileSync(join(dir, 'corpus.sqlite')))
+      .digest('hex');
+    const line = `corpus subset: corpus.sqlite holds 2 of 3 papers, standing for sha256 ${corpusSha}`;
+    const pack = await cli(['pack', '--include', 'g.jsonl', '--out', 'study.cgpack'], dir);
+    expect(pack.code, pack.out + pack.err).toBe(0);
+    expect(pack.out).toContain(line);
+    expect(pack.out).toMatch(/2 of 2 outputs identical/);
+    const inspect = await cli(['pack', 'inspect', 'study.cgpack'], dir);
+    expect(inspect.out).toContain(line);
+    const verify = await cli(['pack', 'verify', 'study.cgpack'], dir);
+    expect(verify.code, verify.err).toBe(0);
+    expect(verify.out).toContain(line);
+
+    const elsewhere = mkdtempSync(join(tmpdir(), 'citegeist-replay-corpus-subset-'));
+    const replay = await cli(['replay', join(dir, 'study.cgpack'), '--dir', 'r'], elsewhere);
+    expect(replay.out).toContain(line);
+    expect(replay.out).toMatch(/2 of 2 outputs identical/);
+    expect(replay.code, replay.out + replay.err).toBe(0);
+    // The packed corpus is a corpus of the papers read (p1 and p3), not the file ingested.
+    const list = await cli(['list', '--corpus', join(elsewhere, 'r', 'study', 'corpus.sqlite')], elsewhere);
+    expect(list.code, list.err).toBe(0);
+    expect(list.out).toMatch(/p1/);
+    expect(list.out).toMatch(/p3/);
+    expect(list.out).not.toMatch(/p2/);
+    const manifest = (f: string) => JSON.parse(readFileSync(f, 'utf8').split('\n')[0]!).inputs.papers;
+    expect(manifest(join(elsewhere, 'r', 'study', 'g.jsonl'))).toEqual(manifest(join(dir, 'g.jsonl')));
+
+    // A subset record that claims the pack holds the whole corpus file is refused.
+    const entries = readTarGz('study.cgpack', readFileSync(join(dir, 'study.cgpack')), DEFAULT_PACK_LIMITS);
+    const tampered = entries.map((e) => {
+      if (e.path !== 'pack.json') return e;
+      const m = JSON.parse(Buffer.from(e.data).toString('utf8'));
+      m.corpus_subsets[0].subset_sha256 = m.corpus_subsets[0].sha256;
+      return { path: e.path, data: Buffer.from(JSON.stringify(m)) };
+    });
+    writeFileSync(join(dir, 'tampered.cgpack'), writeTarGz(tampered, 0));
+    const bad = await cli(['pack', 'verify', 'tampered.cgpack'], dir);
+    expect(bad.code).not.toBe(0);
+    expect(bad.err).toMatch(
+      /PACK_INVALID.*the subset corpus\.sqlite hashes to [0-9a-f]{12}…, pack\.json says/s,
+    );
+
+    const whole = await cli(['pack', '--include', 'g.jsonl', '--with-corpus', '--out', 'whole.cgpack'], dir);
+    expect(whole.code, whole.err).toBe(0);
+    expect(whole.out).not.toMatch(/corpus subset/);
+    // Inputs referenced only: the corpus file is referenced whole (a reader can supply that one).
+    const referenced = await cli(
+      ['pack', '--include', 'g.jsonl', '--exclude-inputs', '--out', 'ref.cgpack'],
+      dir,
+    );
+    expect(referenced.code, referenced.err).toBe(0);
+    expect(referenced.out).not.toMatch(/corpus subset/);
+    const refJson = readTarGz('ref.cgpack', readFileSync(join(dir, 'ref.cgpack')), DEFAULT_PACK_LIMITS).find(
+      (e) => e.path === 'pack.json',
+    )!;
+    const refFiles = JSON.parse(Buffer.from(refJson.data).toString('utf8')).files as {
+      path: string;
+      sha256: string;
+    }[];
+    expect(refFiles.find((f) => f.path === 'corpus.sqlite')?.sha256).toBe(corpusSha);
+    const wholeInspect = await cli(['pack', 'inspect', 'whole.cgpack'], dir);
+    expect(wholeInspect.out).toMatch(/input .*corpus\.sqlite/);
+    const entry = readTarGz(
+      'whole.cgpack',
+      readFileSync(join(dir, 'whole.cgpack')),
+      DEFAULT_PACK_LIMITS,
+    ).find((e) => e.path === `files/${corpusSha}`);
+    expect(entry).toBeDefined();
+  }, 90_000);
+
+  it('a corpus file a report recipe also hashes is packed whole, so the report replays', async () => {
+    const { dir } = study();
+    const files = ['papers/p1.md', 'papers/p2.md', 'papers/p3.txt'];
+    expect((await cli(['ingest', ...files, '--corpus', 'corpus.sqlite'], dir)).code).toBe(0);
+    const graded = await cli([...grade.slice(0, 3), '--corpus', 'corpus.sqlite', ...grade.slice(5)], dir);
+    expect(graded.code, graded.err).toBe(0);
+    const report = await cli(
+      ['report', '--grades', 'g.jsonl', '--corpus', 'corpus.sqlite', '--out', 'r.html'],
+      dir,
+    );
+    expect(report.code, report.err).toBe(0);
+    const pack = await cli(['pack', '--from', 'r.html', '--out', 'study.cgpack'], dir);
+    expect(pack.code, pack.out + pack.err).toBe(0);
+    expect(pack.out).not.toMatch(/corpus subset/);
+    const corpusSha = createHash('sha256')
+      .update(readFileSync(join(dir, 'corpus.sqlite')))
+      .digest('hex');
+    const packed = readTarGz('study.cgpack', readFileSync(join(dir, 'study.cgpack')), DEFAULT_PACK_LIMITS);
+    expect(packed.some((e) => e.path === `files/${corpusSha}`)).toBe(true);
+    const elsewhere = mkdtempSync(join(tmpdir(), 'citegeist-replay-corpus-report-'));
+    const replay = await cli(['replay', join(dir, 'study.cgpack'), '--dir', 'r'], elsewhere);
+    expect(replay.out).toMatch(/identical\s+r\.html/);
+    expect(replay.code, replay.out + replay.err).toBe(0);
+  }, 90_000);
 });
