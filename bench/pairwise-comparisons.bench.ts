@@ -111,8 +111,13 @@ export default async function main(): Promise<void> {
     threaded: 'two threads (pairwiseTableThreaded)',
   };
   for (const name of names) {
-    const goal = name === 'entry' || name === 'threaded' ? '  (goal ≤ 5,000 ms)' : '';
-    console.log(`  ${label[name]}, wall: ${formatTiming(t[name]!, 1, 'ms')}${goal}`);
+    const wall = t[name]!;
+    const verdict = (x: number) => (x <= 5000 ? 'met' : 'NOT met');
+    const goal =
+      name === 'entry' || name === 'threaded'
+        ? `  (issue 28's goal ≤ 5,000 ms: ${verdict(wall.min)} on the minimum, ${verdict(wall.median)} on the median)`
+        : '';
+    console.log(`  ${label[name]}, wall: ${formatTiming(wall, 1, 'ms')}${goal}`);
     console.log(`  ${label[name]}, CPU: ${formatTiming(summarize(cpu[name]!), 1, 'ms')}`);
   }
   if (SERIAL) {
@@ -128,6 +133,6 @@ export default async function main(): Promise<void> {
   );
   if (!same) process.exitCode = 1;
   console.log(
-    `  peak resident memory of the process: ${peakMb.toFixed(0)} MB (goal ≤ 500 MB; includes the data)`,
+    `  peak resident memory of the process: ${peakMb.toFixed(0)} MB (goal ≤ 500 MB: ${peakMb <= 500 ? 'met' : 'NOT met'}; includes the data)`,
   );
 }
