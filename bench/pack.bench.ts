@@ -4,7 +4,8 @@
  * the time of `pack` (which includes its check replay) and of `replay`, each beside the time of the
  * `grade` run it re-derives (measured in the same run, as a baseline), and the pack's size beside
  * its inputs and replies compressed on their own (gzip -9 of their concatenation): the target is a
- * pack no larger than that, deduplicated, and pack and replay ≤ 5 s each on 2 cores.
+ * pack no larger than that, deduplicated, and pack and replay ≤ 5 s each on 2 cores. BENCH_KEEP=1
+ * keeps the study and its replay in the temporary folder, to look at.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { memoryIo } from '../src/cli/io.js';
 import { runCli } from '../src/cli/program.js';
+import { openPack } from '../src/pack/open-pack.js';
 import { FakeOpenAiServer, sharedDataPath } from '../src/testing/index.js';
 import { buildWorkload, readPapers } from './grading-workload.js';
 
@@ -86,6 +88,10 @@ export default async function bench(): Promise<void> {
       { level: 9 },
     ).length;
     const inputsGz = gzipSync(raw, { level: 9 }).length;
+    // The replies the grades used, as the pack holds them (one JSONL entry), compressed on their own.
+    const replies = openPack(join(dir, 'study.cgpack')).entries.find((e) => e.path === 'replies.jsonl');
+    const repliesGz = replies ? gzipSync(replies.data, { level: 9 }).length : 0;
+    const baseline = inputsGz + repliesGz + outputsGz;
     console.log(
       `${ROWS} rows judged over ${inputs.length - 2} papers (${(raw.length / 1e6).toFixed(1)} MB of inputs)`,
     );
@@ -97,10 +103,11 @@ export default async function bench(): Promise<void> {
       `replay (server gone):                  ${tReplay.toFixed(2)} s${cpu('replay')}  (${(tReplay / tGrade).toFixed(2)}× grade; ${load()})`,
     );
     console.log(
-      `pack ${(packBytes / 1e6).toFixed(2)} MB; inputs gzip -9 alone ${(inputsGz / 1e6).toFixed(2)} MB + outputs ${(outputsGz / 1e6).toFixed(2)} MB (replies are in the pack; ratio pack / (inputs + outputs) = ${(packBytes / (inputsGz + outputsGz)).toFixed(2)})`,
+      `pack ${(packBytes / 1e6).toFixed(2)} MB; gzip -9 of each on its own: inputs ${(inputsGz / 1e6).toFixed(2)} MB + replies ${(repliesGz / 1e6).toFixed(2)} MB + outputs ${(outputsGz / 1e6).toFixed(2)} MB; ratio pack / (inputs + replies + outputs) = ${(packBytes / baseline).toFixed(2)} (goal ≤ 1: ${packBytes <= baseline ? 'met' : 'NOT met'})`,
     );
   } finally {
     await server.close().catch(() => {});
-    for (const d of [dir, elsewhere]) rmSync(d, { recursive: true, force: true });
+    if (!process.env.BENCH_KEEP)
+      for (const d of [dir, elsewhere]) rmSync(d, { recursive: true, force: true });
   }
 }
