@@ -1,4 +1,4 @@
-import { type AlignedScores, pairAlignedScores } from './pair-items.js';
+import { type AlignedScores, pairAlignedScores, tallyAligned } from './pair-items.js';
 import {
   comparePairedItems,
   compareSummary,
@@ -32,21 +32,7 @@ function alignedSummary(x: AlignedScores, y: AlignedScores): PairedSummary | nul
   const { kind: kx, values: vx } = x;
   const { kind: ky, values: vy } = y;
   const size = kx.length;
-  let n = 0;
-  let onlyA = 0;
-  let onlyB = 0;
-  let droppedFailed = 0;
-  let droppedNotApplicable = 0;
-  for (let i = 0; i < size; i++) {
-    const p = kx[i]!;
-    const q = ky[i]!;
-    if (p === 1 && q === 1) n++;
-    else if (p === 0 && q === 0) continue;
-    else if (q === 0) onlyA++;
-    else if (p === 0) onlyB++;
-    else if (p === 2 || q === 2) droppedFailed++;
-    else droppedNotApplicable++;
-  }
+  const { n, onlyA, onlyB, droppedFailed, droppedNotApplicable } = tallyAligned(x, y);
   const d = new Float64Array(n);
   let wins = 0;
   let losses = 0;

@@ -108,29 +108,48 @@ export function pairAligned(ids: readonly string[], x: AlignedScores, y: Aligned
 export function pairAlignedScores(x: AlignedScores, y: AlignedScores): PairedScores {
   const { kind: kx, values: vx } = x;
   const { kind: ky, values: vy } = y;
-  const size = kx.length;
-  let n = 0;
-  for (let i = 0; i < size; i++) if (kx[i] === 1 && ky[i] === 1) n++;
+  const tally = tallyAligned(x, y);
   // Sized once (no growth while pairing: 50,000 pairs per comparison in a table of hundreds).
-  const a = new Array<number>(n).fill(0);
-  const b = new Array<number>(n).fill(0);
+  const a = new Array<number>(tally.n).fill(0);
+  const b = new Array<number>(tally.n).fill(0);
   let k = 0;
-  let onlyA = 0;
-  let onlyB = 0;
-  let droppedFailed = 0;
-  let droppedNotApplicable = 0;
-  for (let i = 0; i < size; i++) {
+  for (let i = 0; i < kx.length; i++) {
+    if (kx[i] !== 1 || ky[i] !== 1) continue;
+    a[k] = vx[i]!;
+    b[k] = vy[i]!;
+    k++;
+  }
+  const { droppedFailed, droppedNotApplicable, onlyA, onlyB } = tally;
+  return { a, b, droppedFailed, droppedNotApplicable, onlyA, onlyB };
+}
+
+/** What pairing two aligned columns keeps and leaves out: items scored on both sides, and why the rest are not. */
+export interface AlignedTally {
+  n: number;
+  onlyA: number;
+  onlyB: number;
+  droppedFailed: number;
+  droppedNotApplicable: number;
+}
+
+/**
+ * The tri-state rule of a pairing, in one place: an item scored on both sides is paired; one
+ * present on one side only is `onlyA`/`onlyB`; a failed score on either side is a failed drop, else
+ * a not-applicable one.
+ */
+export function tallyAligned(x: AlignedScores, y: AlignedScores): AlignedTally {
+  const kx = x.kind;
+  const ky = y.kind;
+  const t: AlignedTally = { n: 0, onlyA: 0, onlyB: 0, droppedFailed: 0, droppedNotApplicable: 0 };
+  for (let i = 0; i < kx.length; i++) {
     const p = kx[i]!;
     const q = ky[i]!;
-    if (p === 1 && q === 1) {
-      a[k] = vx[i]!;
-      b[k] = vy[i]!;
-      k++;
-    } else if (p === 0 && q === 0) continue;
-    else if (q === 0) onlyA++;
-    else if (p === 0) onlyB++;
-    else if (p === 2 || q === 2) droppedFailed++;
-    else droppedNotApplicable++;
+    if (p === 1 && q === 1) t.n++;
+    else if (p === 0 && q === 0) continue;
+    else if (q === 0) t.onlyA++;
+    else if (p === 0) t.onlyB++;
+    else if (p === 2 || q === 2) t.droppedFailed++;
+    else t.droppedNotApplicable++;
   }
-  return { a, b, droppedFailed, droppedNotApplicable, onlyA, onlyB };
+  return t;
 }
