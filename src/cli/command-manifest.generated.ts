@@ -2514,8 +2514,8 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
       },
       {
         flags: '--seed <n>',
-        description: 'randomization test seed',
-        default: 42,
+        description:
+          'resampling seed (default: 42 for TREC runs and ARGUE scores, as `reports score`; 0 for grades, faithfulness and qa-eval files, as `leaderboard` and `grade`)',
       },
       {
         flags: '--doc-level',

@@ -119,6 +119,7 @@ export {
 } from './researchqa/rubric-judge-grounding.js';
 export { RunsByLabel } from './researchqa/runs-by-label.js';
 export {
+  defaultComparisonSeed,
   mergeScoreFiles,
   readScoreFile,
   type ScoreFile,

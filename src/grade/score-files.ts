@@ -35,6 +35,16 @@ export interface ScoreFile {
   repeats?: MetricRepeats[];
 }
 
+/**
+ * The resampling seed a comparison of score files of this kind uses when none is given: the default
+ * of the command that summarizes such files, so `compare` prints the figures that command prints
+ * (ARGUE scores: `reports score`, 42; grades, faithfulness and qa-eval files: `leaderboard`,
+ * `grade`, `report` and `qa-eval`, 0).
+ */
+export function defaultComparisonSeed(kind: ScoreFileKind): number {
+  return kind === 'argue' ? 42 : 0;
+}
+
 /** Which kind of score file a text is (null: none of them, e.g. a TREC run). */
 export function scoreFileKind(text: string): ScoreFileKind | null {
   if ((text.split(/\r?\n/, 1)[0] ?? '').trim() === TSV_HEADER) return 'argue';

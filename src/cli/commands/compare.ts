@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option } from 'commander';
 import { CitegeistError } from '../../core/index.js';
-import { compareScoreFiles, metricLabel, scoreFileKind } from '../../grade/index.js';
+import { compareScoreFiles, defaultComparisonSeed, metricLabel, scoreFileKind } from '../../grade/index.js';
 import { checkFinished, readTextFile } from '../../io/index.js';
 import { renderJudgeNoise, renderPairwiseTable } from '../../report/index.js';
 import { compareRuns, formatComparison } from '../../retrieve/index.js';
@@ -16,7 +16,7 @@ interface CompareFlags extends ComparisonFlags {
   measure: string[];
   l?: number;
   iterations: number;
-  seed: number;
+  seed?: number;
   docLevel: boolean;
   allowPartial?: boolean;
 }
@@ -37,7 +37,11 @@ export const registerCompare: RegisterCommand = (program, ctx) => {
     )
     .option('-l <level>', 'minimum grade that counts as relevant (default: 1)', parseIntOption('-l'))
     .option('--iterations <n>', 'randomization test draws', countOption('--iterations'), 10_000)
-    .option('--seed <n>', 'randomization test seed', seedOption('--seed'), 42)
+    .option(
+      '--seed <n>',
+      'resampling seed (default: 42 for TREC runs and ARGUE scores, as `reports score`; 0 for grades, faithfulness and qa-eval files, as `leaderboard` and `grade`)',
+      seedOption('--seed'),
+    )
     .option('--doc-level', 'roll passage ids "<docId>#<n>" up to documents (max score) before scoring', false)
     .option('--allow-partial', 'compare files still being written (their rows so far)');
   // --test, --correction, --alpha, --resamples, --min-shared: score files (TREC runs keep their t-test
@@ -56,9 +60,10 @@ export const registerCompare: RegisterCommand = (program, ctx) => {
         meta: existsSync(meta) ? readTextFile(meta, 'scores meta file') : null,
       };
     });
-    if (texts.every((f) => scoreFileKind(f.text) !== null)) {
+    const kinds = texts.map((f) => scoreFileKind(f.text));
+    if (kinds.every((k) => k !== null)) {
       const table = compareScoreFiles(texts, {
-        ...comparisonOptions(flags, flags.seed),
+        ...comparisonOptions(flags, flags.seed ?? defaultComparisonSeed(kinds[0]!)),
         minShared: flags.minShared,
       });
       if (ctx.globals().json) return void ctx.io.out(`${JSON.stringify(table, null, 2)}\n`);
@@ -80,7 +85,7 @@ export const registerCompare: RegisterCommand = (program, ctx) => {
       {
         measures: flags.measure.length ? flags.measure : ['map', 'ndcg_cut.10', 'P.10', 'recip_rank'],
         iterations: flags.iterations,
-        seed: flags.seed,
+        seed: flags.seed ?? 42,
         ...(flags.l !== undefined ? { relevanceLevel: flags.l } : {}),
       },
     );

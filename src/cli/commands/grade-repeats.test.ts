@@ -151,7 +151,7 @@ describe('grade --judge M --repeats K: the rubric judge judged K times, and its 
       const printed = memoryIo({ cwd: dir });
       expect(await runCli(['compare', 'ga.jsonl', 'gb.jsonl'], printed.io)).toBe(0);
       expect(printed.stdout()).toMatch(
-        /judge noise on factual_accuracy \(each item judged 3 times; 1,000 resamples, seed 42, 16 shared items\)/,
+        /judge noise on factual_accuracy \(each item judged 3 times; 1,000 resamples, seed 0, 16 shared items\)/,
       );
       expect(printed.stdout()).toMatch(/judge noise on completeness \(each item judged 3 times/);
       expect(printed.stdout()).toMatch(/ vs .*: significant \(t-test\) in \d+\.\d% of redraws — /);

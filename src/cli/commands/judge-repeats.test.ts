@@ -103,7 +103,7 @@ describe('judging K times (grade faithfulness --repeats) and the judge noise of 
       const text = memoryIo({ cwd: dir });
       expect(await runCli(['compare', 'fa.jsonl', 'fb.jsonl'], text.io)).toBe(0);
       expect(text.stdout()).toMatch(
-        /judge noise on faithfulness \(each item judged 3 times; 1,000 resamples, seed 42, 16 shared items\)/,
+        /judge noise on faithfulness \(each item judged 3 times; 1,000 resamples, seed 0, 16 shared items\)/,
       );
       expect(text.stdout()).toMatch(/A vs B: significant \(t-test\) in \d+\.\d% of redraws — /);
     } finally {
