@@ -335,8 +335,14 @@ export function runPool(
         if (unsent.length > 0) start();
         else if (!tasks.local && pool.size === 0 && answered < count) settle(new Error(reason));
       };
-      worker.on('error', (error) => lost(error.message));
-      worker.on('exit', (code) => lost(`it exited with code ${code}`));
+      // Decided at 'exit', not at 'error': Node delivers every message a worker sent before its
+      // 'exit', but may emit 'error' first, and a response still on its way would otherwise be
+      // taken for the failing task (which would then be answered twice).
+      let error: string | undefined;
+      worker.on('error', (e) => {
+        error ??= e.message;
+      });
+      worker.on('exit', (code) => lost(error ?? `it exited with code ${code}`));
     };
     let localBusy = false;
     // Deferred workers: the work left and this thread's measured pace decide when they start.
