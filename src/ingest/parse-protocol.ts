@@ -59,9 +59,18 @@ export class ParsePool {
       }
       if (!this.closed) this.release(this.start());
     };
-    worker.on('error', (error) => lost(error.message));
+    // Decided at 'exit': Node delivers every message a worker sent before its 'exit', but may emit
+    // 'error' first, while the answer to its task is still on its way. A worker that died idle is
+    // taken out of the idle list too (a task posted to it would never be answered).
+    let error: string | undefined;
+    worker.on('error', (e) => {
+      error ??= e.message;
+    });
     worker.on('exit', (code) => {
-      if (!this.closed && this.busy.has(worker)) lost(`exit code ${code}`);
+      if (this.closed) return;
+      const idle = this.idle.indexOf(worker);
+      if (idle >= 0) this.idle.splice(idle, 1);
+      lost(error ?? `exit code ${code}`);
     });
     return worker;
   }
