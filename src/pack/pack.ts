@@ -189,10 +189,9 @@ export function packReadme(m: PackManifest): string {
     '',
     '## Files',
     '',
-    ...m.files.map(
-      (f) =>
-        `- ${f.path} (${f.role}, ${f.size} bytes, sha256 ${f.sha256}${f.packed ? '' : ', referenced only'})`,
-    ),
+    // Each file's sha256 is in pack.json (`citegeist pack verify` checks them); listing them here
+    // again would cost the archive about as much as the hashes themselves, which do not compress.
+    ...m.files.map((f) => `- ${f.path} (${f.role}, ${f.size} bytes${f.packed ? '' : ', referenced only'})`),
     ...(m.corpus_subsets.length > 0
       ? [
           '',
