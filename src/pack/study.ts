@@ -448,7 +448,8 @@ export async function collectStudy(
         path: logical(folder),
         papers: packed.length,
         of: all.length,
-        sha256: folderSha256Of(all),
+        // The whole folder's hash is the one every `.meta.json` gives a folder input (streamed).
+        sha256: hashInputs(folder, [folder])[folder]!,
         subset_sha256: folderSha256Of(packed),
       },
     ];
