@@ -95,17 +95,20 @@ export class PassageTable implements ReadonlyMap<string, Passage> {
   readonly size: number;
   /** Rows of the table, tombstoned ones included (row numbers run below this). */
   readonly rows: number;
+  /** Rows tombstoned (the manifest's `deadRows`; unknown in older manifests). */
+  private readonly deadRows: number | undefined;
 
   constructor(
     private readonly dir: string,
     /** The manifest's counts (`IndexManifest`). */
-    manifest: { passages: number; rows?: number | undefined },
+    manifest: { passages: number; rows?: number | undefined; deadRows?: number | undefined },
     /** `papers.json` when the caller has read it already (else read at the first lookup). */
     papers?: IndexPapers,
   ) {
     this.papers = papers;
     this.size = manifest.passages;
     this.rows = manifest.rows ?? manifest.passages;
+    this.deadRows = manifest.deadRows;
     this.file = new PageFile(join(dir, PASSAGE_FILES.lines));
     this.offsetFile = new PageFile(join(dir, PASSAGE_FILES.offsets));
   }
@@ -121,6 +124,8 @@ export class PassageTable implements ReadonlyMap<string, Passage> {
    * null when there is none (the usual case: nothing to filter).
    */
   deadMask(): Uint8Array | null {
+    // An index without tombstones says so in its manifest: no paper list is read to filter nothing.
+    if (this.dead === undefined && this.deadRows === 0 && this.papers === undefined) this.dead = null;
     if (this.dead === undefined) {
       const { dead } = this.documents();
       if (dead.length === 0) this.dead = null;
@@ -162,11 +167,13 @@ export class PassageTable implements ReadonlyMap<string, Passage> {
   }
 
   /**
-   * The id of the passage at `row`, from the documents' first passage numbers (a binary search),
-   * without reading the passage: ids are `<docId>#<n>` with n its number within the document.
+   * The id of the passage at `row`. Once the paper list is read (a lookup by id needs it), from the
+   * documents' first passage numbers by a binary search: ids are `<docId>#<n>` with n its number
+   * within the document. Before, from the row's own line: a page read, where the paper list is
+   * read whole (megabytes at 100,000 papers) for the ten ids of a query's first hits.
    */
   idAt(row: number): string {
-    if (row < 0 || row >= this.rows) return this.at(row).id;
+    if (row < 0 || row >= this.rows || this.papers === undefined) return this.at(row).id;
     const firsts = this.firsts();
     const { ids } = this.documents();
     let lo = 0;
