@@ -74,7 +74,7 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
             ...(flags.jobs !== undefined ? { workers: flags.jobs } : {}),
             onRebuild: (reasons) => ctx.io.err(`rebuilding the index: ${reasons.join('; ')}\n`),
             onUpdate: (reasons) => ctx.io.err(`updating the index: ${reasons.join('; ')}\n`),
-            onProgress: (done, total, pass) => {
+            onProgress: (_done, total, pass) => {
               if (pass !== progressPass || !progress) {
                 progressPass = pass;
                 progress?.stop();
