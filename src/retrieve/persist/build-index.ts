@@ -30,6 +30,7 @@ import { type PaperFiles, readPaperFiles, writeIndexPapers } from './index-paper
 import { densePass, indexShards, type ParallelSource } from './index-passes.js';
 import type { ShardResult } from './index-shard.js';
 import { PassageTable, PassageTableWriter } from './passage-table.js';
+import { IndexWorkerPool } from './shard-pool.js';
 
 export interface IndexedDocument {
   document: Document;
@@ -91,10 +92,11 @@ export async function writeIndex(
   const embedder = options.embedder?.embedder ?? null;
   const table = new PassageTableWriter(folder);
   const dense = embedder ? new DenseFileWriter(folder) : null;
+  const pool = poolFor(options.parallel);
   try {
     const pass1 = await indexShards(
       join(folder, SHARDS_FOLDER),
-      { documents, parallel: options.parallel },
+      { documents, parallel: pool && options.parallel ? { source: options.parallel, pool } : undefined },
       {
         maxTokens: options.maxTokens,
         includeReferences,
@@ -115,7 +117,7 @@ export async function writeIndex(
           fitSample: options.fitSample,
           batchSize: options.batchSize,
           spec: options.embedder.spec,
-          workers: options.parallel?.workers ?? 1,
+          pool,
         },
         progressOf(options, 'embed'),
       );
@@ -152,6 +154,8 @@ export async function writeIndex(
     dense?.abandon();
     rmSync(folder, { recursive: true, force: true });
     throw error;
+  } finally {
+    await pool?.close();
   }
 }
 
@@ -201,6 +205,7 @@ export async function updateIndex(
   const embedder = options.embedder;
   let table: PassageTableWriter | null = null;
   let dense: DenseFileWriter | null = null;
+  const pool = poolFor(options.parallel);
   try {
     for (let i = 0; i < parts.length; i++) linkFolder(partFolder(prevFolder, i), partFolder(folder, i));
     if (existsSync(join(prevFolder, MODEL_FILE)))
@@ -226,7 +231,10 @@ export async function updateIndex(
     }
     const pass1 = await indexShards(
       join(folder, SHARDS_FOLDER),
-      { documents: update.add, parallel: options.parallel },
+      {
+        documents: update.add,
+        parallel: pool && options.parallel ? { source: options.parallel, pool } : undefined,
+      },
       {
         maxTokens: previous.maxTokens,
         includeReferences: previous.includeReferences ?? false,
@@ -245,7 +253,7 @@ export async function updateIndex(
           fit: false,
           batchSize: options.batchSize,
           spec: previous.embedderSpec ?? '',
-          workers: options.parallel?.workers ?? 1,
+          pool,
         },
         progressOf(options, 'embed'),
       );
@@ -279,7 +287,16 @@ export async function updateIndex(
     dense?.abandon();
     rmSync(folder, { recursive: true, force: true });
     throw error;
+  } finally {
+    await pool?.close();
   }
+}
+
+/** The worker threads of a build on `parallel` (none for one worker or a single paper). */
+function poolFor(parallel: ParallelSource | undefined): IndexWorkerPool | null {
+  return parallel && parallel.workers > 1 && parallel.papers.length > 1
+    ? new IndexWorkerPool(parallel.workers)
+    : null;
 }
 
 /** The shards' folder inside a generation being built (removed before it is committed). */

@@ -6,7 +6,7 @@ import type { DenseFileWriter } from '../dense/index.js';
 import { embedShards } from './embed-shards.js';
 import { buildShard, type ShardResult, type ShardSettings } from './index-shard.js';
 import type { IndexWorkerRequest } from './index-worker-protocol.js';
-import { runIndexWorkers } from './shard-pool.js';
+import type { IndexWorkerPool } from './shard-pool.js';
 import { spooledTextsAt } from './text-spool.js';
 
 /**
@@ -26,11 +26,11 @@ export interface ParallelSource {
   workers: number;
 }
 
-/** Where the papers of a build or an update come from: a stream, and optionally the corpus file. */
+/** Where the papers of a build or an update come from: a stream, or the corpus file on worker threads. */
 export interface PaperSource {
-  /** The papers in order, each with its content digest (read on this thread when not `parallel`). */
+  /** The papers in order, each with its content digest (read on this thread without `parallel`). */
   documents: () => Iterable<{ document: Document; digest: string }>;
-  parallel?: ParallelSource | undefined;
+  parallel?: { source: ParallelSource; pool: IndexWorkerPool } | undefined;
 }
 
 /** Runs per worker thread: enough that one slow run does not leave the other threads idle. */
@@ -51,8 +51,9 @@ export async function indexShards(
   mkdirSync(shardsDir, { recursive: true });
   const ids: string[] = [];
   const digests: string[] = [];
-  const parallel = source.parallel;
-  if (!parallel || parallel.workers < 2 || parallel.papers.length < 2) {
+  const parallel = source.parallel?.source;
+  const pool = source.parallel?.pool;
+  if (!parallel || !pool || parallel.papers.length < 2) {
     const dir = join(shardsDir, '0');
     mkdirSync(dir);
     const documents = function* () {
@@ -77,7 +78,7 @@ export async function indexShards(
       settings,
     };
   });
-  const answers = await runIndexWorkers(requests, parallel.workers, (n) => {
+  const answers = await pool.run(requests, (n) => {
     for (let i = 0; i < n; i++) onPaper();
   });
   const shards = answers.map((a) => (a as { shard: ShardResult }).shard);
@@ -105,10 +106,10 @@ export interface DensePassOptions {
   fit: boolean;
   fitSample?: number | undefined;
   batchSize?: number | undefined;
-  /** The embedder spec, for worker threads to make the same embedder (with `parallel`). */
+  /** The embedder spec, for worker threads to make the same embedder. */
   spec: string;
-  /** Worker threads for a fitted model's embedding pass (1: this thread). */
-  workers: number;
+  /** The worker threads a fitted model's embedding pass runs on (null: this thread). */
+  pool: IndexWorkerPool | null;
 }
 
 /**
@@ -143,7 +144,7 @@ export async function densePass(
       return fit;
     }
   }
-  if (options.workers > 1 && embedder instanceof LsaEmbedder && shards.length > 1) {
+  if (options.pool && embedder instanceof LsaEmbedder && shards.length > 1) {
     const model = embedder.toJSON();
     const requests: IndexWorkerRequest[] = spooled.map((s, task) => ({
       kind: 'embed',
@@ -153,7 +154,7 @@ export async function densePass(
       model,
       batchSize,
     }));
-    const answers = await runIndexWorkers(requests, options.workers, (n) => {
+    const answers = await options.pool.run(requests, (n) => {
       for (let i = 0; i < n; i++) onPaper();
     });
     answers.forEach((a, i) => {
