@@ -16,7 +16,7 @@ import { fsyncDir, removeAtomicLeftovers, writeFileAtomic } from '../../io/index
 import { type Embedder, LsaEmbedder } from '../../llm/index.js';
 import { writeFailure } from '../common/index.js';
 import { DenseFileWriter } from '../dense/index.js';
-import { BM25_DEFAULTS, DEFAULT_ANALYZER, mergeBm25Segments } from '../lexical/index.js';
+import { BM25_DEFAULTS, type Bm25DiskHeader, DEFAULT_ANALYZER, mergeBm25Segments } from '../lexical/index.js';
 import {
   assertCurrentFormat,
   INDEX_FORMAT,
@@ -93,6 +93,8 @@ export async function writeIndex(
   const table = new PassageTableWriter(folder);
   const dense = embedder ? new DenseFileWriter(folder) : null;
   const pool = poolFor(options.parallel);
+  const merger = pool ? new IndexWorkerPool(1) : null;
+  let merging: Promise<Bm25DiskHeader> | null = null;
   try {
     const pass1 = await indexShards(
       join(folder, SHARDS_FOLDER),
@@ -105,7 +107,7 @@ export async function writeIndex(
       },
       progressOf(options, 'index'),
     );
-    const header = joinShards(folder, 0, pass1.shards, table);
+    merging = joinShards(folder, 0, pass1.shards, table, merger);
     let fit: IndexManifest['embedderFit'] = null;
     if (embedder && dense && options.embedder) {
       fit = await densePass(
@@ -123,6 +125,7 @@ export async function writeIndex(
       );
       dense.close(embedder.id, embedder.dimensions);
     }
+    const header = await merging;
     rmSync(join(folder, SHARDS_FOLDER), { recursive: true, force: true });
     if (embedder instanceof LsaEmbedder)
       writeFileSync(join(folder, MODEL_FILE), JSON.stringify(embedder.toJSON()));
@@ -152,10 +155,13 @@ export async function writeIndex(
   } catch (error) {
     table.abandon();
     dense?.abandon();
+    await merger?.close();
+    await merging?.catch(() => {});
     rmSync(folder, { recursive: true, force: true });
     throw error;
   } finally {
     await pool?.close();
+    await merger?.close();
   }
 }
 
@@ -243,7 +249,7 @@ export async function updateIndex(
       },
       progressOf(options, 'index'),
     );
-    const header = joinShards(folder, parts.length, pass1.shards, table);
+    const header = await joinShards(folder, parts.length, pass1.shards, table, null);
     if (embedder && dense) {
       await densePass(
         pass1.shards,
@@ -304,19 +310,32 @@ const SHARDS_FOLDER = 'shards';
 
 /**
  * Joins the shards of pass 1 into the generation: their passage tables appended to `table` (then
- * closed) and their BM25 segments merged into part `part`.
+ * closed) and their BM25 segments merged into part `part`, on a worker thread of its own when the
+ * build has workers (the merge then runs beside the dense pass), else on this one.
  */
-function joinShards(folder: string, part: number, shards: readonly ShardResult[], table: PassageTableWriter) {
+function joinShards(
+  folder: string,
+  part: number,
+  shards: readonly ShardResult[],
+  table: PassageTableWriter,
+  merger: IndexWorkerPool | null,
+): Promise<Bm25DiskHeader> {
   for (const s of shards) table.appendShard(s.dir, s.passages, s.indexed.length);
   table.close();
   const partDir = partFolder(folder, part);
   mkdirSync(partDir);
-  return mergeBm25Segments(
+  const writers = shards.map((s) => s.bm25);
+  if (!merger)
+    return Promise.resolve(mergeBm25Segments(partDir, writers, DEFAULT_ANALYZER, BM25_BUILD_PARAMS));
+  const request = {
+    kind: 'merge',
+    task: 0,
     partDir,
-    shards.map((s) => s.bm25),
-    DEFAULT_ANALYZER,
-    BM25_BUILD_PARAMS,
-  );
+    writers,
+    analyzer: DEFAULT_ANALYZER,
+    params: BM25_BUILD_PARAMS,
+  } as const;
+  return merger.run([request], () => {}).then(([answer]) => (answer as { merged: Bm25DiskHeader }).merged);
 }
 
 /** A pass's per-paper progress callback (`onProgress` counts from 1 again in each pass). */

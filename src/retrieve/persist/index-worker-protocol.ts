@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../../core/index.js';
+import type { AnalyzerConfig, Bm25DiskHeader, Bm25Segments } from '../lexical/index.js';
 import type { ShardResult, ShardSettings } from './index-shard.js';
 
 /** Index a run of papers into a shard folder (`buildShard`), reading them from the corpus file. */
@@ -24,12 +25,23 @@ export interface EmbedRequest {
   batchSize: number;
 }
 
-export type IndexWorkerRequest = ShardRequest | EmbedRequest;
+/** Merge the shards' BM25 segments into one part (`mergeBm25Segments`), beside the dense pass. */
+export interface MergeRequest {
+  kind: 'merge';
+  task: number;
+  partDir: string;
+  writers: Bm25Segments[];
+  analyzer: AnalyzerConfig;
+  params: { k1: number; b: number };
+}
+
+export type IndexWorkerRequest = ShardRequest | EmbedRequest | MergeRequest;
 
 export type IndexWorkerResponse =
   | { task: number; papers: number }
   | { task: number; shard: ShardResult }
   | { task: number; embedded: { count: number; embedderId: string; dimensions: number } }
+  | { task: number; merged: Bm25DiskHeader }
   | { task: number; coded: { code: ErrorCode; problem: string; fix: string } }
   | { task: number; message: string };
 

@@ -1,6 +1,7 @@
 /**
  * Worker-thread entry of a parallel index build (`shard-pool.ts`): builds one shard of the index
- * from the corpus file, or embeds one shard's passages with a fitted model, and posts back what it
+ * from the corpus file, embeds one shard's passages with a fitted model, or merges the shards'
+ * BM25 segments (while the dense pass runs on the other threads), and posts back what it
  * wrote (a coded error as its code, problem and fix, so the build fails with the same error it
  * would give on one thread).
  */
@@ -8,6 +9,7 @@ import { parentPort } from 'node:worker_threads';
 import { isCitegeistError } from '../../core/index.js';
 import { CorpusStore } from '../../store/index.js';
 import { DenseFileWriter } from '../dense/index.js';
+import { mergeBm25Segments } from '../lexical/index.js';
 import { embedShards } from './embed-shards.js';
 import { buildShard } from './index-shard.js';
 import type { IndexWorkerRequest, IndexWorkerResponse } from './index-worker-protocol.js';
@@ -43,6 +45,10 @@ async function handle(
     const shard = buildShard(request.dir, documents(), request.settings, onPaper);
     flushProgress();
     return { task: request.task, shard };
+  }
+  if (request.kind === 'merge') {
+    const { partDir, writers, analyzer, params } = request;
+    return { task: request.task, merged: mergeBm25Segments(partDir, writers, analyzer, params) };
   }
   const embedder = embedderWithModel(request.spec, request.model);
   const dense = new DenseFileWriter(request.dir);

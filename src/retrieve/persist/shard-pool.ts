@@ -68,10 +68,11 @@ export class IndexWorkerPool {
     return answers;
   }
 
-  /** Stops the workers (a failed run has stopped them already). */
+  /** Stops the workers (a failed run has stopped them already); a run in progress fails. */
   async close(): Promise<void> {
     const workers = this.workers;
     this.workers = [];
+    this.current?.onExit('the build stopped');
     await Promise.all(workers.map((w) => w.terminate()));
   }
 
