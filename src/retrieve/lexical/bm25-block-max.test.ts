@@ -15,7 +15,8 @@ let n = 0;
 
 const LETTERS = 'bcdfgklmnprt';
 /** The i-th word of the synthetic vocabulary (letters the stemmer leaves alone). */
-const word = (i: number) => `zq${LETTERS[Math.floor(i / LETTERS.length) % LETTERS.length]}${LETTERS[i % LETTERS.length]}`;
+const word = (i: number) =>
+  `zq${LETTERS[Math.floor(i / LETTERS.length) % LETTERS.length]}${LETTERS[i % LETTERS.length]}`;
 
 /** A deterministic generator (mulberry32), so a failing case is replayed from its seed. */
 function random(seed: number): () => number {
@@ -83,10 +84,10 @@ describe('BM25 block-max top-k (lists of many blocks)', () => {
           parts: fc.integer({ min: 1, max: 3 }),
           tombstones: fc.constantFrom(0, 0.01, 0.2),
           params: fc.constantFrom(undefined, { k1: 1.5, b: 0.9 }, { k1: 0.9, b: 0 }),
-          queries: fc.array(
-            fc.array(fc.integer({ min: 0, max: 150 }), { minLength: 1, maxLength: 8 }),
-            { minLength: 1, maxLength: 4 },
-          ),
+          queries: fc.array(fc.array(fc.integer({ min: 0, max: 150 }), { minLength: 1, maxLength: 8 }), {
+            minLength: 1,
+            maxLength: 4,
+          }),
         }),
         ({ seed, docs, vocab, s, parts, tombstones, params, queries }) => {
           const texts = zipfCorpus(seed, docs, vocab, s);
@@ -103,7 +104,9 @@ describe('BM25 block-max top-k (lists of many blocks)', () => {
             { idAt: (row) => `d${row}#0`, dead: () => (tombstones ? dead : null) },
             params,
           );
-          const live = texts.flatMap((text, row) => (tombstones && dead[row] ? [] : [{ id: `d${row}#0`, text }]));
+          const live = texts.flatMap((text, row) =>
+            tombstones && dead[row] ? [] : [{ id: `d${row}#0`, text }],
+          );
           const memory = Bm25Index.fromBuffer(Bm25Index.build(live).toBuffer(), params);
           for (const q of queries) {
             // Repeated terms and words absent from the index included.

@@ -35,7 +35,10 @@ export const SLACK = 1 + 1e-9;
 const EMPTY = new Uint32Array(0);
 
 /** A cursor at the list's first block, nothing read yet. */
-export function cursorFields(): Pick<BlockList, 'blk' | 'loaded' | 'docs' | 'tfs' | 'pos' | 'wb' | 'hit' | 'c'> {
+export function cursorFields(): Pick<
+  BlockList,
+  'blk' | 'loaded' | 'docs' | 'tfs' | 'pos' | 'wb' | 'hit' | 'c'
+> {
   return { blk: 0, loaded: false, docs: EMPTY, tfs: EMPTY, pos: 0, wb: 0, hit: -1, c: 0 };
 }
 
@@ -99,6 +102,7 @@ export function blockMaxTopK(
   impact: (l: BlockList, p: number) => number,
 ): TopK {
   const top = new TopK(k);
+  const floor = seedThreshold(lists, k, impact);
   const n = lists.length;
   const order = [...lists];
   const prefix = new Float64Array(n);
@@ -129,7 +133,7 @@ export function blockMaxTopK(
       prefix[i] = sum;
     }
     let firstEssential = 0;
-    let theta = top.threshold;
+    let theta = Math.max(floor, top.threshold);
     while (firstEssential < n && (prefix[firstEssential] as number) * SLACK < theta) firstEssential++;
     for (let i = firstEssential; i < n; i++) {
       const l = order[i]!;
@@ -175,7 +179,7 @@ export function blockMaxTopK(
         for (const l of lists) if (l.hit === d) s += l.c;
         if (s >= theta) {
           top.push(d, s);
-          theta = top.threshold;
+          theta = Math.max(floor, top.threshold);
           while (firstEssential < n && (prefix[firstEssential] as number) * SLACK < theta) firstEssential++;
         }
       }
@@ -190,6 +194,35 @@ export function blockMaxTopK(
     upTo = end + 1;
   }
   return top;
+}
+
+/**
+ * A lower bound of the k-th best score, to prune with from the start: every impact is positive,
+ * so a document scores at least its impact in any one list, and the k-th largest q × impact in
+ * one block of one list is at most the k-th best score (k documents reach it). Each list's block
+ * of largest bound is read for it (a block the search would most likely read anyway). A document
+ * scoring exactly the bound may still enter (pruning and entry compare as with the k-th score).
+ */
+function seedThreshold(lists: BlockList[], k: number, impact: (l: BlockList, p: number) => number): number {
+  let floor = Number.NEGATIVE_INFINITY;
+  for (const l of lists) {
+    let best = -1;
+    for (let i = 0; i < l.blocks; i++)
+      if (best < 0 || (l.bound[i] as number) > (l.bound[best] as number)) best = i;
+    if (best < 0 || (l.bound[best] as number) <= floor) continue;
+    l.blk = best;
+    l.loaded = false;
+    ensure(l);
+    if (l.docs.length >= k) {
+      const values = new Float64Array(l.docs.length);
+      for (let p = 0; p < l.docs.length; p++) values[p] = impact(l, p) * l.q;
+      values.sort();
+      floor = Math.max(floor, values[values.length - k] as number);
+    }
+    l.blk = 0;
+    l.loaded = false;
+  }
+  return floor;
 }
 
 /** Calls `each(list, p)` for every posting of every list, reading every block (the exhaustive reference). */

@@ -296,7 +296,12 @@ export class Bm25DiskIndex {
         const to = Math.min(f.nb, local + ahead);
         const from = local * POSTING_BLOCK;
         const end = Math.min(f.df, to * POSTING_BLOCK);
-        chunk = { j, from: local, to, buf: this.read(f.part.postings, f.offset + from * 8, (end - from) * 8) };
+        chunk = {
+          j,
+          from: local,
+          to,
+          buf: this.read(f.part.postings, f.offset + from * 8, (end - from) * 8),
+        };
       }
       lastLoaded = i;
       const len = Math.min(POSTING_BLOCK, f.df - local * POSTING_BLOCK);
