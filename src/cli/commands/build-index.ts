@@ -82,6 +82,8 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
                   io: ctx.io,
                   label: pass === 'embed' ? 'embedding' : 'indexing',
                   total,
+                  unit: 'papers',
+                  rate: 'papers',
                   onInterrupt:
                     'The index from before is kept (a new one replaces it only when complete); run the same command again to build it.',
                 });
