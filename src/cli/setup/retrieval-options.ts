@@ -57,7 +57,13 @@ export async function openRetriever(
   try {
     return await openRetrieverOf({
       indexDir: indexDirOf(ctx, options.corpus),
-      corpus: { digests: () => opened().digests(), get: (id) => opened().get(id) },
+      // The change token first: an unchanged corpus is then known current from one row, without
+      // its digests (14,050 papers: 0.1 s read, plus the index's paper files parsed to compare).
+      corpus: {
+        changeToken: () => opened().changeToken(),
+        digests: () => opened().digests(),
+        get: (id) => opened().get(id),
+      },
       mode: options.mode,
       embedder: options.embedder ?? ctx.config().embedder,
       recipesPath: options.recipes ? resolve(ctx.io.cwd, options.recipes) : undefined,
