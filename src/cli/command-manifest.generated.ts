@@ -194,6 +194,12 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
         description: 'index bibliography entries too (they are left out otherwise)',
         default: false,
       },
+      {
+        flags: '--ann',
+        description:
+          'also build an HNSW graph of the vectors for approximate dense search, and report its recall@10 against exact search (efSearch raised until it reaches 0.95)',
+        default: false,
+      },
     ],
   },
   {

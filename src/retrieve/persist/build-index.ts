@@ -18,6 +18,7 @@ import { writeFailure } from '../common/index.js';
 import { DenseFileWriter } from '../dense/index.js';
 import { BM25_DEFAULTS, Bm25SegmentWriter, DEFAULT_ANALYZER, SEGMENT_POSTINGS } from '../lexical/index.js';
 import { chunkDocument, type Passage } from '../passages/index.js';
+import { type AnnRequest, annForGeneration } from './index-ann.js';
 import {
   assertCurrentFormat,
   INDEX_FORMAT,
@@ -65,6 +66,8 @@ export interface BuildIndexOptions {
   fitSample?: number;
   /** The corpus's change token read before its digests (`CorpusStore.changeToken`), recorded. */
   corpusToken?: string | null;
+  /** Build, certify and persist an HNSW graph of the vectors in the generation (`index --ann`). */
+  ann?: AnnRequest;
 }
 
 /**
@@ -120,6 +123,9 @@ export async function writeIndex(
     if (embedder instanceof LsaEmbedder)
       writeFileSync(join(folder, MODEL_FILE), JSON.stringify(embedder.toJSON()));
     writeIndexPapers(folder, { ids, dead: [] }, digests);
+    const counts = { passages: table.count, rows: table.count, deadRows: 0 };
+    const vectors = { embedderId: embedder?.id ?? null, dimensions: embedder?.dimensions ?? null };
+    const ann = annForGeneration(folder, { ...counts, ...vectors }, { ids, dead: [] }, options.ann);
     const manifest: IndexManifest = {
       format: INDEX_FORMAT,
       createdAt: new Date().toISOString(),
@@ -137,6 +143,7 @@ export async function writeIndex(
       embedderId: embedder?.id ?? null,
       dimensions: embedder?.dimensions ?? null,
       ...(fit ? { embedderFit: fit } : {}),
+      ...(ann ? { ann } : {}),
     };
     assertSameCount(header.documents, table.count);
     commitManifest(dir, manifest);
@@ -161,7 +168,7 @@ export interface IndexUpdate {
 export interface UpdateIndexOptions
   extends Pick<
     BuildIndexOptions,
-    'version' | 'batchSize' | 'onProgress' | 'total' | 'segmentPostings' | 'corpusToken'
+    'version' | 'batchSize' | 'onProgress' | 'total' | 'segmentPostings' | 'corpusToken' | 'ann'
   > {
   /** The index's embedder, restored as built (a fitted LSA from its saved model), or null without vectors. */
   embedder: Embedder | null;
@@ -229,10 +236,14 @@ export async function updateIndex(
     table.close();
     const header = sinks.bm25.finish(BM25_BUILD_PARAMS);
     if (embedder && dense) dense.close(embedder.id, embedder.dimensions);
-    writeIndexPapers(folder, { ids, dead: [...dead].sort((a, b) => a - b) }, digests);
+    const papers = { ids, dead: [...dead].sort((a, b) => a - b) };
+    writeIndexPapers(folder, papers, digests);
     const added = table.count - rows;
     assertSameCount(header.documents, added);
-    const { documents: _d, digests: _g, ...settings } = previous;
+    // The earlier graph lacks the new rows, so it is never carried over: rebuilt with `ann`, else dropped.
+    const counts = { passages: table.count - deadRows, rows: table.count, deadRows };
+    const ann = annForGeneration(folder, { ...previous, ...counts }, papers, dense ? options.ann : false);
+    const { documents: _d, digests: _g, ann: _a, ...settings } = previous;
     const manifest: IndexManifest = {
       ...settings,
       format: INDEX_FORMAT,
@@ -245,6 +256,7 @@ export async function updateIndex(
       deadRows,
       parts: [...parts, added],
       corpusToken: options.corpusToken ?? null,
+      ...(ann ? { ann } : {}),
     };
     commitManifest(dir, manifest);
     removeLeftovers(dir, generation);

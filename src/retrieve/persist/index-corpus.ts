@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Document } from '../../core/index.js';
 import { createEmbedder } from '../../llm/index.js';
 import { VERSION } from '../../version.js';
@@ -8,6 +9,7 @@ import {
   updateIndex,
   writeIndex,
 } from './build-index.js';
+import { type AnnRequest, annForGeneration } from './index-ann.js';
 import { type IndexManifest, indexExists, loadEmbedderModel, readManifest } from './index-dir.js';
 import { type PaperFiles, readPaperFiles } from './index-papers.js';
 import { restoreEmbedder } from './restore-embedder.js';
@@ -117,15 +119,22 @@ export interface IndexCorpusOptions {
   onUpdate?: (reasons: string[]) => void;
   /** Called as papers are indexed and passages embedded (`pass`: which of the two). */
   onProgress?: BuildIndexOptions['onProgress'];
+  /**
+   * Build, certify and persist an HNSW graph of the vectors (`index --ann`); an up-to-date index
+   * without one gets one. Without it, a build or update leaves the index without a graph.
+   */
+  ann?: AnnRequest;
 }
 
+/** `hadAnn`: whether the index had an ANN graph before (so a result without one dropped it). */
 export type IndexCorpusResult =
-  | { status: 'up-to-date'; manifest: IndexManifest; papers: number }
-  | { status: 'built'; manifest: IndexManifest; papers: number }
+  | { status: 'up-to-date'; manifest: IndexManifest; papers: number; hadAnn: boolean }
+  | { status: 'built'; manifest: IndexManifest; papers: number; hadAnn: boolean }
   | {
       status: 'updated';
       manifest: IndexManifest;
       papers: number;
+      hadAnn: boolean;
       /** Papers appended (added, or changed and re-indexed) and tombstoned (removed or changed). */
       appended: number;
       tombstoned: number;
@@ -154,6 +163,8 @@ export async function indexCorpus(
     includeReferences: options.includeReferences ?? false,
   };
   const progress = options.onProgress ? { onProgress: options.onProgress } : {};
+  const ann = options.ann ? { ann: options.ann } : {};
+  const hadAnn = indexExists(dir) && Boolean(safeManifest(dir)?.ann);
   if (!options.rebuild) {
     const check = checkIndex(dir, { digests: currentDigests, changeToken: () => corpusToken }, settings);
     if (check.state === 'fresh') {
@@ -164,7 +175,16 @@ export async function indexCorpus(
         manifest = { ...manifest, corpusToken };
         commitManifest(dir, manifest);
       }
-      return { status: 'up-to-date', manifest, papers: manifest.papers ?? currentDigests().size };
+      // `--ann` on an index without a graph: built into the committed generation (the manifest
+      // naming it is written after, so a kill leaves the index as it was).
+      if (options.ann && !manifest.ann && manifest.generation) {
+        const graph = annForGeneration(join(dir, manifest.generation), manifest, undefined, options.ann);
+        if (graph) {
+          manifest = { ...manifest, ann: graph };
+          commitManifest(dir, manifest);
+        }
+      }
+      return { status: 'up-to-date', manifest, papers: manifest.papers ?? currentDigests().size, hadAnn };
     }
     if (check.state === 'stale') {
       const update = updatable(check);
@@ -192,12 +212,14 @@ export async function indexCorpus(
             corpusToken,
             papers: check.paperFiles,
             ...progress,
+            ...ann,
           },
         );
         return {
           status: 'updated',
           manifest,
           papers: manifest.papers ?? currentDigests().size,
+          hadAnn,
           appended: appended.length,
           tombstoned: update.removed.length + update.changed.length,
         };
@@ -216,8 +238,18 @@ export async function indexCorpus(
     total: digests.size,
     corpusToken,
     ...progress,
+    ...ann,
   });
-  return { status: 'built', manifest, papers: manifest.papers ?? digests.size };
+  return { status: 'built', manifest, papers: manifest.papers ?? digests.size, hadAnn };
+}
+
+/** The manifest of `dir`, or null when it cannot be read (the build then reports the problem). */
+function safeManifest(dir: string): IndexManifest | null {
+  try {
+    return readManifest(dir);
+  } catch {
+    return null;
+  }
 }
 
 /** Streamed from the corpus one paper at a time, in its order: memory does not grow with the corpus. */

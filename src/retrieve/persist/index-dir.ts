@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CitegeistError } from '../../core/index.js';
-import { type DenseMode, DiskDenseIndex } from '../dense/index.js';
+import { type AnnReport, type DenseMode, DiskDenseIndex } from '../dense/index.js';
 import { Bm25DiskIndex } from '../lexical/index.js';
 import { PassageTable } from './passage-table.js';
 
@@ -54,6 +54,12 @@ export interface IndexManifest {
    * Papers added by an update are embedded with the model as fitted (`--rebuild` refits).
    */
   embedderFit?: { passages: number; of: number; sampled: boolean } | null;
+  /**
+   * The generation's persisted HNSW graph of the live vectors (`index --ann`) and its measured
+   * recall@10 against exact search; absent without one (an update drops it: it would miss the
+   * new rows). `auto` dense search uses it when present, else searches exactly.
+   */
+  ann?: AnnReport | null;
 }
 
 /** The BM25 part folder of part `i` in a generation folder. */
@@ -172,6 +178,8 @@ export function openDense(
     embedder,
     { idAt: (row) => table.idAt(row), rowOf: (id) => table.rowOf(id), dead: () => table.deadMask() },
     mode,
+    undefined,
+    saved.manifest.ann ?? null,
   );
 }
 
