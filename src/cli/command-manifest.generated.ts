@@ -237,6 +237,12 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
           'recipes for --mode reciper (default: index/recipes.jsonl beside the corpus; `recipes extract --out` writes another)',
       },
       {
+        flags: '--dense-mode <mode>',
+        description:
+          "how the dense side searches: auto, exact, ann (auto: the index's ANN graph when `index --ann` built one, else exact)",
+        default: 'auto',
+      },
+      {
         flags: '--json',
         description: 'print JSON',
         default: false,
@@ -284,6 +290,12 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
         flags: '--recipes <file>',
         description:
           'recipes for --mode reciper (default: index/recipes.jsonl beside the corpus; `recipes extract --out` writes another)',
+      },
+      {
+        flags: '--dense-mode <mode>',
+        description:
+          "how the dense side searches: auto, exact, ann (auto: the index's ANN graph when `index --ann` built one, else exact)",
+        default: 'auto',
       },
     ],
   },

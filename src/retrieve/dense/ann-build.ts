@@ -175,7 +175,8 @@ function recallAt10(
     const got = (found[q] ?? []).filter((h) => ids.has(h.index) || h.score >= tenth).length;
     sum += Math.min(got, want.length) / want.length;
   });
-  return exact.length ? sum / exact.length : 0;
+  // Four decimals: what the manifest records and the target is compared with.
+  return exact.length ? Math.round((sum / exact.length) * 1e4) / 1e4 : 0;
 }
 
 /** One line on a graph for summaries: size, build time, recall@10 and the efSearch it was certified at. */
