@@ -42,7 +42,7 @@ describe('index --ann, search/retrieve --dense-mode (two QASPER papers)', () => 
     expect(added.code, added.err).toBe(0);
     expect(added.out).toMatch(/up to date/);
     expect(added.out).toMatch(
-      /ANN graph \(HNSW, M 16, efConstruction 32\) of \d+ vectors built in \d+\.\d s; recall@10 \d\.\d{3} against exact search on \d+ passages at efSearch \d+/,
+      /ANN graph \(HNSW, M 16, efConstruction 64\) of \d+ vectors built in \d+\.\d s; recall@10 \d\.\d{3} against exact search on \d+ passages at efSearch \d+/,
     );
     const viaGraph = await run(cwd, ['search', 'argumentation mining', '--mode', 'dense', '-k', '2']);
     expect(viaGraph.out).toMatch(/; dense search: ANN graph \(HNSW, recall@10 \d\.\d{3} at efSearch \d+\)\n/);

@@ -1,6 +1,7 @@
 export {
   ANN_EF_CAP,
   ANN_FILE,
+  ANN_INDEX_DEFAULTS,
   ANN_RECALL_QUERIES,
   ANN_RECALL_TARGET,
   type AnnBuildOptions,

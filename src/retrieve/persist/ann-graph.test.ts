@@ -101,7 +101,7 @@ describe('index --ann: a persisted, certified HNSW graph', () => {
       vectors: m.passages,
       dimensions: D,
       m: 16,
-      efConstruction: 32,
+      efConstruction: 64,
     });
     expect(ann.queries).toBe(200);
     expect(ann.recallAt10).toBeGreaterThanOrEqual(0.95);
@@ -130,7 +130,8 @@ describe('index --ann: a persisted, certified HNSW graph', () => {
     all.set(file.float32(0, m.passages * D));
     file.close();
     vectors.close();
-    const fresh = new AnnIndex(all, D, { efSearch: m.ann!.efSearch });
+    const { m: degree, efConstruction, efSearch } = m.ann!;
+    const fresh = new AnnIndex(all, D, { m: degree, efConstruction, efSearch });
     const qs = await queryVectors();
     const got = auto.search(qs, 10);
     const want = fresh.search(
