@@ -195,6 +195,11 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
         default: false,
       },
       {
+        flags: '--jobs <n>',
+        description:
+          'worker threads that read, cut, analyse and embed papers (default: one per core, up to 8, from 200 papers on, else 1; the index is the same for any value)',
+      },
+      {
         flags: '--ann',
         description:
           'also build an HNSW graph of the vectors for approximate dense search, and report its recall@10 against exact search (efSearch raised until it reaches 0.95)',

@@ -5,6 +5,7 @@ import {
   describeAnn,
   type IndexManifest,
   indexCorpus,
+  PARALLEL_MIN_PAPERS,
 } from '../../retrieve/index.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION, corpusPath, displayPath, openCorpus } from '../corpus-option.js';
@@ -20,6 +21,7 @@ interface IndexFlags {
   dense: boolean;
   includeReferences: boolean;
   ann: boolean;
+  jobs?: number;
 }
 
 export const registerIndex: RegisterCommand = (program, ctx) => {
@@ -42,6 +44,11 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
     )
     .option('--no-dense', 'build only the BM25 index')
     .option('--include-references', 'index bibliography entries too (they are left out otherwise)', false)
+    .option(
+      '--jobs <n>',
+      `worker threads that read, cut, analyse and embed papers (default: one per core, up to 8, from ${PARALLEL_MIN_PAPERS} papers on, else 1; the index is the same for any value)`,
+      countOption('--jobs'),
+    )
     .option(
       '--ann',
       'also build an HNSW graph of the vectors for approximate dense search, and report its recall@10 against exact search (efSearch raised until it reaches 0.95)',
@@ -69,6 +76,7 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
           );
         }
         let progress: Progress | null = null;
+        let progressPass: string | null = null;
         let result: Awaited<ReturnType<typeof indexCorpus>>;
         try {
           result = await indexCorpus(store, dir, {
@@ -78,15 +86,19 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
             embedder: spec,
             ann: flags.ann,
             env: ctx.io.env,
+            ...(flags.jobs !== undefined ? { workers: flags.jobs } : {}),
             onRebuild: (reasons) => ctx.io.err(`rebuilding the index: ${reasons.join('; ')}\n`),
             onUpdate: (reasons) => ctx.io.err(`updating the index: ${reasons.join('; ')}\n`),
-            onProgress: (done, total, pass) => {
-              if (done === 1 || !progress) {
+            onProgress: (_done, total, pass) => {
+              if (pass !== progressPass || !progress) {
+                progressPass = pass;
                 progress?.stop();
                 progress = createProgress({
                   io: ctx.io,
                   label: pass === 'embed' ? 'embedding' : 'indexing',
                   total,
+                  unit: 'papers',
+                  rate: 'papers',
                   onInterrupt:
                     'The index from before is kept (a new one replaces it only when complete); run the same command again to build it.',
                 });

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { Document } from '../../core/index.js';
 import { createEmbedder } from '../../llm/index.js';
@@ -12,6 +14,7 @@ import {
 import { type AnnRequest, annForGeneration } from './index-ann.js';
 import { type IndexManifest, indexExists, loadEmbedderModel, readManifest } from './index-dir.js';
 import { type PaperFiles, readPaperFiles } from './index-papers.js';
+import type { ParallelSource } from './index-passes.js';
 import { restoreEmbedder } from './restore-embedder.js';
 import {
   type CorpusState,
@@ -38,6 +41,16 @@ export interface IndexableCorpus {
   get(id: string): Document | undefined | null;
   /** Replaced whenever a document is written or removed (`CorpusStore.changeToken`); null: unknown. */
   changeToken?(): string | null;
+  /** The corpus file, which worker threads open to read papers in parallel (absent: read on this thread). */
+  readonly path?: string;
+}
+
+/** Papers below which an index is built on one thread (starting workers would cost more than they save). */
+export const PARALLEL_MIN_PAPERS = 200;
+
+/** Worker threads `index` uses by default: one per core, up to 8; 1 for a small corpus. */
+export function defaultIndexWorkers(papers: number): number {
+  return papers < PARALLEL_MIN_PAPERS ? 1 : Math.max(1, Math.min(8, availableParallelism()));
 }
 
 /** An index is updated in place (new part + tombstones) while it has fewer parts than this... */
@@ -124,6 +137,11 @@ export interface IndexCorpusOptions {
    * without one gets one. Without it, a build or update leaves the index without a graph.
    */
   ann?: AnnRequest;
+  /**
+   * Worker threads that read, cut, analyse and embed papers (default `defaultIndexWorkers`; 1: all
+   * on this thread). The index is the same byte for byte whatever the number.
+   */
+  workers?: number;
 }
 
 /** `hadAnn`: whether the index had an ANN graph before (so a result without one dropped it). */
@@ -211,6 +229,7 @@ export async function indexCorpus(
             total: appended.length,
             corpusToken,
             papers: check.paperFiles,
+            parallel: parallelSource(corpus, currentDigests(), (id) => wanted.has(id), options.workers),
             ...progress,
             ...ann,
           },
@@ -237,6 +256,7 @@ export async function indexCorpus(
     version: VERSION,
     total: digests.size,
     corpusToken,
+    parallel: parallelSource(corpus, digests, () => true, options.workers),
     ...progress,
     ...ann,
   });
@@ -250,6 +270,19 @@ function safeManifest(dir: string): IndexManifest | null {
   } catch {
     return null;
   }
+}
+
+/** The corpus file and papers for worker threads, or undefined to read them on this thread. */
+function parallelSource(
+  corpus: IndexableCorpus,
+  digests: ReadonlyMap<string, string>,
+  keep: (id: string) => boolean,
+  requested: number | undefined,
+): ParallelSource | undefined {
+  const papers = [...digests].filter(([id]) => keep(id));
+  const workers = requested ?? defaultIndexWorkers(papers.length);
+  if (workers < 2 || !corpus.path || !existsSync(corpus.path)) return undefined;
+  return { corpusPath: corpus.path, papers, workers };
 }
 
 /** Streamed from the corpus one paper at a time, in its order: memory does not grow with the corpus. */
