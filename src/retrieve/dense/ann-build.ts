@@ -38,7 +38,10 @@ export interface AnnReport {
   recallAt10: number | null;
   queries: number;
   target: number;
-  /** Whether recallAt10 reached the target (false: queries may miss true neighbours; see `trials`). */
+  /**
+   * Whether recallAt10 reached the target (false: queries may miss true neighbours; see `trials`);
+   * true when there was nothing to measure (recallAt10 null: every search returns all vectors).
+   */
   metTarget: boolean;
   /** Each efSearch tried, in order, and the recall@10 measured with it. */
   trials: { efSearch: number; recallAt10: number }[];
@@ -62,9 +65,10 @@ export interface AnnBuildOptions extends AnnOptions {
  * `dense.f32`, written before; rows read in chunks, labelled with their row numbers, tombstoned
  * ones left out), writes it to `ANN_FILE` there, and certifies it: recall@10 against exact search
  * on an evenly spaced sample of the live passages, each its own vector as the query (its own row
- * left out of both lists: finding itself is trivial). Below the
- * target, efSearch is doubled up to the cap until it is met; the report says which was chosen and
- * whether the target was met. The graph holds every live vector in memory while it is built.
+ * left out of both lists: finding itself is trivial). Below the target, efSearch is doubled up to
+ * the cap until it is met; the report says which was chosen and whether the target was met. With
+ * fewer than two live vectors there is nothing to measure (`recallAt10` null). The graph holds
+ * every live vector in memory while it is built.
  */
 export function buildAnnGraph(
   folder: string,
@@ -117,6 +121,7 @@ export function buildAnnGraph(
     for (;;) {
       const found = withoutSelf(graph.search(queries, RECALL_K + 1), sample);
       const recall = recallAt10(found, exact.hits);
+      if (recall === null) break;
       trials.push({ efSearch: graph.efSearch, recallAt10: recall });
       if (recall >= target || graph.efSearch >= cap) break;
       graph.efSearch = Math.min(cap, graph.efSearch * 2);
@@ -131,7 +136,7 @@ export function buildAnnGraph(
     efConstruction,
     efSearch: graph.efSearch,
     recallAt10: last ? last.recallAt10 : null,
-    queries: sample.length,
+    queries: last ? sample.length : 0,
     target,
     metTarget: last ? last.recallAt10 >= target : true,
     trials,
@@ -188,17 +193,19 @@ function withoutSelf(hits: { index: number; score: number }[][], rows: readonly 
 function recallAt10(
   found: { index: number; score: number }[][],
   exact: { index: number; score: number }[][],
-) {
+): number | null {
   let sum = 0;
+  let counted = 0;
   exact.forEach((want, q) => {
     if (want.length === 0) return;
+    counted++;
     const ids = new Set(want.map((h) => h.index));
     const tenth = (want.at(-1) as { score: number }).score - 1e-6;
     const got = (found[q] ?? []).filter((h) => ids.has(h.index) || h.score >= tenth).length;
     sum += Math.min(got, want.length) / want.length;
   });
   // Four decimals: what the manifest records and the target is compared with.
-  return exact.length ? Math.round((sum / exact.length) * 1e4) / 1e4 : 0;
+  return counted ? Math.round((sum / counted) * 1e4) / 1e4 : null;
 }
 
 /** One line on a graph for summaries: size, build time, recall@10 and the efSearch it was certified at. */
@@ -209,7 +216,7 @@ export function describeAnn(report: AnnReport): string {
       : '';
   const recall =
     report.recallAt10 === null
-      ? 'recall not measured (no vectors)'
+      ? 'recall not measured (fewer than two vectors)'
       : `recall@10 ${report.recallAt10.toFixed(3)} against exact search on ${report.queries} passages at efSearch ${report.efSearch}${raised}`;
   return `ANN graph (HNSW, M ${report.m}, efConstruction ${report.efConstruction}) of ${report.vectors} vectors built in ${(report.builtInMs / 1000).toFixed(1)} s; ${recall}`;
 }

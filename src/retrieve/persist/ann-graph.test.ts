@@ -302,3 +302,31 @@ describe('index --ann: a persisted, certified HNSW graph', () => {
     expect(capped.recallAt10).toBeLessThan(0.95);
   });
 });
+
+describe('buildAnnGraph on tiny indexes', () => {
+  it.each([0, 1, 2])(
+    '%i live vector(s): a graph, and recall measured only when there is a neighbour',
+    (count) => {
+      const folder = join(root, `t${n++}`);
+      mkdirSync(folder);
+      const writer = new DenseFileWriter(folder);
+      const r = random(9);
+      writer.add(Array.from({ length: count }, () => Float32Array.from({ length: D }, r)));
+      writer.close('test:tiny', D);
+      const report = buildAnnGraph(folder, { embedderId: 'test:tiny', count, dimensions: D, dead: null });
+      expect(report.vectors).toBe(count);
+      expect(existsSync(join(folder, ANN_FILE))).toBe(true);
+      if (count < 2) {
+        expect(report).toMatchObject({
+          recallAt10: null,
+          queries: 0,
+          trials: [],
+          metTarget: true,
+          efSearch: 64,
+        });
+      } else {
+        expect(report).toMatchObject({ recallAt10: 1, queries: 2, metTarget: true });
+      }
+    },
+  );
+});
