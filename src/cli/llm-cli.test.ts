@@ -129,7 +129,14 @@ describe('progress reporter', () => {
   it('shows the rate per second of a batch job once a second has passed (ingest, index)', () => {
     let t = 0;
     const { io, stderr } = memoryIo();
-    const p = createProgress({ io, label: 'indexing', total: 100, intervalMs: 1000, rate: 'papers', now: () => t });
+    const p = createProgress({
+      io,
+      label: 'indexing',
+      total: 100,
+      intervalMs: 1000,
+      rate: 'papers',
+      now: () => t,
+    });
     t = 400;
     p.tick({ ok: true });
     t = 2000;

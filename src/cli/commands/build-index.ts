@@ -24,6 +24,13 @@ interface IndexFlags {
   jobs?: number;
 }
 
+/** " (84.2 s, 2 worker threads)", from the manifest's build record (absent in older manifests). */
+function builtIn(build: { workers: number; ms: { total: number } } | undefined): string {
+  if (!build) return '';
+  const seconds = `${(build.ms.total / 1000).toFixed(1)} s`;
+  return ` (${build.workers > 1 ? `${seconds}, ${build.workers} worker threads` : seconds})`;
+}
+
 export const registerIndex: RegisterCommand = (program, ctx) => {
   program
     .command('index')
@@ -138,7 +145,7 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
           return;
         }
         ctx.io.out(
-          `indexed ${manifest.passages} passages of ${result.papers} papers (BM25${manifest.embedderId ? `, dense ${manifest.embedderId} ${denseKind}` : ''}) in ${displayPath(ctx, dir)}\n`,
+          `indexed ${manifest.passages} passages of ${result.papers} papers (BM25${manifest.embedderId ? `, dense ${manifest.embedderId} ${denseKind}` : ''}) in ${displayPath(ctx, dir)}${builtIn(manifest.build)}\n`,
         );
         annLine(manifest);
       } finally {
