@@ -17,6 +17,7 @@ import { type Embedder, LsaEmbedder } from '../../llm/index.js';
 import { writeFailure } from '../common/index.js';
 import { DenseFileWriter } from '../dense/index.js';
 import { BM25_DEFAULTS, type Bm25DiskHeader, DEFAULT_ANALYZER, mergeBm25Segments } from '../lexical/index.js';
+import { type AnnRequest, annForGeneration } from './index-ann.js';
 import {
   assertCurrentFormat,
   INDEX_FORMAT,
@@ -64,6 +65,8 @@ export interface BuildIndexOptions {
    * index is the one a single thread builds, byte for byte.
    */
   parallel?: ParallelSource | undefined;
+  /** Build, certify and persist an HNSW graph of the vectors in the generation (`index --ann`). */
+  ann?: AnnRequest;
 }
 
 /**
@@ -95,6 +98,7 @@ export async function writeIndex(
   const pool = poolFor(options.parallel);
   const merger = pool ? new IndexWorkerPool(1) : null;
   let merging: Promise<Bm25DiskHeader> | null = null;
+  const clock = new StepClock();
   try {
     const pass1 = await indexShards(
       join(folder, SHARDS_FOLDER),
@@ -107,7 +111,8 @@ export async function writeIndex(
       },
       progressOf(options, 'index'),
     );
-    merging = joinShards(folder, 0, pass1.shards, table, merger);
+    clock.lap('index');
+    merging = joinShards(folder, 0, pass1.shards, table, merger, clock);
     let fit: IndexManifest['embedderFit'] = null;
     if (embedder && dense && options.embedder) {
       fit = await densePass(
@@ -125,11 +130,20 @@ export async function writeIndex(
       );
       dense.close(embedder.id, embedder.dimensions);
     }
+    clock.lap('dense');
     const header = await merging;
     rmSync(join(folder, SHARDS_FOLDER), { recursive: true, force: true });
     if (embedder instanceof LsaEmbedder)
       writeFileSync(join(folder, MODEL_FILE), JSON.stringify(embedder.toJSON()));
     writeIndexPapers(folder, { ids: pass1.ids, dead: [] }, pass1.digests);
+    const counts = { passages: table.count, rows: table.count, deadRows: 0 };
+    const vectors = { embedderId: embedder?.id ?? null, dimensions: embedder?.dimensions ?? null };
+    const ann = annForGeneration(
+      folder,
+      { ...counts, ...vectors },
+      { ids: pass1.ids, dead: [] },
+      options.ann,
+    );
     const manifest: IndexManifest = {
       format: INDEX_FORMAT,
       createdAt: new Date().toISOString(),
@@ -147,6 +161,8 @@ export async function writeIndex(
       embedderId: embedder?.id ?? null,
       dimensions: embedder?.dimensions ?? null,
       ...(fit ? { embedderFit: fit } : {}),
+      build: clock.report(pool?.size ?? 1),
+      ...(ann ? { ann } : {}),
     };
     assertSameCount(header.documents, table.count);
     commitManifest(dir, manifest);
@@ -176,7 +192,7 @@ export interface IndexUpdate {
 export interface UpdateIndexOptions
   extends Pick<
     BuildIndexOptions,
-    'version' | 'batchSize' | 'onProgress' | 'total' | 'segmentPostings' | 'corpusToken' | 'parallel'
+    'version' | 'batchSize' | 'onProgress' | 'total' | 'segmentPostings' | 'corpusToken' | 'parallel' | 'ann'
   > {
   /** The index's embedder, restored as built (a fitted LSA from its saved model), or null without vectors. */
   embedder: Embedder | null;
@@ -212,6 +228,7 @@ export async function updateIndex(
   let table: PassageTableWriter | null = null;
   let dense: DenseFileWriter | null = null;
   const pool = poolFor(options.parallel);
+  const clock = new StepClock();
   try {
     for (let i = 0; i < parts.length; i++) linkFolder(partFolder(prevFolder, i), partFolder(folder, i));
     if (existsSync(join(prevFolder, MODEL_FILE)))
@@ -249,7 +266,8 @@ export async function updateIndex(
       },
       progressOf(options, 'index'),
     );
-    const header = await joinShards(folder, parts.length, pass1.shards, table, null);
+    clock.lap('index');
+    const header = await joinShards(folder, parts.length, pass1.shards, table, null, clock);
     if (embedder && dense) {
       await densePass(
         pass1.shards,
@@ -265,13 +283,18 @@ export async function updateIndex(
       );
       dense.close(embedder.id, embedder.dimensions);
     }
+    clock.lap('dense');
     rmSync(join(folder, SHARDS_FOLDER), { recursive: true, force: true });
     const ids = [...before.ids, ...pass1.ids];
     const digests = [...beforeDigests, ...pass1.digests];
-    writeIndexPapers(folder, { ids, dead: [...dead].sort((a, b) => a - b) }, digests);
+    const papers = { ids, dead: [...dead].sort((a, b) => a - b) };
+    writeIndexPapers(folder, papers, digests);
     const added = table.count - rows;
     assertSameCount(header.documents, added);
-    const { documents: _d, digests: _g, ...settings } = previous;
+    // The earlier graph lacks the new rows, so it is never carried over: rebuilt with `ann`, else dropped.
+    const counts = { passages: table.count - deadRows, rows: table.count, deadRows };
+    const ann = annForGeneration(folder, { ...previous, ...counts }, papers, dense ? options.ann : false);
+    const { documents: _d, digests: _g, ann: _a, ...settings } = previous;
     const manifest: IndexManifest = {
       ...settings,
       format: INDEX_FORMAT,
@@ -284,6 +307,8 @@ export async function updateIndex(
       deadRows,
       parts: [...parts, added],
       corpusToken: options.corpusToken ?? null,
+      build: clock.report(pool?.size ?? 1),
+      ...(ann ? { ann } : {}),
     };
     commitManifest(dir, manifest);
     removeLeftovers(dir, generation);
@@ -319,14 +344,20 @@ function joinShards(
   shards: readonly ShardResult[],
   table: PassageTableWriter,
   merger: IndexWorkerPool | null,
+  clock: StepClock,
 ): Promise<Bm25DiskHeader> {
   for (const s of shards) table.appendShard(s.dir, s.passages, s.indexed.length);
   table.close();
+  clock.lap('join');
   const partDir = partFolder(folder, part);
   mkdirSync(partDir);
   const writers = shards.map((s) => s.bm25);
-  if (!merger)
-    return Promise.resolve(mergeBm25Segments(partDir, writers, DEFAULT_ANALYZER, BM25_BUILD_PARAMS));
+  if (!merger) {
+    const started = performance.now();
+    const header = mergeBm25Segments(partDir, writers, DEFAULT_ANALYZER, BM25_BUILD_PARAMS);
+    clock.ms.merge = Math.round(performance.now() - started);
+    return Promise.resolve(header);
+  }
   const request = {
     kind: 'merge',
     task: 0,
@@ -335,7 +366,34 @@ function joinShards(
     analyzer: DEFAULT_ANALYZER,
     params: BM25_BUILD_PARAMS,
   } as const;
-  return merger.run([request], () => {}).then(([answer]) => (answer as { merged: Bm25DiskHeader }).merged);
+  return merger
+    .run([request], () => {})
+    .then(([answer]) => {
+      // Timed on its thread: this one may be busy fitting when the answer arrives.
+      const { merged, ms } = answer as { merged: Bm25DiskHeader; ms: number };
+      clock.ms.merge = ms;
+      return merged;
+    });
+}
+
+/**
+ * Wall time per step of a build (`IndexManifest.build`): `lap(step)` charges the time since the
+ * previous lap to `step`; the merge is timed on its own, as it may overlap the dense pass.
+ */
+class StepClock {
+  readonly ms = { index: 0, join: 0, dense: 0, merge: 0, total: 0 };
+  private readonly start = performance.now();
+  private last = this.start;
+
+  lap(step: 'index' | 'join' | 'dense'): void {
+    const now = performance.now();
+    this.ms[step] = Math.round(now - this.last);
+    this.last = now;
+  }
+
+  report(workers: number): NonNullable<IndexManifest['build']> {
+    return { workers, ms: { ...this.ms, total: Math.round(performance.now() - this.start) } };
+  }
 }
 
 /** A pass's per-paper progress callback (`onProgress` counts from 1 again in each pass). */

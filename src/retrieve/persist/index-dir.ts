@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CitegeistError } from '../../core/index.js';
-import { type DenseMode, DiskDenseIndex } from '../dense/index.js';
+import { type AnnReport, type DenseMode, DiskDenseIndex } from '../dense/index.js';
 import { Bm25DiskIndex } from '../lexical/index.js';
 import { PassageTable } from './passage-table.js';
 
@@ -56,6 +56,22 @@ export interface IndexManifest {
    * Papers added by an update are embedded with the model as fitted (`--rebuild` refits).
    */
   embedderFit?: { passages: number; of: number; sampled: boolean } | null;
+  /**
+   * The generation's persisted HNSW graph of the live vectors (`index --ann`) and its measured
+   * recall@10 against exact search; absent without one (an update drops it: it would miss the
+   * new rows). `auto` dense search uses it when present, else searches exactly.
+   */
+  ann?: AnnReport | null;
+  /**
+   * How the last build or update ran: worker threads (1: all on one thread) and the wall time of
+   * each step in ms — `index` (pass 1: cut, analyse, spool), `join` (the shards' tables
+   * appended), `dense` (fit and embed), `merge` (the BM25 segments merged; beside `dense` with
+   * workers, so the two overlap), `total`.
+   */
+  build?: {
+    workers: number;
+    ms: { index: number; join: number; dense: number; merge: number; total: number };
+  };
 }
 
 /** The BM25 part folder of part `i` in a generation folder. */
@@ -174,6 +190,8 @@ export function openDense(
     embedder,
     { idAt: (row) => table.idAt(row), rowOf: (id) => table.rowOf(id), dead: () => table.deadMask() },
     mode,
+    undefined,
+    saved.manifest.ann ?? null,
   );
 }
 
