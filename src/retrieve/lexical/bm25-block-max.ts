@@ -106,6 +106,9 @@ export function blockMaxTopK(
   const n = lists.length;
   const order = [...lists];
   const prefix = new Float64Array(n);
+  /** The lists holding the current candidate. */
+  const held: BlockList[] = [];
+  let nh = 0;
   let upTo = 0;
   for (;;) {
     // The window [upTo, end]: every list's current block covers it.
@@ -154,6 +157,7 @@ export function blockMaxTopK(
         if (l.loaded && l.blk < l.blocks && l.pos < l.docs.length && l.docs[l.pos] === d) {
           l.c = impact(l, l.pos) * l.q;
           l.hit = d;
+          held[nh++] = l;
           partial += l.c;
         }
       }
@@ -171,6 +175,7 @@ export function blockMaxTopK(
         if (l.pos < l.docs.length && l.docs[l.pos] === d) {
           l.c = impact(l, l.pos) * l.q;
           l.hit = d;
+          held[nh++] = l;
           partial += l.c;
         }
       }
@@ -183,12 +188,10 @@ export function blockMaxTopK(
           while (firstEssential < n && (prefix[firstEssential] as number) * SLACK < theta) firstEssential++;
         }
       }
-      // Every list that holds d (all essential ones among them) moves past it.
-      for (const l of lists) {
-        if (l.hit !== d) continue;
-        l.hit = -1;
-        l.pos++;
-      }
+      // Every list that holds d (all essential ones among them) moves past it. (A list's `hit`
+      // stays: candidates only grow, so it never equals a later one.)
+      for (let j = 0; j < nh; j++) (held[j] as BlockList).pos++;
+      nh = 0;
     }
     if (end >= 0xffffffff) break;
     upTo = end + 1;
