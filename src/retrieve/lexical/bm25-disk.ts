@@ -6,28 +6,18 @@ import { TopK } from '../common/top-k.js';
 import { createAnalyzer, DEFAULT_ANALYZER } from './analyzer.js';
 import type { Bm25Hit, Bm25Params } from './bm25.js';
 import { BlockIndex } from './bm25-block-index.js';
+import { type BlockList, blockMaxTopK, cursorFields, forEachPosting } from './bm25-block-max.js';
 import {
   BM25_FILES,
   BM25_FORMAT,
   type Bm25DiskHeader,
+  blocksOf,
   compareTerms,
   type DictEntry,
+  POSTING_BLOCK,
+  SKIP_RECORD,
 } from './bm25-disk-format.js';
 import { averageLength, BM25_DEFAULTS, idfOf, impactOf, impactWithNorm, lengthNorm } from './bm25-formula.js';
-
-/** One query term's postings, loaded for scoring. */
-interface QueryList {
-  q: number;
-  idf: number;
-  docs: Uint32Array;
-  tfs: Uint32Array;
-  /** An upper bound of q · impact over the list. */
-  bound: number;
-  pos: number;
-}
-
-/** Bounds are compared with this relative slack, so float rounding never prunes a document that could enter. */
-const SLACK = 1 + 1e-9;
 
 /** One part of a BM25 index: the files `Bm25SegmentWriter` wrote for rows base..base+rows−1. */
 export interface Bm25PartLocation {
@@ -44,6 +34,8 @@ interface OpenPart extends Bm25PartLocation {
   blocks: BlockIndex | undefined;
   dict: PageFile;
   postings: PageFile;
+  /** Skip data, opened at the first term of more than one block. */
+  skips: PageFile | undefined;
   /** Document lengths, opened when a page of them is first needed. */
   docLen: PageFile | undefined;
   /** Parsed dictionary blocks by byte offset. */
@@ -55,6 +47,8 @@ interface LiveStats {
   n: number;
   avgdl: number;
   dead: Uint8Array | null;
+  /** The tombstoned rows in order (null: none). */
+  deadRows: Uint32Array | null;
 }
 
 /** Rows per page of document lengths read at once (16 KB), and the shift and mask that find them. */
@@ -84,8 +78,9 @@ function readHeader(dir: string): Bm25DiskHeader {
  * removed or replaced): a term's postings are those of every part in row order without the
  * tombstoned rows, and N, df and the average length are counted over the live rows, so every
  * score is bit-identical to a rebuild's (`incremental-index.test.ts`). Top-k is exact with
- * MaxScore dynamic pruning: lists are ordered by their largest impact, and documents found only in
- * lists whose bounds together cannot reach the current k-th score are never scored. A scored
+ * block-max dynamic pruning (`blockMaxTopK`): postings are read a block of 128 at a time, and
+ * only the blocks whose bounds (the skip data) may lift a document over the current k-th score
+ * are read and scored. A scored
  * document is summed in query-term order as `Bm25Index` sums it, so scores and ranking are
  * bit-identical to the in-memory index built from the same documents (`bm25-disk.test.ts`).
  */
@@ -98,6 +93,8 @@ export class Bm25DiskIndex {
   /** Each row's document length, by pages of `LENGTH_PAGE` rows read as queries touch them. */
   private readonly lengthPages: (Uint32Array | undefined)[] = [];
   private acc: Float64Array | undefined;
+  /** Bytes of postings and skip data read so far (what a query costs in reads). */
+  bytesRead = 0;
 
   private constructor(
     parts: Bm25PartLocation[],
@@ -111,6 +108,7 @@ export class Bm25DiskIndex {
       blocks: undefined,
       dict: new PageFile(join(p.dir, BM25_FILES.dict)),
       postings: new PageFile(join(p.dir, BM25_FILES.postings)),
+      skips: undefined,
       docLen: undefined,
       blockCache: new Map(),
     }));
@@ -203,6 +201,7 @@ export class Bm25DiskIndex {
     const dead = this.deadOf();
     let n = this.rows;
     let total = this.parts.reduce((sum, p) => sum + p.header.totalLength, 0);
+    const deadRows: number[] = [];
     if (dead) {
       for (let from = 0; from < this.rows; from += LENGTH_PAGE) {
         const page = dead.subarray(from, Math.min(this.rows, from + LENGTH_PAGE));
@@ -210,82 +209,164 @@ export class Bm25DiskIndex {
         const lengths = this.lengthPage(from >> LENGTH_PAGE_SHIFT);
         for (let i = 0; i < page.length; i++) {
           if (!page[i]) continue;
+          deadRows.push(from + i);
           n--;
           total -= lengths[i] as number;
         }
       }
     }
-    this.live = { n, avgdl: averageLength(total, n), dead };
+    this.live = {
+      n,
+      avgdl: averageLength(total, n),
+      dead,
+      deadRows: deadRows.length ? Uint32Array.from(deadRows) : null,
+    };
     return this.live;
   }
 
-  /** A term's postings over every part in row order, tombstoned rows left out. */
-  private postingsOf(
-    term: string,
-  ): { docs: Uint32Array; tfs: Uint32Array; maxTf: number; minDl: number; maxImpact: number } | null {
-    const found: { part: OpenPart; entry: DictEntry }[] = [];
+  /** Reads `length` bytes of a part's file, counted in `bytesRead`. */
+  private read(file: PageFile, offset: number, length: number): Buffer {
+    this.bytesRead += length;
+    return file.read(offset, length);
+  }
+
+  /**
+   * A query term's postings over every part in row order as a `BlockList`: the skip data of each
+   * part (one read of 16 bytes per block, none for a term of one block) and a reader of blocks.
+   * Tombstoned rows are left out; the term's live df (for its idf) counts them out by reading
+   * only the blocks whose row range holds a tombstoned row. Bounds: the recorded block impacts
+   * where `exact` (one part, nothing tombstoned, k1 and b as built), else impact at (max tf,
+   * min length) of the block with the live statistics: impact grows with tf and falls with
+   * length, so that bounds it whatever the statistics.
+   */
+  private listOf(term: string, q: number, exact: boolean): BlockList | null {
+    const found: { part: OpenPart; df: number; offset: number; firstBlock: number; nb: number }[] = [];
+    const entries: DictEntry[] = [];
+    let blocks = 0;
     for (const part of this.parts) {
       const entry = this.lookup(part, term);
-      if (entry) found.push({ part, entry });
+      if (!entry) continue;
+      const nb = blocksOf(entry[1]);
+      found.push({ part, df: entry[1], offset: entry[2], firstBlock: blocks, nb });
+      entries.push(entry);
+      blocks += nb;
     }
     if (found.length === 0) return null;
-    const dead = this.stats().dead;
-    if (found.length === 1 && found[0]!.part.base === 0 && !dead) {
-      // The usual index (one part, nothing tombstoned): the postings as read, without a copy.
-      const [, df, offset, maxImpact, maxTf, minDl] = found[0]!.entry;
-      const bytes = found[0]!.part.postings.read(offset, df * 8);
-      const docs = new Uint32Array(bytes.buffer, bytes.byteOffset, df);
-      const tfs = new Uint32Array(bytes.buffer, bytes.byteOffset + df * 4, df);
-      return { docs, tfs, maxTf, minDl, maxImpact };
-    }
-    const total = found.reduce((sum, f) => sum + f.entry[1], 0);
-    const docs = new Uint32Array(total);
-    const tfs = new Uint32Array(total);
-    let at = 0;
-    let maxTf = 0;
-    let minDl = Number.POSITIVE_INFINITY;
-    for (const { part, entry } of found) {
-      const [, df, offset, , tfMax, dlMin] = entry;
-      const bytes = part.postings.read(offset, df * 8);
-      const pd = new Uint32Array(bytes.buffer, bytes.byteOffset, df);
-      const pt = new Uint32Array(bytes.buffer, bytes.byteOffset + df * 4, df);
-      for (let i = 0; i < df; i++) {
-        const d = (pd[i] as number) + part.base;
-        if (dead?.[d]) continue;
-        docs[at] = d;
-        tfs[at] = pt[i] as number;
-        at++;
+    const { n, avgdl, deadRows } = this.stats();
+    const dead = deadRows ? this.stats().dead : null;
+    const { k1, b } = this.params;
+    const last = new Float64Array(blocks);
+    const impacts = new Float64Array(blocks);
+    const tfMax = new Float64Array(blocks);
+    const dlMin = new Float64Array(blocks);
+    const owner = new Int32Array(blocks);
+    found.forEach((f, j) => {
+      const entry = entries[j]!;
+      owner.fill(j, f.firstBlock, f.firstBlock + f.nb);
+      if (f.nb === 1) {
+        // A list of one block has no skip record: the entry's bounds, and the part's last row.
+        last[f.firstBlock] = f.part.base + f.part.rows - 1;
+        impacts[f.firstBlock] = entry[3];
+        tfMax[f.firstBlock] = entry[4];
+        dlMin[f.firstBlock] = entry[5];
+        return;
       }
-      maxTf = Math.max(maxTf, tfMax);
-      minDl = Math.min(minDl, dlMin);
+      f.part.skips ??= new PageFile(join(f.part.dir, BM25_FILES.skips));
+      const bytes = this.read(f.part.skips, entry[6], SKIP_RECORD * f.nb);
+      const words = new Uint32Array(bytes.buffer, bytes.byteOffset, 4 * f.nb);
+      const floats = new Float32Array(bytes.buffer, bytes.byteOffset, 4 * f.nb);
+      for (let i = 0; i < f.nb; i++) {
+        last[f.firstBlock + i] = (words[i] as number) + f.part.base;
+        impacts[f.firstBlock + i] = floats[f.nb + i] as number;
+        tfMax[f.firstBlock + i] = words[2 * f.nb + i] as number;
+        dlMin[f.firstBlock + i] = words[3 * f.nb + i] as number;
+      }
+    });
+    // Reads blocks [from, from + count) of one part in one read (consecutive blocks are contiguous).
+    let chunk: { j: number; from: number; to: number; buf: Buffer } | undefined;
+    let ahead = 1;
+    let lastLoaded = -2;
+    const readBlock = (i: number): { docs: Uint32Array; tfs: Uint32Array } => {
+      const j = owner[i] as number;
+      const f = found[j]!;
+      const local = i - f.firstBlock;
+      if (!chunk || chunk.j !== j || local < chunk.from || local >= chunk.to) {
+        // Blocks read in sequence are read ahead, more each time (up to 32 KB).
+        ahead = i === lastLoaded + 1 ? Math.min(ahead * 2, 32) : 1;
+        const to = Math.min(f.nb, local + ahead);
+        const from = local * POSTING_BLOCK;
+        const end = Math.min(f.df, to * POSTING_BLOCK);
+        chunk = {
+          j,
+          from: local,
+          to,
+          buf: this.read(f.part.postings, f.offset + from * 8, (end - from) * 8),
+        };
+      }
+      lastLoaded = i;
+      const len = Math.min(POSTING_BLOCK, f.df - local * POSTING_BLOCK);
+      const at = chunk.buf.byteOffset + (local - chunk.from) * POSTING_BLOCK * 8;
+      let docs = new Uint32Array(chunk.buf.buffer, at, len);
+      let tfs = new Uint32Array(chunk.buf.buffer, at + len * 4, len);
+      const base = f.part.base;
+      if (base || dead) {
+        const d2 = new Uint32Array(len);
+        const t2 = new Uint32Array(len);
+        let m = 0;
+        for (let p = 0; p < len; p++) {
+          const d = (docs[p] as number) + base;
+          if (dead?.[d]) continue;
+          d2[m] = d;
+          t2[m] = tfs[p] as number;
+          m++;
+        }
+        docs = d2.subarray(0, m);
+        tfs = t2.subarray(0, m);
+      }
+      return { docs, tfs };
+    };
+    let df = found.reduce((sum, f) => sum + f.df, 0);
+    let load = readBlock;
+    if (deadRows) {
+      // Blocks whose rows hold a tombstone are read now (to count the live df) and kept.
+      const kept = new Map<number, { docs: Uint32Array; tfs: Uint32Array }>();
+      for (const f of found) {
+        for (let i = f.firstBlock; i < f.firstBlock + f.nb; i++) {
+          const from = i === f.firstBlock ? f.part.base : (last[i - 1] as number) + 1;
+          if (countIn(deadRows, from, last[i] as number) === 0) continue;
+          const block = readBlock(i);
+          df -= Math.min(POSTING_BLOCK, f.df - (i - f.firstBlock) * POSTING_BLOCK) - block.docs.length;
+          kept.set(i, block);
+        }
+      }
+      if (df === 0) return null;
+      load = (i) => kept.get(i) ?? readBlock(i);
     }
-    if (at === 0) return null;
-    const one = found.length === 1 && at === total ? found[0]!.entry[3] : Number.NaN;
-    return { docs: docs.subarray(0, at), tfs: tfs.subarray(0, at), maxTf, minDl, maxImpact: one };
+    const idf = idfOf(n, df);
+    const bound = new Float64Array(blocks);
+    for (let i = 0; i < blocks; i++) {
+      const max = exact
+        ? (impacts[i] as number)
+        : impactOf(idf, tfMax[i] as number, dlMin[i] as number, avgdl, k1, b) * (1 + 1e-6);
+      bound[i] = max * q;
+    }
+    return { q, idf, blocks, last, bound, load, ...cursorFields() };
   }
 
   /** The analysed query's terms found in the index, with their counts, in first-occurrence order. */
-  private queryLists(query: string): QueryList[] {
+  private queryLists(query: string): BlockList[] {
     const counts = new Map<string, number>();
     for (const tok of this.analyze(query)) counts.set(tok, (counts.get(tok) ?? 0) + 1);
-    const { n, avgdl } = this.stats();
+    const { n } = this.stats();
     const { k1, b } = this.params;
     const header = this.parts[0]?.header;
-    // A part's recorded largest impact is exact for its own statistics and parameters: for the
-    // whole index only when it is the one part, nothing is tombstoned and k1, b are as built.
-    const exactBounds = this.parts.length === 1 && n === this.rows && k1 === header?.k1 && b === header?.b;
-    const lists: QueryList[] = [];
+    // A part's recorded impacts are exact for its own statistics and parameters: for the whole
+    // index only when it is the one part, nothing is tombstoned and k1, b are as built.
+    const exact = this.parts.length === 1 && n === this.rows && k1 === header?.k1 && b === header?.b;
+    const lists: BlockList[] = [];
     for (const [term, q] of counts) {
-      const p = this.postingsOf(term);
-      if (!p) continue;
-      const idf = idfOf(n, p.docs.length);
-      // Impact grows with tf and falls with document length, so (max tf, min length) bounds it
-      // whatever the statistics; the recorded maximum is exact where `exactBounds` holds.
-      const bound =
-        exactBounds && !Number.isNaN(p.maxImpact)
-          ? p.maxImpact
-          : impactOf(idf, p.maxTf, p.minDl, avgdl, k1, b) * (1 + 1e-6);
-      lists.push({ q, idf, docs: p.docs, tfs: p.tfs, bound: bound * q, pos: 0 });
+      const list = this.listOf(term, q, exact);
+      if (list) lists.push(list);
     }
     return lists;
   }
@@ -294,7 +375,7 @@ export class Bm25DiskIndex {
    * A posting's impact, its document's length read by pages (`lengthPage`): its `lengthNorm` is
    * computed per posting, the same value a table of norms would hold, so scores do not change.
    */
-  private impactOf(): (list: QueryList, p: number) => number {
+  private impactOf(): (list: BlockList, p: number) => number {
     const pages = this.lengthPages;
     const { avgdl } = this.stats();
     const { k1, b } = this.params;
@@ -306,11 +387,11 @@ export class Bm25DiskIndex {
     };
   }
 
-  /** The top k documents (number, id, score), best first; ties by lower number. MaxScore-pruned. */
+  /** The top k documents (number, id, score), best first; ties by lower number. Block-max pruned. */
   search(query: string, k: number): Bm25Hit[] {
     const lists = this.queryLists(query);
     if (k <= 0 || lists.length === 0) return [];
-    return this.hits(maxScoreTopK(lists, k, this.impactOf()));
+    return this.hits(blockMaxTopK(lists, k, this.impactOf()));
   }
 
   /** The same ranking by scoring every posting (the reference the pruned search is tested against). */
@@ -321,13 +402,11 @@ export class Bm25DiskIndex {
     const acc = this.acc;
     const touched: number[] = [];
     const impact = this.impactOf();
-    for (const list of lists) {
-      for (let p = 0; p < list.docs.length; p++) {
-        const d = list.docs[p] as number;
-        if (acc[d] === 0) touched.push(d);
-        acc[d] = (acc[d] as number) + impact(list, p) * list.q;
-      }
-    }
+    forEachPosting(lists, (list, p) => {
+      const d = list.docs[p] as number;
+      if (acc[d] === 0) touched.push(d);
+      acc[d] = (acc[d] as number) + impact(list, p) * list.q;
+    });
     const top = new TopK(k);
     for (const d of touched) {
       top.push(d, acc[d] as number);
@@ -344,82 +423,24 @@ export class Bm25DiskIndex {
     for (const part of this.parts) {
       part.dict.close();
       part.postings.close();
+      part.skips?.close();
       part.blocks?.close();
       part.docLen?.close();
     }
   }
 }
 
-/** First position ≥ `from` in `docs` whose document is ≥ d (galloping, then binary search). */
-function advance(docs: Uint32Array, from: number, d: number): number {
-  let lo = from;
-  let step = 1;
-  let hi = from;
-  while (hi < docs.length && (docs[hi] as number) < d) {
-    lo = hi + 1;
-    hi += step;
-    step *= 2;
-  }
-  hi = Math.min(hi, docs.length);
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((docs[mid] as number) < d) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/**
- * MaxScore (Turtle & Flood 1995) over fully loaded lists. Lists sorted by bound ascending split
- * into non-essential ones (whose bounds sum below the k-th score) and essential ones; candidates
- * come only from essential lists, and a candidate whose essential part plus the non-essential
- * bounds cannot reach the k-th score is skipped. A candidate that may enter is scored in query
- * order, exactly as exhaustive scoring sums it.
- */
-function maxScoreTopK(lists: QueryList[], k: number, impact: (l: QueryList, p: number) => number): TopK {
-  const top = new TopK(k);
-  const order = [...lists].sort((a, b) => a.bound - b.bound);
-  const prefix = new Float64Array(order.length);
-  let sum = 0;
-  order.forEach((l, i) => {
-    sum += l.bound;
-    prefix[i] = sum;
-  });
-  let firstEssential = 0;
-  const split = () => {
-    const theta = top.threshold;
-    while (firstEssential < order.length && (prefix[firstEssential] as number) * SLACK < theta)
-      firstEssential++;
+/** How many of the sorted rows lie in [from, to]. */
+function countIn(rows: Uint32Array, from: number, to: number): number {
+  const lower = (x: number) => {
+    let lo = 0;
+    let hi = rows.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((rows[mid] as number) < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   };
-  for (;;) {
-    let d = Number.POSITIVE_INFINITY;
-    for (let i = firstEssential; i < order.length; i++) {
-      const l = order[i]!;
-      if (l.pos < l.docs.length) d = Math.min(d, l.docs[l.pos] as number);
-    }
-    if (d === Number.POSITIVE_INFINITY) break;
-    let partial = 0;
-    for (let i = firstEssential; i < order.length; i++) {
-      const l = order[i]!;
-      if (l.pos < l.docs.length && l.docs[l.pos] === d) partial += impact(l, l.pos) * l.q;
-    }
-    const rest = firstEssential > 0 ? (prefix[firstEssential - 1] as number) : 0;
-    if ((partial + rest) * SLACK >= top.threshold) {
-      let s = 0;
-      for (const l of lists) {
-        l.pos = advance(l.docs, l.pos, d);
-        if (l.pos < l.docs.length && l.docs[l.pos] === d) s += impact(l, l.pos) * l.q;
-      }
-      if (s >= top.threshold) {
-        top.push(d, s);
-        split();
-      }
-    }
-    for (let i = firstEssential; i < order.length; i++) {
-      const l = order[i]!;
-      if (l.pos < l.docs.length && l.docs[l.pos] === d) l.pos++;
-    }
-    if (firstEssential >= order.length) break;
-  }
-  return top;
+  return lower(to + 1) - lower(from);
 }

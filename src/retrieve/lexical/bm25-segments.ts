@@ -7,8 +7,10 @@ import {
   BM25_FILES,
   BM25_FORMAT,
   type Bm25DiskHeader,
+  blocksOf,
   DICT_BLOCK,
   type DictBlock,
+  POSTING_BLOCK,
 } from './bm25-disk-format.js';
 import { averageLength, idfOf, impactOf } from './bm25-formula.js';
 import { WordScanner, WordTable } from './word-scanner.js';
@@ -269,8 +271,9 @@ interface SegmentHead {
 }
 
 /**
- * The k-way merge of the segments' sorted term lists into `bm25.dict` + `bm25.post`; a segment's
- * document numbers are shifted by its `docBase`.
+ * The k-way merge of the segments' sorted term lists into `bm25.dict`, `bm25.post` (blocks of
+ * `POSTING_BLOCK` postings) and `bm25.skips` (each block's bounds, for block-max pruning); a
+ * segment's document numbers are shifted by its `docBase`.
  */
 function mergeSegments(
   dir: string,
@@ -282,6 +285,7 @@ function mergeSegments(
   const postReaders = segments.map((s) => new SequentialReader(`${s.base}.post`));
   const dict = new AppendFile(join(dir, BM25_FILES.dict));
   const post = new AppendFile(join(dir, BM25_FILES.postings));
+  const skips = new AppendFile(join(dir, BM25_FILES.skips));
   const heap = new HeadHeap();
   const next = (seg: number) => {
     const line = termReaders[seg]!.line();
@@ -290,7 +294,7 @@ function mergeSegments(
     heap.push({ seg, term: line.slice(0, tab), df: Number(line.slice(tab + 1)) });
   };
   const blocks: DictBlock[] = [];
-  let block: [string, number, number, number, number, number][] = [];
+  let block: [string, number, number, number, number, number, number][] = [];
   const writeBlock = () => {
     if (!block.length) return;
     const at = dict.position;
@@ -314,24 +318,53 @@ function mergeSegments(
         return { docs, tfs: r.uint32(h.df) };
       });
       const df = heads.reduce((s, h) => s + h.df, 0);
+      const docs = parts.length === 1 ? parts[0]!.docs : new Uint32Array(df);
+      const tfs = parts.length === 1 ? parts[0]!.tfs : new Uint32Array(df);
+      if (parts.length > 1) {
+        let filled = 0;
+        for (const p of parts) {
+          docs.set(p.docs, filled);
+          tfs.set(p.tfs, filled);
+          filled += p.docs.length;
+        }
+      }
       const at = post.position;
-      for (const p of parts) post.writeArray(p.docs);
-      for (const p of parts) post.writeArray(p.tfs);
+      const nb = blocksOf(df);
+      const skip = nb > 1 ? new Uint32Array(4 * nb) : null;
+      const skipImpacts = skip ? new Float32Array(skip.buffer, nb * 4, nb) : null;
       const idf = idfOf(stats.n, df);
       let maxImpact = 0;
       let maxTf = 0;
       let minDl = Number.POSITIVE_INFINITY;
-      for (const p of parts) {
-        for (let i = 0; i < p.docs.length; i++) {
-          const tf = p.tfs[i] as number;
-          const dl = stats.docLen[p.docs[i] as number] as number;
+      for (let blk = 0; blk < nb; blk++) {
+        const from = blk * POSTING_BLOCK;
+        const to = Math.min(df, from + POSTING_BLOCK);
+        post.writeArray(docs.subarray(from, to));
+        post.writeArray(tfs.subarray(from, to));
+        let bImpact = 0;
+        let bTf = 0;
+        let bDl = Number.POSITIVE_INFINITY;
+        for (let i = from; i < to; i++) {
+          const tf = tfs[i] as number;
+          const dl = stats.docLen[docs[i] as number] as number;
           const imp = impactOf(idf, tf, dl, stats.avgdl, stats.k1, stats.b);
-          if (imp > maxImpact) maxImpact = imp;
-          if (tf > maxTf) maxTf = tf;
-          if (dl < minDl) minDl = dl;
+          if (imp > bImpact) bImpact = imp;
+          if (tf > bTf) bTf = tf;
+          if (dl < bDl) bDl = dl;
         }
+        if (skip && skipImpacts) {
+          skip[blk] = docs[to - 1] as number;
+          skipImpacts[blk] = bImpact;
+          skip[2 * nb + blk] = bTf;
+          skip[3 * nb + blk] = bDl;
+        }
+        if (bImpact > maxImpact) maxImpact = bImpact;
+        if (bTf > maxTf) maxTf = bTf;
+        if (bDl < minDl) minDl = bDl;
       }
-      block.push([first.term, df, at, maxImpact, maxTf, minDl]);
+      const skipsAt = skip ? skips.position : 0;
+      if (skip) skips.writeArray(skip);
+      block.push([first.term, df, at, maxImpact, maxTf, minDl, skipsAt]);
       terms++;
       if (block.length === DICT_BLOCK) writeBlock();
       for (const h of heads) next(h.seg);
@@ -339,9 +372,11 @@ function mergeSegments(
     writeBlock();
     dict.close();
     post.close();
+    skips.close();
   } catch (error) {
     dict.abandon();
     post.abandon();
+    skips.abandon();
     throw error;
   } finally {
     for (const r of [...termReaders, ...postReaders]) r.close();

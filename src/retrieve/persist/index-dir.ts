@@ -6,18 +6,20 @@ import { Bm25DiskIndex } from '../lexical/index.js';
 import { PassageTable } from './passage-table.js';
 
 /**
- * The index format this citegeist writes and reads: 5 keeps each BM25 part's block index in a
- * binary file searched by page reads (4: a JSON file parsed whole at the first query); since 4 the
+ * The index format this citegeist writes and reads: 6 stores BM25 postings in blocks of 128 with
+ * per-block skip data, so a query reads only the blocks it needs (5: whole lists); since 5 each
+ * BM25 part's block index is a binary file searched by page reads (4: a JSON file parsed whole at
+ * the first query); since 4 the
  * papers are kept beside the files (the manifest stays small), the corpus's change token is
  * recorded, and BM25 is held in parts that an update appends to (3: one part, papers in the
  * manifest; read by pages from a generation folder).
  */
-export const INDEX_FORMAT = 5;
+export const INDEX_FORMAT = 6;
 
 /** What an index folder records about how it was built (checked on load). */
 export interface IndexManifest {
   /** Only `INDEX_FORMAT` is read; older ones are refused with `INDEX_VERSION` (rebuild). */
-  format: 1 | 2 | 3 | 4 | 5;
+  format: 1 | 2 | 3 | 4 | 5 | 6;
   createdAt: string;
   /** When an update last appended papers to it (absent: built in one go). */
   updatedAt?: string;

@@ -103,7 +103,7 @@ describe('index staleness', () => {
       ]),
     );
     expect(stale?.outdatedFormat).toBe(true);
-    expect(describeStaleness(stale!)).toMatch(/index format older than 5/);
+    expect(describeStaleness(stale!)).toMatch(new RegExp(`index format older than ${INDEX_FORMAT}`));
   });
 
   it('assertIndexFresh names the papers and the fix', () => {
