@@ -190,9 +190,15 @@ describe('LsaEmbedder fast path', () => {
   const passages = corpus(30, 400);
   const queries = corpus(31, 60);
 
-  for (const weighting of ['tfidf', 'bm25'] as LsaWeighting[]) {
-    it(`fits the reference vocabulary and embeds bit for bit as the reference (${weighting})`, async () => {
-      const lsa = new LsaEmbedder({ dimensions: 8, weighting }).fit(passages);
+  // 7 and 5 dimensions: the components past the last multiple of four are summed on their own.
+  for (const [weighting, dimensions] of [
+    ['tfidf', 8],
+    ['bm25', 8],
+    ['tfidf', 7],
+    ['bm25', 5],
+  ] as [LsaWeighting, number][]) {
+    it(`fits the reference vocabulary and embeds bit for bit as the reference (${weighting}, ${dimensions} dimensions)`, async () => {
+      const lsa = new LsaEmbedder({ dimensions, weighting }).fit(passages);
       const fitted = lsa.takeFittedEmbeddings();
       const model = lsa.toJSON();
       const want = referenceVocabulary(passages, 2, weighting === 'bm25');

@@ -103,13 +103,9 @@ export class LsaEmbedder implements Embedder {
     const d = this.dimensions;
     const out: Float32Array[] = [];
     for (let r = 0; r < matrix.rows; r++) {
-      const v = new Float32Array(d);
-      for (let p = matrix.indptr[r] as number; p < (matrix.indptr[r + 1] as number); p++) {
-        const o = (matrix.indices[p] as number) * d;
-        const w = matrix.values[p] as number;
-        for (let c = 0; c < d; c++) v[c] = (v[c] as number) + w * (model.projection[o + c] as number);
-      }
-      out.push(normalize(v));
+      const from = matrix.indptr[r] as number;
+      const to = matrix.indptr[r + 1] as number;
+      out.push(normalize(project(matrix.indices, matrix.values, from, to, model.projection, d)));
     }
     return out;
   }
@@ -191,13 +187,7 @@ export class LsaEmbedder implements Embedder {
         if (c >= 0) row.add(c);
       }
       row.weigh(n, idf, bm25, avgLength);
-      const out = new Float32Array(d);
-      for (let k = 0; k < row.size; k++) {
-        const o = (row.columns[k] as number) * d;
-        const weight = row.weights[k] as number;
-        for (let c = 0; c < d; c++) out[c] = (out[c] as number) + weight * (projection[o + c] as number);
-      }
-      return normalize(out);
+      return normalize(project(row.columns, row.weights, 0, row.size, projection, d));
     });
   }
 
@@ -362,6 +352,50 @@ function numberTerms(texts: readonly string[]): NumberedTerms {
     offsets[r + 1] = n;
   });
   return { terms, idOf, df: df.subarray(0, terms.length), ids: ids.subarray(0, n), offsets };
+}
+
+/**
+ * Σₖ weights[k] · projection row columns[k], for k in [from, to), as a float32 vector: each
+ * component summed term by term in that order, rounded to float32 after every addition (as
+ * adding into a Float32Array does). Four components are summed at a time in locals: the same
+ * operations in the same order per component, about twice as fast as adding row after row into
+ * the array.
+ */
+function project(
+  columns: ArrayLike<number>,
+  weights: ArrayLike<number>,
+  from: number,
+  to: number,
+  projection: Float32Array,
+  d: number,
+): Float32Array {
+  const out = new Float32Array(d);
+  let c = 0;
+  for (; c + 4 <= d; c += 4) {
+    let a0 = 0;
+    let a1 = 0;
+    let a2 = 0;
+    let a3 = 0;
+    for (let k = from; k < to; k++) {
+      const o = (columns[k] as number) * d + c;
+      const w = weights[k] as number;
+      a0 = Math.fround(a0 + w * (projection[o] as number));
+      a1 = Math.fround(a1 + w * (projection[o + 1] as number));
+      a2 = Math.fround(a2 + w * (projection[o + 2] as number));
+      a3 = Math.fround(a3 + w * (projection[o + 3] as number));
+    }
+    out[c] = a0;
+    out[c + 1] = a1;
+    out[c + 2] = a2;
+    out[c + 3] = a3;
+  }
+  for (; c < d; c++) {
+    let a = 0;
+    for (let k = from; k < to; k++)
+      a = Math.fround(a + (weights[k] as number) * (projection[(columns[k] as number) * d + c] as number));
+    out[c] = a;
+  }
+  return out;
 }
 
 /** A fitted model's readers of texts: words → vocabulary columns (−1: not in it), and a row's weights. */
