@@ -19,6 +19,8 @@ const STOP = new Set(
  */
 const TERMS = new Map<string, string | null>();
 const MAX_CACHED_TERMS = 200_000;
+/** Words longer than this (in UTF-16 units) are left out: no term is that long; a run this long is an identifier or an encoding. */
+export const MAX_WORD_UNITS = 40;
 const NUMBER = /^\p{N}+$/u;
 const WORD = /[\p{L}\p{N}]+/gu;
 
@@ -30,7 +32,11 @@ export function termOf(word: string): string | null {
   let t = TERMS.get(word);
   if (t === undefined) {
     t =
-      word.length < 2 || STOP.has(word) || word.length > 40 ? null : NUMBER.test(word) ? word : stemmer(word);
+      word.length < 2 || STOP.has(word) || word.length > MAX_WORD_UNITS
+        ? null
+        : NUMBER.test(word)
+          ? word
+          : stemmer(word);
     if (TERMS.size < MAX_CACHED_TERMS) TERMS.set(word, t);
   }
   return t;

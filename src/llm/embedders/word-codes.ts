@@ -1,9 +1,10 @@
 import { WordScanner, WordTable } from '../../text/index.js';
-import { foldText, termOf } from './tokenize.js';
+import { foldText, MAX_WORD_UNITS, termOf } from './tokenize.js';
 
 /**
- * Distinct words remembered at most (about 90 bytes each at worst, so about 45 MB); a word seen
- * after the table is full is sliced and looked up as a string each time, as `contentTerms` does.
+ * Distinct words remembered at most (about 30 MB of table, 60 MB if every word had 40 units); a
+ * word first seen after the table is full is sliced and looked up as a string each time, as
+ * `contentTerms` does.
  */
 const MAX_WORDS = 1 << 19;
 
@@ -36,6 +37,8 @@ export class WordCodes {
     let out = this.out;
     let n = 0;
     while (words.next()) {
+      // Left out by `termOf`, and not remembered: a long run would fill the table's characters.
+      if (words.end - words.start > MAX_WORD_UNITS) continue;
       let code = table.get(words.text, words.start, words.end, words.hash);
       if (code === undefined) {
         const term = termOf(words.text.slice(words.start, words.end));
