@@ -194,6 +194,11 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
         description: 'index bibliography entries too (they are left out otherwise)',
         default: false,
       },
+      {
+        flags: '--jobs <n>',
+        description:
+          'worker threads that read, cut, analyse and embed papers (default: one per core, up to 8, from 200 papers on, else 1; the index is the same for any value)',
+      },
     ],
   },
   {

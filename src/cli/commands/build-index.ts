@@ -1,6 +1,11 @@
 import { CitegeistError } from '../../core/index.js';
 import { DEFAULT_EMBEDDER } from '../../llm/index.js';
-import { ANN_THRESHOLD, DEFAULT_PASSAGE_TOKENS, indexCorpus } from '../../retrieve/index.js';
+import {
+  ANN_THRESHOLD,
+  DEFAULT_PASSAGE_TOKENS,
+  indexCorpus,
+  PARALLEL_MIN_PAPERS,
+} from '../../retrieve/index.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION, corpusPath, displayPath, openCorpus } from '../corpus-option.js';
 import { createProgress, type Progress } from '../progress.js';
@@ -14,6 +19,7 @@ interface IndexFlags {
   maxTokens: number;
   dense: boolean;
   includeReferences: boolean;
+  jobs?: number;
 }
 
 export const registerIndex: RegisterCommand = (program, ctx) => {
@@ -36,6 +42,11 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
     )
     .option('--no-dense', 'build only the BM25 index')
     .option('--include-references', 'index bibliography entries too (they are left out otherwise)', false)
+    .option(
+      '--jobs <n>',
+      `worker threads that read, cut, analyse and embed papers (default: one per core, up to 8, from ${PARALLEL_MIN_PAPERS} papers on, else 1; the index is the same for any value)`,
+      countOption('--jobs'),
+    )
     .action(async (flags: IndexFlags) => {
       const path = corpusPath(ctx, flags.corpus);
       const dir = indexDirOf(ctx, flags.corpus);
@@ -51,6 +62,7 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
           );
         }
         let progress: Progress | null = null;
+        let progressPass: string | null = null;
         let result: Awaited<ReturnType<typeof indexCorpus>>;
         try {
           result = await indexCorpus(store, dir, {
@@ -59,10 +71,12 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
             rebuild: flags.rebuild,
             embedder: spec,
             env: ctx.io.env,
+            ...(flags.jobs !== undefined ? { workers: flags.jobs } : {}),
             onRebuild: (reasons) => ctx.io.err(`rebuilding the index: ${reasons.join('; ')}\n`),
             onUpdate: (reasons) => ctx.io.err(`updating the index: ${reasons.join('; ')}\n`),
-            onProgress: (done, total, pass) => {
-              if (done === 1 || !progress) {
+            onProgress: (_done, total, pass) => {
+              if (pass !== progressPass || !progress) {
+                progressPass = pass;
                 progress?.stop();
                 progress = createProgress({
                   io: ctx.io,

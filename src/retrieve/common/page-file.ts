@@ -93,6 +93,9 @@ export function writeFailure(path: string, error: unknown): CitegeistError {
   );
 }
 
+/** Bytes read per step when a file is appended to another. */
+const COPY_CHUNK = 1 << 22;
+
 /**
  * Appends to a file through a buffer with `fs.writeSync`, so a large index file is written as it
  * is produced, never held whole (and never joined into one string). Tracks the byte position.
@@ -150,6 +153,21 @@ export class AppendFile {
       while (done < data.length) done += writeSync(this.fd, data, done, data.length - done);
     } catch (error) {
       throw writeFailure(this.path, error);
+    }
+  }
+
+  /**
+   * Appends the whole of file `path` (read forward in chunks), optionally cut to its first
+   * `length` bytes: how an index's shards are joined into one file.
+   */
+  appendFile(path: string, length?: number): void {
+    const source = new PageFile(path);
+    try {
+      const end = length ?? source.size;
+      for (let at = 0; at < end; at += COPY_CHUNK)
+        this.write(source.read(at, Math.min(COPY_CHUNK, end - at)));
+    } finally {
+      source.close();
     }
   }
 
@@ -239,7 +257,20 @@ export class SequentialReader {
 
   /** The next `count` uint32 values (a copy). */
   uint32(count: number): Uint32Array {
-    if (!this.fill(count * 4)) {
+    const out = new Uint32Array(count);
+    this.bytesInto(new Uint8Array(out.buffer), count);
+    return out;
+  }
+
+  /** The next `count` float64 values (a copy). */
+  float64(count: number): Float64Array {
+    const out = new Float64Array(count);
+    this.bytesInto(new Uint8Array(out.buffer), count);
+    return out;
+  }
+
+  private bytesInto(out: Uint8Array, count: number): void {
+    if (!this.fill(out.length)) {
       throw new CitegeistError(
         'INDEX_CORRUPT',
         `${this.file.path} ends before the ${count} values it should hold (truncated).`,
@@ -247,10 +278,8 @@ export class SequentialReader {
         { where: { file: this.file.path } },
       );
     }
-    const out = new Uint32Array(count);
-    new Uint8Array(out.buffer).set(this.buf.subarray(this.at, this.at + count * 4));
-    this.at += count * 4;
-    return out;
+    out.set(this.buf.subarray(this.at, this.at + out.length));
+    this.at += out.length;
   }
 
   close(): void {

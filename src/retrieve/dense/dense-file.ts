@@ -60,6 +60,20 @@ export class DenseFileWriter {
     }
   }
 
+  /** Appends the `count` vectors of `dimensions` another writer left in `dir` (a shard of a build). */
+  appendFrom(dir: string, count: number, dimensions: number): void {
+    this.dimensions ??= dimensions;
+    if (dimensions !== this.dimensions && count > 0) {
+      throw new CitegeistError(
+        'INDEX_EMBEDDER_MISMATCH',
+        `A shard holds ${dimensions}-d vectors after ${this.dimensions}-d ones.`,
+        'Check the embedder configuration.',
+      );
+    }
+    this.out.appendFile(join(dir, DENSE_FILES.vectors), count * dimensions * 4);
+    this.count += count;
+  }
+
   close(embedderId: string, dimensions: number): void {
     this.out.close();
     const header: DenseHeader = {

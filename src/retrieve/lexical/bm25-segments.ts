@@ -161,42 +161,95 @@ export class Bm25SegmentWriter {
     this.used = 0;
   }
 
-  /** Flushes the last segment, merges all of them and writes `bm25.json`; removes the segments. */
-  finish(params: { k1: number; b: number }): Bm25DiskHeader {
+  /**
+   * Flushes the last segment and closes the lengths file, leaving the sorted segments on disk for
+   * `mergeBm25Segments` (which may join them with other writers' segments: an index built by shards).
+   */
+  finishSegments(): Bm25Segments {
     this.flushSegment();
     this.docLen.close();
-    const n = this.docs;
-    const docLen = n ? readLengths(join(this.dir, BM25_FILES.docLen), n) : new Uint32Array(0);
-    const avgdl = averageLength(this.totalLength, n);
-    const merged = mergeSegments(this.dir, this.segments, { n, avgdl, docLen, ...params });
-    for (let i = 0; i < this.segments; i++) {
-      rmSync(join(this.dir, `seg-${i}.terms`), { force: true });
-      rmSync(join(this.dir, `seg-${i}.post`), { force: true });
-    }
-    writeBlockIndex(join(this.dir, BM25_FILES.blocks), merged.blocks);
-    const header: Bm25DiskHeader = {
-      format: BM25_FORMAT,
-      analyzer: this.analyzer,
-      k1: params.k1,
-      b: params.b,
-      documents: n,
-      totalLength: this.totalLength,
-      terms: merged.terms,
-      blocks: merged.blocks.length,
-    };
-    const path = join(this.dir, BM25_FILES.header);
-    try {
-      writeFileSync(path, `${JSON.stringify(header)}\n`);
-    } catch (error) {
-      throw writeFailure(path, error);
-    }
-    return header;
+    return { dir: this.dir, segments: this.segments, documents: this.docs, totalLength: this.totalLength };
+  }
+
+  /** Flushes the last segment, merges all of them and writes `bm25.json`; removes the segments. */
+  finish(params: { k1: number; b: number }): Bm25DiskHeader {
+    return mergeBm25Segments(this.dir, [this.finishSegments()], this.analyzer, params);
   }
 
   /** Closes open files after a failure (the folder is removed by the caller). */
   abandon(): void {
     this.docLen.abandon();
   }
+}
+
+/** What a `Bm25SegmentWriter` leaves in its folder before the merge. */
+export interface Bm25Segments {
+  dir: string;
+  /** Segment files `seg-0` … `seg-(segments − 1)`, each sorted by term, documents numbered from 0. */
+  segments: number;
+  documents: number;
+  totalLength: number;
+}
+
+/**
+ * Merges the segments of one or more writers into one BM25 part in `partDir`: writer i's
+ * documents follow writer i − 1's (their numbers shifted by the documents before), its lengths
+ * are appended to `bm25.doclen`, and every term's postings are concatenated in writer and segment
+ * order, which is document order: the part is the one a single writer given every document in
+ * that order writes, byte for byte. Removes the segments (and joined length files) after.
+ */
+export function mergeBm25Segments(
+  partDir: string,
+  writers: readonly Bm25Segments[],
+  analyzer: AnalyzerConfig,
+  params: { k1: number; b: number },
+): Bm25DiskHeader {
+  const lengthsPath = join(partDir, BM25_FILES.docLen);
+  const inPlace = writers.length === 1 && writers[0]?.dir === partDir;
+  if (!inPlace) {
+    const out = new AppendFile(lengthsPath);
+    try {
+      for (const w of writers) out.appendFile(join(w.dir, BM25_FILES.docLen));
+      out.close();
+    } catch (error) {
+      out.abandon();
+      throw error;
+    }
+  }
+  let n = 0;
+  let totalLength = 0;
+  const segments: { base: string; docBase: number }[] = [];
+  for (const w of writers) {
+    for (let i = 0; i < w.segments; i++) segments.push({ base: join(w.dir, `seg-${i}`), docBase: n });
+    n += w.documents;
+    totalLength += w.totalLength;
+  }
+  const docLen = n ? readLengths(lengthsPath, n) : new Uint32Array(0);
+  const avgdl = averageLength(totalLength, n);
+  const merged = mergeSegments(partDir, segments, { n, avgdl, docLen, ...params });
+  for (const { base } of segments) {
+    rmSync(`${base}.terms`, { force: true });
+    rmSync(`${base}.post`, { force: true });
+  }
+  if (!inPlace) for (const w of writers) rmSync(join(w.dir, BM25_FILES.docLen), { force: true });
+  writeBlockIndex(join(partDir, BM25_FILES.blocks), merged.blocks);
+  const header: Bm25DiskHeader = {
+    format: BM25_FORMAT,
+    analyzer,
+    k1: params.k1,
+    b: params.b,
+    documents: n,
+    totalLength,
+    terms: merged.terms,
+    blocks: merged.blocks.length,
+  };
+  const path = join(partDir, BM25_FILES.header);
+  try {
+    writeFileSync(path, `${JSON.stringify(header)}\n`);
+  } catch (error) {
+    throw writeFailure(path, error);
+  }
+  return header;
 }
 
 /** The `n` document lengths just written (the file is closed again: a build opens many parts). */
@@ -215,20 +268,18 @@ interface SegmentHead {
   df: number;
 }
 
-/** The k-way merge of the segments' sorted term lists into `bm25.dict` + `bm25.post`. */
+/**
+ * The k-way merge of the segments' sorted term lists into `bm25.dict` + `bm25.post`; a segment's
+ * document numbers are shifted by its `docBase`.
+ */
 function mergeSegments(
   dir: string,
-  count: number,
+  segments: readonly { base: string; docBase: number }[],
   stats: { n: number; avgdl: number; docLen: Uint32Array; k1: number; b: number },
 ): { terms: number; blocks: DictBlock[] } {
-  const termReaders = Array.from(
-    { length: count },
-    (_, i) => new SequentialReader(join(dir, `seg-${i}.terms`)),
-  );
-  const postReaders = Array.from(
-    { length: count },
-    (_, i) => new SequentialReader(join(dir, `seg-${i}.post`)),
-  );
+  const count = segments.length;
+  const termReaders = segments.map((s) => new SequentialReader(`${s.base}.terms`));
+  const postReaders = segments.map((s) => new SequentialReader(`${s.base}.post`));
   const dict = new AppendFile(join(dir, BM25_FILES.dict));
   const post = new AppendFile(join(dir, BM25_FILES.postings));
   const heap = new HeadHeap();
@@ -257,7 +308,10 @@ function mergeSegments(
       heads.sort((a, b) => a.seg - b.seg);
       const parts = heads.map((h) => {
         const r = postReaders[h.seg]!;
-        return { docs: r.uint32(h.df), tfs: r.uint32(h.df) };
+        const docs = r.uint32(h.df);
+        const shift = segments[h.seg]!.docBase;
+        if (shift) for (let i = 0; i < docs.length; i++) docs[i] = (docs[i] as number) + shift;
+        return { docs, tfs: r.uint32(h.df) };
       });
       const df = heads.reduce((s, h) => s + h.df, 0);
       const at = post.position;

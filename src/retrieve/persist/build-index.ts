@@ -13,11 +13,10 @@ import {
 import { join } from 'node:path';
 import { CitegeistError, type Document } from '../../core/index.js';
 import { fsyncDir, removeAtomicLeftovers, writeFileAtomic } from '../../io/index.js';
-import { type Embedder, LsaEmbedder, needsFitting } from '../../llm/index.js';
+import { type Embedder, LsaEmbedder } from '../../llm/index.js';
 import { writeFailure } from '../common/index.js';
 import { DenseFileWriter } from '../dense/index.js';
-import { BM25_DEFAULTS, Bm25SegmentWriter, DEFAULT_ANALYZER, SEGMENT_POSTINGS } from '../lexical/index.js';
-import { chunkDocument, type Passage } from '../passages/index.js';
+import { BM25_DEFAULTS, type Bm25DiskHeader, DEFAULT_ANALYZER, mergeBm25Segments } from '../lexical/index.js';
 import {
   assertCurrentFormat,
   INDEX_FORMAT,
@@ -28,21 +27,16 @@ import {
   readManifest,
 } from './index-dir.js';
 import { type PaperFiles, readPaperFiles, writeIndexPapers } from './index-papers.js';
+import { densePass, indexShards, type ParallelSource } from './index-passes.js';
+import type { ShardResult } from './index-shard.js';
 import { PassageTable, PassageTableWriter } from './passage-table.js';
+import { IndexWorkerPool } from './shard-pool.js';
 
 export interface IndexedDocument {
   document: Document;
   /** Its content digest (`CorpusStore.digests`), recorded so a changed paper is detected later. */
   digest: string;
 }
-
-/**
- * Passages a corpus-fitted embedder (LSA) is fitted on at most. A corpus with more passages has
- * its embedder fitted on an evenly spaced sample of about this size (recorded in the manifest as
- * `embedderFit`), and every passage embedded with the fitted model, so memory does not grow with
- * the corpus; up to it, the fit is on every passage, as before.
- */
-export const FIT_SAMPLE = 150_000;
 
 export interface BuildIndexOptions {
   /** Passage token budget (`chunkDocument`). */
@@ -55,7 +49,7 @@ export interface BuildIndexOptions {
   version: string;
   /** Texts per embedding call (default 256). */
   batchSize?: number;
-  /** Called after each document of each pass (`pass` 2 re-reads the corpus to embed it). */
+  /** Called after each paper of each pass (`embed`: the dense vectors, after the BM25 pass `index`). */
   onProgress?: (done: number, total: number, pass: 'index' | 'embed') => void;
   /** Documents in all, for progress (the iterator may not know it). */
   total?: number;
@@ -65,16 +59,23 @@ export interface BuildIndexOptions {
   fitSample?: number;
   /** The corpus's change token read before its digests (`CorpusStore.changeToken`), recorded. */
   corpusToken?: string | null;
+  /**
+   * Read and index the papers on worker threads from the corpus file (`ParallelSource`); the
+   * index is the one a single thread builds, byte for byte.
+   */
+  parallel?: ParallelSource | undefined;
 }
 
 /**
- * Builds an index in `dir` from documents streamed from the corpus, in bounded memory: passages
- * are written as they are cut, BM25 postings in segments merged on disk, dense vectors appended
- * as they are embedded. Everything goes into a new generation folder; the manifest naming it is
- * written last, by an atomic rename, so a build that is killed or fails (a full disk:
- * `INDEX_DISK_FULL`) leaves the previous index as it was. Older generations are removed after.
- * `documents` is called once, or twice for a corpus-fitted embedder on a corpus above its
- * fitting budget (fit on a sample, then embed everything).
+ * Builds an index in `dir` from documents streamed from the corpus, in bounded memory, in two
+ * passes over shards (runs of consecutive papers, each on a worker thread with `parallel`):
+ * pass 1 cuts each paper into passages, writes them to the shard's passage table, analyses them
+ * into sorted BM25 segments and spools their text; the shards are then joined in paper order (the
+ * tables appended, the segments merged on disk into one BM25 part); pass 2 fits a corpus-fitted
+ * embedder on a sample of the spooled passages and embeds them all (`densePass`). Everything goes
+ * into a new generation folder; the manifest naming it is written last, by an atomic rename, so a
+ * build that is killed or fails (a full disk: `INDEX_DISK_FULL`) leaves the previous index as it
+ * was. Older generations are removed after.
  */
 export async function writeIndex(
   dir: string,
@@ -89,43 +90,52 @@ export async function writeIndex(
   mkdirSync(folder);
   const includeReferences = options.includeReferences ?? false;
   const embedder = options.embedder?.embedder ?? null;
-  const fitting = embedder !== null && needsFitting(embedder);
   const table = new PassageTableWriter(folder);
-  const sinks = openSinks(folder, 0, table, null, embedder, { ...options, includeReferences });
-  const sample = fitting ? new StrideSample(options.fitSample ?? FIT_SAMPLE) : null;
-  const ids: string[] = [];
-  const digests: string[] = [];
+  const dense = embedder ? new DenseFileWriter(folder) : null;
+  const pool = poolFor(options.parallel);
+  const merger = pool ? new IndexWorkerPool(1) : null;
+  let merging: Promise<Bm25DiskHeader> | null = null;
   try {
-    await appendDocuments(documents(), sinks, { ids, digests, sample, fitting, options });
-    table.close();
-    const header = sinks.bm25.finish(BM25_BUILD_PARAMS);
+    const pass1 = await indexShards(
+      join(folder, SHARDS_FOLDER),
+      { documents, parallel: pool && options.parallel ? { source: options.parallel, pool } : undefined },
+      {
+        maxTokens: options.maxTokens,
+        includeReferences,
+        segmentPostings: options.segmentPostings,
+        spool: embedder !== null,
+      },
+      progressOf(options, 'index'),
+    );
+    merging = joinShards(folder, 0, pass1.shards, table, merger);
     let fit: IndexManifest['embedderFit'] = null;
-    const { dense } = sinks;
-    if (fitting && embedder && dense && sample) {
-      embedder.fit(sample.items);
-      const fitted = sample.complete ? (embedder.takeFittedEmbeddings?.() ?? null) : null;
-      fit = { passages: sample.items.length, of: table.count, sampled: !sample.complete };
-      sample.items = [];
-      if (fitted) dense.add(fitted);
-      else {
-        let done = 0;
-        for (const { document } of documents()) {
-          for (const p of sinks.chunk(document)) await sinks.embed(p.indexText ?? p.text);
-          options.onProgress?.(++done, options.total ?? done, 'embed');
-        }
-        await sinks.flush();
-      }
+    if (embedder && dense && options.embedder) {
+      fit = await densePass(
+        pass1.shards,
+        embedder,
+        dense,
+        {
+          fit: true,
+          fitSample: options.fitSample,
+          batchSize: options.batchSize,
+          spec: options.embedder.spec,
+          pool,
+        },
+        progressOf(options, 'embed'),
+      );
+      dense.close(embedder.id, embedder.dimensions);
     }
-    if (embedder && dense) dense.close(embedder.id, embedder.dimensions);
+    const header = await merging;
+    rmSync(join(folder, SHARDS_FOLDER), { recursive: true, force: true });
     if (embedder instanceof LsaEmbedder)
       writeFileSync(join(folder, MODEL_FILE), JSON.stringify(embedder.toJSON()));
-    writeIndexPapers(folder, { ids, dead: [] }, digests);
+    writeIndexPapers(folder, { ids: pass1.ids, dead: [] }, pass1.digests);
     const manifest: IndexManifest = {
       format: INDEX_FORMAT,
       createdAt: new Date().toISOString(),
       builtBy: options.version,
       generation,
-      papers: ids.length,
+      papers: pass1.ids.length,
       passages: table.count,
       rows: table.count,
       deadRows: 0,
@@ -144,9 +154,14 @@ export async function writeIndex(
     return manifest;
   } catch (error) {
     table.abandon();
-    sinks.abandon();
+    dense?.abandon();
+    await merger?.close();
+    await merging?.catch(() => {});
     rmSync(folder, { recursive: true, force: true });
     throw error;
+  } finally {
+    await pool?.close();
+    await merger?.close();
   }
 }
 
@@ -161,7 +176,7 @@ export interface IndexUpdate {
 export interface UpdateIndexOptions
   extends Pick<
     BuildIndexOptions,
-    'version' | 'batchSize' | 'onProgress' | 'total' | 'segmentPostings' | 'corpusToken'
+    'version' | 'batchSize' | 'onProgress' | 'total' | 'segmentPostings' | 'corpusToken' | 'parallel'
   > {
   /** The index's embedder, restored as built (a fitted LSA from its saved model), or null without vectors. */
   embedder: Embedder | null;
@@ -171,12 +186,13 @@ export interface UpdateIndexOptions
 
 /**
  * Updates an index in place of a rebuild: the papers to add are cut, analysed and embedded into a
- * new BM25 part appended after the existing ones, and the papers removed or changed are tombstoned
- * (their rows are left out of every query and of BM25's statistics, so every BM25 score is the one
- * a rebuild gives). The earlier parts are hard-linked into the new generation folder and the
- * passage table and vectors copied and appended to, so the previous generation stays intact until
- * the new manifest is committed, as with a build. Tombstones are dropped when the index is next
- * rebuilt (`indexCorpus` rebuilds once they or the parts grow past its limits).
+ * new BM25 part appended after the existing ones (the same two passes as a build, without a fit),
+ * and the papers removed or changed are tombstoned (their rows are left out of every query and of
+ * BM25's statistics, so every BM25 score is the one a rebuild gives). The earlier parts are
+ * hard-linked into the new generation folder and the passage table and vectors copied and
+ * appended to, so the previous generation stays intact until the new manifest is committed, as
+ * with a build. Tombstones are dropped when the index is next rebuilt (`indexCorpus` rebuilds
+ * once they or the parts grow past its limits).
  */
 export async function updateIndex(
   dir: string,
@@ -194,21 +210,17 @@ export async function updateIndex(
   const rows = previous.rows ?? previous.passages;
   const embedder = options.embedder;
   let table: PassageTableWriter | null = null;
-  let sinks: Sinks | null = null;
+  let dense: DenseFileWriter | null = null;
+  const pool = poolFor(options.parallel);
   try {
     for (let i = 0; i < parts.length; i++) linkFolder(partFolder(prevFolder, i), partFolder(folder, i));
     if (existsSync(join(prevFolder, MODEL_FILE)))
       copyFileSync(join(prevFolder, MODEL_FILE), join(folder, MODEL_FILE));
     table = new PassageTableWriter(folder, { dir: prevFolder, rows, documents: before.ids.length });
-    const dense =
+    dense =
       embedder && previous.dimensions !== null
         ? new DenseFileWriter(folder, { dir: prevFolder, count: rows, dimensions: previous.dimensions })
         : null;
-    sinks = openSinks(folder, parts.length, table, dense, embedder, {
-      ...options,
-      maxTokens: previous.maxTokens,
-      includeReferences: previous.includeReferences ?? false,
-    });
     // Tombstones: the live position of each paper removed or replaced, and its rows.
     const dead = new Set(before.dead);
     let deadRows = previous.deadRows ?? 0;
@@ -223,12 +235,39 @@ export async function updateIndex(
     } finally {
       indexed.close();
     }
-    const ids = [...before.ids];
-    const digests = [...beforeDigests];
-    await appendDocuments(update.add(), sinks, { ids, digests, sample: null, fitting: false, options });
-    table.close();
-    const header = sinks.bm25.finish(BM25_BUILD_PARAMS);
-    if (embedder && dense) dense.close(embedder.id, embedder.dimensions);
+    const pass1 = await indexShards(
+      join(folder, SHARDS_FOLDER),
+      {
+        documents: update.add,
+        parallel: pool && options.parallel ? { source: options.parallel, pool } : undefined,
+      },
+      {
+        maxTokens: previous.maxTokens,
+        includeReferences: previous.includeReferences ?? false,
+        segmentPostings: options.segmentPostings,
+        spool: dense !== null,
+      },
+      progressOf(options, 'index'),
+    );
+    const header = await joinShards(folder, parts.length, pass1.shards, table, null);
+    if (embedder && dense) {
+      await densePass(
+        pass1.shards,
+        embedder,
+        dense,
+        {
+          fit: false,
+          batchSize: options.batchSize,
+          spec: previous.embedderSpec ?? '',
+          pool,
+        },
+        progressOf(options, 'embed'),
+      );
+      dense.close(embedder.id, embedder.dimensions);
+    }
+    rmSync(join(folder, SHARDS_FOLDER), { recursive: true, force: true });
+    const ids = [...before.ids, ...pass1.ids];
+    const digests = [...beforeDigests, ...pass1.digests];
     writeIndexPapers(folder, { ids, dead: [...dead].sort((a, b) => a - b) }, digests);
     const added = table.count - rows;
     assertSameCount(header.documents, added);
@@ -251,10 +290,58 @@ export async function updateIndex(
     return manifest;
   } catch (error) {
     table?.abandon();
-    sinks?.abandon();
+    dense?.abandon();
     rmSync(folder, { recursive: true, force: true });
     throw error;
+  } finally {
+    await pool?.close();
   }
+}
+
+/** The worker threads of a build on `parallel` (none for one worker or a single paper). */
+function poolFor(parallel: ParallelSource | undefined): IndexWorkerPool | null {
+  return parallel && parallel.workers > 1 && parallel.papers.length > 1
+    ? new IndexWorkerPool(parallel.workers)
+    : null;
+}
+
+/** The shards' folder inside a generation being built (removed before it is committed). */
+const SHARDS_FOLDER = 'shards';
+
+/**
+ * Joins the shards of pass 1 into the generation: their passage tables appended to `table` (then
+ * closed) and their BM25 segments merged into part `part`, on a worker thread of its own when the
+ * build has workers (the merge then runs beside the dense pass), else on this one.
+ */
+function joinShards(
+  folder: string,
+  part: number,
+  shards: readonly ShardResult[],
+  table: PassageTableWriter,
+  merger: IndexWorkerPool | null,
+): Promise<Bm25DiskHeader> {
+  for (const s of shards) table.appendShard(s.dir, s.passages, s.indexed.length);
+  table.close();
+  const partDir = partFolder(folder, part);
+  mkdirSync(partDir);
+  const writers = shards.map((s) => s.bm25);
+  if (!merger)
+    return Promise.resolve(mergeBm25Segments(partDir, writers, DEFAULT_ANALYZER, BM25_BUILD_PARAMS));
+  const request = {
+    kind: 'merge',
+    task: 0,
+    partDir,
+    writers,
+    analyzer: DEFAULT_ANALYZER,
+    params: BM25_BUILD_PARAMS,
+  } as const;
+  return merger.run([request], () => {}).then(([answer]) => (answer as { merged: Bm25DiskHeader }).merged);
+}
+
+/** A pass's per-paper progress callback (`onProgress` counts from 1 again in each pass). */
+function progressOf(options: Pick<BuildIndexOptions, 'onProgress' | 'total'>, pass: 'index' | 'embed') {
+  let done = 0;
+  return () => options.onProgress?.(++done, options.total ?? done, pass);
 }
 
 /** BM25 parameters an index is built with (queries may override them). */
@@ -272,97 +359,6 @@ function assertSameCount(bm25: number, table: number): void {
       'Report this with --debug output; rebuild with `citegeist index --rebuild`.',
     );
   }
-}
-
-/** Where the passages of the documents being indexed go: table, BM25 part, vectors in batches. */
-interface Sinks {
-  table: PassageTableWriter;
-  bm25: Bm25SegmentWriter;
-  dense: DenseFileWriter | null;
-  chunk: (d: Document) => ReturnType<typeof chunkDocument>;
-  /** Queues one text for embedding (sent in batches). */
-  embed: (text: string) => Promise<void>;
-  flush: () => Promise<void>;
-  abandon: () => void;
-}
-
-interface SinkSettings {
-  maxTokens: number;
-  includeReferences: boolean;
-  segmentPostings?: number | undefined;
-  batchSize?: number | undefined;
-}
-
-/** Opens BM25 part `part` in `folder` and, with an embedder, the vectors (`dense`, or a new file). */
-function openSinks(
-  folder: string,
-  part: number,
-  table: PassageTableWriter,
-  dense: DenseFileWriter | null,
-  embedder: Embedder | null,
-  settings: SinkSettings,
-): Sinks {
-  const partDir = partFolder(folder, part);
-  mkdirSync(partDir);
-  const bm25 = new Bm25SegmentWriter(partDir, DEFAULT_ANALYZER, settings.segmentPostings ?? SEGMENT_POSTINGS);
-  const vectors = dense ?? (embedder ? new DenseFileWriter(folder) : null);
-  const batchSize = settings.batchSize ?? 256;
-  const cut = { maxTokens: settings.maxTokens, includeReferences: settings.includeReferences };
-  let batch: string[] = [];
-  const flush = async () => {
-    if (embedder && vectors && batch.length) vectors.add(await embedder.embed(batch, 'passage'));
-    batch = [];
-  };
-  return {
-    table,
-    bm25,
-    dense: vectors,
-    chunk: (d) => chunkDocument(d, cut),
-    embed: async (text) => {
-      batch.push(text);
-      if (batch.length >= batchSize) await flush();
-    },
-    flush,
-    abandon: () => {
-      bm25.abandon();
-      vectors?.abandon();
-    },
-  };
-}
-
-/**
- * Cuts each document into passages and writes them to the table, the BM25 part and the vectors
- * (or, while a corpus-fitted embedder still has to be fitted, into `sample`); records its id and digest.
- */
-async function appendDocuments(
-  documents: Iterable<IndexedDocument>,
-  sinks: Sinks,
-  state: {
-    ids: string[];
-    digests: string[];
-    sample: StrideSample | null;
-    fitting: boolean;
-    options: Pick<BuildIndexOptions, 'onProgress' | 'total'>;
-  },
-): Promise<void> {
-  const { ids, digests, sample, fitting, options } = state;
-  let done = 0;
-  for (const { document, digest } of documents) {
-    ids.push(document.id);
-    digests.push(digest);
-    sinks.table.startDocument();
-    for (const p of sinks.chunk(document)) {
-      const { indexText, ...shown } = p;
-      const text = indexText ?? p.text;
-      sinks.table.add(shown as Passage);
-      sinks.bm25.add(text);
-      if (sample) sample.add(text);
-      else if (sinks.dense) await sinks.embed(text);
-    }
-    // Without fitting, vectors are embedded as passages are cut: that pass is the embedding one.
-    options.onProgress?.(++done, options.total ?? done, sinks.dense && !fitting ? 'embed' : 'index');
-  }
-  await sinks.flush();
 }
 
 /** Hard-links every file of `from` into a new folder `to` (copies where links are not possible). */
@@ -438,29 +434,5 @@ function removeLeftovers(dir: string, keep: string | null): void {
   }
   if (keep && safeGeneration(dir) === keep) {
     for (const name of LEGACY_FILES) rmSync(join(dir, name), { force: true });
-  }
-}
-
-/**
- * An evenly spaced sample of at most `limit` items from a stream of unknown length: every item is
- * kept until the limit; then every second kept one is dropped and the stride doubles. `complete`
- * while nothing was dropped (the sample is the whole stream, in order).
- */
-class StrideSample {
-  items: string[] = [];
-  private stride = 1;
-  private seen = 0;
-  complete = true;
-
-  constructor(private readonly limit: number) {}
-
-  add(item: string): void {
-    if (this.seen++ % this.stride !== 0) return;
-    this.items.push(item);
-    if (this.items.length > this.limit) {
-      this.items = this.items.filter((_, i) => i % 2 === 0);
-      this.stride *= 2;
-      this.complete = false;
-    }
   }
 }

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import type { Document } from '../../core/index.js';
 import { createEmbedder } from '../../llm/index.js';
 import { VERSION } from '../../version.js';
@@ -10,6 +12,7 @@ import {
 } from './build-index.js';
 import { type IndexManifest, indexExists, loadEmbedderModel, readManifest } from './index-dir.js';
 import { type PaperFiles, readPaperFiles } from './index-papers.js';
+import type { ParallelSource } from './index-passes.js';
 import { restoreEmbedder } from './restore-embedder.js';
 import {
   type CorpusState,
@@ -36,6 +39,16 @@ export interface IndexableCorpus {
   get(id: string): Document | undefined | null;
   /** Replaced whenever a document is written or removed (`CorpusStore.changeToken`); null: unknown. */
   changeToken?(): string | null;
+  /** The corpus file, which worker threads open to read papers in parallel (absent: read on this thread). */
+  readonly path?: string;
+}
+
+/** Papers below which an index is built on one thread (starting workers would cost more than they save). */
+export const PARALLEL_MIN_PAPERS = 200;
+
+/** Worker threads `index` uses by default: one per core, up to 8; 1 for a small corpus. */
+export function defaultIndexWorkers(papers: number): number {
+  return papers < PARALLEL_MIN_PAPERS ? 1 : Math.max(1, Math.min(8, availableParallelism()));
 }
 
 /** An index is updated in place (new part + tombstones) while it has fewer parts than this... */
@@ -117,6 +130,11 @@ export interface IndexCorpusOptions {
   onUpdate?: (reasons: string[]) => void;
   /** Called as papers are indexed and passages embedded (`pass`: which of the two). */
   onProgress?: BuildIndexOptions['onProgress'];
+  /**
+   * Worker threads that read, cut, analyse and embed papers (default `defaultIndexWorkers`; 1: all
+   * on this thread). The index is the same byte for byte whatever the number.
+   */
+  workers?: number;
 }
 
 export type IndexCorpusResult =
@@ -191,6 +209,7 @@ export async function indexCorpus(
             total: appended.length,
             corpusToken,
             papers: check.paperFiles,
+            parallel: parallelSource(corpus, currentDigests(), (id) => wanted.has(id), options.workers),
             ...progress,
           },
         );
@@ -215,9 +234,23 @@ export async function indexCorpus(
     version: VERSION,
     total: digests.size,
     corpusToken,
+    parallel: parallelSource(corpus, digests, () => true, options.workers),
     ...progress,
   });
   return { status: 'built', manifest, papers: manifest.papers ?? digests.size };
+}
+
+/** The corpus file and papers for worker threads, or undefined to read them on this thread. */
+function parallelSource(
+  corpus: IndexableCorpus,
+  digests: ReadonlyMap<string, string>,
+  keep: (id: string) => boolean,
+  requested: number | undefined,
+): ParallelSource | undefined {
+  const papers = [...digests].filter(([id]) => keep(id));
+  const workers = requested ?? defaultIndexWorkers(papers.length);
+  if (workers < 2 || !corpus.path || !existsSync(corpus.path)) return undefined;
+  return { corpusPath: corpus.path, papers, workers };
 }
 
 /** Streamed from the corpus one paper at a time, in its order: memory does not grow with the corpus. */

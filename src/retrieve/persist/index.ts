@@ -1,9 +1,11 @@
 export {
   DEFAULT_PASSAGE_TOKENS,
+  defaultIndexWorkers,
   type IndexableCorpus,
   type IndexCorpusOptions,
   type IndexCorpusResult,
   indexCorpus,
+  PARALLEL_MIN_PAPERS,
 } from './index-corpus.js';
 export {
   INDEX_FORMAT,

@@ -14,6 +14,9 @@ export const PASSAGE_FILES = {
   firsts: 'papers.first',
 } as const;
 
+/** Values shifted per step when a shard's table is appended. */
+const SHIFT_STEP = 65_536;
+
 /** Writes the passage table as passages come, document by document. */
 export class PassageTableWriter {
   private readonly lines: AppendFile;
@@ -58,6 +61,35 @@ export class PassageTableWriter {
     this.offsets.writeArray(this.one);
     this.lines.writeString(`${JSON.stringify(p)}\n`);
     this.count++;
+  }
+
+  /**
+   * Appends the table a shard wrote (`rows` passages of `documents` documents, in `dir`): its lines
+   * as they are, its offsets and first passage numbers shifted past what this table holds.
+   */
+  appendShard(dir: string, rows: number, documents: number): void {
+    const base = this.lines.position;
+    const lines = join(dir, PASSAGE_FILES.lines);
+    const offsets = new SequentialReader(join(dir, PASSAGE_FILES.offsets));
+    const firsts = new SequentialReader(join(dir, PASSAGE_FILES.firsts));
+    try {
+      for (let done = 0; done < rows; done += SHIFT_STEP) {
+        const part = offsets.float64(Math.min(SHIFT_STEP, rows - done));
+        for (let i = 0; i < part.length; i++) part[i] = (part[i] as number) + base;
+        this.offsets.writeArray(part);
+      }
+      for (let done = 0; done < documents; done += SHIFT_STEP) {
+        const part = firsts.uint32(Math.min(SHIFT_STEP, documents - done));
+        for (let i = 0; i < part.length; i++) part[i] = (part[i] as number) + this.count;
+        this.firsts.writeArray(part);
+      }
+      // The shard's closing entries (its end offset, its row count) are left unread: ours follow.
+      this.lines.appendFile(lines);
+    } finally {
+      offsets.close();
+      firsts.close();
+    }
+    this.count += rows;
   }
 
   close(): void {

@@ -26,14 +26,14 @@ export function restoreEmbedder(
       'Rebuild it with `citegeist index --rebuild --embedder <spec>`.',
     );
   }
+  return embedderWithModel(spec, spec === saved.manifest.embedderSpec ? saved.embedderModel : null, env);
+}
+
+/** The embedder of `spec`, a corpus-fitted one (LSA) restored from its saved `model` when given. */
+export function embedderWithModel(spec: string, model: unknown | null, env: ProviderEnv = {}): Embedder {
   const embedder = createEmbedder(spec, { env });
-  if (
-    needsFitting(embedder) &&
-    saved.embedderModel &&
-    spec === saved.manifest.embedderSpec &&
-    embedder instanceof LsaEmbedder
-  ) {
-    return LsaEmbedder.fromJSON(saved.embedderModel as LsaModelJson);
+  if (needsFitting(embedder) && model && embedder instanceof LsaEmbedder) {
+    return LsaEmbedder.fromJSON(model as LsaModelJson);
   }
   return embedder;
 }
