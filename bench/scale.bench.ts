@@ -57,6 +57,8 @@ export default async function scaleBench(): Promise<void> {
     '| scale | papers | passages | engine | build s | build peak RSS MB | size MB | open ms | cold query ms | median ms | p95 ms | query peak RSS MB | load |',
   );
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  const steps: string[] = [];
+  const curve: { passages: number; build: number; median: number }[] = [];
   try {
     for (const scale of scales) {
       const dir = join(root, `x${scale}`);
@@ -67,6 +69,7 @@ export default async function scaleBench(): Promise<void> {
       const manifest = JSON.parse(readFileSync(join(dir, 'index', 'manifest.json'), 'utf8')) as {
         passages: number;
         generation: string;
+        build?: { workers: number; ms: Record<string, number> };
       };
       const opened = step(['open', corpus, queriesFile]);
       const fts = join(dir, 'fts.sqlite');
@@ -77,9 +80,48 @@ export default async function scaleBench(): Promise<void> {
         `| ${scale}× | ${papers} | ${manifest.passages} | ${engine} | ${((b.ms as number) / 1000).toFixed(1)} | ${b.peakMb} | ${mb(size)} | ${ms(o.openMs)} | ${ms(o.coldQueryMs)} | ${ms(o.medianMs)} | ${ms(o.p95Ms)} | ${o.peakMb} | ${load} |`;
       console.log(row('citegeist', built, opened, duBytes(join(dir, 'index', manifest.generation))));
       console.log(row('SQLite FTS5', ftsBuilt, ftsOpened, duBytes(fts)));
+      if (manifest.build) steps.push(`${scale}×: ${JSON.stringify(manifest.build)}`);
+      curve.push({
+        passages: manifest.passages,
+        build: built.ms as number,
+        median: opened.medianMs as number,
+      });
       rmSync(dir, { recursive: true, force: true });
     }
+    console.log(
+      `\ncitegeist's build steps (workers, wall ms; the merge overlaps the dense pass):\n${steps.join('\n')}`,
+    );
+    console.log(`\n${growth(curve)}`);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+/**
+ * The fitted growth of citegeist's build time and query median with the number of passages: the
+ * exponent a of time ∝ passages^a, least squares on log–log between the scales measured (1:
+ * linear), and the times it projects to 5M passages (100,000 papers).
+ */
+function growth(points: { passages: number; build: number; median: number }[]): string {
+  if (points.length < 2) return 'growth: needs two scales or more';
+  const powerLaw = (ys: number[]) => {
+    const xs = points.map((p) => Math.log(p.passages));
+    const ls = ys.map(Math.log);
+    const mx = xs.reduce((a, b) => a + b) / xs.length;
+    const my = ls.reduce((a, b) => a + b) / ls.length;
+    let sxy = 0;
+    let sxx = 0;
+    xs.forEach((x, i) => {
+      sxy += (x - mx) * ((ls[i] as number) - my);
+      sxx += (x - mx) ** 2;
+    });
+    const a = sxy / sxx;
+    return { a, at5M: Math.exp(my + a * (Math.log(5e6) - mx)) };
+  };
+  const build = powerLaw(points.map((p) => p.build));
+  const median = powerLaw(points.map((p) => p.median));
+  return [
+    `growth (log–log least squares over ${points.length} scales): build ∝ passages^${build.a.toFixed(2)}, projected ${(build.at5M / 1000).toFixed(0)} s at 5M passages;`,
+    `query median ∝ passages^${median.a.toFixed(2)}, projected ${median.at5M.toFixed(1)} ms at 5M passages`,
+  ].join(' ');
 }

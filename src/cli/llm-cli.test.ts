@@ -126,6 +126,32 @@ describe('resolveLlmSettings', () => {
 });
 
 describe('progress reporter', () => {
+  it('shows the rate per second of a batch job once a second has passed (ingest, index)', () => {
+    let t = 0;
+    const { io, stderr } = memoryIo();
+    const p = createProgress({
+      io,
+      label: 'indexing',
+      total: 100,
+      intervalMs: 1000,
+      rate: 'papers',
+      now: () => t,
+    });
+    t = 400;
+    p.tick({ ok: true });
+    t = 2000;
+    for (let i = 0; i < 49; i++) p.tick({ ok: true });
+    t = 4000;
+    for (let i = 0; i < 50; i++) p.tick({ ok: true });
+    p.stop();
+    expect(stderr().split('\n').filter(Boolean)).toEqual([
+      // A plain line is written by the first tick after each interval: 2 papers in 2 s, 51 in 4 s.
+      'indexing: 2/100 done, 0 failed, ETA 1m38s, 1.0 papers/s',
+      'indexing: 51/100 done, 0 failed, ETA 4s, 12.8 papers/s',
+      'indexing: 100/100 done, 0 failed, took 4s, 25.0 papers/s',
+    ]);
+  });
+
   it('writes plain periodic lines with counts, ETA, model calls, tokens and cost when not a terminal', () => {
     let t = 0;
     const { io, stderr } = memoryIo();

@@ -43,6 +43,11 @@ export interface ProgressOptions {
   intervalMs?: number;
   /** What is counted, shown after the counts on a live bar (e.g. "files"). */
   unit?: string;
+  /**
+   * Show the rate in these units per second (e.g. "papers": ", 41.3 papers/s"), once a second has
+   * passed: throughput is what a user of a long batch job (ingest, index) compares runs by.
+   */
+  rate?: string;
   /** The stream a live bar draws on (default: `io.err` as a terminal; only used when io.interactive). */
   stream?: NodeJS.WritableStream;
   now?: () => number;
@@ -106,16 +111,21 @@ export function createProgress(options: ProgressOptions): Progress {
   const usage: CallTally = { calls: 0, failed: 0, cached: 0, noUsage: 0, tokens: 0, cost: 0, priced: false };
   let stopped = false;
   let lastLine = started;
+  const rateText = () => {
+    const elapsed = now() - started;
+    if (!options.rate || elapsed < 1000) return '';
+    return `, ${((1000 * state.done) / elapsed).toFixed(1)} ${options.rate}/s`;
+  };
   const line = () => {
     const elapsed = now() - started;
     const eta = state.done > 0 ? ((options.total - state.done) * elapsed) / state.done : Number.NaN;
-    return `${options.label}: ${state.done}/${options.total} done, ${state.failed} failed, ETA ${duration(eta)}${usageText(usage)}`;
+    return `${options.label}: ${state.done}/${options.total} done, ${state.failed} failed, ETA ${duration(eta)}${rateText()}${usageText(usage)}`;
   };
   const bar = options.io.interactive
     ? new cliProgress.SingleBar(
         {
           stream: options.stream ?? terminalOf(options.io),
-          format: `${options.label} [{bar}] {value}/{total}${options.unit ? ` ${options.unit}` : ''}{note} | failed {failed} | ETA {eta_formatted}{usage}`,
+          format: `${options.label} [{bar}] {value}/{total}${options.unit ? ` ${options.unit}` : ''}{note} | failed {failed} | ETA {eta_formatted}{rate}{usage}`,
           hideCursor: true,
           etaBuffer: 50,
         },
@@ -123,7 +133,7 @@ export function createProgress(options: ProgressOptions): Progress {
       )
     : null;
   const barUsage = () => usageText(usage).replace(/^, /, ' | ');
-  bar?.start(options.total, 0, { failed: 0, usage: '', note: '' });
+  bar?.start(options.total, 0, { failed: 0, usage: '', note: '', rate: '' });
   const untrack = trackProgress({ stop: () => progress.stop(), onInterrupt: options.onInterrupt });
   const progress: Progress = {
     tick(item) {
@@ -132,6 +142,7 @@ export function createProgress(options: ProgressOptions): Progress {
       if (bar) {
         bar.update(state.done, {
           failed: state.failed,
+          rate: rateText().replace(/^, /, ' | '),
           usage: barUsage(),
           note: item.note ? ` | ${item.note}` : '',
         });

@@ -22,6 +22,13 @@ interface IndexFlags {
   jobs?: number;
 }
 
+/** " (84.2 s, 2 worker threads)", from the manifest's build record (absent in older manifests). */
+function builtIn(build: { workers: number; ms: { total: number } } | undefined): string {
+  if (!build) return '';
+  const seconds = `${(build.ms.total / 1000).toFixed(1)} s`;
+  return ` (${build.workers > 1 ? `${seconds}, ${build.workers} worker threads` : seconds})`;
+}
+
 export const registerIndex: RegisterCommand = (program, ctx) => {
   program
     .command('index')
@@ -82,6 +89,8 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
                   io: ctx.io,
                   label: pass === 'embed' ? 'embedding' : 'indexing',
                   total,
+                  unit: 'papers',
+                  rate: 'papers',
                   onInterrupt:
                     'The index from before is kept (a new one replaces it only when complete); run the same command again to build it.',
                 });
@@ -107,7 +116,7 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
           return;
         }
         ctx.io.out(
-          `indexed ${manifest.passages} passages of ${result.papers} papers (BM25${manifest.embedderId ? `, dense ${manifest.embedderId} ${denseKind}` : ''}) in ${displayPath(ctx, dir)}\n`,
+          `indexed ${manifest.passages} passages of ${result.papers} papers (BM25${manifest.embedderId ? `, dense ${manifest.embedderId} ${denseKind}` : ''}) in ${displayPath(ctx, dir)}${builtIn(manifest.build)}\n`,
         );
       } finally {
         store.close();

@@ -55,7 +55,7 @@ export const registerIngest: RegisterCommand = (program, ctx) => {
         );
         const existed = existsSync(path);
         const store = CorpusStore.open(path);
-        const bar = createLazyProgress({ io: ctx.io, label: 'ingest', unit: 'files' });
+        const bar = createLazyProgress({ io: ctx.io, label: 'ingest', unit: 'files', rate: 'files' });
         const jobs = options.jobs ?? (found.files.length >= AUTO_JOBS_FROM ? availableParallelism() : 1);
         const started = performance.now();
         const perSecond = (done: number) => done / Math.max((performance.now() - started) / 1000, 1e-3);

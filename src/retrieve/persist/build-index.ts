@@ -95,6 +95,7 @@ export async function writeIndex(
   const pool = poolFor(options.parallel);
   const merger = pool ? new IndexWorkerPool(1) : null;
   let merging: Promise<Bm25DiskHeader> | null = null;
+  const clock = new StepClock();
   try {
     const pass1 = await indexShards(
       join(folder, SHARDS_FOLDER),
@@ -107,7 +108,8 @@ export async function writeIndex(
       },
       progressOf(options, 'index'),
     );
-    merging = joinShards(folder, 0, pass1.shards, table, merger);
+    clock.lap('index');
+    merging = joinShards(folder, 0, pass1.shards, table, merger, clock);
     let fit: IndexManifest['embedderFit'] = null;
     if (embedder && dense && options.embedder) {
       fit = await densePass(
@@ -125,6 +127,7 @@ export async function writeIndex(
       );
       dense.close(embedder.id, embedder.dimensions);
     }
+    clock.lap('dense');
     const header = await merging;
     rmSync(join(folder, SHARDS_FOLDER), { recursive: true, force: true });
     if (embedder instanceof LsaEmbedder)
@@ -147,6 +150,7 @@ export async function writeIndex(
       embedderId: embedder?.id ?? null,
       dimensions: embedder?.dimensions ?? null,
       ...(fit ? { embedderFit: fit } : {}),
+      build: clock.report(pool?.size ?? 1),
     };
     assertSameCount(header.documents, table.count);
     commitManifest(dir, manifest);
@@ -212,6 +216,7 @@ export async function updateIndex(
   let table: PassageTableWriter | null = null;
   let dense: DenseFileWriter | null = null;
   const pool = poolFor(options.parallel);
+  const clock = new StepClock();
   try {
     for (let i = 0; i < parts.length; i++) linkFolder(partFolder(prevFolder, i), partFolder(folder, i));
     if (existsSync(join(prevFolder, MODEL_FILE)))
@@ -249,7 +254,8 @@ export async function updateIndex(
       },
       progressOf(options, 'index'),
     );
-    const header = await joinShards(folder, parts.length, pass1.shards, table, null);
+    clock.lap('index');
+    const header = await joinShards(folder, parts.length, pass1.shards, table, null, clock);
     if (embedder && dense) {
       await densePass(
         pass1.shards,
@@ -265,6 +271,7 @@ export async function updateIndex(
       );
       dense.close(embedder.id, embedder.dimensions);
     }
+    clock.lap('dense');
     rmSync(join(folder, SHARDS_FOLDER), { recursive: true, force: true });
     const ids = [...before.ids, ...pass1.ids];
     const digests = [...beforeDigests, ...pass1.digests];
@@ -284,6 +291,7 @@ export async function updateIndex(
       deadRows,
       parts: [...parts, added],
       corpusToken: options.corpusToken ?? null,
+      build: clock.report(pool?.size ?? 1),
     };
     commitManifest(dir, manifest);
     removeLeftovers(dir, generation);
@@ -319,14 +327,20 @@ function joinShards(
   shards: readonly ShardResult[],
   table: PassageTableWriter,
   merger: IndexWorkerPool | null,
+  clock: StepClock,
 ): Promise<Bm25DiskHeader> {
   for (const s of shards) table.appendShard(s.dir, s.passages, s.indexed.length);
   table.close();
+  clock.lap('join');
   const partDir = partFolder(folder, part);
   mkdirSync(partDir);
   const writers = shards.map((s) => s.bm25);
-  if (!merger)
-    return Promise.resolve(mergeBm25Segments(partDir, writers, DEFAULT_ANALYZER, BM25_BUILD_PARAMS));
+  if (!merger) {
+    const started = performance.now();
+    const header = mergeBm25Segments(partDir, writers, DEFAULT_ANALYZER, BM25_BUILD_PARAMS);
+    clock.ms.merge = Math.round(performance.now() - started);
+    return Promise.resolve(header);
+  }
   const request = {
     kind: 'merge',
     task: 0,
@@ -335,7 +349,34 @@ function joinShards(
     analyzer: DEFAULT_ANALYZER,
     params: BM25_BUILD_PARAMS,
   } as const;
-  return merger.run([request], () => {}).then(([answer]) => (answer as { merged: Bm25DiskHeader }).merged);
+  return merger
+    .run([request], () => {})
+    .then(([answer]) => {
+      // Timed on its thread: this one may be busy fitting when the answer arrives.
+      const { merged, ms } = answer as { merged: Bm25DiskHeader; ms: number };
+      clock.ms.merge = ms;
+      return merged;
+    });
+}
+
+/**
+ * Wall time per step of a build (`IndexManifest.build`): `lap(step)` charges the time since the
+ * previous lap to `step`; the merge is timed on its own, as it may overlap the dense pass.
+ */
+class StepClock {
+  readonly ms = { index: 0, join: 0, dense: 0, merge: 0, total: 0 };
+  private readonly start = performance.now();
+  private last = this.start;
+
+  lap(step: 'index' | 'join' | 'dense'): void {
+    const now = performance.now();
+    this.ms[step] = Math.round(now - this.last);
+    this.last = now;
+  }
+
+  report(workers: number): NonNullable<IndexManifest['build']> {
+    return { workers, ms: { ...this.ms, total: Math.round(performance.now() - this.start) } };
+  }
 }
 
 /** A pass's per-paper progress callback (`onProgress` counts from 1 again in each pass). */

@@ -54,6 +54,16 @@ export interface IndexManifest {
    * Papers added by an update are embedded with the model as fitted (`--rebuild` refits).
    */
   embedderFit?: { passages: number; of: number; sampled: boolean } | null;
+  /**
+   * How the last build or update ran: worker threads (1: all on one thread) and the wall time of
+   * each step in ms — `index` (pass 1: cut, analyse, spool), `join` (the shards' tables
+   * appended), `dense` (fit and embed), `merge` (the BM25 segments merged; beside `dense` with
+   * workers, so the two overlap), `total`.
+   */
+  build?: {
+    workers: number;
+    ms: { index: number; join: number; dense: number; merge: number; total: number };
+  };
 }
 
 /** The BM25 part folder of part `i` in a generation folder. */

@@ -41,7 +41,7 @@ export type IndexWorkerResponse =
   | { task: number; papers: number }
   | { task: number; shard: ShardResult }
   | { task: number; embedded: { count: number; embedderId: string; dimensions: number } }
-  | { task: number; merged: Bm25DiskHeader }
+  | { task: number; merged: Bm25DiskHeader; ms: number }
   | { task: number; coded: { code: ErrorCode; problem: string; fix: string } }
   | { task: number; message: string };
 

@@ -48,7 +48,9 @@ async function handle(
   }
   if (request.kind === 'merge') {
     const { partDir, writers, analyzer, params } = request;
-    return { task: request.task, merged: mergeBm25Segments(partDir, writers, analyzer, params) };
+    const started = performance.now();
+    const merged = mergeBm25Segments(partDir, writers, analyzer, params);
+    return { task: request.task, merged, ms: Math.round(performance.now() - started) };
   }
   const embedder = embedderWithModel(request.spec, request.model);
   const dense = new DenseFileWriter(request.dir);
