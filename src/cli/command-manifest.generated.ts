@@ -199,6 +199,12 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
         description:
           'worker threads that read, cut, analyse and embed papers (default: one per core, up to 8, from 200 papers on, else 1; the index is the same for any value)',
       },
+      {
+        flags: '--ann',
+        description:
+          'also build an HNSW graph of the vectors for approximate dense search, and report its recall@10 against exact search (efSearch raised until it reaches 0.95)',
+        default: false,
+      },
     ],
   },
   {
@@ -234,6 +240,12 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
         flags: '--recipes <file>',
         description:
           'recipes for --mode reciper (default: index/recipes.jsonl beside the corpus; `recipes extract --out` writes another)',
+      },
+      {
+        flags: '--dense-mode <mode>',
+        description:
+          "how the dense side searches: auto, exact, ann (auto: the index's ANN graph when `index --ann` built one, else exact)",
+        default: 'auto',
       },
       {
         flags: '--json',
@@ -283,6 +295,12 @@ export const COMMAND_MANIFEST: CommandSpec[] = [
         flags: '--recipes <file>',
         description:
           'recipes for --mode reciper (default: index/recipes.jsonl beside the corpus; `recipes extract --out` writes another)',
+      },
+      {
+        flags: '--dense-mode <mode>',
+        description:
+          "how the dense side searches: auto, exact, ann (auto: the index's ANN graph when `index --ann` built one, else exact)",
+        default: 'auto',
       },
     ],
   },

@@ -53,8 +53,10 @@ describe('kill -9 during index', () => {
     const rand = prng(SEED);
     let killed = 0;
     for (let i = 0; i < KILLS; i++) {
-      // The default embedder (LSA) makes the build long enough to be killed in every phase.
-      const p = startCli(MAIN, ['index', '--rebuild'], cwd, {});
+      // The default embedder (LSA) makes the build long enough to be killed in every phase; every
+      // other build runs on worker threads (a kill then lands in a shard, the merge or an embedding).
+      const jobs = i % 2 === 1 ? ['--jobs', '2'] : [];
+      const p = startCli(MAIN, ['index', '--rebuild', ...jobs], cwd, {});
       if ((await killAt(p, { afterMs: 300 + Math.floor(rand() * 6000) })) === 'killed') killed++;
       const now = readManifest(dir);
       expect(now.format).toBe(INDEX_FORMAT);
@@ -78,7 +80,7 @@ describe('kill -9 during index', () => {
     const before = readManifest(dir);
     let updatesKilled = 0;
     for (let i = 0; i < 4; i++) {
-      const p = startCli(MAIN, ['index', '--no-dense'], cwd, {});
+      const p = startCli(MAIN, ['index', '--no-dense', ...(i % 2 ? ['--jobs', '2'] : [])], cwd, {});
       if ((await killAt(p, { afterMs: 200 + Math.floor(rand() * 2500) })) === 'killed') updatesKilled++;
       const now = readManifest(dir);
       expect([before.generation, now.generation]).toContain(now.generation);

@@ -11,7 +11,7 @@ import {
   hybridRetrieval,
   type RetrievalConfig,
 } from './defaults/index.js';
-import { DenseRetriever } from './dense/index.js';
+import { type DenseMode, DenseRetriever } from './dense/index.js';
 import type { Passage } from './passages/index.js';
 import {
   assertIndexFresh,
@@ -42,6 +42,11 @@ export interface OpenRetrieverOptions {
   mode?: RetrievalMode;
   /** The embedder spec of the dense side (default: the one the index was built with). */
   embedder?: string | undefined;
+  /**
+   * How the dense side searches: `auto` (default) with the index's ANN graph when it has one
+   * (`index --ann`), else exactly; `exact`; `ann` (INDEX_NO_ANN without a graph).
+   */
+  denseMode?: DenseMode | undefined;
   /** RECIPER modes: the recipes file (default `recipes.jsonl` in the index folder). */
   recipesPath?: string | undefined;
   /** Where an embedder's key is read from (default: none). */
@@ -62,6 +67,8 @@ export interface OpenedIndex {
   description: string;
   /** The embedder id of the dense side, when one is used. */
   embedderId: string | null;
+  /** How the dense side searched (`exact`, or the ANN graph and its recall@10), when one is used. */
+  denseSearch: string | null;
   /** Set when the run is known to rank worse than BM25 alone (dense/hybrid on the embedded embedder). */
   warning: string | null;
   /** RECIPER modes: the recipes the recipe view ranks and where they came from; else null. */
@@ -117,14 +124,19 @@ export async function openRetriever(options: OpenRetrieverOptions): Promise<Open
       mode: 'bm25',
       description: describeRetrieval(config),
       embedderId: null,
+      denseSearch: null,
       warning: null,
     };
   }
   const embedder = restoreEmbedder(saved, requested, env);
-  const dense = openDense(dir, saved, embedder);
+  const dense = openDense(dir, saved, embedder, options.denseMode ?? 'auto');
   const denseRetriever = new DenseRetriever(dense, embedder);
   const warning = situation.embedder === 'embedded' ? embeddedWarning(mode, embedder.id) : null;
-  const common = { ...base, embedderId: embedder.id, warning };
+  const graph = dense.kind === 'ann' ? saved.manifest.ann : null;
+  const denseSearch = graph
+    ? `ANN graph (HNSW, recall@10 ${graph.recallAt10?.toFixed(3) ?? 'not measured'} at efSearch ${graph.efSearch})`
+    : 'exact';
+  const common = { ...base, embedderId: embedder.id, denseSearch, warning };
   if (config) {
     const retriever = createRetriever(config, { bm25: saved.bm25, dense: denseRetriever });
     return {

@@ -1,8 +1,9 @@
 import { CitegeistError } from '../../core/index.js';
 import { DEFAULT_EMBEDDER } from '../../llm/index.js';
 import {
-  ANN_THRESHOLD,
   DEFAULT_PASSAGE_TOKENS,
+  describeAnn,
+  type IndexManifest,
   indexCorpus,
   PARALLEL_MIN_PAPERS,
 } from '../../retrieve/index.js';
@@ -19,6 +20,7 @@ interface IndexFlags {
   maxTokens: number;
   dense: boolean;
   includeReferences: boolean;
+  ann: boolean;
   jobs?: number;
 }
 
@@ -54,7 +56,19 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
       `worker threads that read, cut, analyse and embed papers (default: one per core, up to 8, from ${PARALLEL_MIN_PAPERS} papers on, else 1; the index is the same for any value)`,
       countOption('--jobs'),
     )
+    .option(
+      '--ann',
+      'also build an HNSW graph of the vectors for approximate dense search, and report its recall@10 against exact search (efSearch raised until it reaches 0.95)',
+      false,
+    )
     .action(async (flags: IndexFlags) => {
+      if (flags.ann && !flags.dense) {
+        throw new CitegeistError(
+          'CONFLICTING_OPTIONS',
+          '--ann builds a graph of the dense vectors, and --no-dense builds none.',
+          'Drop one of the two.',
+        );
+      }
       const path = corpusPath(ctx, flags.corpus);
       const dir = indexDirOf(ctx, flags.corpus);
       const spec = flags.dense ? (flags.embedder ?? ctx.config().embedder ?? DEFAULT_EMBEDDER) : null;
@@ -77,6 +91,7 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
             includeReferences: flags.includeReferences,
             rebuild: flags.rebuild,
             embedder: spec,
+            ann: flags.ann,
             env: ctx.io.env,
             ...(flags.jobs !== undefined ? { workers: flags.jobs } : {}),
             onRebuild: (reasons) => ctx.io.err(`rebuilding the index: ${reasons.join('; ')}\n`),
@@ -101,23 +116,38 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
         } finally {
           (progress as Progress | null)?.stop();
         }
+        const annLine = (m: IndexManifest) => {
+          if (m.ann) {
+            ctx.io.out(`${describeAnn(m.ann)}\n`);
+            if (!m.ann.metTarget)
+              ctx.io.err(
+                `warning: the ANN graph's recall@10 stays below ${m.ann.target} even at efSearch ${m.ann.efSearch}: dense search with it misses true neighbours (dense mode exact searches exactly)\n`,
+              );
+          } else if (result.hadAnn)
+            ctx.io.out(
+              'the ANN graph was dropped (a graph is only built with --ann; an old one would miss new passages): dense search is exact until `citegeist index --ann` builds it again\n',
+            );
+        };
         if (result.status === 'up-to-date') {
           ctx.io.out(
             `index is up to date (${result.manifest.passages} passages of ${digests.size} papers, content unchanged); use --rebuild to rebuild\n`,
           );
+          if (flags.ann) annLine(result.manifest);
           return;
         }
         const { manifest } = result;
-        const denseKind = manifest.passages > ANN_THRESHOLD ? 'ann' : 'exact';
+        const denseKind = manifest.ann ? 'ann' : 'exact';
         if (result.status === 'updated') {
           ctx.io.out(
             `updated the index in ${displayPath(ctx, dir)}: ${result.appended} paper(s) indexed into a new part, ${result.tombstoned} tombstoned; ${manifest.passages} passages of ${result.papers} papers (BM25 in ${manifest.parts?.length ?? 1} parts${manifest.embedderId ? `, dense ${manifest.embedderId} ${denseKind}` : ''}; --rebuild merges them)\n`,
           );
+          annLine(manifest);
           return;
         }
         ctx.io.out(
           `indexed ${manifest.passages} passages of ${result.papers} papers (BM25${manifest.embedderId ? `, dense ${manifest.embedderId} ${denseKind}` : ''}) in ${displayPath(ctx, dir)}${builtIn(manifest.build)}\n`,
         );
+        annLine(manifest);
       } finally {
         store.close();
       }

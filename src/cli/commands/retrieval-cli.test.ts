@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { CorpusStore } from '../../store/index.js';
 import { sharedDataPath } from '../../testing/index.js';
 import { memoryIo } from '../io.js';
 import { runCli } from '../program.js';
@@ -23,6 +24,8 @@ describe('index → search → retrieve → trec-eval (two QASPER papers)', () =
     expect(built.out).toMatch(/indexed \d+ passages of 2 papers \(BM25, dense hashed/);
     expect((await run(cwd, ['index', '--embedder', 'hashed:64'])).out).toMatch(/up to date/);
 
+    // An unchanged corpus is known current from its change token: no command reads its digests.
+    const digestReads = vi.spyOn(CorpusStore.prototype, 'digests');
     for (const mode of ['bm25', 'dense', 'hybrid']) {
       const found = await run(cwd, [
         'search',
@@ -40,6 +43,8 @@ describe('index → search → retrieve → trec-eval (two QASPER papers)', () =
       expect(json.results).toHaveLength(3);
       expect(json.results[0]?.snippet.length).toBeGreaterThan(0);
     }
+    expect(digestReads).not.toHaveBeenCalled();
+    digestReads.mockRestore();
     const text = await run(cwd, ['search', 'argumentation mining', '--mode', 'bm25', '-k', '2']);
     expect(text.out).toMatch(/^mode bm25: BM25 alone; embedder: none used\n 1\. \d+\.\d{4} {2}\S+ {2}/);
     expect(text.err).toBe('');

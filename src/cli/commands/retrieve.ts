@@ -6,11 +6,19 @@ import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION } from '../corpus-option.js';
 import { createProgress } from '../progress.js';
 import { countOption } from '../setup/option-parsers.js';
-import { MODES, openRetriever, parseMode, RECIPES_OPTION } from '../setup/retrieval-options.js';
+import {
+  DENSE_MODE_OPTION,
+  MODES,
+  openRetriever,
+  parseDenseMode,
+  parseMode,
+  RECIPES_OPTION,
+} from '../setup/retrieval-options.js';
 
 interface RetrieveFlags {
   queries: string;
   mode: string;
+  denseMode: string;
   out: string;
   k: number;
   corpus?: string;
@@ -66,11 +74,13 @@ export const registerRetrieve: RegisterCommand = (program, ctx) => {
     .option(...CORPUS_OPTION)
     .option('--embedder <spec>', 'embedder (must be the one the index was built with)')
     .option(...RECIPES_OPTION)
+    .option(...DENSE_MODE_OPTION)
     .action(async (flags: RetrieveFlags) => {
       const mode = parseMode(flags.mode);
       const queries = readQueries(resolve(ctx.io.cwd, flags.queries));
       const opened = await openRetriever(ctx, {
         mode,
+        denseMode: parseDenseMode(flags.denseMode),
         corpus: flags.corpus,
         embedder: flags.embedder,
         recipes: flags.recipes,
@@ -89,7 +99,7 @@ export const registerRetrieve: RegisterCommand = (program, ctx) => {
       }
       writeFileAtomic(resolve(ctx.io.cwd, flags.out), formatRun(results, flags.runId ?? opened.mode));
       ctx.io.out(
-        `wrote ${results.length} results for ${queries.length} queries to ${flags.out} (mode ${opened.mode}: ${opened.description}; embedder: ${opened.embedderId ?? 'none used'})\n`,
+        `wrote ${results.length} results for ${queries.length} queries to ${flags.out} (mode ${opened.mode}: ${opened.description}; embedder: ${opened.embedderId ?? 'none used'}${opened.denseSearch ? `; dense search: ${opened.denseSearch}` : ''})\n`,
       );
     });
 };

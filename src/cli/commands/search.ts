@@ -2,10 +2,18 @@ import { CitegeistError } from '../../core/index.js';
 import type { RegisterCommand } from '../context.js';
 import { CORPUS_OPTION } from '../corpus-option.js';
 import { countOption } from '../setup/option-parsers.js';
-import { MODES, openRetriever, parseMode, RECIPES_OPTION } from '../setup/retrieval-options.js';
+import {
+  DENSE_MODE_OPTION,
+  MODES,
+  openRetriever,
+  parseDenseMode,
+  parseMode,
+  RECIPES_OPTION,
+} from '../setup/retrieval-options.js';
 
 interface SearchFlags {
   mode: string;
+  denseMode: string;
   k: number;
   corpus?: string;
   embedder?: string;
@@ -32,12 +40,14 @@ export const registerSearch: RegisterCommand = (program, ctx) => {
     .option(...CORPUS_OPTION)
     .option('--embedder <spec>', 'embedder (must be the one the index was built with)')
     .option(...RECIPES_OPTION)
+    .option(...DENSE_MODE_OPTION)
     .option('--json', 'print JSON', false)
     .action(async (query: string, flags: SearchFlags) => {
       if (flags.k <= 0)
         throw new CitegeistError('BAD_OPTION', `-k must be positive, got ${flags.k}.`, 'Pass e.g. -k 10.');
       const opened = await openRetriever(ctx, {
         mode: parseMode(flags.mode),
+        denseMode: parseDenseMode(flags.denseMode),
         corpus: flags.corpus,
         embedder: flags.embedder,
         recipes: flags.recipes,
@@ -67,6 +77,7 @@ export const registerSearch: RegisterCommand = (program, ctx) => {
               retrieval: opened.description,
               retriever: opened.retriever.id,
               embedder: opened.embedderId,
+              denseSearch: opened.denseSearch,
               results: rows,
             },
             null,
@@ -76,7 +87,7 @@ export const registerSearch: RegisterCommand = (program, ctx) => {
         return;
       }
       ctx.io.out(
-        `mode ${opened.mode}${flags.mode === 'auto' ? ' (auto)' : ''}: ${opened.description}; embedder: ${opened.embedderId ?? 'none used'}\n`,
+        `mode ${opened.mode}${flags.mode === 'auto' ? ' (auto)' : ''}: ${opened.description}; embedder: ${opened.embedderId ?? 'none used'}${opened.denseSearch ? `; dense search: ${opened.denseSearch}` : ''}\n`,
       );
       if (rows.length === 0) ctx.io.out('no results\n');
       for (const r of rows) {

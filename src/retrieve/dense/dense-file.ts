@@ -5,7 +5,6 @@ import { AppendFile, appendToCopy, PageFile } from '../common/page-file.js';
 import { TopK } from '../common/top-k.js';
 import { AnnIndex } from './ann-index.js';
 import type { DenseMode } from './dense-index.js';
-import { ANN_THRESHOLD } from './dense-index.js';
 import { ExactIndex, normalizeRows } from './exact-index.js';
 
 export const DENSE_FILES = { header: 'dense.json', vectors: 'dense.f32' } as const;
@@ -90,6 +89,13 @@ export class DenseFileWriter {
   }
 }
 
+/** A persisted HNSW graph of a generation folder (`buildAnnGraph`): its file and the efSearch it was certified at. */
+export interface AnnGraphFile {
+  file: string;
+  efSearch: number;
+  dimensions: number;
+}
+
 /**
  * Dense vectors read from disk. Exact search scans them in chunks of `DENSE_CHUNK_ROWS` rows with
  * the exact kernel, keeping a bounded top-k heap per query, so no file is read whole and memory
@@ -99,11 +105,11 @@ export class DenseFileWriter {
 export class DiskDenseIndex {
   private readonly file: PageFile;
   private cached: Float32Array | undefined;
-  private ann: { index: AnnIndex; rows: Uint32Array | null } | undefined;
+  private ann: AnnIndex | undefined;
   readonly kind: 'exact' | 'ann';
 
   private constructor(
-    dir: string,
+    private readonly dir: string,
     readonly embedderId: string,
     readonly dimensions: number,
     readonly size: number,
@@ -112,7 +118,22 @@ export class DiskDenseIndex {
     mode: DenseMode,
     private readonly deadOf: () => Uint8Array | null,
     private readonly chunkRows: number,
+    private readonly graph: AnnGraphFile | null,
   ) {
+    if (mode === 'ann' && !graph) {
+      throw new CitegeistError(
+        'INDEX_NO_ANN',
+        `The index in ${dir} has no ANN graph; ANN search (dense mode "ann") needs one built with the index.`,
+        'Build it with `citegeist index --ann` (or search exactly: dense mode "exact" or "auto").',
+      );
+    }
+    if (graph && graph.dimensions !== dimensions) {
+      throw new CitegeistError(
+        'INDEX_CORRUPT',
+        `The ANN graph ${join(dir, graph.file)} holds ${graph.dimensions}-d vectors; the index's are ${dimensions}-d.`,
+        'Rebuild the index with `citegeist index --rebuild --ann`.',
+      );
+    }
     this.file = new PageFile(join(dir, DENSE_FILES.vectors));
     if (this.file.size !== size * dimensions * 4) {
       throw new CitegeistError(
@@ -121,7 +142,9 @@ export class DiskDenseIndex {
         'Rebuild the index with `citegeist index --rebuild`.',
       );
     }
-    this.kind = mode === 'ann' || (mode === 'auto' && size > ANN_THRESHOLD) ? 'ann' : 'exact';
+    // `auto` searches the persisted graph when the index has one, else exactly: a graph is never
+    // built on open (minutes at scale).
+    this.kind = mode !== 'exact' && graph ? 'ann' : 'exact';
   }
 
   /** Opens the vectors of `dir`, refusing them when another embedder (or dimension) made them. */
@@ -137,6 +160,8 @@ export class DiskDenseIndex {
     mode: DenseMode = 'auto',
     /** Rows scanned per read above the cache size (tests make it small to exercise the chunked scan). */
     chunkRows = DENSE_CHUNK_ROWS,
+    /** The generation's persisted HNSW graph (the manifest's `ann`), or null: `auto` is then exact. */
+    graph: AnnGraphFile | null = null,
   ): DiskDenseIndex {
     const path = join(dir, DENSE_FILES.header);
     let header: DenseHeader;
@@ -167,6 +192,7 @@ export class DiskDenseIndex {
       mode,
       rows.dead ?? (() => null),
       chunkRows,
+      graph,
     );
   }
 
@@ -190,57 +216,55 @@ export class DiskDenseIndex {
 
   /**
    * The top k live rows of each query. Tombstoned rows (papers removed or replaced since indexing)
-   * are skipped inside the scan, per chunk, and never enter the ANN graph, so the result is what a
-   * rebuild without them returns, at the cost of k per query whatever their number.
+   * are skipped inside the exact scan, per chunk, so the result is what a rebuild without them
+   * returns. A persisted graph holds only the rows live when it was built (an update drops it), and
+   * is asked to skip tombstones too; a query it cannot fill with k live rows is answered exactly.
    */
   search(queries: readonly Float32Array[], k: number): { index: number; id: string; score: number }[][] {
     const dead = this.deadOf();
     const normalized = queries.map((q) => normalizeRows(Float32Array.from(q), this.dimensions));
-    const d = this.dimensions;
     let hits: { index: number; score: number }[][];
-    if (this.kind === 'ann') {
-      this.ann ??= this.annIndex(dead);
-      const { index, rows } = this.ann;
-      hits = index
-        .search(normalized, k)
-        .map((list) => (rows ? list.map((h) => ({ index: rows[h.index] as number, score: h.score })) : list));
-    } else {
-      if (!this.cached && this.size * d * 4 <= DENSE_CACHE_BYTES) this.cached = this.all();
-      if (this.size <= this.chunkRows)
-        hits = new ExactIndex(this.rows(0, this.size), d).search(normalized, k, dead);
-      else {
-        const heaps = normalized.map(() => new TopK(Math.min(k, this.size)));
-        for (let start = 0; start < this.size; start += this.chunkRows) {
-          const count = Math.min(this.chunkRows, this.size - start);
-          const skip = dead ? dead.subarray(start, start + count) : null;
-          if (skip && !skip.includes(0)) continue;
-          const part = new ExactIndex(this.rows(start, count), d).search(normalized, k, skip);
-          part.forEach((list, qi) => {
-            for (const h of list) heaps[qi]!.push(start + h.index, h.score);
-          });
-        }
-        hits = heaps.map((h) => h.sorted());
+    if (this.kind === 'ann' && this.graph) {
+      this.ann ??= new AnnIndex({ file: join(this.dir, this.graph.file) }, this.dimensions, {
+        efSearch: this.graph.efSearch,
+      });
+      hits = this.ann.search(normalized, k, dead);
+      const want = Math.min(k, this.size - (dead ? dead.reduce((sum, x) => sum + x, 0) : 0));
+      const short = hits.flatMap((list, q) => (list.length < want ? [q] : []));
+      if (short.length > 0) {
+        const exact = this.exactSearch(
+          short.map((q) => normalized[q] as Float32Array),
+          k,
+          dead,
+        );
+        short.forEach((q, i) => {
+          hits[q] = exact[i] as { index: number; score: number }[];
+        });
       }
-    }
+    } else hits = this.exactSearch(normalized, k, dead);
     return hits.map((list) => list.map((h) => ({ index: h.index, id: this.idAt(h.index), score: h.score })));
   }
 
-  /**
-   * The HNSW graph of the live rows, in row order (with tombstones, `rows` maps its positions
-   * back to row numbers): the same vectors in the same order as a rebuild's, so the same graph.
-   */
-  private annIndex(dead: Uint8Array | null): { index: AnnIndex; rows: Uint32Array | null } {
-    const all = this.all();
-    if (!dead) return { index: new AnnIndex(all, this.dimensions), rows: null };
+  private exactSearch(
+    normalized: readonly Float32Array[],
+    k: number,
+    dead: Uint8Array | null,
+  ): { index: number; score: number }[][] {
     const d = this.dimensions;
-    const rows = new Uint32Array(this.size - dead.reduce((sum, x) => sum + x, 0));
-    const live = new Float32Array(rows.length * d);
-    for (let row = 0, at = 0; row < this.size; row++) {
-      if (dead[row]) continue;
-      live.set(all.subarray(row * d, (row + 1) * d), at * d);
-      rows[at++] = row;
+    if (!this.cached && this.size * d * 4 <= DENSE_CACHE_BYTES) this.cached = this.all();
+    if (this.size <= this.chunkRows)
+      return new ExactIndex(this.rows(0, this.size), d).search(normalized, k, dead);
+    const heaps = normalized.map(() => new TopK(Math.min(k, this.size)));
+    for (let start = 0; start < this.size; start += this.chunkRows) {
+      const count = Math.min(this.chunkRows, this.size - start);
+      const skip = dead ? dead.subarray(start, start + count) : null;
+      if (skip && !skip.includes(0)) continue;
+      const part = new ExactIndex(this.rows(start, count), d).search(normalized, k, skip);
+      part.forEach((list, qi) => {
+        for (const h of list) heaps[qi]!.push(start + h.index, h.score);
+      });
     }
-    return { index: new AnnIndex(live, d), rows };
+    return heaps.map((h) => h.sorted());
   }
 
   /** Cosine of the query with the vectors of `ids` (unknown ids are skipped), in the given order. */

@@ -17,6 +17,7 @@ import { type Embedder, LsaEmbedder } from '../../llm/index.js';
 import { writeFailure } from '../common/index.js';
 import { DenseFileWriter } from '../dense/index.js';
 import { BM25_DEFAULTS, type Bm25DiskHeader, DEFAULT_ANALYZER, mergeBm25Segments } from '../lexical/index.js';
+import { type AnnRequest, annForGeneration } from './index-ann.js';
 import {
   assertCurrentFormat,
   INDEX_FORMAT,
@@ -64,6 +65,8 @@ export interface BuildIndexOptions {
    * index is the one a single thread builds, byte for byte.
    */
   parallel?: ParallelSource | undefined;
+  /** Build, certify and persist an HNSW graph of the vectors in the generation (`index --ann`). */
+  ann?: AnnRequest;
 }
 
 /**
@@ -133,6 +136,14 @@ export async function writeIndex(
     if (embedder instanceof LsaEmbedder)
       writeFileSync(join(folder, MODEL_FILE), JSON.stringify(embedder.toJSON()));
     writeIndexPapers(folder, { ids: pass1.ids, dead: [] }, pass1.digests);
+    const counts = { passages: table.count, rows: table.count, deadRows: 0 };
+    const vectors = { embedderId: embedder?.id ?? null, dimensions: embedder?.dimensions ?? null };
+    const ann = annForGeneration(
+      folder,
+      { ...counts, ...vectors },
+      { ids: pass1.ids, dead: [] },
+      options.ann,
+    );
     const manifest: IndexManifest = {
       format: INDEX_FORMAT,
       createdAt: new Date().toISOString(),
@@ -151,6 +162,7 @@ export async function writeIndex(
       dimensions: embedder?.dimensions ?? null,
       ...(fit ? { embedderFit: fit } : {}),
       build: clock.report(pool?.size ?? 1),
+      ...(ann ? { ann } : {}),
     };
     assertSameCount(header.documents, table.count);
     commitManifest(dir, manifest);
@@ -180,7 +192,7 @@ export interface IndexUpdate {
 export interface UpdateIndexOptions
   extends Pick<
     BuildIndexOptions,
-    'version' | 'batchSize' | 'onProgress' | 'total' | 'segmentPostings' | 'corpusToken' | 'parallel'
+    'version' | 'batchSize' | 'onProgress' | 'total' | 'segmentPostings' | 'corpusToken' | 'parallel' | 'ann'
   > {
   /** The index's embedder, restored as built (a fitted LSA from its saved model), or null without vectors. */
   embedder: Embedder | null;
@@ -275,10 +287,14 @@ export async function updateIndex(
     rmSync(join(folder, SHARDS_FOLDER), { recursive: true, force: true });
     const ids = [...before.ids, ...pass1.ids];
     const digests = [...beforeDigests, ...pass1.digests];
-    writeIndexPapers(folder, { ids, dead: [...dead].sort((a, b) => a - b) }, digests);
+    const papers = { ids, dead: [...dead].sort((a, b) => a - b) };
+    writeIndexPapers(folder, papers, digests);
     const added = table.count - rows;
     assertSameCount(header.documents, added);
-    const { documents: _d, digests: _g, ...settings } = previous;
+    // The earlier graph lacks the new rows, so it is never carried over: rebuilt with `ann`, else dropped.
+    const counts = { passages: table.count - deadRows, rows: table.count, deadRows };
+    const ann = annForGeneration(folder, { ...previous, ...counts }, papers, dense ? options.ann : false);
+    const { documents: _d, digests: _g, ann: _a, ...settings } = previous;
     const manifest: IndexManifest = {
       ...settings,
       format: INDEX_FORMAT,
@@ -292,6 +308,7 @@ export async function updateIndex(
       parts: [...parts, added],
       corpusToken: options.corpusToken ?? null,
       build: clock.report(pool?.size ?? 1),
+      ...(ann ? { ann } : {}),
     };
     commitManifest(dir, manifest);
     removeLeftovers(dir, generation);

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import type { Document } from '../../core/index.js';
 import { createEmbedder } from '../../llm/index.js';
 import { VERSION } from '../../version.js';
@@ -10,6 +11,7 @@ import {
   updateIndex,
   writeIndex,
 } from './build-index.js';
+import { type AnnRequest, annForGeneration } from './index-ann.js';
 import { type IndexManifest, indexExists, loadEmbedderModel, readManifest } from './index-dir.js';
 import { type PaperFiles, readPaperFiles } from './index-papers.js';
 import type { ParallelSource } from './index-passes.js';
@@ -131,19 +133,26 @@ export interface IndexCorpusOptions {
   /** Called as papers are indexed and passages embedded (`pass`: which of the two). */
   onProgress?: BuildIndexOptions['onProgress'];
   /**
+   * Build, certify and persist an HNSW graph of the vectors (`index --ann`); an up-to-date index
+   * without one gets one. Without it, a build or update leaves the index without a graph.
+   */
+  ann?: AnnRequest;
+  /**
    * Worker threads that read, cut, analyse and embed papers (default `defaultIndexWorkers`; 1: all
    * on this thread). The index is the same byte for byte whatever the number.
    */
   workers?: number;
 }
 
+/** `hadAnn`: whether the index had an ANN graph before (so a result without one dropped it). */
 export type IndexCorpusResult =
-  | { status: 'up-to-date'; manifest: IndexManifest; papers: number }
-  | { status: 'built'; manifest: IndexManifest; papers: number }
+  | { status: 'up-to-date'; manifest: IndexManifest; papers: number; hadAnn: boolean }
+  | { status: 'built'; manifest: IndexManifest; papers: number; hadAnn: boolean }
   | {
       status: 'updated';
       manifest: IndexManifest;
       papers: number;
+      hadAnn: boolean;
       /** Papers appended (added, or changed and re-indexed) and tombstoned (removed or changed). */
       appended: number;
       tombstoned: number;
@@ -172,6 +181,8 @@ export async function indexCorpus(
     includeReferences: options.includeReferences ?? false,
   };
   const progress = options.onProgress ? { onProgress: options.onProgress } : {};
+  const ann = options.ann ? { ann: options.ann } : {};
+  const hadAnn = indexExists(dir) && Boolean(safeManifest(dir)?.ann);
   if (!options.rebuild) {
     const check = checkIndex(dir, { digests: currentDigests, changeToken: () => corpusToken }, settings);
     if (check.state === 'fresh') {
@@ -182,7 +193,16 @@ export async function indexCorpus(
         manifest = { ...manifest, corpusToken };
         commitManifest(dir, manifest);
       }
-      return { status: 'up-to-date', manifest, papers: manifest.papers ?? currentDigests().size };
+      // `--ann` on an index without a graph: built into the committed generation (the manifest
+      // naming it is written after, so a kill leaves the index as it was).
+      if (options.ann && !manifest.ann && manifest.generation) {
+        const graph = annForGeneration(join(dir, manifest.generation), manifest, undefined, options.ann);
+        if (graph) {
+          manifest = { ...manifest, ann: graph };
+          commitManifest(dir, manifest);
+        }
+      }
+      return { status: 'up-to-date', manifest, papers: manifest.papers ?? currentDigests().size, hadAnn };
     }
     if (check.state === 'stale') {
       const update = updatable(check);
@@ -211,12 +231,14 @@ export async function indexCorpus(
             papers: check.paperFiles,
             parallel: parallelSource(corpus, currentDigests(), (id) => wanted.has(id), options.workers),
             ...progress,
+            ...ann,
           },
         );
         return {
           status: 'updated',
           manifest,
           papers: manifest.papers ?? currentDigests().size,
+          hadAnn,
           appended: appended.length,
           tombstoned: update.removed.length + update.changed.length,
         };
@@ -236,8 +258,18 @@ export async function indexCorpus(
     corpusToken,
     parallel: parallelSource(corpus, digests, () => true, options.workers),
     ...progress,
+    ...ann,
   });
-  return { status: 'built', manifest, papers: manifest.papers ?? digests.size };
+  return { status: 'built', manifest, papers: manifest.papers ?? digests.size, hadAnn };
+}
+
+/** The manifest of `dir`, or null when it cannot be read (the build then reports the problem). */
+function safeManifest(dir: string): IndexManifest | null {
+  try {
+    return readManifest(dir);
+  } catch {
+    return null;
+  }
 }
 
 /** The corpus file and papers for worker threads, or undefined to read them on this thread. */

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CitegeistError } from '../../core/index.js';
-import { type DenseMode, DiskDenseIndex } from '../dense/index.js';
+import { type AnnReport, type DenseMode, DiskDenseIndex } from '../dense/index.js';
 import { Bm25DiskIndex } from '../lexical/index.js';
 import { PassageTable } from './passage-table.js';
 
@@ -54,6 +54,12 @@ export interface IndexManifest {
    * Papers added by an update are embedded with the model as fitted (`--rebuild` refits).
    */
   embedderFit?: { passages: number; of: number; sampled: boolean } | null;
+  /**
+   * The generation's persisted HNSW graph of the live vectors (`index --ann`) and its measured
+   * recall@10 against exact search; absent without one (an update drops it: it would miss the
+   * new rows). `auto` dense search uses it when present, else searches exactly.
+   */
+  ann?: AnnReport | null;
   /**
    * How the last build or update ran: worker threads (1: all on one thread) and the wall time of
    * each step in ms — `index` (pass 1: cut, analyse, spool), `join` (the shards' tables
@@ -182,6 +188,8 @@ export function openDense(
     embedder,
     { idAt: (row) => table.idAt(row), rowOf: (id) => table.rowOf(id), dead: () => table.deadMask() },
     mode,
+    undefined,
+    saved.manifest.ann ?? null,
   );
 }
 

@@ -5,6 +5,7 @@ import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DocumentSchema } from '../../core/index.js';
 import { createEmbedder } from '../../llm/index.js';
+import { createRandom } from '../../stats/index.js';
 import { CorpusStore } from '../../store/index.js';
 import { type IndexedDocument, updateIndex, writeIndex } from './build-index.js';
 import { loadIndex, readManifest } from './index-dir.js';
@@ -17,20 +18,9 @@ import { restoreEmbedder } from './restore-embedder.js';
 const root = mkdtempSync(join(tmpdir(), 'cg-parallel-index-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-/** mulberry32, so the corpus is the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const VOCABULARY = Array.from({ length: 300 }, (_, i) => `w${(i * 7919) % 1000}x${'abcdefgh'[i % 8]}`);
 function paper(i: number): IndexedDocument {
-  const next = random(i + 1);
+  const next = createRandom(i + 1);
   const word = () => VOCABULARY[Math.floor(next() ** 2 * VOCABULARY.length)] as string;
   const paras = Array.from({ length: 2 + (i % 5) }, () =>
     Array.from({ length: 10 + Math.floor(next() * 40) }, word).join(' '),
