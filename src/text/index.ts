@@ -43,3 +43,4 @@ export { type Sentence, splitSentences } from './split-sentences.js';
 export { formatScore, renderTable, type TableColumn } from './text-table.js';
 export type { StoredTokens, TokenIndex } from './token-index.js';
 export { type Token, type TokenizeOptions, tokenize, tokenizeWithOffsets, WORD_PATTERN } from './tokenize.js';
+export { WordScanner, WordTable } from './word-scanner.js';

@@ -1,7 +1,9 @@
 import { CitegeistError } from '../../core/index.js';
 import type { Embedder, EmbedRole } from '../embedder.js';
+import { RowWeights } from './lsa-weights.js';
 import { type Csr, randomizedSvd } from './svd.js';
-import { contentTerms, fnv1a, normalize } from './tokenize.js';
+import { fnv1a, normalize } from './tokenize.js';
+import { WordCodes } from './word-codes.js';
 
 export interface LsaOptions {
   /** Latent dimensions (default 256). */
@@ -23,9 +25,6 @@ export interface LsaOptions {
 }
 
 export type LsaWeighting = 'tfidf' | 'bm25';
-
-/** BM25 term weighting for `weighting: 'bm25'` (the index's own k1 and b). */
-const LSA_BM25 = { k1: 0.9, b: 0.4 };
 
 /** What a fitted LSA model persists (see `LsaEmbedder.toJSON` / `fromJSON`). */
 export interface LsaModelJson {
@@ -61,6 +60,9 @@ export class LsaEmbedder implements Embedder {
         sigma: Float32Array;
         fingerprint: string;
         avgLength: number;
+        /** A text's words → vocabulary columns (−1: not in it), remembered per word. */
+        words: WordCodes;
+        row: RowWeights;
       }
     | undefined;
   private fittedMatrix: Csr | undefined;
@@ -101,13 +103,9 @@ export class LsaEmbedder implements Embedder {
     const d = this.dimensions;
     const out: Float32Array[] = [];
     for (let r = 0; r < matrix.rows; r++) {
-      const v = new Float32Array(d);
-      for (let p = matrix.indptr[r] as number; p < (matrix.indptr[r + 1] as number); p++) {
-        const o = (matrix.indices[p] as number) * d;
-        const w = matrix.values[p] as number;
-        for (let c = 0; c < d; c++) v[c] = (v[c] as number) + w * (model.projection[o + c] as number);
-      }
-      out.push(normalize(v));
+      const from = matrix.indptr[r] as number;
+      const to = matrix.indptr[r + 1] as number;
+      out.push(normalize(project(matrix.indices, matrix.values, from, to, model.projection, d)));
     }
     return out;
   }
@@ -162,6 +160,7 @@ export class LsaEmbedder implements Embedder {
         projection,
       ),
       avgLength,
+      ...readers(vocab),
     };
     return this;
   }
@@ -176,15 +175,19 @@ export class LsaEmbedder implements Embedder {
       );
     }
     const d = this.dimensions;
-    const weigh = this.weigher(model.idf, model.avgLength, role);
+    const { words, row, idf, projection } = model;
+    const bm25 = this.options.weighting === 'bm25';
+    const avgLength = role === 'passage' ? model.avgLength : null;
     return texts.map((text) => {
-      const out = new Float32Array(d);
-      for (const [term, weight] of weigh(contentTerms(text), model.vocab)) {
-        const o = term * d;
-        for (let c = 0; c < d; c++)
-          out[c] = (out[c] as number) + weight * (model.projection[o + c] as number);
+      const n = words.codes(text);
+      const codes = words.out;
+      row.start();
+      for (let k = 0; k < n; k++) {
+        const c = codes[k] as number;
+        if (c >= 0) row.add(c);
       }
-      return normalize(out);
+      row.weigh(n, idf, bm25, avgLength);
+      return normalize(project(row.columns, row.weights, 0, row.size, projection, d));
     });
   }
 
@@ -236,23 +239,17 @@ export class LsaEmbedder implements Embedder {
         'Rebuild the index.',
       );
     }
+    const vocab = new Map(json.vocabulary.map((t, i) => [t, i]));
     e.model = {
-      vocab: new Map(json.vocabulary.map((t, i) => [t, i])),
+      vocab,
       idf: Float32Array.from(json.idf),
       projection,
       sigma: Float32Array.from(json.sigma),
       fingerprint: fingerprint(json.vocabulary, projection),
       avgLength: json.avgLength ?? 1,
+      ...readers(vocab),
     };
     return e;
-  }
-
-  /** The term weighting of a passage or a query (see `LsaOptions.weighting`). */
-  private weigher(idf: Float32Array, avgLength: number, role: EmbedRole): Weigher {
-    if (this.options.weighting === 'tfidf')
-      return (terms, vocab) => tfidfWeights(termCounts(terms, vocab), idf);
-    return (terms, vocab) =>
-      bm25Weights(termCounts(terms, vocab), terms.length, idf, role === 'passage' ? avgLength : null);
   }
 
   /**
@@ -265,24 +262,19 @@ export class LsaEmbedder implements Embedder {
     let indices = new Uint32Array(1 << 16);
     let values = new Float64Array(1 << 16);
     let nnz = 0;
-    const counts = new Uint32Array(idf.length);
-    const touched: number[] = [];
+    const row = new RowWeights(idf.length);
     const bm25 = this.options.weighting === 'bm25';
     for (let r = 0; r < rows; r++) {
       const from = docs.offsets[r] as number;
       const to = docs.offsets[r + 1] as number;
+      row.start();
       for (let p = from; p < to; p++) {
         const c = column[docs.ids[p] as number] as number;
-        if (c < 0) continue;
-        if (counts[c] === 0) touched.push(c);
-        counts[c] = (counts[c] as number) + 1;
+        if (c >= 0) row.add(c);
       }
-      const pairs: [number, number][] = touched.map((c) => [c, counts[c] as number]);
-      for (const c of touched) counts[c] = 0;
-      touched.length = 0;
-      const weighted = bm25 ? bm25Weights(pairs, to - from, idf, avgLength) : tfidfWeights(pairs, idf);
-      if (nnz + weighted.length > indices.length) {
-        const size = Math.max(2 * indices.length, nnz + weighted.length);
+      row.weigh(to - from, idf, bm25, avgLength);
+      if (nnz + row.size > indices.length) {
+        const size = Math.max(2 * indices.length, nnz + row.size);
         const i2 = new Uint32Array(size);
         i2.set(indices);
         indices = i2;
@@ -290,9 +282,9 @@ export class LsaEmbedder implements Embedder {
         v2.set(values);
         values = v2;
       }
-      for (const [c, w] of weighted) {
-        indices[nnz] = c;
-        values[nnz] = w;
+      for (let k = 0; k < row.size; k++) {
+        indices[nnz] = row.columns[k] as number;
+        values[nnz] = row.weights[k] as number;
         nnz++;
       }
       indptr[r + 1] = nnz;
@@ -313,32 +305,39 @@ interface NumberedTerms {
 
 /**
  * `contentTerms` of every text, kept as numbers (a few bytes per word, not a string array per
- * passage: at 136,570 passages the arrays' garbage collection cost more than the SVD's products).
+ * passage: at 136,570 passages the arrays' garbage collection cost more than the SVD's products),
+ * read in place by `WordCodes` (a term is numbered when first seen, as before).
  */
 function numberTerms(texts: readonly string[]): NumberedTerms {
   const idOf = new Map<string, number>();
   const terms: string[] = [];
+  const words = new WordCodes((term) => {
+    let id = idOf.get(term);
+    if (id === undefined) {
+      id = terms.length;
+      idOf.set(term, id);
+      terms.push(term);
+    }
+    return id;
+  });
   let df = new Uint32Array(1 << 12);
   let lastDoc = new Int32Array(1 << 12).fill(-1);
   let ids = new Int32Array(1 << 16);
   const offsets = new Uint32Array(texts.length + 1);
   let n = 0;
   texts.forEach((text, r) => {
-    for (const term of contentTerms(text)) {
-      let id = idOf.get(term);
-      if (id === undefined) {
-        id = terms.length;
-        idOf.set(term, id);
-        terms.push(term);
-        if (id >= df.length) {
-          const d2 = new Uint32Array(2 * df.length);
-          d2.set(df);
-          df = d2;
-          const l2 = new Int32Array(2 * lastDoc.length).fill(-1);
-          l2.set(lastDoc);
-          lastDoc = l2;
-        }
-      }
+    const count = words.codes(text);
+    const codes = words.out;
+    while (terms.length > df.length) {
+      const d2 = new Uint32Array(2 * df.length);
+      d2.set(df);
+      df = d2;
+      const l2 = new Int32Array(2 * lastDoc.length).fill(-1);
+      l2.set(lastDoc);
+      lastDoc = l2;
+    }
+    for (let k = 0; k < count; k++) {
+      const id = codes[k] as number;
       if (lastDoc[id] !== r) {
         lastDoc[id] = r;
         df[id] = (df[id] as number) + 1;
@@ -355,50 +354,53 @@ function numberTerms(texts: readonly string[]): NumberedTerms {
   return { terms, idOf, df: df.subarray(0, terms.length), ids: ids.subarray(0, n), offsets };
 }
 
-type Weigher = (terms: string[], vocab: Map<string, number>) => [number, number][];
-
-/** [term number, count] of the in-vocabulary terms, in order of first occurrence. */
-function termCounts(terms: string[], vocab: Map<string, number>): [number, number][] {
-  const tf = new Map<number, number>();
-  for (const t of terms) {
-    const i = vocab.get(t);
-    if (i !== undefined) tf.set(i, (tf.get(i) ?? 0) + 1);
+/**
+ * Σₖ weights[k] · projection row columns[k], for k in [from, to), as a float32 vector: each
+ * component summed term by term in that order, rounded to float32 after every addition (as
+ * adding into a Float32Array does). Four components are summed at a time in locals: the same
+ * operations in the same order per component, about twice as fast as adding row after row into
+ * the array.
+ */
+function project(
+  columns: ArrayLike<number>,
+  weights: ArrayLike<number>,
+  from: number,
+  to: number,
+  projection: Float32Array,
+  d: number,
+): Float32Array {
+  const out = new Float32Array(d);
+  let c = 0;
+  for (; c + 4 <= d; c += 4) {
+    let a0 = 0;
+    let a1 = 0;
+    let a2 = 0;
+    let a3 = 0;
+    for (let k = from; k < to; k++) {
+      const o = (columns[k] as number) * d + c;
+      const w = weights[k] as number;
+      a0 = Math.fround(a0 + w * (projection[o] as number));
+      a1 = Math.fround(a1 + w * (projection[o + 1] as number));
+      a2 = Math.fround(a2 + w * (projection[o + 2] as number));
+      a3 = Math.fround(a3 + w * (projection[o + 3] as number));
+    }
+    out[c] = a0;
+    out[c + 1] = a1;
+    out[c + 2] = a2;
+    out[c + 3] = a3;
   }
-  return [...tf];
-}
-
-function l2Normalized(out: [number, number][]): [number, number][] {
-  let norm = 0;
-  for (const [, w] of out) norm += w * w;
-  norm = Math.sqrt(norm) || 1;
-  for (const pair of out) pair[1] /= norm;
+  for (; c < d; c++) {
+    let a = 0;
+    for (let k = from; k < to; k++)
+      a = Math.fround(a + (weights[k] as number) * (projection[(columns[k] as number) * d + c] as number));
+    out[c] = a;
+  }
   return out;
 }
 
-/** Sublinear tf × idf, L2-normalised, over [term, count] pairs (replaced by [term, weight]). */
-function tfidfWeights(counts: [number, number][], idf: Float32Array): [number, number][] {
-  for (const pair of counts) pair[1] = (1 + Math.log(pair[1])) * (idf[pair[0]] as number);
-  return l2Normalized(counts);
-}
-
-/**
- * BM25 weights, L2-normalised, over [term, count] pairs of a text of `length` terms:
- * idf · tf·(k1+1)/(tf + k1·(1−b+b·|d|/avgdl)) for a passage (`avgLength` given), idf alone for
- * each distinct query term (`avgLength` null).
- */
-function bm25Weights(
-  counts: [number, number][],
-  length: number,
-  idf: Float32Array,
-  avgLength: number | null,
-): [number, number][] {
-  const { k1, b } = LSA_BM25;
-  const norm = avgLength === null ? 0 : k1 * (1 - b + (b * length) / avgLength);
-  for (const pair of counts) {
-    const n = pair[1];
-    pair[1] = (idf[pair[0]] as number) * (avgLength === null ? 1 : (n * (k1 + 1)) / (n + norm));
-  }
-  return l2Normalized(counts);
+/** A fitted model's readers of texts: words → vocabulary columns (−1: not in it), and a row's weights. */
+function readers(vocab: Map<string, number>): { words: WordCodes; row: RowWeights } {
+  return { words: new WordCodes((term) => vocab.get(term) ?? -1), row: new RowWeights(vocab.size) };
 }
 
 function fingerprint(vocab: string[], projection: Float32Array): string {

@@ -19,14 +19,24 @@ const STOP = new Set(
  */
 const TERMS = new Map<string, string | null>();
 const MAX_CACHED_TERMS = 200_000;
+/** Words longer than this (in UTF-16 units) are left out: no term is that long; a run this long is an identifier or an encoding. */
+export const MAX_WORD_UNITS = 40;
 const NUMBER = /^\p{N}+$/u;
 const WORD = /[\p{L}\p{N}]+/gu;
 
-function termOf(word: string): string | null {
+/**
+ * The term of one word of folded text (`foldText`), or null when it is left out: a stop word, a
+ * single character, a run over 40 units. Numbers are kept as they are; other words are stemmed.
+ */
+export function termOf(word: string): string | null {
   let t = TERMS.get(word);
   if (t === undefined) {
     t =
-      word.length < 2 || STOP.has(word) || word.length > 40 ? null : NUMBER.test(word) ? word : stemmer(word);
+      word.length < 2 || STOP.has(word) || word.length > MAX_WORD_UNITS
+        ? null
+        : NUMBER.test(word)
+          ? word
+          : stemmer(word);
     if (TERMS.size < MAX_CACHED_TERMS) TERMS.set(word, t);
   }
   return t;
@@ -38,11 +48,20 @@ function termOf(word: string): string | null {
  */
 export function contentTerms(text: string): string[] {
   const out: string[] = [];
-  for (const word of text.normalize('NFKC').toLowerCase().match(WORD) ?? []) {
+  for (const word of foldText(text).match(WORD) ?? []) {
     const t = termOf(word);
     if (t !== null) out.push(t);
   }
   return out;
+}
+
+/**
+ * A text as its words are read from: NFKC, then lower case. NFKC is skipped for an ASCII-only
+ * text, where it changes nothing (the UTF-8 length equals the UTF-16 length only then), since
+ * most passages are ASCII and normalising costs a copy of each.
+ */
+export function foldText(text: string): string {
+  return (Buffer.byteLength(text, 'utf8') === text.length ? text : text.normalize('NFKC')).toLowerCase();
 }
 
 /** FNV-1a 32-bit hash of a string (feature hashing, fingerprints). */

@@ -1,5 +1,5 @@
 import { stemmer } from 'stemmer';
-import { WordScanner } from './word-scanner.js';
+import { WordScanner } from '../../text/index.js';
 
 /** How text becomes index terms; recorded in a persisted index and reused for queries. */
 export interface AnalyzerConfig {

@@ -1,5 +1,6 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { WordScanner, WordTable } from '../../text/index.js';
 import { AppendFile, PageFile, SequentialReader, writeFailure } from '../common/page-file.js';
 import { type AnalyzerConfig, createWordAnalyzer } from './analyzer.js';
 import { writeBlockIndex } from './bm25-block-index.js';
@@ -13,7 +14,6 @@ import {
   POSTING_BLOCK,
 } from './bm25-disk-format.js';
 import { averageLength, idfOf, impactOf } from './bm25-formula.js';
-import { WordScanner, WordTable } from './word-scanner.js';
 
 /** Postings held in memory before a segment is written to disk (12 bytes each while building). */
 export const SEGMENT_POSTINGS = 4_000_000;

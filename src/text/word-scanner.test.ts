@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRandom } from '../../stats/index.js';
+import { createRandom } from '../stats/index.js';
 import { WordScanner, WordTable } from './word-scanner.js';
 
 /** The words as the regex the scanner replaces finds them. */
