@@ -74,7 +74,7 @@ async function buildBoth(name: string, spec: string, extra: { fitSample?: number
   return { one, many };
 }
 
-describe('an index built in shards on worker threads', () => {
+describe('an index built in shards on worker threads', { timeout: 180_000 }, () => {
   it('is the one-thread index byte for byte: BM25 only, a listed paper gone from the corpus skipped as the stream skips it', async () => {
     const one = join(root, 'bm25-one');
     const many = join(root, 'bm25-many');
