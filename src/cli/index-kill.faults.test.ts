@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_FORMAT, loadIndex, readManifest } from '../retrieve/index.js';
+import { createRandom } from '../stats/index.js';
 import { builtCli, killAt, startCli } from '../testing/process-faults.js';
 import { sharedDataPath } from '../testing/shared-data.js';
 
@@ -23,17 +24,6 @@ beforeAll(() => {
   builtCli(ROOT);
 }, 900_000);
 
-/** mulberry32, for kill moments that are the same on every run of one seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('kill -9 during index', () => {
   it('never leaves a half-written index in use', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'citegeist-index-kill-'));
@@ -50,7 +40,7 @@ describe('kill -9 during index', () => {
     expect((await run(['index', '--no-dense'])).code).toBe(0);
     const dir = join(cwd, '.citegeist', 'index');
     const first = readManifest(dir);
-    const rand = prng(SEED);
+    const rand = createRandom(SEED);
     let killed = 0;
     for (let i = 0; i < KILLS; i++) {
       // The default embedder (LSA) makes the build long enough to be killed in every phase; every

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createRandom } from '../../stats/index.js';
 import { DEFAULT_ANALYZER } from './analyzer.js';
 import { Bm25Index } from './bm25.js';
 import { Bm25DiskIndex, type Bm25PartLocation } from './bm25-disk.js';
@@ -18,21 +19,9 @@ const LETTERS = 'bcdfgklmnprt';
 const word = (i: number) =>
   `zq${LETTERS[Math.floor(i / LETTERS.length) % LETTERS.length]}${LETTERS[i % LETTERS.length]}`;
 
-/** A deterministic generator (mulberry32), so a failing case is replayed from its seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** `docs` texts whose words follow a Zipf law of exponent `s` over `vocab` words (the first ones in most documents). */
 function zipfCorpus(seed: number, docs: number, vocab: number, s: number): string[] {
-  const rand = random(seed);
+  const rand = createRandom(seed);
   const cdf = new Float64Array(vocab);
   let total = 0;
   for (let i = 0; i < vocab; i++) {
@@ -93,7 +82,7 @@ describe('BM25 block-max top-k (lists of many blocks)', () => {
           const texts = zipfCorpus(seed, docs, vocab, s);
           const cut = Array.from({ length: parts - 1 }, (_, i) => Math.floor(((i + 1) * docs) / parts));
           const sizes = [...cut, docs].map((end, i) => end - (i ? (cut[i - 1] as number) : 0));
-          const rand = random(seed ^ 0x5bd1e995);
+          const rand = createRandom(seed ^ 0x5bd1e995);
           const dead = new Uint8Array(docs);
           // Tombstones in runs (a removed paper's passages are consecutive rows).
           for (let row = 0; row < docs; row++) {
