@@ -112,6 +112,9 @@ export async function writeIndex(
       progressOf(options, 'index'),
     );
     clock.lap('index');
+    // The workers' heaps still hold pass 1's tables while the fit needs its memory: they are
+    // stopped here and started afresh if the embedding runs on them (a quarter of a second).
+    await pool?.close();
     merging = joinShards(folder, 0, pass1.shards, table, merger, clock);
     let fit: IndexManifest['embedderFit'] = null;
     if (embedder && dense && options.embedder) {
