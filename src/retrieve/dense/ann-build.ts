@@ -163,12 +163,10 @@ function exactTopK(
     { idAt: String, rowOf: () => undefined, dead: () => vectors.dead },
     'exact',
   );
-  const file = new PageFile(join(folder, DENSE_FILES.vectors));
   try {
-    const queries = sample.map((row) => file.float32(row * d * 4, d));
+    const queries = sample.map((row) => exact.vectorAt(row));
     return { queries, hits: withoutSelf(exact.search(queries, RECALL_K + 1), sample) };
   } finally {
-    file.close();
     exact.close();
   }
 }

@@ -106,6 +106,7 @@ export class DiskDenseIndex {
   private readonly file: PageFile;
   private cached: Float32Array | undefined;
   private ann: AnnIndex | undefined;
+  private live: { mask: Uint8Array; rows: number } | undefined;
   readonly kind: 'exact' | 'ann';
 
   private constructor(
@@ -196,6 +197,25 @@ export class DiskDenseIndex {
     );
   }
 
+  /**
+   * Rows not tombstoned, counted once per mask (the mask is fixed for an opened index): a search
+   * is then not a pass over every row's flag (5M at 100,000 papers) before it starts.
+   */
+  private liveRows(dead: Uint8Array | null): number {
+    if (!dead) return this.size;
+    if (this.live?.mask !== dead) {
+      let n = 0;
+      for (let i = 0; i < dead.length; i++) n += dead[i] as number;
+      this.live = { mask: dead, rows: this.size - n };
+    }
+    return this.live.rows;
+  }
+
+  /** The stored (normalised) vector of `row`. */
+  vectorAt(row: number): Float32Array {
+    return this.rows(row, 1);
+  }
+
   private rows(start: number, count: number): Float32Array {
     const d = this.dimensions;
     if (this.cached) return this.cached.subarray(start * d, (start + count) * d);
@@ -229,7 +249,7 @@ export class DiskDenseIndex {
         efSearch: this.graph.efSearch,
       });
       hits = this.ann.search(normalized, k, dead);
-      const want = Math.min(k, this.size - (dead ? dead.reduce((sum, x) => sum + x, 0) : 0));
+      const want = Math.min(k, this.liveRows(dead));
       const short = hits.flatMap((list, q) => (list.length < want ? [q] : []));
       if (short.length > 0) {
         const exact = this.exactSearch(

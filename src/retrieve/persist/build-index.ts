@@ -95,14 +95,15 @@ export async function writeIndex(
   const embedder = options.embedder?.embedder ?? null;
   const table = new PassageTableWriter(folder);
   const dense = embedder ? new DenseFileWriter(folder) : null;
-  const pool = poolFor(options.parallel);
+  const workers = workersFor(options.parallel);
+  const pool = workers?.pool ?? null;
   const merger = pool ? new IndexWorkerPool(1) : null;
   let merging: Promise<Bm25DiskHeader> | null = null;
   const clock = new StepClock();
   try {
     const pass1 = await indexShards(
       join(folder, SHARDS_FOLDER),
-      { documents, parallel: pool && options.parallel ? { source: options.parallel, pool } : undefined },
+      { documents, parallel: workers },
       {
         maxTokens: options.maxTokens,
         includeReferences,
@@ -138,15 +139,11 @@ export async function writeIndex(
     rmSync(join(folder, SHARDS_FOLDER), { recursive: true, force: true });
     if (embedder instanceof LsaEmbedder)
       writeFileSync(join(folder, MODEL_FILE), JSON.stringify(embedder.toJSON()));
-    writeIndexPapers(folder, { ids: pass1.ids, dead: [] }, pass1.digests);
+    const papers = { ids: pass1.ids, dead: [] };
+    writeIndexPapers(folder, papers, pass1.digests);
     const counts = { passages: table.count, rows: table.count, deadRows: 0 };
     const vectors = { embedderId: embedder?.id ?? null, dimensions: embedder?.dimensions ?? null };
-    const ann = annForGeneration(
-      folder,
-      { ...counts, ...vectors },
-      { ids: pass1.ids, dead: [] },
-      options.ann,
-    );
+    const ann = annForGeneration(folder, { ...counts, ...vectors }, papers, options.ann);
     const manifest: IndexManifest = {
       format: INDEX_FORMAT,
       createdAt: new Date().toISOString(),
@@ -230,7 +227,8 @@ export async function updateIndex(
   const embedder = options.embedder;
   let table: PassageTableWriter | null = null;
   let dense: DenseFileWriter | null = null;
-  const pool = poolFor(options.parallel);
+  const workers = workersFor(options.parallel);
+  const pool = workers?.pool ?? null;
   const clock = new StepClock();
   try {
     for (let i = 0; i < parts.length; i++) linkFolder(partFolder(prevFolder, i), partFolder(folder, i));
@@ -257,10 +255,7 @@ export async function updateIndex(
     }
     const pass1 = await indexShards(
       join(folder, SHARDS_FOLDER),
-      {
-        documents: update.add,
-        parallel: pool && options.parallel ? { source: options.parallel, pool } : undefined,
-      },
+      { documents: update.add, parallel: workers },
       {
         maxTokens: previous.maxTokens,
         includeReferences: previous.includeReferences ?? false,
@@ -326,11 +321,13 @@ export async function updateIndex(
   }
 }
 
-/** The worker threads of a build on `parallel` (none for one worker or a single paper). */
-function poolFor(parallel: ParallelSource | undefined): IndexWorkerPool | null {
+/** The worker threads of a build on `parallel`, with its papers (none for one worker or a single paper). */
+function workersFor(
+  parallel: ParallelSource | undefined,
+): { source: ParallelSource; pool: IndexWorkerPool } | undefined {
   return parallel && parallel.workers > 1 && parallel.papers.length > 1
-    ? new IndexWorkerPool(parallel.workers)
-    : null;
+    ? { source: parallel, pool: new IndexWorkerPool(parallel.workers) }
+    : undefined;
 }
 
 /** The shards' folder inside a generation being built (removed before it is committed). */

@@ -51,9 +51,7 @@ export async function indexShards(
   mkdirSync(shardsDir, { recursive: true });
   const ids: string[] = [];
   const digests: string[] = [];
-  const parallel = source.parallel?.source;
-  const pool = source.parallel?.pool;
-  if (!parallel || !pool || parallel.papers.length < 2) {
+  if (!source.parallel) {
     const dir = join(shardsDir, '0');
     mkdirSync(dir);
     const documents = function* () {
@@ -65,6 +63,7 @@ export async function indexShards(
     };
     return { shards: [buildShard(dir, documents(), settings, onPaper)], ids, digests };
   }
+  const { source: parallel, pool } = source.parallel;
   const runs = splitRuns(parallel.papers, parallel.workers * RUNS_PER_WORKER);
   const requests: IndexWorkerRequest[] = runs.map((run, task) => {
     const dir = join(shardsDir, String(task));
@@ -78,9 +77,7 @@ export async function indexShards(
       settings,
     };
   });
-  const answers = await pool.run(requests, (n) => {
-    for (let i = 0; i < n; i++) onPaper();
-  });
+  const answers = await pool.run(requests, papersDone(onPaper));
   const shards = answers.map((a) => (a as { shard: ShardResult }).shard);
   shards.forEach((shard, i) => {
     const run = runs[i] as readonly (readonly [string, string])[];
@@ -91,6 +88,13 @@ export async function indexShards(
     }
   });
   return { shards, ids, digests };
+}
+
+/** A per-paper progress callback called for `n` papers at once (what workers report). */
+function papersDone(onPaper: () => void): (n: number) => void {
+  return (n) => {
+    for (let i = 0; i < n; i++) onPaper();
+  };
 }
 
 /** `items` in at most `count` consecutive runs of near-equal length. */
@@ -114,10 +118,10 @@ export interface DensePassOptions {
 
 /**
  * Pass 2 of a build: the dense vectors of the shards' passages appended to `dense`, in order. A
- * corpus-fitted embedder is fitted first, on every passage or, past `fitSample`, on the evenly
- * spaced sample `StrideSample` of one pass over the passages would keep (every s-th, s the
- * smallest power of two that keeps at most `fitSample`); the passages it was fitted on in full
- * are embedded from the fit's own term matrix. A fitted model (LSA) embeds on worker threads, a
+ * corpus-fitted embedder is fitted first, on every passage or, past `fitSample`, on every s-th
+ * passage (`fitStride`: s the smallest power of two that keeps at most `fitSample`, the sample
+ * the streamed build of index formats 4–5 kept); the passages it was fitted on in full are
+ * embedded from the fit's own term matrix. A fitted model (LSA) embeds on worker threads, a
  * shard each, and the shards' vectors are joined in order; other embedders (a served model)
  * embed on this thread. Returns what the fit was made on, or null without fitting.
  */
@@ -140,7 +144,7 @@ export async function densePass(
     const fitted = stride === 1 ? (embedder.takeFittedEmbeddings?.() ?? null) : null;
     if (fitted) {
       dense.add(fitted);
-      for (const s of spooled) for (let i = 0; i < s.papers; i++) onPaper();
+      papersDone(onPaper)(spooled.reduce((n, s) => n + s.papers, 0));
       return fit;
     }
   }
@@ -154,12 +158,10 @@ export async function densePass(
       model,
       batchSize,
     }));
-    const answers = await options.pool.run(requests, (n) => {
-      for (let i = 0; i < n; i++) onPaper();
-    });
+    const answers = await options.pool.run(requests, papersDone(onPaper));
     answers.forEach((a, i) => {
       const { count, dimensions } = (a as { embedded: { count: number; dimensions: number } }).embedded;
-      dense.appendFrom((spooled[i] as { dir: string }).dir, count, dimensions);
+      dense.appendFrom(spooled[i]!.dir, count, dimensions);
     });
     return fit;
   }
@@ -167,7 +169,7 @@ export async function densePass(
   return fit;
 }
 
-/** The smallest power of two s with ⌈n / s⌉ ≤ limit: the stride `StrideSample` ends with. */
+/** The smallest power of two s with ⌈n / s⌉ ≤ limit (a sample that halves as the stream grows ends there). */
 export function fitStride(n: number, limit: number): number {
   let s = 1;
   while (Math.ceil(n / s) > Math.max(1, limit)) s *= 2;
