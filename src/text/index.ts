@@ -1,5 +1,6 @@
 /** text/: normalisation with offset maps, the quote matcher, the difflib port, tokenizer, sentences. */
 
+export { withRoom } from './grow-array.js';
 export {
   type EvidenceSource,
   type GroundedSpan,

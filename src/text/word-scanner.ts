@@ -1,3 +1,5 @@
+import { withRoom } from './grow-array.js';
+
 /** One code point that is a letter or a number (what the analyzer's words are runs of). */
 const WORD_CHAR = /^[\p{L}\p{N}]$/u;
 
@@ -120,13 +122,13 @@ export class WordTable {
   /** Adds word `s[start, end)` (absent: check with `get` first) with `value`. */
   set(s: string, start: number, end: number, hash: number, value: number): void {
     const e = this.size++;
-    if (e >= this.values.length) this.growEntries();
-    const len = end - start;
-    if (this.used + len > this.chars.length) {
-      const grown = new Uint16Array(Math.max(this.chars.length * 2, this.used + len));
-      grown.set(this.chars);
-      this.chars = grown;
+    if (e >= this.values.length) {
+      this.starts = withRoom(this.starts, e + 1);
+      this.lengths = withRoom(this.lengths, e + 1);
+      this.values = withRoom(this.values, e + 1);
     }
+    const len = end - start;
+    this.chars = withRoom(this.chars, this.used + len);
     for (let k = 0; k < len; k++) this.chars[this.used + k] = s.charCodeAt(start + k);
     this.starts[e] = this.used;
     this.lengths[e] = len;
@@ -150,16 +152,5 @@ export class WordTable {
     while (slots[2 * at + 1] !== 0) at = (at + 1) & mask;
     slots[2 * at] = hash;
     slots[2 * at + 1] = e + 1;
-  }
-
-  private growEntries(): void {
-    const grow = (a: Int32Array) => {
-      const b = new Int32Array(a.length * 2);
-      b.set(a);
-      return b;
-    };
-    this.starts = grow(this.starts);
-    this.lengths = grow(this.lengths);
-    this.values = grow(this.values);
   }
 }

@@ -1,4 +1,5 @@
 import { CitegeistError } from '../../core/index.js';
+import { withRoom } from '../../text/index.js';
 import type { Embedder, EmbedRole } from '../embedder.js';
 import { RowWeights } from './lsa-weights.js';
 import { type Csr, randomizedSvd } from './svd.js';
@@ -273,15 +274,8 @@ export class LsaEmbedder implements Embedder {
         if (c >= 0) row.add(c);
       }
       row.weigh(to - from, idf, bm25, avgLength);
-      if (nnz + row.size > indices.length) {
-        const size = Math.max(2 * indices.length, nnz + row.size);
-        const i2 = new Uint32Array(size);
-        i2.set(indices);
-        indices = i2;
-        const v2 = new Float64Array(size);
-        v2.set(values);
-        values = v2;
-      }
+      indices = withRoom(indices, nnz + row.size);
+      values = withRoom(values, indices.length);
       for (let k = 0; k < row.size; k++) {
         indices[nnz] = row.columns[k] as number;
         values[nnz] = row.weights[k] as number;
@@ -328,13 +322,11 @@ function numberTerms(texts: readonly string[]): NumberedTerms {
   texts.forEach((text, r) => {
     const count = words.codes(text);
     const codes = words.out;
-    while (terms.length > df.length) {
-      const d2 = new Uint32Array(2 * df.length);
-      d2.set(df);
-      df = d2;
-      const l2 = new Int32Array(2 * lastDoc.length).fill(-1);
-      l2.set(lastDoc);
-      lastDoc = l2;
+    if (terms.length > df.length) {
+      df = withRoom(df, terms.length);
+      const seen = lastDoc.length;
+      lastDoc = withRoom(lastDoc, df.length);
+      lastDoc.fill(-1, seen);
     }
     for (let k = 0; k < count; k++) {
       const id = codes[k] as number;
@@ -342,11 +334,7 @@ function numberTerms(texts: readonly string[]): NumberedTerms {
         lastDoc[id] = r;
         df[id] = (df[id] as number) + 1;
       }
-      if (n >= ids.length) {
-        const i2 = new Int32Array(2 * ids.length);
-        i2.set(ids);
-        ids = i2;
-      }
+      ids = withRoom(ids, n + 1);
       ids[n++] = id;
     }
     offsets[r + 1] = n;

@@ -1,6 +1,6 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { WordScanner, WordTable } from '../../text/index.js';
+import { WordScanner, WordTable, withRoom } from '../../text/index.js';
 import { AppendFile, PageFile, SequentialReader, writeFailure } from '../common/page-file.js';
 import { type AnalyzerConfig, createWordAnalyzer } from './analyzer.js';
 import { writeBlockIndex } from './bm25-block-index.js';
@@ -93,11 +93,7 @@ export class Bm25SegmentWriter {
       if (t === undefined) {
         t = this.vocab.size;
         this.vocab.set(term, t);
-        if (t >= this.counts.length) {
-          const grown = new Uint32Array(this.counts.length * 2);
-          grown.set(this.counts);
-          this.counts = grown;
-        }
+        this.counts = withRoom(this.counts, t + 1);
       }
     }
     this.wordTerm.set(w.text, w.start, w.end, w.hash, t);
@@ -105,11 +101,7 @@ export class Bm25SegmentWriter {
   }
 
   private push(t: number, d: number, n: number): void {
-    if (this.used + 3 > this.triples.length) {
-      const grown = new Uint32Array(this.triples.length * 2);
-      grown.set(this.triples);
-      this.triples = grown;
-    }
+    this.triples = withRoom(this.triples, this.used + 3);
     this.triples[this.used++] = t;
     this.triples[this.used++] = d;
     this.triples[this.used++] = n;
