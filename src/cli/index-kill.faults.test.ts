@@ -1,12 +1,16 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_FORMAT, loadIndex, readManifest } from '../retrieve/index.js';
 import { createRandom } from '../stats/index.js';
-import { builtCli, killAt, startCli } from '../testing/process-faults.js';
-import { sharedDataPath } from '../testing/shared-data.js';
+import {
+  BUILT_CLI,
+  builtCli,
+  killAt,
+  qasperWorkspace,
+  REPO_ROOT,
+  startCli,
+} from '../testing/process-faults.js';
 
 /**
  * kill -9 during `citegeist index` (issue 30): whenever the build is killed, the index folder
@@ -14,28 +18,17 @@ import { sharedDataPath } from '../testing/shared-data.js';
  * first), `search` answers from it, and the next build finishes and removes what the killed one
  * left behind.
  */
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const MAIN = join(ROOT, 'dist', 'cli', 'main.js');
 const SEED = Number(process.env.CITEGEIST_FAULT_SEED ?? 20261201);
 const KILLS = 8;
 
 // Rebuilding dist/ on a loaded two-core machine can take minutes.
 beforeAll(() => {
-  builtCli(ROOT);
+  builtCli(REPO_ROOT);
 }, 900_000);
 
 describe('kill -9 during index', () => {
   it('never leaves a half-written index in use', async () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'citegeist-index-kill-'));
-    const papersDir = sharedDataPath('qasper-dev', 'papers');
-    mkdirSync(join(cwd, 'papers'));
-    for (const f of readdirSync(papersDir).sort().slice(0, 60))
-      copyFileSync(join(papersDir, f), join(cwd, 'papers', f));
-    const run = async (argv: string[]) => {
-      const p = startCli(MAIN, argv, cwd, {});
-      const { code } = await p.exited;
-      return { code, out: p.stdout(), err: p.stderr() };
-    };
+    const { cwd, run, addPapers } = qasperWorkspace('citegeist-index-kill-', 0, 60);
     expect((await run(['ingest', 'papers'])).code).toBe(0);
     expect((await run(['index', '--no-dense'])).code).toBe(0);
     const dir = join(cwd, '.citegeist', 'index');
@@ -46,7 +39,7 @@ describe('kill -9 during index', () => {
       // The default embedder (LSA) makes the build long enough to be killed in every phase; every
       // other build runs on worker threads (a kill then lands in a shard, the merge or an embedding).
       const jobs = i % 2 === 1 ? ['--jobs', '2'] : [];
-      const p = startCli(MAIN, ['index', '--rebuild', ...jobs], cwd, {});
+      const p = startCli(BUILT_CLI, ['index', '--rebuild', ...jobs], cwd, {});
       if ((await killAt(p, { afterMs: 300 + Math.floor(rand() * 6000) })) === 'killed') killed++;
       const now = readManifest(dir);
       expect(now.format).toBe(INDEX_FORMAT);
@@ -64,13 +57,12 @@ describe('kill -9 during index', () => {
     expect(generations).toEqual([readManifest(dir).generation]);
     // An update in place (papers added: a new part) killed at any moment leaves the previous
     // index or the updated one, never a mix; the next run finishes the update.
-    const more = readdirSync(papersDir).sort().slice(60, 72);
-    for (const f of more) copyFileSync(join(papersDir, f), join(cwd, 'papers', f));
+    addPapers(60, 72);
     expect((await run(['ingest', 'papers'])).code).toBe(0);
     const before = readManifest(dir);
     let updatesKilled = 0;
     for (let i = 0; i < 4; i++) {
-      const p = startCli(MAIN, ['index', '--no-dense', ...(i % 2 ? ['--jobs', '2'] : [])], cwd, {});
+      const p = startCli(BUILT_CLI, ['index', '--no-dense', ...(i % 2 ? ['--jobs', '2'] : [])], cwd, {});
       if ((await killAt(p, { afterMs: 200 + Math.floor(rand() * 2500) })) === 'killed') updatesKilled++;
       const now = readManifest(dir);
       expect([before.generation, now.generation]).toContain(now.generation);

@@ -1,6 +1,17 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sharedDataPath } from './shared-data.js';
 
 /**
  * Tools for the fault campaign (`npm run test:faults`): run the built CLI as a separate process,
@@ -130,6 +141,31 @@ function newest(dir: string): number {
  * The built CLI (`dist/cli/main.js`) under `root`, rebuilt first when src/ changed since the last
  * build: process tests run citegeist as a user would.
  */
+/** The repository's root and its built CLI (`dist/cli/main.js`, built by `builtCli`). */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const BUILT_CLI = join(REPO_ROOT, 'dist', 'cli', 'main.js');
+
+/**
+ * A new folder with `papers/` holding the QASPER dev papers `from`..`to` (in name order), and
+ * `run(argv)` running the built CLI there to its end; `addPapers` copies more in.
+ */
+export function qasperWorkspace(prefix: string, from: number, to: number) {
+  const cwd = mkdtempSync(join(tmpdir(), prefix));
+  const papersDir = sharedDataPath('qasper-dev', 'papers');
+  const addPapers = (a: number, b: number) => {
+    for (const f of readdirSync(papersDir).sort().slice(a, b))
+      copyFileSync(join(papersDir, f), join(cwd, 'papers', f));
+  };
+  mkdirSync(join(cwd, 'papers'));
+  addPapers(from, to);
+  const run = async (argv: string[]) => {
+    const p = startCli(BUILT_CLI, argv, cwd, {});
+    const { code } = await p.exited;
+    return { code, out: p.stdout(), err: p.stderr() };
+  };
+  return { cwd, run, addPapers };
+}
+
 export function builtCli(root: string): string {
   const main = join(root, 'dist', 'cli', 'main.js');
   if (!existsSync(main) || statSync(main).mtimeMs < newest(join(root, 'src'))) {
