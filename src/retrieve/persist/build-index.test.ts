@@ -67,6 +67,15 @@ describe('writeIndex (streamed, segmented, page-read)', () => {
     expect(openDense(dir, saved, embedder, 'exact').search([q!], 10)).toEqual(dense.search([q!], 10));
   });
 
+  it('names a hit the same way from its line (a few hits) and from the paper list (a batch, past 1,000)', () => {
+    const saved = loadIndex(join(root, 'same'));
+    const table = saved.passages;
+    const lines = Array.from({ length: table.rows }, (_, row) => table.at(row).id);
+    const named: string[] = [];
+    while (named.length < 2_500) named.push(table.idAt(named.length % table.rows));
+    expect(named).toEqual(named.map((_, i) => lines[i % table.rows]));
+  });
+
   it('fits LSA on a bounded, evenly spaced sample above the budget, and says so', async () => {
     const dir = join(root, 'lsa');
     const manifest = await writeIndex(dir, () => papers, {

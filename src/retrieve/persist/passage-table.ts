@@ -14,6 +14,9 @@ export const PASSAGE_FILES = {
   firsts: 'papers.first',
 } as const;
 
+/** Hit ids `PassageTable.idAt` reads from passage lines before it reads the paper list instead. */
+const LINE_IDS = 1_000;
+
 /** Values shifted per step when a shard's table is appended. */
 const SHIFT_STEP = 65_536;
 
@@ -127,6 +130,8 @@ export class PassageTable implements ReadonlyMap<string, Passage> {
   readonly size: number;
   /** Rows of the table, tombstoned ones included (row numbers run below this). */
   readonly rows: number;
+  /** Ids read from their passage lines so far (`idAt`, before the paper list is read). */
+  private lineIds = 0;
   /** Rows tombstoned (the manifest's `deadRows`; unknown in older manifests). */
   private readonly deadRows: number | undefined;
 
@@ -199,13 +204,16 @@ export class PassageTable implements ReadonlyMap<string, Passage> {
   }
 
   /**
-   * The id of the passage at `row`. Once the paper list is read (a lookup by id needs it), from the
-   * documents' first passage numbers by a binary search: ids are `<docId>#<n>` with n its number
-   * within the document. Before, from the row's own line: a page read, where the paper list is
-   * read whole (megabytes at 100,000 papers) for the ten ids of a query's first hits.
+   * The id of the passage at `row`: for the first `LINE_IDS` hits (a search's few), from the row's
+   * own line, a page read, where the paper list would be read whole (1.8 MB at 100,000 papers);
+   * after that, or once a lookup by id has read the list, from the documents' first passage
+   * numbers by a binary search: ids are `<docId>#<n>` with n its number within the document.
    */
   idAt(row: number): string {
-    if (row < 0 || row >= this.rows || this.papers === undefined) return this.at(row).id;
+    if (row < 0 || row >= this.rows) return this.at(row).id;
+    // A search names a few hits: their lines cost less than the list. A batch names thousands:
+    // past `LINE_IDS`, the list is read once and every later id is a binary search.
+    if (this.papers === undefined && this.lineIds++ < LINE_IDS) return this.at(row).id;
     const firsts = this.firsts();
     const { ids } = this.documents();
     let lo = 0;
