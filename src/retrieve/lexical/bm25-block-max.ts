@@ -30,7 +30,7 @@ export interface BlockList {
 }
 
 /** Bounds are compared with this relative slack, so float rounding never prunes a document that could enter. */
-export const SLACK = 1 + 1e-9;
+const SLACK = 1 + 1e-9;
 
 const EMPTY = new Uint32Array(0);
 
