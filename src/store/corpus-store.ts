@@ -433,6 +433,11 @@ export class CorpusStore {
     return readChangeToken(this.db);
   }
 
+  /** Whether the corpus holds no document (one row read, whatever its size). */
+  isEmpty(): boolean {
+    return this.db.prepare('SELECT 1 FROM documents LIMIT 1').get() === undefined;
+  }
+
   /** Ids of every stored document. */
   ids(): string[] {
     return (this.db.prepare('SELECT id FROM documents ORDER BY id').all() as Row[]).map((r) => String(r.id));

@@ -74,8 +74,9 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
       const spec = flags.dense ? (flags.embedder ?? ctx.config().embedder ?? DEFAULT_EMBEDDER) : null;
       const store = openCorpus(path);
       try {
-        const digests = store.digests();
-        if (digests.size === 0) {
+        // Emptiness from one row: the digests are read by `indexCorpus` only if the change token
+        // does not already show the index current (reading them here cost that check its point).
+        if (store.isEmpty()) {
           throw new CitegeistError(
             'CORPUS_EMPTY',
             `The corpus ${displayPath(ctx, path)} has no papers.`,
@@ -130,7 +131,7 @@ export const registerIndex: RegisterCommand = (program, ctx) => {
         };
         if (result.status === 'up-to-date') {
           ctx.io.out(
-            `index is up to date (${result.manifest.passages} passages of ${digests.size} papers, content unchanged); use --rebuild to rebuild\n`,
+            `index is up to date (${result.manifest.passages} passages of ${result.papers} papers, content unchanged); use --rebuild to rebuild\n`,
           );
           if (flags.ann) annLine(result.manifest);
           return;

@@ -73,7 +73,7 @@ export const registerIngest: RegisterCommand = (program, ctx) => {
         // interrupt before the first): leave no empty corpus behind. Checked while open: another
         // ingest that wrote to it keeps it.
         const closeStore = () => {
-          const empty = !existed && store.digests().size === 0;
+          const empty = !existed && store.isEmpty();
           store.close();
           if (empty) for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
         };
